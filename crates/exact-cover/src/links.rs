@@ -27,7 +27,6 @@ pub(crate) struct Node {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Links {
     pub nodes: Vec<Node>,
-    pub len: Vec<u32>,
     pub llink: Vec<u32>,
     pub rlink: Vec<u32>,
     /// Number of primary items (`n1`).
@@ -48,6 +47,40 @@ pub(crate) struct Links {
 }
 
 impl Links {
+    /// Node `i`, without a bounds check in release builds.
+    #[inline(always)]
+    fn nd(&self, i: u32) -> &Node {
+        debug_assert!((i as usize) < self.nodes.len());
+        // SAFETY: every index passed here is a link read from `nodes`,
+        // `llink`/`rlink` or an item number, and `load` only ever stores indices
+        // of existing nodes (headers 0..=n, spacers and option nodes); the
+        // operations below only copy such values around, never compute new
+        // ones except `p ± 1` inside an option, which stays between the
+        // option's spacers.
+        unsafe { self.nodes.get_unchecked(i as usize) }
+    }
+
+    #[inline(always)]
+    fn nd_mut(&mut self, i: u32) -> &mut Node {
+        debug_assert!((i as usize) < self.nodes.len());
+        // SAFETY: as in `nd`.
+        unsafe { self.nodes.get_unchecked_mut(i as usize) }
+    }
+
+    /// Length of item `i`'s list (kept in its header's `top`, as Knuth does).
+    #[inline(always)]
+    pub fn len(&self, i: u32) -> u32 {
+        self.nd(i).top as u32
+    }
+
+    /// The next active item after `i` in its header list.
+    #[inline(always)]
+    pub fn rlink_of(&self, i: u32) -> u32 {
+        debug_assert!((i as usize) < self.rlink.len());
+        // SAFETY: `i` is an item number or a root (0..=n+1), and `rlink` has n+2 entries.
+        unsafe { *self.rlink.get_unchecked(i as usize) }
+    }
+
     /// Load a problem, reusing memory. `order` gives the order in which
     /// options are appended to item lists (identity when `None`).
     pub fn load(&mut self, p: &Problem, order: Option<&[u32]>) {
@@ -92,8 +125,6 @@ impl Links {
         }
         self.rlink[prev as usize] = root2;
         self.llink[root2 as usize] = prev;
-        self.len.clear();
-        self.len.resize(h, 0);
         self.lo.clear();
         self.hi.clear();
         self.count.clear();
@@ -160,7 +191,7 @@ impl Links {
                 x += p.option(k).len() + 1;
             }
         }
-        let thread = |k: usize, nodes: &mut Vec<Node>, len: &mut Vec<u32>| {
+        let thread = |k: usize, nodes: &mut Vec<Node>| {
             let s = starts[k] as usize;
             for x in s..s + p.option(k).len() {
                 let i = nodes[x].top as usize;
@@ -169,18 +200,18 @@ impl Links {
                 nodes[x].down = i as u32;
                 nodes[last as usize].down = x as u32;
                 nodes[i].up = x as u32;
-                len[i] += 1;
+                nodes[i].top += 1;
             }
         };
         match order {
             Some(ord) => {
                 for &k in ord {
-                    thread(k as usize, &mut self.nodes, &mut self.len);
+                    thread(k as usize, &mut self.nodes);
                 }
             }
             None => {
                 for k in 0..p.option_count() {
-                    thread(k, &mut self.nodes, &mut self.len);
+                    thread(k, &mut self.nodes);
                 }
             }
         }
@@ -189,8 +220,7 @@ impl Links {
 
     pub fn bytes(&self) -> u64 {
         (self.nodes.capacity() * std::mem::size_of::<Node>()
-            + (self.len.capacity()
-                + self.llink.capacity()
+            + (self.llink.capacity()
                 + self.rlink.capacity()
                 + self.lo.capacity()
                 + self.hi.capacity()
@@ -208,31 +238,33 @@ impl Links {
         (-self.nodes[x as usize].top - 1) as u32
     }
 
-    #[inline]
+    #[inline(always)]
     fn hide(&mut self, p: u32) {
         let mut q = p + 1;
+        let mut updates = 0;
         while q != p {
             let Node {
                 top,
                 up,
                 down,
                 colour,
-            } = self.nodes[q as usize];
+            } = *self.nd(q);
             if top <= 0 {
                 q = up;
             } else {
                 if colour >= 0 {
-                    self.nodes[up as usize].down = down;
-                    self.nodes[down as usize].up = up;
-                    self.len[top as usize] -= 1;
-                    self.updates += 1;
+                    self.nd_mut(up).down = down;
+                    self.nd_mut(down).up = up;
+                    self.nd_mut(top as u32).top -= 1;
+                    updates += 1;
                 }
                 q += 1;
             }
         }
+        self.updates += updates;
     }
 
-    #[inline]
+    #[inline(always)]
     fn unhide(&mut self, p: u32) {
         let mut q = p - 1;
         while q != p {
@@ -241,14 +273,14 @@ impl Links {
                 up,
                 down,
                 colour,
-            } = self.nodes[q as usize];
+            } = *self.nd(q);
             if top <= 0 {
                 q = down;
             } else {
                 if colour >= 0 {
-                    self.nodes[up as usize].down = q;
-                    self.nodes[down as usize].up = q;
-                    self.len[top as usize] += 1;
+                    self.nd_mut(up).down = q;
+                    self.nd_mut(down).up = q;
+                    self.nd_mut(top as u32).top += 1;
                 }
                 q -= 1;
             }
@@ -258,10 +290,10 @@ impl Links {
     /// Remove item `i` from its header list and hide every option in its list.
     #[inline]
     pub fn cover(&mut self, i: u32) {
-        let mut p = self.nodes[i as usize].down;
+        let mut p = self.nd(i).down;
         while p != i {
             self.hide(p);
-            p = self.nodes[p as usize].down;
+            p = self.nd(p).down;
         }
         let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
         self.rlink[l as usize] = r;
@@ -273,10 +305,10 @@ impl Links {
         let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
         self.rlink[l as usize] = i;
         self.llink[r as usize] = i;
-        let mut p = self.nodes[i as usize].up;
+        let mut p = self.nd(i).up;
         while p != i {
             self.unhide(p);
-            p = self.nodes[p as usize].up;
+            p = self.nd(p).up;
         }
     }
 
@@ -355,9 +387,9 @@ impl Links {
     pub fn apply_others(&mut self, x: u32) {
         let mut p = x + 1;
         while p != x {
-            let j = self.nodes[p as usize].top;
+            let j = self.nd(p).top;
             if j <= 0 {
-                p = self.nodes[p as usize].up;
+                p = self.nd(p).up;
             } else {
                 self.commit(p, j as u32);
                 p += 1;
@@ -369,9 +401,9 @@ impl Links {
     pub fn unapply_others(&mut self, x: u32) {
         let mut p = x - 1;
         while p != x {
-            let j = self.nodes[p as usize].top;
+            let j = self.nd(p).top;
             if j <= 0 {
-                p = self.nodes[p as usize].down;
+                p = self.nd(p).down;
             } else {
                 self.uncommit(p, j as u32);
                 p -= 1;
@@ -386,7 +418,7 @@ impl Links {
         let Node { top, up, down, .. } = self.nodes[x as usize];
         self.nodes[up as usize].down = down;
         self.nodes[down as usize].up = up;
-        self.len[top as usize] -= 1;
+        self.nodes[top as usize].top -= 1;
         self.updates += 1;
     }
 
@@ -394,7 +426,7 @@ impl Links {
         let Node { top, up, down, .. } = self.nodes[x as usize];
         self.nodes[up as usize].down = x;
         self.nodes[down as usize].up = x;
-        self.len[top as usize] += 1;
+        self.nodes[top as usize].top += 1;
         self.unhide(x);
     }
 
@@ -402,7 +434,7 @@ impl Links {
     /// to continue on it; 0 means a dead end.
     #[inline]
     pub fn theta(&self, i: u32) -> i64 {
-        let len = self.len[i as usize] as i64;
+        let len = self.len(i) as i64;
         if !self.multi {
             return len;
         }

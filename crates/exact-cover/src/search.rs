@@ -477,6 +477,23 @@ impl Dlx {
             return (first, self.links.theta(first));
         }
         let random = self.config.seed.is_some();
+        if !random && !self.links.multi {
+            // the common case: plain minimum length, first of the ties
+            let (mut best, mut best_len) = (first, u32::MAX);
+            let mut i = first;
+            while i != 0 {
+                let len = self.links.len(i);
+                if len < best_len {
+                    best = i;
+                    best_len = len;
+                    if len == 0 {
+                        break;
+                    }
+                }
+                i = self.links.rlink_of(i);
+            }
+            return (best, best_len as i64);
+        }
         let (mut best, mut best_t, mut ties) = (first, i64::MAX, 0u64);
         let mut i = first;
         while i != 0 {
@@ -600,7 +617,7 @@ impl Dlx {
                     let x = links.nodes[i as usize].down;
                     let (c, lo) = (links.count[i as usize], links.lo[i as usize]);
                     let forced_alt = self.forced.get(l).map(|&(_, a)| a);
-                    if x != i && c + links.len[i as usize] >= lo {
+                    if x != i && c + links.len(i) >= lo {
                         links.hide_fully(x);
                         self.tweaks.push(x);
                         if forced_alt.is_some_and(|a| pos < a) {
