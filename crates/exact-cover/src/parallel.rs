@@ -62,6 +62,7 @@ pub fn count_parallel(
         stats.nodes += r.stats.nodes;
         stats.updates += r.stats.updates;
         stats.solutions += r.stats.solutions;
+        stats.guesses += r.stats.guesses;
         stats.max_depth = stats.max_depth.max(r.stats.max_depth);
         if !r.stop.is_complete() {
             stop = r.stop;

@@ -74,6 +74,10 @@ pub trait Observer {
     fn dead_end(&mut self, depth: usize, item: usize) {
         let _ = (depth, item);
     }
+    /// A solution was reached at `depth` (before the visitor sees it).
+    fn solution(&mut self, depth: usize) {
+        let _ = depth;
+    }
     /// Returning to the choice at `depth`.
     fn backtrack(&mut self, depth: usize) {
         let _ = depth;
@@ -406,7 +410,10 @@ impl Dlx {
             Step::Stop(r) => return self.report(r),
         }
         self.base_level = path.len();
+        // the replayed prefix was already counted by the split
         self.stats.nodes = 0;
+        self.stats.guesses = 0;
+        self.links.updates = 0;
         self.drive(limits, &mut |_| ControlFlow::Continue(()), &mut NoObserver)
     }
 
@@ -546,6 +553,9 @@ impl Dlx {
                         self.stats.max_depth = l as u32;
                     }
                     if self.links.rlink[0] == 0 {
+                        if O::ENABLED {
+                            obs.solution(l);
+                        }
                         self.stats.solutions += 1;
                         self.phase = Phase::Backtrack;
                         return Step::Solution;
@@ -605,6 +615,7 @@ impl Dlx {
                     if O::ENABLED {
                         obs.try_option(l, self.links.option_of(x) as usize);
                     }
+                    self.stats.guesses += (self.levels[l].total > 1) as u64;
                     self.links.apply_others(x);
                     self.chosen.push(x);
                     self.level += 1;
@@ -627,6 +638,7 @@ impl Dlx {
                         if O::ENABLED {
                             obs.try_option(l, links.option_of(x) as usize);
                         }
+                        self.stats.guesses += (self.levels[l].total > 1) as u64;
                         links.count[i as usize] += 1;
                         if links.count[i as usize] == links.hi[i as usize] {
                             links.cover(i);

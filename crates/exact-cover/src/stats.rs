@@ -8,6 +8,7 @@ pub struct Stats {
     pub(crate) nodes: u64,
     pub(crate) updates: u64,
     pub(crate) solutions: u64,
+    pub(crate) guesses: u64,
     pub(crate) max_depth: u32,
     pub(crate) bytes: u64,
 }
@@ -25,6 +26,11 @@ impl Stats {
     pub fn solutions(&self) -> u64 {
         self.solutions
     }
+    /// Guesses: alternatives tried at choice points that had more than one
+    /// (a forced move, an item with a single option left, is not a guess).
+    pub fn guesses(&self) -> u64 {
+        self.guesses
+    }
     /// Deepest level reached (number of choices on the current path).
     pub fn max_depth(&self) -> u32 {
         self.max_depth
@@ -41,6 +47,7 @@ impl AddAssign for Stats {
         self.nodes += o.nodes;
         self.updates += o.updates;
         self.solutions += o.solutions;
+        self.guesses += o.guesses;
         self.max_depth = self.max_depth.max(o.max_depth);
         self.bytes += o.bytes;
     }

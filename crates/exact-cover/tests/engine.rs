@@ -178,6 +178,11 @@ fn parallel_count_matches_sequential() {
         assert_eq!(par.stop, StopReason::Exhausted, "{name}");
         assert_eq!(par.stats.solutions(), seq.stats.solutions(), "{name}");
         assert_eq!(par.stats.nodes(), seq.stats.nodes(), "{name}: nodes add up");
+        assert_eq!(
+            par.stats.guesses(),
+            seq.stats.guesses(),
+            "{name}: guesses add up"
+        );
     }
 }
 

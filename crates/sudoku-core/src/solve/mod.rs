@@ -11,6 +11,9 @@ pub use exact_cover::{CancelToken, Limits, StopReason};
 
 use crate::grid::Grid;
 
+pub mod dlx;
+pub mod encode;
+
 /// Statistics every method reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Stats {
@@ -97,13 +100,19 @@ pub enum TraceStep {
     Backtrack { depth: u32, cell: usize },
     /// A solution was reached.
     Solution,
-    /// A generic exact-cover step (DLX methods): a column (constraint) was
-    /// chosen with `options` rows left, and `row` is tried.
+    /// DLX methods: the constraint (column) branched on at `depth`, with the
+    /// number of rows (placements) left that satisfy it; 0 is a dead end.
     Column {
         depth: u32,
         constraint: String,
         options: usize,
     },
+    /// DLX methods: a placement tried at `depth`.
+    Place { depth: u32, cell: usize, digit: u8 },
+    /// DLX methods: undoing the placement made at `depth`.
+    Undo { depth: u32 },
+    /// The givens conflict: no search is needed.
+    Conflict,
 }
 
 /// A Sudoku solving method.
