@@ -52,6 +52,8 @@ mod pointing;
 mod skyscraper;
 mod step;
 mod technique;
+#[cfg(test)]
+mod tests;
 mod unique_rectangle;
 mod w_wing;
 mod x_chain;

@@ -243,12 +243,14 @@ fn eliminations_text(step: &Step) -> String {
     let parts: Vec<String> = ds
         .iter()
         .map(|&d| {
-            let cells: Vec<usize> = step
+            let mut cells: Vec<usize> = step
                 .eliminations
                 .iter()
                 .filter(|e| e.digit == d)
                 .map(|e| e.cell)
                 .collect();
+            cells.sort_unstable();
+            cells.dedup();
             format!(
                 "{} is removed from {}",
                 digit_char(d),
