@@ -230,7 +230,7 @@ impl Technique {
 impl fmt::Display for Technique {
     /// The technique's name, as [`Technique::name`].
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.pad(self.name())
     }
 }
 
