@@ -23,8 +23,8 @@ fn unique_solution(cells: &[u8]) -> Option<Vec<u8>> {
             return;
         }
         let mut best: Option<(usize, u32)> = None;
-        for i in 0..81 {
-            if cells[i] == 0 {
+        for (i, &v) in cells.iter().enumerate() {
+            if v == 0 {
                 let [r, c, b] = houses(i);
                 let free = 0x1ff & !(used[r] | used[c] | used[b]);
                 if best.is_none_or(|(_, m)| free.count_ones() < m.count_ones()) {
@@ -49,9 +49,9 @@ fn unique_solution(cells: &[u8]) -> Option<Vec<u8>> {
     }
     let mut cells = cells.to_vec();
     let mut used = [0u32; 27];
-    for i in 0..81 {
-        if cells[i] != 0 {
-            let bit = 1 << (cells[i] - 1);
+    for (i, &v) in cells.iter().enumerate() {
+        if v != 0 {
+            let bit = 1 << (v - 1);
             for h in houses(i) {
                 if used[h] & bit != 0 {
                     return None;
