@@ -302,6 +302,54 @@ impl Candidates {
     }
 }
 
+impl std::fmt::Display for Candidates {
+    /// The candidate grid as a block of text: each cell shows its candidates
+    /// (or its placed digit), columns aligned, with `|` and `-` between boxes.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let l = self.layout;
+        let (n, b) = (l.n, l.b);
+        let text = |cell: usize| -> String {
+            if self.values[cell] != 0 {
+                crate::grid::digit_char(self.values[cell]).to_string()
+            } else if self.masks[cell] == 0 {
+                "-".to_string()
+            } else {
+                digits(self.masks[cell])
+                    .map(crate::grid::digit_char)
+                    .collect()
+            }
+        };
+        let mut width = vec![1usize; n];
+        for cell in 0..n * n {
+            let col = cell % n;
+            width[col] = width[col].max(text(cell).chars().count());
+        }
+        let rule: String = (0..b)
+            .map(|bx| {
+                let w: usize = (bx * b..bx * b + b).map(|c| width[c] + 1).sum::<usize>() + 1;
+                "-".repeat(w)
+            })
+            .collect::<Vec<_>>()
+            .join("+");
+        for r in 0..n {
+            if r > 0 && r % b == 0 {
+                writeln!(f, "{rule}")?;
+            }
+            let mut line = String::new();
+            for (c, &w) in width.iter().enumerate() {
+                if c > 0 && c % b == 0 {
+                    line.push_str(" |");
+                }
+                line.push(' ');
+                let t = text(r * n + c);
+                line.push_str(&format!("{t:<w$}"));
+            }
+            writeln!(f, "{}", line.trim_end())?;
+        }
+        Ok(())
+    }
+}
+
 /// The mask bit of a digit (1..=25).
 #[inline]
 pub(crate) fn bit(digit: u8) -> u32 {

@@ -27,6 +27,17 @@
 //! every rated puzzle should); on a puzzle with several solutions they may
 //! remove true candidates.
 //!
+//! # Speed
+//!
+//! Candidates are updated incrementally (placing a digit clears it from the
+//! cell's peers) and the rater reuses one step buffer, so the singles that
+//! make up most paths cost no allocation. Measured single-threaded with
+//! `cargo run --release -p sudoku-core --example rate_speed --
+//! ../shared/data/sudoku/17_clue.txt`: about 14,000 puzzles/s (70 µs per
+//! puzzle) on the 49,158 17-clue puzzles, on a shared 2-core machine.
+//! `examples/rate_check.rs` checks every step against the unique solution on
+//! whole datasets.
+//!
 //! ```
 //! use sudoku_core::{Grid, rate::{Config, Rater, Band}};
 //! let line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";

@@ -347,10 +347,11 @@ impl fmt::Display for Prose<'_> {
             ),
             Technique::HiddenPair | Technique::HiddenTriple | Technique::HiddenQuad => write!(
                 f,
-                "in {}, {} fit only in {}, so {}",
+                "in {}, {} fit only in {}, so those cells keep only {} ({})",
                 house(0),
                 digit_list(&st.digits),
                 cell_list(s, &st.cells),
+                digit_list(&st.digits),
                 elim
             ),
             Technique::XWing | Technique::Swordfish | Technique::Jellyfish => {
@@ -366,7 +367,7 @@ impl fmt::Display for Prose<'_> {
             }
             Technique::Skyscraper | Technique::TwoStringKite => write!(
                 f,
-                "on {}, {} so {} or {} is {}, so {}",
+                "on {}, {}, so {} or {} is {}, so {}",
                 d(0),
                 chain_text(st),
                 cell(0),

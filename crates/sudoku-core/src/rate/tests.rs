@@ -555,6 +555,9 @@ fn hidden_pair() {
     assert_eq!(s.cells, vec![2, 6]);
     assert_eq!(s.digits, vec![6, 7]);
     assert_eq!(elims(&s), all_elims(&[2, 6], &[1, 2, 3, 4, 5, 8, 9]));
+    assert!(s.prose().starts_with(
+        "Hidden pair: in row 1, 6 and 7 fit only in r1c3 and r1c7, so those cells keep only 6 and 7 (1 is removed from r1c3 and r1c7;"
+    ));
 }
 
 #[test]
@@ -960,4 +963,18 @@ fn hint_levels() {
     let s = next_step(&c).expect("a step");
     assert_eq!(s.hint(HintLevel::Look), "Look at cell r4c5.");
     assert_eq!(s.hint(HintLevel::Technique), "Naked single gives a 3.");
+}
+
+#[test]
+fn candidate_grid_display() {
+    let mut g = pattern_solution(2);
+    g.set(0, 0);
+    g.set(5, 0);
+    let c = Candidates::from_grid(&g);
+    let text = c.to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5, "{text}");
+    assert_eq!(lines[0], " 1 2 | 3 4");
+    assert_eq!(lines[2], "-----+-----");
+    assert_eq!(c.to_pencilmark_line().len(), 64);
 }
