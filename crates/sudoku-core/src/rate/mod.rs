@@ -209,8 +209,10 @@ pub enum Outcome {
     /// No enabled technique finds a step: the puzzle needs guessing (or
     /// techniques not enabled or not implemented).
     Stuck,
-    /// The givens conflict, or the candidates reached a contradiction: the
-    /// puzzle has no solution.
+    /// The givens conflict, or the candidates reached a contradiction
+    /// without any step that assumes a unique solution: the puzzle has no
+    /// solution. (After a uniqueness-based step on a puzzle with several
+    /// solutions, a contradiction is reported as `Stuck`.)
     NoSolution,
 }
 
@@ -333,7 +335,11 @@ impl Rater {
                     break Outcome::Solved;
                 }
                 if !self.next_into(&c, &mut step) {
-                    break if c.has_contradiction() {
+                    // A contradiction proves "no solution" only if no step
+                    // assumed a unique solution.
+                    let assumed_unique = counts[Technique::UniqueRectangle1.index()] > 0
+                        || counts[Technique::BugPlusOne.index()] > 0;
+                    break if !assumed_unique && c.has_contradiction() {
                         Outcome::NoSolution
                     } else {
                         Outcome::Stuck

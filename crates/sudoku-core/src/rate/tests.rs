@@ -978,3 +978,17 @@ fn candidate_grid_display() {
     assert_eq!(lines[2], "-----+-----");
     assert_eq!(c.to_pencilmark_line().len(), 64);
 }
+
+#[test]
+fn unsolvable_puzzle_has_no_solution() {
+    // r1c9 has no candidate: row 1 holds 1..8 and column 9 holds 9.
+    let mut g = Grid::empty(Size::NINE);
+    for c in 0..8 {
+        g.set(c, c as u8 + 1);
+    }
+    g.set(cell(4, 8), 9);
+    assert!(g.first_conflict().is_none());
+    let r = Rater::default().rate(&g);
+    assert_eq!(r.outcome, Outcome::NoSolution);
+    assert_eq!(r.band, Band::NeedsGuessing);
+}
