@@ -992,3 +992,52 @@ fn unsolvable_puzzle_has_no_solution() {
     assert_eq!(r.outcome, Outcome::NoSolution);
     assert_eq!(r.band, Band::NeedsGuessing);
 }
+
+#[test]
+fn twenty_five_by_twenty_five() {
+    let solution = pattern_solution(5);
+    let mut g = solution.clone();
+    for cell in (0..625).step_by(3) {
+        g.set(cell, 0);
+    }
+    let r = Rater::default().run(&g, |s| check_step(s, &solution, "25x25"));
+    assert!(r.is_solved());
+    let empty = Rater::default().rate(&Grid::empty(Size::TWENTY_FIVE));
+    assert_eq!(empty.outcome, Outcome::Stuck);
+}
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn grid_strategy(b: usize) -> impl Strategy<Value = Grid> {
+        let n = b * b;
+        proptest::collection::vec(prop_oneof![3 => Just(0u8), 1 => 1..=n as u8], n * n)
+            .prop_map(|cells| Grid::from_cells(cells).expect("valid digits"))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        #[test]
+        fn rating_any_grid(g in prop_oneof![grid_strategy(2), grid_strategy(3), grid_strategy(4)]) {
+            let n = g.side();
+            let r = Rater::default().rate(&g);
+            prop_assert_eq!(r.placed + r.empty_left + r.givens, n * n);
+            prop_assert_eq!(r.is_solved(), r.empty_left == 0);
+        }
+
+        #[test]
+        fn any_pencilmarks(masks in proptest::collection::vec(0u32..0x200, 81), g in grid_strategy(3)) {
+            let c = Candidates::with_pencilmarks(&g, &masks).expect("81 masks");
+            for t in Technique::ALL {
+                if let Some(s) = t.find(&c) {
+                    prop_assert!(!s.prose().is_empty());
+                    prop_assert!(!s.hint(HintLevel::Look).is_empty());
+                }
+            }
+            let r = Rater::default().rate_candidates(&c);
+            prop_assert_eq!(r.placed + r.empty_left + r.givens, 81);
+        }
+    }
+}
