@@ -46,7 +46,12 @@ pub(crate) fn find(c: &Candidates, step: &mut Step) -> bool {
                         return true;
                     }
                     for &y in &l.peers[x] {
-                        if c.mask(y) & bd != 0 && parent[2 * y] == NONE {
+                        // A cell without a strong link would end the chain
+                        // on a weak link: skip it.
+                        if c.mask(y) & bd != 0
+                            && parent[2 * y] == NONE
+                            && adj[y].iter().any(|&z| z != NONE)
+                        {
                             parent[2 * y] = st;
                             queue.push(2 * y);
                         }
