@@ -2,7 +2,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::grid::{House, Size, digit_char};
+use crate::grid::{House, Size};
 
 use super::technique::Technique;
 
@@ -197,6 +197,16 @@ impl HintLevel {
             3 => Some(HintLevel::Full),
             _ => None,
         }
+    }
+}
+
+/// The character of a digit as in grid lines ('1'..'9', 'A'.. for 10..),
+/// '?' for a digit no grid size has (a step read from untrusted data).
+fn digit_char(d: u8) -> char {
+    if (1..=35).contains(&d) {
+        crate::grid::digit_char(d)
+    } else {
+        '?'
     }
 }
 

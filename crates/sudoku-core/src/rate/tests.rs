@@ -1041,3 +1041,28 @@ mod never_panics {
         }
     }
 }
+
+#[test]
+fn prose_of_malformed_step_does_not_panic() {
+    let mut s = Step::new(Technique::XWing, Size::NINE);
+    s.digits.push(250);
+    s.houses.push(House::Row(3));
+    s.eliminations.push(CellDigit {
+        cell: 10_000,
+        digit: 0,
+    });
+    s.placements.push(CellDigit {
+        cell: usize::MAX,
+        digit: 200,
+    });
+    for t in Technique::ALL {
+        s.technique = t;
+        assert!(!s.prose().is_empty());
+        for level in [HintLevel::Look, HintLevel::Technique, HintLevel::Full] {
+            assert!(!s.hint(level).is_empty());
+        }
+    }
+    let mut c = empty9();
+    apply(&mut c, &s);
+    assert_eq!(c, empty9());
+}
