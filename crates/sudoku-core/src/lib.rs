@@ -4,6 +4,7 @@
 //! trait with the same statistics, so they can be compared on the same puzzles.
 
 pub mod grid;
+pub mod rate;
 pub mod solve;
 
 pub use grid::{Conflict, Grid, GridError, House, Size};
