@@ -9,7 +9,9 @@ pub const MIN_BOX: u8 = 2;
 pub const MAX_BOX: u8 = 5;
 
 /// A grid size, given by its box size `b` (the grid is `b²×b²`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Size(u8);
 
 impl Size {
@@ -76,6 +78,28 @@ impl Size {
     pub fn digit_char(self, d: u8) -> char {
         digit_char(d)
     }
+    /// The player's name of a cell index: row and column, shown 1-based ("r3c7").
+    pub fn cell_name(self, cell: usize) -> CellName {
+        CellName {
+            row: self.row_of(cell),
+            col: self.col_of(cell),
+        }
+    }
+}
+
+/// A cell by row and column (0-based); displays 1-based as players count: "r3c7".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct CellName {
+    /// Row, from 0.
+    pub row: usize,
+    /// Column, from 0.
+    pub col: usize,
+}
+
+impl fmt::Display for CellName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "r{}c{}", self.row + 1, self.col + 1)
+    }
 }
 
 impl fmt::Display for Size {
@@ -108,8 +132,11 @@ pub struct Conflict {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum House {
+    /// A row, from 0 (top).
     Row(usize),
+    /// A column, from 0 (left).
     Col(usize),
+    /// A box, from 0, numbered row-major.
     Box(usize),
 }
 
@@ -126,7 +153,12 @@ impl fmt::Display for House {
 
 impl fmt::Display for Conflict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} appears twice in {}", digit_char(self.digit), self.house)
+        write!(
+            f,
+            "{} appears twice in {}",
+            digit_char(self.digit),
+            self.house
+        )
     }
 }
 
@@ -140,10 +172,19 @@ pub struct Grid {
 /// Why cells could not make a grid.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GridError {
+    /// The cell count is not 16, 81, 256 or 625.
     #[error("{0} cells is not a supported grid (16, 81, 256 or 625 cells)")]
     BadCellCount(usize),
+    /// A digit larger than the side n.
     #[error("cell {cell}: digit {digit} is out of range for a {size} grid")]
-    DigitOutOfRange { cell: usize, digit: u8, size: Size },
+    DigitOutOfRange {
+        /// The cell index.
+        cell: usize,
+        /// The digit found.
+        digit: u8,
+        /// The grid size.
+        size: Size,
+    },
 }
 
 impl Grid {
@@ -157,7 +198,8 @@ impl Grid {
 
     /// A grid from its cells (row-major, 0 = empty); the size follows from the length.
     pub fn from_cells(cells: Vec<u8>) -> Result<Grid, GridError> {
-        let size = Size::from_cell_count(cells.len()).ok_or(GridError::BadCellCount(cells.len()))?;
+        let size =
+            Size::from_cell_count(cells.len()).ok_or(GridError::BadCellCount(cells.len()))?;
         if let Some((cell, &digit)) = cells
             .iter()
             .enumerate()
