@@ -11,6 +11,18 @@ pub use exact_cover::{CancelToken, Limits, StopReason};
 
 use crate::grid::Grid;
 
+pub mod cached;
+pub mod mrv;
+pub mod mrv_hidden;
+pub mod naive;
+mod trace;
+pub use trace::TraceDisplay;
+
+pub use cached::Cached;
+pub use mrv::Mrv;
+pub use mrv_hidden::MrvHidden;
+pub use naive::Naive;
+
 /// Statistics every method reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Stats {
@@ -180,5 +192,114 @@ pub trait Solver {
             _ => Uniqueness::NoSolution,
         };
         (u, report)
+    }
+}
+
+/// The names of every method [`by_name`] knows, in the order of the comparison
+/// study (simplest first).
+pub const METHODS: &[&str] = &[
+    "naive",
+    "cached",
+    "mrv",
+    "mrv-hidden",
+    // Dancing Links methods ("dlx-first", "dlx", "dlx-pruned") go here.
+];
+
+/// A fresh solver for a method name from [`METHODS`].
+pub fn by_name(name: &str) -> Option<Box<dyn Solver + Send>> {
+    Some(match name {
+        "naive" => Box::new(Naive::new()),
+        "cached" => Box::new(Cached::new()),
+        "mrv" => Box::new(Mrv::new()),
+        "mrv-hidden" => Box::new(MrvHidden::new()),
+        // Dancing Links methods go here.
+        _ => return None,
+    })
+}
+
+/// Node and time accounting shared by the methods: counts nodes, enforces the
+/// node limit, and polls the slow limits (deadline, cancellation) every 1024 nodes.
+#[derive(Debug)]
+pub(crate) struct Budget<'a> {
+    limits: &'a Limits,
+    max_nodes: u64,
+    max_solutions: u64,
+    slow: bool,
+    pub(crate) solutions: u64,
+}
+
+impl<'a> Budget<'a> {
+    pub(crate) fn new(limits: &'a Limits) -> Self {
+        Budget {
+            limits,
+            max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+            max_solutions: limits.max_solutions.unwrap_or(u64::MAX),
+            slow: limits.has_slow_limits(),
+            solutions: 0,
+        }
+    }
+
+    /// Enter a node: `Err` with the reason when a limit says stop first.
+    #[inline]
+    pub(crate) fn enter(&self, stats: &mut Stats) -> Result<(), StopReason> {
+        if stats.nodes >= self.max_nodes {
+            return Err(StopReason::NodeLimit);
+        }
+        stats.nodes += 1;
+        if self.slow && stats.nodes & 1023 == 0 {
+            if let Some(r) = self.limits.poll() {
+                return Err(r);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the solution limit is already reached (before searching at all).
+    pub(crate) fn solutions_done(&self) -> bool {
+        self.solutions >= self.max_solutions
+    }
+
+    /// Pass a solution to the caller: `Err` when the search must stop.
+    pub(crate) fn solution(
+        &mut self,
+        grid: &Grid,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Result<(), StopReason> {
+        self.solutions += 1;
+        let flow = on_solution(grid);
+        if self.solutions >= self.max_solutions {
+            Err(StopReason::SolutionLimit)
+        } else if flow.is_break() {
+            Err(StopReason::Visitor)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Where trace steps go: nowhere (compiled out) or a caller's closure.
+pub(crate) trait Tracer {
+    /// Whether steps are wanted at all (lets the search skip building them).
+    const ON: bool;
+    fn step(&mut self, step: TraceStep);
+}
+
+/// No trace: every call compiles to nothing.
+#[derive(Debug)]
+pub(crate) struct NoTrace;
+
+impl Tracer for NoTrace {
+    const ON: bool = false;
+    #[inline(always)]
+    fn step(&mut self, _: TraceStep) {}
+}
+
+/// A trace into a caller's closure.
+pub(crate) struct FnTrace<'a>(pub(crate) &'a mut dyn FnMut(&TraceStep));
+
+impl Tracer for FnTrace<'_> {
+    const ON: bool = true;
+    fn step(&mut self, step: TraceStep) {
+        (self.0)(&step)
     }
 }

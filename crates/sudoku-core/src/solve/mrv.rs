@@ -1,0 +1,578 @@
+//! `mrv`: candidate bitmasks, naked singles, and branching on the cell with
+//! the fewest candidates (minimum remaining values).
+//!
+//! Each cell holds a bitmask of its candidates (bit `d - 1` for digit `d`).
+//! Placing a digit removes it from the cell's peers (row, column, box); a
+//! peer left with one candidate is a naked single and is placed in turn, and a
+//! peer left with none is a dead end. When nothing is forced, the search
+//! branches on the empty cell with the fewest candidates, trying them in
+//! increasing order. Candidate masks are kept fully eliminated, so a house's
+//! used digits are the filled cells' bits and need no separate table.
+//!
+//! The state at each choice point is a frame of `n² + 1` words (a mask per cell
+//! with a "filled" flag, and the count of empty cells) on an explicit stack
+//! that is reused across puzzles: trying an alternative copies the frame below
+//! once and works in place, so the search allocates nothing per node.
+//!
+//! The heuristic only changes the speed, never the answer: every method
+//! enumerates the same solutions. This is the classic "most constrained
+//! variable" strategy (Haralick & Elliott 1980, "Increasing tree search
+//! efficiency for constraint satisfaction problems");
+//! [`mrv_hidden`](super::mrv_hidden) adds hidden singles.
+//!
+//! Statistics: a node is the root or an alternative tried; every alternative
+//! is a guess (a choice cell always has two candidates or more); depth is the
+//! number of choices on the path; `state_bytes` is the peer and house tables
+//! plus the frames and choice entries in use at the deepest point.
+
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use super::{
+    Budget, FnTrace, Limits, NoTrace, Report, Solver, Stats, StopReason, TraceStep, Tracer,
+};
+use crate::grid::{Grid, House, Size};
+
+/// Flag bit of a filled cell's word (its digit bit stays set beside it).
+const FILLED: u32 = 1 << 31;
+
+/// A choice point: the cell, its candidates, and those not tried yet.
+#[derive(Clone, Copy, Debug)]
+struct Choice {
+    cell: u32,
+    all: u32,
+    rest: u32,
+}
+
+/// Why propagation failed.
+#[derive(Clone, Copy, Debug)]
+enum Dead {
+    /// A cell with no candidate left.
+    Cell(usize),
+    /// A digit (bit) with no place left in a house (index into the house table).
+    NoPlace(usize, u32),
+}
+
+/// The search machinery shared by `mrv` and `mrv-hidden`: size tables and
+/// reusable buffers.
+#[derive(Debug, Default)]
+pub(crate) struct Core {
+    size: Option<Size>,
+    n: usize,
+    cells: usize,
+    all: u32,
+    /// `npeers` peers per cell.
+    npeers: usize,
+    peers: Vec<u16>,
+    /// `3n` houses (rows, columns, boxes) of `n` cells each.
+    houses: Vec<u16>,
+    /// Frames of `cells + 1` words.
+    frames: Vec<u32>,
+    choices: Vec<Choice>,
+    queue: Vec<u16>,
+    solution: Option<Grid>,
+}
+
+impl Core {
+    fn prepare(&mut self, size: Size) {
+        if self.size == Some(size) {
+            return;
+        }
+        let n = size.side();
+        let cells = size.cells();
+        self.size = Some(size);
+        self.n = n;
+        self.cells = cells;
+        self.all = (1u32 << n) - 1;
+        self.houses.clear();
+        for r in 0..n {
+            self.houses.extend((0..n).map(|c| size.cell(r, c) as u16));
+        }
+        for c in 0..n {
+            self.houses.extend((0..n).map(|r| size.cell(r, c) as u16));
+        }
+        for b in 0..n {
+            self.houses.extend(size.box_cells(b).map(|c| c as u16));
+        }
+        self.peers.clear();
+        let mut npeers = 0;
+        for cell in 0..cells {
+            let before = self.peers.len();
+            for other in 0..cells {
+                if other != cell
+                    && (size.row_of(other) == size.row_of(cell)
+                        || size.col_of(other) == size.col_of(cell)
+                        || size.box_of(other) == size.box_of(cell))
+                {
+                    self.peers.push(other as u16);
+                }
+            }
+            npeers = self.peers.len() - before;
+        }
+        self.npeers = npeers;
+        self.frames.clear();
+        self.solution = Some(Grid::empty(size));
+    }
+
+    fn house(&self, h: usize) -> House {
+        let n = self.n;
+        match h / n {
+            0 => House::Row(h),
+            1 => House::Col(h - n),
+            _ => House::Box(h - 2 * n),
+        }
+    }
+
+    fn stride(&self) -> usize {
+        self.cells + 1
+    }
+
+    /// Make sure frame `k` exists.
+    fn ensure_frame(&mut self, k: usize) {
+        let need = (k + 1) * self.stride();
+        if self.frames.len() < need {
+            self.frames.resize(need, 0);
+        }
+    }
+
+    /// Place `bit` in `cell` of frame `f` and remove it from the peers,
+    /// queueing peers left with one candidate.
+    #[inline(always)]
+    fn assign(&mut self, f: usize, cell: usize, bit: u32) -> Result<(), Dead> {
+        let stride = self.stride();
+        let frame = &mut self.frames[f * stride..(f + 1) * stride];
+        frame[cell] = FILLED | bit;
+        frame[self.cells] -= 1;
+        let peers = &self.peers[cell * self.npeers..(cell + 1) * self.npeers];
+        for &p in peers {
+            let p = p as usize;
+            let m = frame[p];
+            if m & bit != 0 {
+                let r = m & !bit;
+                frame[p] = r;
+                if r & r.wrapping_sub(1) == 0 {
+                    if r == 0 {
+                        return Err(Dead::Cell(p));
+                    }
+                    self.queue.push(p as u16);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Place the queued naked singles until none is left.
+    #[inline(always)]
+    fn naked<T: Tracer>(&mut self, f: usize, tr: &mut T) -> Result<(), Dead> {
+        let base = f * self.stride();
+        while let Some(p) = self.queue.pop() {
+            let p = p as usize;
+            let m = self.frames[base + p];
+            if m & FILLED != 0 {
+                continue;
+            }
+            if m == 0 {
+                return Err(Dead::Cell(p));
+            }
+            if T::ON {
+                tr.step(TraceStep::NakedSingle {
+                    cell: p,
+                    digit: m.trailing_zeros() as u8 + 1,
+                });
+            }
+            self.assign(f, p, m)?;
+        }
+        Ok(())
+    }
+
+    /// One pass over every house looking for hidden singles (placing them and
+    /// their naked-single consequences) and digits with no place. Returns
+    /// whether anything was placed.
+    #[inline(always)]
+    fn hidden<T: Tracer>(&mut self, f: usize, tr: &mut T) -> Result<bool, Dead> {
+        let n = self.n;
+        let base = f * self.stride();
+        let mut placed_any = false;
+        for h in 0..3 * n {
+            let (mut once, mut twice, mut placed) = (0u32, 0u32, 0u32);
+            for &c in &self.houses[h * n..(h + 1) * n] {
+                let m = self.frames[base + c as usize];
+                if m & FILLED != 0 {
+                    placed |= m;
+                } else {
+                    twice |= once & m;
+                    once |= m;
+                }
+            }
+            let missing = self.all & !(once | placed);
+            if missing != 0 {
+                return Err(Dead::NoPlace(h, missing & missing.wrapping_neg()));
+            }
+            let mut singles = once & !twice;
+            while singles != 0 {
+                let bit = singles & singles.wrapping_neg();
+                singles &= singles - 1;
+                let mut at = None;
+                let mut done = false;
+                for &c in &self.houses[h * n..(h + 1) * n] {
+                    let m = self.frames[base + c as usize];
+                    if m & bit != 0 {
+                        if m & FILLED != 0 {
+                            // Placed meanwhile by the singles that followed an earlier one.
+                            done = true;
+                        } else {
+                            at = Some(c as usize);
+                        }
+                        break;
+                    }
+                }
+                if done {
+                    continue;
+                }
+                let Some(cell) = at else {
+                    // An earlier single of this house took the digit's only cell.
+                    return Err(Dead::NoPlace(h, bit));
+                };
+                if T::ON {
+                    tr.step(TraceStep::HiddenSingle {
+                        house: self.house(h),
+                        cell,
+                        digit: bit.trailing_zeros() as u8 + 1,
+                    });
+                }
+                self.assign(f, cell, bit)?;
+                self.naked(f, tr)?;
+                placed_any = true;
+            }
+        }
+        Ok(placed_any)
+    }
+
+    /// Propagate frame `f` to a fixed point.
+    #[inline(always)]
+    fn propagate<T: Tracer, const HIDDEN: bool>(
+        &mut self,
+        f: usize,
+        tr: &mut T,
+    ) -> Result<(), Dead> {
+        self.naked(f, tr)?;
+        if HIDDEN {
+            while self.frames[f * self.stride() + self.cells] != 0 && self.hidden(f, tr)? {}
+        }
+        Ok(())
+    }
+
+    /// The empty cell of frame `f` with the fewest candidates (`None`: solved).
+    #[inline(always)]
+    fn choose(&self, f: usize) -> Option<(usize, u32)> {
+        let frame = &self.frames[f * self.stride()..(f + 1) * self.stride()];
+        if frame[self.cells] == 0 {
+            return None;
+        }
+        let mut best = (usize::MAX, 0u32, u32::MAX);
+        for (cell, &m) in frame[..self.cells].iter().enumerate() {
+            if m & FILLED == 0 {
+                let k = m.count_ones();
+                if k < best.2 {
+                    best = (cell, m, k);
+                    if k <= 2 {
+                        break;
+                    }
+                }
+            }
+        }
+        (best.0 != usize::MAX).then_some((best.0, best.1))
+    }
+
+    fn dead_step(&self, d: Dead) -> TraceStep {
+        match d {
+            Dead::Cell(cell) => TraceStep::DeadEnd { cell },
+            Dead::NoPlace(h, bit) => TraceStep::NoPlace {
+                house: self.house(h),
+                digit: bit.trailing_zeros() as u8 + 1,
+            },
+        }
+    }
+
+    /// Frame 0 from the givens, propagated.
+    fn init<T: Tracer, const HIDDEN: bool>(
+        &mut self,
+        puzzle: &Grid,
+        tr: &mut T,
+    ) -> Result<(), Dead> {
+        self.ensure_frame(0);
+        let cells = self.cells;
+        let all = self.all;
+        self.frames[..cells].fill(all);
+        self.frames[cells] = cells as u32;
+        self.queue.clear();
+        for (cell, &d) in puzzle.cells().iter().enumerate() {
+            if d != 0 {
+                let bit = 1u32 << (d - 1);
+                let m = self.frames[cell];
+                if m & FILLED != 0 || m & bit == 0 {
+                    return Err(Dead::Cell(cell));
+                }
+                self.assign(0, cell, bit)?;
+            }
+        }
+        self.propagate::<T, HIDDEN>(0, tr)
+    }
+
+    fn emit(
+        &mut self,
+        f: usize,
+        budget: &mut Budget<'_>,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Result<(), StopReason> {
+        let stride = self.stride();
+        let frame = &self.frames[f * stride..f * stride + self.cells];
+        let Some(grid) = self.solution.as_mut() else {
+            return Ok(());
+        };
+        for (out, &m) in grid.cells_mut().iter_mut().zip(frame) {
+            *out = ((m & !FILLED).trailing_zeros() + 1) as u8;
+        }
+        budget.solution(grid, on_solution)
+    }
+
+    /// The whole search.
+    pub(crate) fn run<T: Tracer, const HIDDEN: bool>(
+        &mut self,
+        puzzle: &Grid,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+        tr: &mut T,
+    ) -> Report {
+        let start = Instant::now();
+        let mut stats = Stats::default();
+        let mut budget = Budget::new(limits);
+        self.prepare(puzzle.size());
+        let stop = self.search::<T, HIDDEN>(puzzle, &mut budget, &mut stats, on_solution, tr);
+        let table_bytes = (self.peers.len() + self.houses.len()) * 2;
+        let frame_bytes = self.stride() * 4;
+        stats.state_bytes = (table_bytes
+            + (stats.max_depth as usize + 1) * (frame_bytes + size_of::<Choice>()))
+            as u64;
+        stats.time = start.elapsed();
+        Report {
+            stats,
+            solutions: budget.solutions,
+            stop,
+        }
+    }
+
+    fn search<T: Tracer, const HIDDEN: bool>(
+        &mut self,
+        puzzle: &Grid,
+        budget: &mut Budget<'_>,
+        stats: &mut Stats,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+        tr: &mut T,
+    ) -> StopReason {
+        if budget.solutions_done() {
+            return StopReason::SolutionLimit;
+        }
+        if let Err(r) = budget.enter(stats) {
+            return r;
+        }
+        self.choices.clear();
+        let mut ok = match self.init::<T, HIDDEN>(puzzle, tr) {
+            Ok(()) => true,
+            Err(d) => {
+                if T::ON {
+                    tr.step(self.dead_step(d));
+                }
+                false
+            }
+        };
+        loop {
+            // Whether the next try resumes an older choice (after a dead end or a solution).
+            let mut backtracking = true;
+            if ok {
+                let f = self.choices.len();
+                match self.choose(f) {
+                    None => {
+                        if T::ON {
+                            tr.step(TraceStep::Solution);
+                        }
+                        if let Err(r) = self.emit(f, budget, on_solution) {
+                            return r;
+                        }
+                    }
+                    Some((cell, mask)) => {
+                        self.choices.push(Choice {
+                            cell: cell as u32,
+                            all: mask,
+                            rest: mask,
+                        });
+                        stats.max_depth = stats.max_depth.max(self.choices.len() as u32);
+                        self.ensure_frame(self.choices.len());
+                        backtracking = false;
+                    }
+                }
+            }
+            // Try the next alternative of the innermost open choice.
+            loop {
+                let k = self.choices.len();
+                let Some(top) = self.choices.last_mut() else {
+                    return StopReason::Exhausted;
+                };
+                if top.rest == 0 {
+                    self.choices.pop();
+                    backtracking = true;
+                    continue;
+                }
+                let bit = top.rest & top.rest.wrapping_neg();
+                top.rest &= !bit;
+                let Choice { cell, all, .. } = *top;
+                let cell = cell as usize;
+                if let Err(r) = budget.enter(stats) {
+                    return r;
+                }
+                stats.guesses += 1;
+                if T::ON {
+                    if backtracking {
+                        tr.step(TraceStep::Backtrack {
+                            depth: k as u32,
+                            cell,
+                        });
+                    }
+                    tr.step(TraceStep::Try {
+                        depth: k as u32,
+                        cell,
+                        candidates: (0..32u8)
+                            .filter(|&i| all & (1 << i) != 0)
+                            .map(|i| i + 1)
+                            .collect(),
+                        digit: bit.trailing_zeros() as u8 + 1,
+                    });
+                }
+                let stride = self.stride();
+                self.frames
+                    .copy_within((k - 1) * stride..k * stride, k * stride);
+                self.queue.clear();
+                let res = self
+                    .assign(k, cell, bit)
+                    .and_then(|()| self.propagate::<T, HIDDEN>(k, tr));
+                match res {
+                    Ok(()) => {
+                        ok = true;
+                        break;
+                    }
+                    Err(d) => {
+                        if T::ON {
+                            tr.step(self.dead_step(d));
+                        }
+                        backtracking = true;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Bitmask backtracking with naked singles and MRV branching. See the
+/// [module docs](self).
+#[derive(Debug, Default)]
+pub struct Mrv {
+    core: Core,
+}
+
+impl Mrv {
+    /// A solver with empty buffers (they grow on first use and are reused).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl Solver for Mrv {
+    fn name(&self) -> &'static str {
+        "mrv"
+    }
+
+    fn search(
+        &mut self,
+        puzzle: &Grid,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Report {
+        self.core
+            .run::<NoTrace, false>(puzzle, limits, on_solution, &mut NoTrace)
+    }
+
+    fn search_traced(
+        &mut self,
+        puzzle: &Grid,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+        trace: &mut dyn FnMut(&TraceStep),
+    ) -> Option<Report> {
+        Some(
+            self.core
+                .run::<FnTrace<'_>, false>(puzzle, limits, on_solution, &mut FnTrace(trace)),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse_line;
+
+    const ISSUE: &str =
+        ".3..9..5.....1...45..8....7....3.2..6....9.4...7..25.......19....69....812.....7.";
+
+    #[test]
+    fn tables_have_the_right_shape() {
+        let mut core = Core::default();
+        core.prepare(Size::NINE);
+        assert_eq!(core.npeers, 20);
+        assert_eq!(core.houses.len(), 27 * 9);
+        core.prepare(Size::TWENTY_FIVE);
+        assert_eq!(core.npeers, 24 + 24 + 16);
+    }
+
+    #[test]
+    fn solves_the_issue_puzzle() {
+        let p = parse_line(ISSUE).expect("parses");
+        let (u, report) = Mrv::new().uniqueness(&p, &Limits::none());
+        match u {
+            crate::solve::Uniqueness::Unique(g) => assert!(g.is_solution_of(&p)),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(report.stop, StopReason::Exhausted);
+        assert!(report.stats.nodes >= 1 && report.stats.state_bytes > 0);
+    }
+
+    #[test]
+    fn trace_steps_and_backtracks() {
+        let p = parse_line(ISSUE).expect("parses");
+        let mut steps = Vec::new();
+        let report = Mrv::new()
+            .search_traced(
+                &p,
+                &Limits::none(),
+                &mut |_| ControlFlow::Continue(()),
+                &mut |s| steps.push(s.clone()),
+            )
+            .expect("mrv traces");
+        let tries = steps
+            .iter()
+            .filter(|s| matches!(s, TraceStep::Try { .. }))
+            .count();
+        assert_eq!(tries as u64, report.stats.guesses);
+        assert_eq!(
+            steps
+                .iter()
+                .filter(|s| matches!(s, TraceStep::Solution))
+                .count(),
+            1
+        );
+        assert!(
+            steps
+                .iter()
+                .any(|s| matches!(s, TraceStep::NakedSingle { .. }))
+        );
+    }
+}

@@ -1,0 +1,121 @@
+//! Prose for trace steps: "r8c7 has 2 candidates {3,9}: try 3",
+//! "row 6: 5 fits only r6c9", "r2c9: no candidate left", "back to r7c7".
+//!
+//! Steps are data ([`TraceStep`]); this module only renders them, so other
+//! renderers (JSON, a web page) can sit beside it.
+
+use std::fmt;
+
+use super::TraceStep;
+use crate::grid::{Size, digit_char};
+
+/// A [`TraceStep`] with the grid size it refers to, displayed as prose with
+/// 1-based rows and columns. Made by [`TraceStep::display`].
+#[derive(Clone, Copy, Debug)]
+pub struct TraceDisplay<'a> {
+    step: &'a TraceStep,
+    size: Size,
+}
+
+impl TraceStep {
+    /// The step as prose for a grid of `size`: `step.display(size).to_string()`.
+    pub fn display(&self, size: Size) -> TraceDisplay<'_> {
+        TraceDisplay { step: self, size }
+    }
+}
+
+impl fmt::Display for TraceDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.size;
+        match self.step {
+            TraceStep::NakedSingle { cell, digit } => write!(
+                f,
+                "{}: only {} fits",
+                s.cell_name(*cell),
+                digit_char(*digit)
+            ),
+            TraceStep::HiddenSingle { house, cell, digit } => write!(
+                f,
+                "{house}: {} fits only {}",
+                digit_char(*digit),
+                s.cell_name(*cell)
+            ),
+            TraceStep::Try {
+                cell,
+                candidates,
+                digit,
+                ..
+            } => {
+                write!(
+                    f,
+                    "{} has {} candidates {{",
+                    s.cell_name(*cell),
+                    candidates.len()
+                )?;
+                for (i, d) in candidates.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{}", digit_char(*d))?;
+                }
+                write!(f, "}}: try {}", digit_char(*digit))
+            }
+            TraceStep::DeadEnd { cell } => {
+                write!(f, "{}: no candidate left", s.cell_name(*cell))
+            }
+            TraceStep::NoPlace { house, digit } => {
+                write!(f, "{house}: no place left for {}", digit_char(*digit))
+            }
+            TraceStep::Backtrack { cell, .. } => write!(f, "back to {}", s.cell_name(*cell)),
+            TraceStep::Solution => f.write_str("solution found"),
+            TraceStep::Column {
+                constraint,
+                options,
+                ..
+            } => write!(f, "{constraint} has {options} options"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::House;
+
+    #[test]
+    fn prose_is_one_based() {
+        let s = Size::NINE;
+        let cell = |r: usize, c: usize| s.cell(r - 1, c - 1);
+        let t = TraceStep::Try {
+            depth: 1,
+            cell: cell(8, 7),
+            candidates: vec![3, 9],
+            digit: 3,
+        };
+        assert_eq!(
+            t.display(s).to_string(),
+            "r8c7 has 2 candidates {3,9}: try 3"
+        );
+        let h = TraceStep::HiddenSingle {
+            house: House::Row(5),
+            cell: cell(6, 9),
+            digit: 5,
+        };
+        assert_eq!(h.display(s).to_string(), "row 6: 5 fits only r6c9");
+        let d = TraceStep::DeadEnd { cell: cell(2, 9) };
+        assert_eq!(d.display(s).to_string(), "r2c9: no candidate left");
+        let b = TraceStep::Backtrack {
+            depth: 2,
+            cell: cell(7, 7),
+        };
+        assert_eq!(b.display(s).to_string(), "back to r7c7");
+        let n = TraceStep::NoPlace {
+            house: House::Box(2),
+            digit: 12,
+        };
+        assert_eq!(
+            n.display(Size::SIXTEEN).to_string(),
+            "box 3: no place left for C"
+        );
+    }
+}
