@@ -66,10 +66,19 @@ pub(crate) struct Core {
     peers: Vec<u16>,
     /// `3n` houses (rows, columns, boxes) of `n` cells each.
     houses: Vec<u16>,
+    /// Per cell: the bits of its row, column and box in the house numbering.
+    cell_houses: Vec<u128>,
+    /// Houses whose counts changed since they were last scanned for hidden
+    /// singles (only kept up to date by `mrv-hidden`).
+    dirty: u128,
     /// Frames of `cells + 1` words.
     frames: Vec<u32>,
     choices: Vec<Choice>,
+    /// Cells left with one candidate or none, `qlen` of them; room for two
+    /// entries per cell (a cell enters when it reaches one candidate and
+    /// again when it reaches none), plus one for the unconditional write.
     queue: Vec<u16>,
+    qlen: usize,
     solution: Option<Grid>,
 }
 
@@ -110,6 +119,15 @@ impl Core {
             npeers = self.peers.len() - before;
         }
         self.npeers = npeers;
+        self.cell_houses = (0..cells)
+            .map(|c| {
+                (1u128 << size.row_of(c))
+                    | (1u128 << (n + size.col_of(c)))
+                    | (1u128 << (2 * n + size.box_of(c)))
+            })
+            .collect();
+        self.queue = vec![0; 2 * cells + 1];
+        self.qlen = 0;
         self.frames.clear();
         self.solution = Some(Grid::empty(size));
     }
@@ -127,6 +145,28 @@ impl Core {
         self.cells + 1
     }
 
+    // The layout, as compile-time constants when `N` is a side the search was
+    // specialised for (9), else read at run time (`N = 0`).
+    #[inline(always)]
+    fn n_<const N: usize>(&self) -> usize {
+        if N != 0 { N } else { self.n }
+    }
+    #[inline(always)]
+    fn cells_<const N: usize>(&self) -> usize {
+        if N != 0 { N * N } else { self.cells }
+    }
+    #[inline(always)]
+    fn stride_<const N: usize>(&self) -> usize {
+        self.cells_::<N>() + 1
+    }
+    #[inline(always)]
+    fn npeers_<const N: usize>(&self) -> usize {
+        match N {
+            9 => 20,
+            _ => self.npeers,
+        }
+    }
+
     /// Make sure frame `k` exists.
     fn ensure_frame(&mut self, k: usize) {
         let need = (k + 1) * self.stride();
@@ -136,37 +176,57 @@ impl Core {
     }
 
     /// Place `bit` in `cell` of frame `f` and remove it from the peers,
-    /// queueing peers left with one candidate.
+    /// queueing peers left with one candidate or none (the queue finds the
+    /// dead end).
+    ///
+    /// Two passes: the elimination itself has no data-dependent branch
+    /// (whether a peer still had the digit is too random for a branch
+    /// predictor) and records which peers changed in a bitmask (at most 64
+    /// peers, for 25×25); only those are then looked at.
     #[inline(always)]
-    fn assign(&mut self, f: usize, cell: usize, bit: u32) -> Result<(), Dead> {
-        let stride = self.stride();
+    fn assign<const HIDDEN: bool, const N: usize>(&mut self, f: usize, cell: usize, bit: u32) {
+        let stride = self.stride_::<N>();
+        let cells = self.cells_::<N>();
+        let npeers = self.npeers_::<N>();
         let frame = &mut self.frames[f * stride..(f + 1) * stride];
         frame[cell] = FILLED | bit;
-        frame[self.cells] -= 1;
-        let peers = &self.peers[cell * self.npeers..(cell + 1) * self.npeers];
-        for &p in peers {
-            let p = p as usize;
-            let m = frame[p];
-            if m & bit != 0 {
-                let r = m & !bit;
-                frame[p] = r;
-                if r & r.wrapping_sub(1) == 0 {
-                    if r == 0 {
-                        return Err(Dead::Cell(p));
-                    }
-                    self.queue.push(p as u16);
-                }
+        frame[cells] -= 1;
+        if HIDDEN {
+            self.dirty |= self.cell_houses[cell];
+        }
+        let peers = &self.peers[cell * npeers..(cell + 1) * npeers];
+        let shift = bit.trailing_zeros();
+        let mut changed = 0u64;
+        for (i, &p) in peers.iter().enumerate() {
+            let m = frame[p as usize];
+            changed |= u64::from((m >> shift) & 1) << i;
+            frame[p as usize] = m & !bit;
+        }
+        while changed != 0 {
+            let p = peers[changed.trailing_zeros() as usize] as usize;
+            changed &= changed - 1;
+            let r = frame[p];
+            if r & r.wrapping_sub(1) == 0 {
+                self.queue[self.qlen] = p as u16;
+                self.qlen += 1;
+            }
+            if HIDDEN {
+                self.dirty |= self.cell_houses[p];
             }
         }
-        Ok(())
     }
 
     /// Place the queued naked singles until none is left.
     #[inline(always)]
-    fn naked<T: Tracer>(&mut self, f: usize, tr: &mut T) -> Result<(), Dead> {
-        let base = f * self.stride();
-        while let Some(p) = self.queue.pop() {
-            let p = p as usize;
+    fn naked<T: Tracer, const HIDDEN: bool, const N: usize>(
+        &mut self,
+        f: usize,
+        tr: &mut T,
+    ) -> Result<(), Dead> {
+        let base = f * self.stride_::<N>();
+        while self.qlen > 0 {
+            self.qlen -= 1;
+            let p = self.queue[self.qlen] as usize;
             let m = self.frames[base + p];
             if m & FILLED != 0 {
                 continue;
@@ -180,29 +240,35 @@ impl Core {
                     digit: m.trailing_zeros() as u8 + 1,
                 });
             }
-            self.assign(f, p, m)?;
+            self.assign::<HIDDEN, N>(f, p, m);
         }
         Ok(())
     }
 
-    /// One pass over every house looking for hidden singles (placing them and
-    /// their naked-single consequences) and digits with no place. Returns
-    /// whether anything was placed.
+    /// Scan the dirty houses for hidden singles (placing them and their
+    /// naked-single consequences, which dirty more houses) and for digits
+    /// with no place, until no house is dirty.
     #[inline(always)]
-    fn hidden<T: Tracer>(&mut self, f: usize, tr: &mut T) -> Result<bool, Dead> {
-        let n = self.n;
-        let base = f * self.stride();
-        let mut placed_any = false;
-        for h in 0..3 * n {
+    fn hidden<T: Tracer, const N: usize>(&mut self, f: usize, tr: &mut T) -> Result<(), Dead> {
+        let n = self.n_::<N>();
+        let base = f * self.stride_::<N>();
+        while self.dirty != 0 {
+            if self.frames[base + self.cells_::<N>()] == 0 {
+                self.dirty = 0;
+                break;
+            }
+            let h = self.dirty.trailing_zeros() as usize;
+            self.dirty &= self.dirty - 1;
             let (mut once, mut twice, mut placed) = (0u32, 0u32, 0u32);
+            let frame = &self.frames[base..base + self.cells_::<N>()];
             for &c in &self.houses[h * n..(h + 1) * n] {
-                let m = self.frames[base + c as usize];
-                if m & FILLED != 0 {
-                    placed |= m;
-                } else {
-                    twice |= once & m;
-                    once |= m;
-                }
+                let m = frame[c as usize];
+                // Branch-free: all ones for a filled cell, else zero.
+                let filled = 0u32.wrapping_sub(m >> 31);
+                placed |= m & filled;
+                let open = m & !filled;
+                twice |= once & open;
+                once |= open;
             }
             let missing = self.all & !(once | placed);
             if missing != 0 {
@@ -240,37 +306,36 @@ impl Core {
                         digit: bit.trailing_zeros() as u8 + 1,
                     });
                 }
-                self.assign(f, cell, bit)?;
-                self.naked(f, tr)?;
-                placed_any = true;
+                self.assign::<true, N>(f, cell, bit);
+                self.naked::<T, true, N>(f, tr)?;
             }
         }
-        Ok(placed_any)
+        Ok(())
     }
 
     /// Propagate frame `f` to a fixed point.
     #[inline(always)]
-    fn propagate<T: Tracer, const HIDDEN: bool>(
+    fn propagate<T: Tracer, const HIDDEN: bool, const N: usize>(
         &mut self,
         f: usize,
         tr: &mut T,
     ) -> Result<(), Dead> {
-        self.naked(f, tr)?;
+        self.naked::<T, HIDDEN, N>(f, tr)?;
         if HIDDEN {
-            while self.frames[f * self.stride() + self.cells] != 0 && self.hidden(f, tr)? {}
+            self.hidden::<T, N>(f, tr)?;
         }
         Ok(())
     }
 
     /// The empty cell of frame `f` with the fewest candidates (`None`: solved).
     #[inline(always)]
-    fn choose(&self, f: usize) -> Option<(usize, u32)> {
-        let frame = &self.frames[f * self.stride()..(f + 1) * self.stride()];
-        if frame[self.cells] == 0 {
+    fn choose<const N: usize>(&self, f: usize) -> Option<(usize, u32)> {
+        let frame = &self.frames[f * self.stride_::<N>()..(f + 1) * self.stride_::<N>()];
+        if frame[self.cells_::<N>()] == 0 {
             return None;
         }
         let mut best = (usize::MAX, 0u32, u32::MAX);
-        for (cell, &m) in frame[..self.cells].iter().enumerate() {
+        for (cell, &m) in frame[..self.cells_::<N>()].iter().enumerate() {
             if m & FILLED == 0 {
                 let k = m.count_ones();
                 if k < best.2 {
@@ -295,17 +360,18 @@ impl Core {
     }
 
     /// Frame 0 from the givens, propagated.
-    fn init<T: Tracer, const HIDDEN: bool>(
+    fn init<T: Tracer, const HIDDEN: bool, const N: usize>(
         &mut self,
         puzzle: &Grid,
         tr: &mut T,
     ) -> Result<(), Dead> {
         self.ensure_frame(0);
-        let cells = self.cells;
+        let cells = self.cells_::<N>();
         let all = self.all;
         self.frames[..cells].fill(all);
         self.frames[cells] = cells as u32;
-        self.queue.clear();
+        self.qlen = 0;
+        self.dirty = u128::MAX >> (128 - 3 * self.n);
         for (cell, &d) in puzzle.cells().iter().enumerate() {
             if d != 0 {
                 let bit = 1u32 << (d - 1);
@@ -313,10 +379,10 @@ impl Core {
                 if m & FILLED != 0 || m & bit == 0 {
                     return Err(Dead::Cell(cell));
                 }
-                self.assign(0, cell, bit)?;
+                self.assign::<HIDDEN, N>(0, cell, bit);
             }
         }
-        self.propagate::<T, HIDDEN>(0, tr)
+        self.propagate::<T, HIDDEN, N>(0, tr)
     }
 
     fn emit(
@@ -348,7 +414,11 @@ impl Core {
         let mut stats = Stats::default();
         let mut budget = Budget::new(limits);
         self.prepare(puzzle.size());
-        let stop = self.search::<T, HIDDEN>(puzzle, &mut budget, &mut stats, on_solution, tr);
+        let stop = if self.n == 9 {
+            self.search::<T, HIDDEN, 9>(puzzle, &mut budget, &mut stats, on_solution, tr)
+        } else {
+            self.search::<T, HIDDEN, 0>(puzzle, &mut budget, &mut stats, on_solution, tr)
+        };
         let table_bytes = (self.peers.len() + self.houses.len()) * 2;
         let frame_bytes = self.stride() * 4;
         stats.state_bytes = (table_bytes
@@ -362,7 +432,7 @@ impl Core {
         }
     }
 
-    fn search<T: Tracer, const HIDDEN: bool>(
+    fn search<T: Tracer, const HIDDEN: bool, const N: usize>(
         &mut self,
         puzzle: &Grid,
         budget: &mut Budget<'_>,
@@ -377,7 +447,7 @@ impl Core {
             return r;
         }
         self.choices.clear();
-        let mut ok = match self.init::<T, HIDDEN>(puzzle, tr) {
+        let mut ok = match self.init::<T, HIDDEN, N>(puzzle, tr) {
             Ok(()) => true,
             Err(d) => {
                 if T::ON {
@@ -391,7 +461,7 @@ impl Core {
             let mut backtracking = true;
             if ok {
                 let f = self.choices.len();
-                match self.choose(f) {
+                match self.choose::<N>(f) {
                     None => {
                         if T::ON {
                             tr.step(TraceStep::Solution);
@@ -448,13 +518,13 @@ impl Core {
                         digit: bit.trailing_zeros() as u8 + 1,
                     });
                 }
-                let stride = self.stride();
+                let stride = self.stride_::<N>();
                 self.frames
                     .copy_within((k - 1) * stride..k * stride, k * stride);
-                self.queue.clear();
-                let res = self
-                    .assign(k, cell, bit)
-                    .and_then(|()| self.propagate::<T, HIDDEN>(k, tr));
+                self.qlen = 0;
+                self.dirty = 0;
+                self.assign::<HIDDEN, N>(k, cell, bit);
+                let res = self.propagate::<T, HIDDEN, N>(k, tr);
                 match res {
                     Ok(()) => {
                         ok = true;
