@@ -265,3 +265,55 @@ proptest! {
         let _ = sudoku_core::Candidates::parse_pencilmarks(&text);
     }
 }
+
+#[test]
+fn traces_match_the_search_and_read_as_prose() {
+    use std::ops::ControlFlow;
+    use sudoku_core::TraceStep;
+    use sudoku_core::solve::TraceLines;
+    let c = corpus();
+    let p = c
+        .get("forum-hardest-11plus-2")
+        .expect("case")
+        .parse()
+        .expect("parses");
+    for method in ["mrv", "mrv-hidden"] {
+        let mut s = by_name(method).expect("known method");
+        let mut steps = Vec::new();
+        let report = s
+            .search_traced(
+                &p,
+                &Limits::none(),
+                &mut |_| ControlFlow::Continue(()),
+                &mut |t| steps.push(t.clone()),
+            )
+            .expect("traced");
+        let plain = s.search(&p, &Limits::none(), &mut |_| ControlFlow::Continue(()));
+        assert_eq!(
+            report.stats.nodes, plain.stats.nodes,
+            "{method}: tracing changes nothing"
+        );
+        let tries = steps
+            .iter()
+            .filter(|t| matches!(t, TraceStep::Try { .. }))
+            .count();
+        assert_eq!(tries as u64, report.stats.guesses, "{method}");
+        let solutions = steps
+            .iter()
+            .filter(|t| matches!(t, TraceStep::Solution))
+            .count();
+        assert_eq!(solutions, 1, "{method}");
+        let mut lines = TraceLines::new(p.size());
+        let mut text: Vec<String> = steps.iter().flat_map(|t| lines.push(t)).collect();
+        text.extend(lines.finish());
+        assert!(
+            text.iter()
+                .any(|l| l.contains("candidates {") && l.contains(": try ")),
+            "{method}"
+        );
+        assert!(text.iter().any(|l| l.contains(", back to r")), "{method}");
+        if method == "mrv-hidden" {
+            assert!(text.iter().any(|l| l.contains(" fits only r")), "{method}");
+        }
+    }
+}

@@ -16,7 +16,7 @@ pub mod mrv;
 pub mod mrv_hidden;
 pub mod naive;
 mod trace;
-pub use trace::TraceDisplay;
+pub use trace::{TraceDisplay, TraceLines};
 
 pub use cached::Cached;
 pub use mrv::Mrv;

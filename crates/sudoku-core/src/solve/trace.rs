@@ -77,6 +77,47 @@ impl fmt::Display for TraceDisplay<'_> {
     }
 }
 
+/// Joins steps into the lines a reader expects: a dead end and the backtrack
+/// that follows share a line ("r2c9: no candidate left, back to r7c7").
+///
+/// Feed steps in order with [`push`](Self::push) and call
+/// [`finish`](Self::finish) at the end of the search.
+#[derive(Clone, Debug)]
+pub struct TraceLines {
+    size: Size,
+    pending: Option<String>,
+}
+
+impl TraceLines {
+    /// Lines for a grid of `size`.
+    pub fn new(size: Size) -> Self {
+        TraceLines {
+            size,
+            pending: None,
+        }
+    }
+
+    /// Feed one step; returns the lines it completes (zero, one or two).
+    pub fn push(&mut self, step: &TraceStep) -> Vec<String> {
+        let text = step.display(self.size).to_string();
+        match step {
+            TraceStep::Backtrack { .. } => match self.pending.take() {
+                Some(dead) => vec![format!("{dead}, {text}")],
+                None => vec![text],
+            },
+            TraceStep::DeadEnd { .. } | TraceStep::NoPlace { .. } => {
+                self.pending.replace(text).into_iter().collect()
+            }
+            _ => self.pending.take().into_iter().chain([text]).collect(),
+        }
+    }
+
+    /// The line still held back, if any (a dead end with no backtrack after it).
+    pub fn finish(&mut self) -> Option<String> {
+        self.pending.take()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
