@@ -159,4 +159,33 @@ mod tests {
             "box 3: no place left for C"
         );
     }
+
+    #[test]
+    fn dead_end_and_backtrack_share_a_line() {
+        let s = Size::NINE;
+        let mut lines = TraceLines::new(s);
+        let mut out = Vec::new();
+        out.extend(lines.push(&TraceStep::DeadEnd { cell: s.cell(1, 8) }));
+        assert!(out.is_empty());
+        out.extend(lines.push(&TraceStep::Backtrack {
+            depth: 3,
+            cell: s.cell(6, 6),
+        }));
+        out.extend(lines.push(&TraceStep::DeadEnd { cell: s.cell(0, 0) }));
+        out.extend(lines.push(&TraceStep::Solution));
+        out.extend(lines.push(&TraceStep::NoPlace {
+            house: House::Col(1),
+            digit: 4,
+        }));
+        out.extend(lines.finish());
+        assert_eq!(
+            out,
+            [
+                "r2c9: no candidate left, back to r7c7",
+                "r1c1: no candidate left",
+                "solution found",
+                "column 2: no place left for 4",
+            ]
+        );
+    }
 }
