@@ -60,9 +60,11 @@ impl std::ops::AddAssign for Stats {
 /// Statistics plus why the search stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Report {
+    /// What the search did.
     pub stats: Stats,
     /// Number of solutions passed to the callback.
     pub solutions: u64,
+    /// Why it stopped: [`StopReason::Exhausted`] means the solutions seen are all there are.
     pub stop: StopReason,
 }
 
@@ -79,41 +81,68 @@ pub enum Uniqueness {
     Unknown(StopReason),
 }
 
-/// One step of a search, for `--trace`. Cells and digits are indices/values as in [`Grid`].
+/// One step of a search, for `--trace`. Cells are indices (row-major, from 0)
+/// and digits values as in [`Grid`]; [`TraceStep::display`] renders a step as
+/// prose with 1-based rows and columns, [`TraceLines`] joins steps into lines.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum TraceStep {
-    /// A cell has exactly one candidate left (naked single).
-    NakedSingle { cell: usize, digit: u8 },
-    /// A digit has one place left in a house (hidden single).
-    HiddenSingle {
-        house: crate::grid::House,
+    /// A cell has exactly one candidate left (naked single) and gets it.
+    NakedSingle {
+        /// The cell.
         cell: usize,
+        /// Its only candidate.
+        digit: u8,
+    },
+    /// A digit has one place left in a house (hidden single) and goes there.
+    HiddenSingle {
+        /// The house.
+        house: crate::grid::House,
+        /// The digit's only cell in the house.
+        cell: usize,
+        /// The digit.
         digit: u8,
     },
     /// Branching on a cell: its candidates, and the one tried now.
     Try {
+        /// The choice's depth (1 for the first choice).
         depth: u32,
+        /// The cell.
         cell: usize,
+        /// Its candidates at the choice, ascending.
         candidates: Vec<u8>,
+        /// The candidate tried now.
         digit: u8,
     },
     /// A cell with no candidate left: a dead end.
-    DeadEnd { cell: usize },
+    DeadEnd {
+        /// The cell.
+        cell: usize,
+    },
     /// A digit with no place left in a house: a dead end.
     NoPlace {
+        /// The house.
         house: crate::grid::House,
+        /// The digit.
         digit: u8,
     },
-    /// Going back to the choice at `depth` (its cell).
-    Backtrack { depth: u32, cell: usize },
+    /// Going back to the choice at `depth` (its cell) to try its next candidate.
+    Backtrack {
+        /// The choice's depth.
+        depth: u32,
+        /// The choice's cell.
+        cell: usize,
+    },
     /// A solution was reached.
     Solution,
     /// A generic exact-cover step (DLX methods): a column (constraint) was
-    /// chosen with `options` rows left, and `row` is tried.
+    /// chosen with `options` rows left.
     Column {
+        /// The choice's depth.
         depth: u32,
+        /// The constraint's name.
         constraint: String,
+        /// Rows (options) left in the column.
         options: usize,
     },
 }
