@@ -560,7 +560,8 @@ pub fn parse_puzzles(text: &str) -> Puzzles<'_> {
 /// Reads puzzles from a [`BufRead`], one result per puzzle in input order.
 ///
 /// Bytes that are not UTF-8 are read as U+FFFD and reported as bad characters.
-/// An I/O error is yielded once and ends the iteration.
+/// An I/O error is yielded once, after the puzzles read before it, and ends
+/// the iteration.
 #[derive(Debug)]
 pub struct PuzzleReader<R> {
     input: R,
@@ -568,6 +569,8 @@ pub struct PuzzleReader<R> {
     buf: Vec<u8>,
     line_no: usize,
     done: bool,
+    /// An I/O error, yielded after the puzzles read before it.
+    error: Option<std::io::Error>,
 }
 
 impl<R: BufRead> PuzzleReader<R> {
@@ -579,6 +582,7 @@ impl<R: BufRead> PuzzleReader<R> {
             buf: Vec::new(),
             line_no: 0,
             done: false,
+            error: None,
         }
     }
 }
@@ -592,7 +596,7 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
                 return Some(r.map_err(ReadError::Parse));
             }
             if self.done {
-                return None;
+                return self.error.take().map(|e| Err(ReadError::Io(e)));
             }
             self.buf.clear();
             match self.input.read_until(b'\n', &mut self.buf) {
@@ -607,8 +611,10 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) => {
+                    // What was read before the error still counts.
+                    self.parser.finish();
                     self.done = true;
-                    return Some(Err(ReadError::Io(e)));
+                    self.error = Some(e);
                 }
             }
         }
@@ -1026,6 +1032,36 @@ mod tests {
         let bytes = b"\xff\xfe\n";
         let r: Vec<_> = PuzzleReader::new(&bytes[..]).collect();
         assert_eq!(r.len(), 1);
+    }
+
+    /// Reads one good line, then fails.
+    struct Failing(bool);
+
+    impl std::io::Read for Failing {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("disk on fire"))
+        }
+    }
+
+    impl BufRead for Failing {
+        fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+            if self.0 {
+                Err(std::io::Error::other("disk on fire"))
+            } else {
+                Ok(b"1.....2...3..4..\n")
+            }
+        }
+        fn consume(&mut self, _: usize) {
+            self.0 = true;
+        }
+    }
+
+    #[test]
+    fn io_error_is_reported_once_and_ends_the_batch() {
+        let r: Vec<_> = PuzzleReader::new(Failing(false)).collect();
+        assert_eq!(r.len(), 2, "{r:?}");
+        assert!(r[0].is_ok(), "{r:?}");
+        assert!(matches!(&r[1], Err(ReadError::Io(e)) if e.to_string() == "disk on fire"));
     }
 
     #[test]

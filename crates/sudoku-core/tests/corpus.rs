@@ -264,6 +264,17 @@ proptest! {
         }
         let _ = sudoku_core::Candidates::parse_pencilmarks(&text);
     }
+
+    #[test]
+    fn parsers_never_panic_on_any_text(text in "\\PC{0,300}(\n\\PC{0,100}){0,5}") {
+        let batch: Vec<_> = parse_puzzles(&text).collect();
+        let read: Vec<_> = sudoku_core::format::PuzzleReader::new(text.as_bytes())
+            .map(|r| r.map_err(|e| e.to_string()))
+            .collect();
+        prop_assert_eq!(batch.len(), read.len());
+        let _ = parse_line(&text);
+        let _ = sudoku_core::Candidates::parse_pencilmarks(&text);
+    }
 }
 
 #[test]
