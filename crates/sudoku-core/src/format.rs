@@ -13,7 +13,9 @@
 //!   puzzles), CRLF line ends are accepted.
 //!
 //! A 16-character line without spaces is either a 4×4 puzzle or the first row
-//! of a 16×16 grid: it is a grid row when the next line is a 16-cell row too.
+//! of a 16×16 grid: it is a grid row when the next line is a 16-cell row too
+//! and one of the two holds a digit above 4 (so a file of 4×4 puzzles, one
+//! per line, reads as such).
 //!
 //! [`parse_puzzles`] and [`PuzzleReader`] yield one `Result` per puzzle in input
 //! order, so a bad puzzle never stops the rest of a batch. Every
@@ -427,7 +429,13 @@ impl PuzzleParser {
 
         if let Some((held_no, held)) = self.held.take() {
             let cells = row_cells(line);
-            if !blank && !comment && !border && cells.len() == 16 {
+            let big = |c: char| char_value(c).is_some_and(|d| d > 4);
+            if !blank
+                && !comment
+                && !border
+                && cells.len() == 16
+                && (held.chars().any(big) || cells.iter().any(|&(_, c)| big(c)))
+            {
                 let mut block = Block::new(held_no, 16);
                 block.add_row(held_no, &row_cells(&held));
                 block.add_row(line_no, &cells);
@@ -879,8 +887,9 @@ mod tests {
         // A 16-character line alone is a 4x4 puzzle.
         let p = parse_one("1.....2..3.....4\n").expect("4x4 line");
         assert_eq!(p.size(), Size::FOUR);
-        // 16 lines of 16 cells are a 16x16 grid.
-        let g16 = Grid::empty(Size::SIXTEEN);
+        // 16 lines of 16 cells, with digits above 4, are a 16x16 grid.
+        let mut g16 = Grid::empty(Size::SIXTEEN);
+        g16.set(20, 16);
         let text: String = rows(&g16).iter().map(|r| format!("{r}\n")).collect();
         let all: Vec<_> = parse_puzzles(&text).collect();
         assert_eq!(
@@ -890,6 +899,13 @@ mod tests {
                 line: 1,
                 comment: None
             })]
+        );
+        // 16-character lines with digits up to 4 only are 4x4 puzzles.
+        let all: Vec<_> = parse_puzzles("1.....2...3..4..\n.1..............\n").collect();
+        assert_eq!(all.len(), 2);
+        assert!(
+            all.iter()
+                .all(|p| p.as_ref().is_ok_and(|p| p.grid.size() == Size::FOUR))
         );
     }
 

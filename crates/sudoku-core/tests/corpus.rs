@@ -244,8 +244,13 @@ proptest! {
         let line = puzzle.to_line();
         prop_assert_eq!(parse_line(&line).expect("line reads back"), puzzle.clone());
         prop_assert_eq!(parse_one(&to_grid(&puzzle)).expect("grid reads back"), puzzle.clone());
-        let bare: String = rows(&puzzle).iter().map(|r| format!("{r}\n")).collect();
-        prop_assert_eq!(parse_one(&bare).expect("bare rows read back"), puzzle.clone());
+        // Bare 16x16 rows are told from 4x4 lines by a digit above 4 in the
+        // first two rows (see the format docs); skip the rare grid without one.
+        let first_two = &puzzle.cells()[..2 * puzzle.side()];
+        if puzzle.size() != Size::SIXTEEN || first_two.iter().any(|&d| d > 4) {
+            let bare: String = rows(&puzzle).iter().map(|r| format!("{r}\n")).collect();
+            prop_assert_eq!(parse_one(&bare).expect("bare rows read back"), puzzle.clone());
+        }
         // Two puzzles in a batch, lowercase, with a comment and CRLF.
         let text = format!("{} first\r\n{}\r\n", line.to_lowercase(), to_grid(&puzzle));
         let all: Vec<_> = parse_puzzles(&text).collect();
