@@ -13,7 +13,9 @@
 //! The state at each choice point is a frame of `n² + 1` words (a mask per cell
 //! with a "filled" flag, and the count of empty cells) on an explicit stack
 //! that is reused across puzzles: trying an alternative copies the frame below
-//! once and works in place, so the search allocates nothing per node.
+//! once and works in place, so the search allocates nothing per node. The
+//! 9×9 layout is compiled with its sizes as constants; other sizes read them
+//! at run time.
 //!
 //! The heuristic only changes the speed, never the answer: every method
 //! enumerates the same solutions. This is the classic "most constrained
@@ -77,7 +79,7 @@ pub(crate) struct Core {
     choices: Vec<Choice>,
     /// Cells left with one candidate or none, `qlen` of them; room for two
     /// entries per cell (a cell enters when it reaches one candidate and
-    /// again when it reaches none), plus one for the unconditional write.
+    /// again when it reaches none).
     queue: Vec<u16>,
     qlen: usize,
     solution: Option<Grid>,

@@ -8,7 +8,8 @@
 //!
 //! The per-house scan counts digits with two masks, "seen at least once" and
 //! "seen at least twice" (`twice |= once & m; once |= m`), so a house costs n
-//! mask operations whatever the digit count. Hidden singles are the first
+//! mask operations whatever the digit count; only houses where a candidate
+//! was removed since their last scan are scanned again. Hidden singles are the first
 //! deduction of human solving guides and of Norvig's constraint-propagation
 //! solver ("Solving Every Sudoku Puzzle", 2006: "if a unit has only one
 //! possible place for a value, then put the value there").
