@@ -7,11 +7,11 @@
 //! peer left with none is a dead end. When nothing is forced, the search
 //! branches on the empty cell with the fewest candidates (ties going to
 //! the cell with the most open peers that share a candidate), trying them in
-//! increasing order. Candidate masks are kept fully eliminated, so a house's
-//! used digits are the filled cells' bits and need no separate table.
+//! increasing order.
 //!
-//! The state at each choice point is a frame of `n² + 1` words (a mask per cell
-//! with a "filled" flag, and the count of empty cells) on an explicit stack
+//! The state at each choice point is a frame of `n² + 3n + 1` words (a word per
+//! cell: its candidates, or its digit once filled; the digits placed in each
+//! house, kept by `mrv-hidden`; the count of empty cells) on an explicit stack
 //! that is reused across puzzles: trying an alternative copies the frame below
 //! once and works in place, so the search allocates nothing per node. The
 //! 9×9 layout is compiled with its sizes as constants; other sizes read them
@@ -36,8 +36,15 @@ use super::{
 };
 use crate::grid::{Grid, House, Size};
 
-/// Flag bit of a filled cell's word (its digit bit stays set beside it).
-const FILLED: u32 = 1 << 31;
+/// A filled cell's word holds its digit from this bit up, and no candidate
+/// bits (candidates use bits 0..25), so house scans need no filled test.
+const DIGIT_SHIFT: u32 = 26;
+
+/// Whether a cell word is a filled cell.
+#[inline(always)]
+fn is_filled(m: u32) -> bool {
+    m >> DIGIT_SHIFT != 0
+}
 
 /// A choice point: the cell, its candidates, and those not tried yet.
 #[derive(Clone, Copy, Debug)]
@@ -71,10 +78,12 @@ pub(crate) struct Core {
     houses: Vec<u16>,
     /// Per cell: the bits of its row, column and box in the house numbering.
     cell_houses: Vec<u128>,
+    /// Per cell: the indices of its row, column and box in the house numbering.
+    cell_house_index: Vec<[u16; 3]>,
     /// Houses whose counts changed since they were last scanned for hidden
     /// singles (only kept up to date by `mrv-hidden`).
     dirty: u128,
-    /// Frames of `cells + 1` words.
+    /// Frames of `stride()` words.
     frames: Vec<u32>,
     choices: Vec<Choice>,
     /// Cells left with one candidate or none, `qlen` of them; room for two
@@ -122,6 +131,15 @@ impl Core {
             npeers = self.peers.len() - before;
         }
         self.npeers = npeers;
+        self.cell_house_index = (0..cells)
+            .map(|c| {
+                [
+                    size.row_of(c) as u16,
+                    (n + size.col_of(c)) as u16,
+                    (2 * n + size.box_of(c)) as u16,
+                ]
+            })
+            .collect();
         self.cell_houses = (0..cells)
             .map(|c| {
                 (1u128 << size.row_of(c))
@@ -144,8 +162,10 @@ impl Core {
         }
     }
 
+    /// Frame layout: a word per cell, the placed-digit mask of each of the
+    /// 3n houses, then the count of empty cells.
     fn stride(&self) -> usize {
-        self.cells + 1
+        self.cells + 3 * self.n + 1
     }
 
     // The layout, as compile-time constants when `N` is a side the search was
@@ -160,7 +180,12 @@ impl Core {
     }
     #[inline(always)]
     fn stride_<const N: usize>(&self) -> usize {
-        self.cells_::<N>() + 1
+        self.cells_::<N>() + 3 * self.n_::<N>() + 1
+    }
+    /// Index in a frame of the count of empty cells.
+    #[inline(always)]
+    fn empty_at<const N: usize>(&self) -> usize {
+        self.cells_::<N>() + 3 * self.n_::<N>()
     }
     #[inline(always)]
     fn npeers_<const N: usize>(&self) -> usize {
@@ -190,12 +215,16 @@ impl Core {
     fn assign<const HIDDEN: bool, const N: usize>(&mut self, f: usize, cell: usize, bit: u32) {
         let stride = self.stride_::<N>();
         let cells = self.cells_::<N>();
+        let empty_at = self.empty_at::<N>();
         let npeers = self.npeers_::<N>();
         let frame = &mut self.frames[f * stride..(f + 1) * stride];
-        frame[cell] = FILLED | bit;
-        frame[cells] -= 1;
+        frame[cell] = (bit.trailing_zeros() + 1) << DIGIT_SHIFT;
+        frame[empty_at] -= 1;
         if HIDDEN {
             self.dirty |= self.cell_houses[cell];
+            for h in self.cell_house_index[cell] {
+                frame[cells + h as usize] |= bit;
+            }
         }
         let peers = &self.peers[cell * npeers..(cell + 1) * npeers];
         let shift = bit.trailing_zeros();
@@ -231,7 +260,7 @@ impl Core {
             self.qlen -= 1;
             let p = self.queue[self.qlen] as usize;
             let m = self.frames[base + p];
-            if m & FILLED != 0 {
+            if is_filled(m) {
                 continue;
             }
             if m == 0 {
@@ -254,26 +283,27 @@ impl Core {
     #[inline(always)]
     fn hidden<T: Tracer, const N: usize>(&mut self, f: usize, tr: &mut T) -> Result<(), Dead> {
         let n = self.n_::<N>();
+        let cells = self.cells_::<N>();
         let base = f * self.stride_::<N>();
+        let empty_at = base + self.empty_at::<N>();
+        let all = self.all;
         while self.dirty != 0 {
-            if self.frames[base + self.cells_::<N>()] == 0 {
+            if self.frames[empty_at] == 0 {
                 self.dirty = 0;
                 break;
             }
             let h = self.dirty.trailing_zeros() as usize;
             self.dirty &= self.dirty - 1;
-            let (mut once, mut twice, mut placed) = (0u32, 0u32, 0u32);
-            let frame = &self.frames[base..base + self.cells_::<N>()];
+            let (mut once, mut twice) = (0u32, 0u32);
+            let frame = &self.frames[base..base + cells + 3 * n];
             for &c in &self.houses[h * n..(h + 1) * n] {
-                let m = frame[c as usize];
-                // Branch-free: all ones for a filled cell, else zero.
-                let filled = 0u32.wrapping_sub(m >> 31);
-                placed |= m & filled;
-                let open = m & !filled;
+                // A filled cell's word has no candidate bits.
+                let open = frame[c as usize] & all;
                 twice |= once & open;
                 once |= open;
             }
-            let missing = self.all & !(once | placed);
+            let placed = frame[cells + h];
+            let missing = all & !(once | placed);
             if missing != 0 {
                 return Err(Dead::NoPlace(h, missing & missing.wrapping_neg()));
             }
@@ -281,23 +311,14 @@ impl Core {
             while singles != 0 {
                 let bit = singles & singles.wrapping_neg();
                 singles &= singles - 1;
-                let mut at = None;
-                let mut done = false;
-                for &c in &self.houses[h * n..(h + 1) * n] {
-                    let m = self.frames[base + c as usize];
-                    if m & bit != 0 {
-                        if m & FILLED != 0 {
-                            // Placed meanwhile by the singles that followed an earlier one.
-                            done = true;
-                        } else {
-                            at = Some(c as usize);
-                        }
-                        break;
-                    }
-                }
-                if done {
+                if self.frames[base + cells + h] & bit != 0 {
+                    // Placed meanwhile by the singles that followed an earlier one.
                     continue;
                 }
+                let at = self.houses[h * n..(h + 1) * n]
+                    .iter()
+                    .map(|&c| c as usize)
+                    .find(|&c| self.frames[base + c] & bit != 0);
                 let Some(cell) = at else {
                     // An earlier single of this house took the digit's only cell.
                     return Err(Dead::NoPlace(h, bit));
@@ -342,13 +363,13 @@ impl Core {
         let cells = self.cells_::<N>();
         let npeers = self.npeers_::<N>();
         let frame = &self.frames[f * self.stride_::<N>()..(f + 1) * self.stride_::<N>()];
-        if frame[cells] == 0 {
+        if frame[self.empty_at::<N>()] == 0 {
             return None;
         }
         // (cell, mask, candidate count, open peers sharing a candidate)
         let mut best = (usize::MAX, 0u32, u32::MAX, 0u32);
         for (cell, &m) in frame[..cells].iter().enumerate() {
-            if m & FILLED != 0 {
+            if is_filled(m) {
                 continue;
             }
             let k = m.count_ones();
@@ -386,15 +407,18 @@ impl Core {
         self.ensure_frame(0);
         let cells = self.cells_::<N>();
         let all = self.all;
+        let empty_at = self.empty_at::<N>();
         self.frames[..cells].fill(all);
-        self.frames[cells] = cells as u32;
+        self.frames[cells..empty_at].fill(0);
+        self.frames[empty_at] = cells as u32;
         self.qlen = 0;
         self.dirty = u128::MAX >> (128 - 3 * self.n);
         for (cell, &d) in puzzle.cells().iter().enumerate() {
             if d != 0 {
                 let bit = 1u32 << (d - 1);
                 let m = self.frames[cell];
-                if m & FILLED != 0 || m & bit == 0 {
+                // A filled cell has no candidates, so a repeated given fails here too.
+                if m & bit == 0 {
                     return Err(Dead::Cell(cell));
                 }
                 self.assign::<HIDDEN, N>(0, cell, bit);
@@ -415,7 +439,7 @@ impl Core {
             return Ok(());
         };
         for (out, &m) in grid.cells_mut().iter_mut().zip(frame) {
-            *out = ((m & !FILLED).trailing_zeros() + 1) as u8;
+            *out = (m >> DIGIT_SHIFT) as u8;
         }
         budget.solution(grid, on_solution)
     }
