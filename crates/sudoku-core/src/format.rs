@@ -45,8 +45,9 @@ pub const LINE_LENGTHS: [usize; 4] = [16, 81, 256, 625];
 /// Grid row lengths: n = 4, 9, 16, 25.
 pub const ROW_LENGTHS: [usize; 4] = [4, 9, 16, 25];
 
-/// A parse error: where (1-based line and column) and what.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+/// A parse error: where (1-based line and column) and what. Serializes with
+/// its fields (for a JSON error record; use `to_string()` for the message).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, serde::Serialize)]
 #[error("line {line}, column {column}: {kind}")]
 pub struct ParseError {
     /// Input line, from 1.
@@ -58,7 +59,8 @@ pub struct ParseError {
 }
 
 /// What was wrong with a puzzle.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum ParseErrorKind {
     /// A character that is neither a digit (1-9, A-P) nor a blank (`.`, `0`, `_`).

@@ -5,7 +5,7 @@
 //!
 //! # A guide
 //!
-//! - [`format`] reads puzzles: one per line (`.3..9..5....`, 16, 81, 256 or 625
+//! - [`format`](mod@format) reads puzzles: one per line (`.3..9..5....`, 16, 81, 256 or 625
 //!   characters) or as grids of n lines with or without borders, in batches
 //!   where each puzzle gets its own `Result` ([`format::parse_puzzles`],
 //!   [`format::PuzzleReader`]); errors name the line, column and character. It
