@@ -1,7 +1,55 @@
-//! Knuth's Algorithm X on Dancing Links.
+//! An exact-cover engine: Knuth's Algorithm X on Dancing Links, with
+//! secondary items, colours (XCC) and multiplicities.
+//!
+//! # Guide
+//!
+//! Build a [`Problem`] with a [`ProblemBuilder`] (or parse Knuth's text format
+//! with [`format::parse`]), load it into a [`Dlx`] solver, then ask for the
+//! [first](Dlx::first) solution, [count](Dlx::count) them,
+//! [iterate](Dlx::solutions) over them, or [visit](Dlx::search) them with a
+//! callback that can stop the search. [`Limits`] bound a search by solutions,
+//! nodes, time or a [`CancelToken`]; the [`Report`] says why it stopped, and a
+//! search cut short never claims "no solution". [`count_parallel`] counts on
+//! several threads.
+//!
+//! ```
+//! use exact_cover::{Dlx, Limits, ProblemBuilder};
+//!
+//! // Knuth's first example (TAOCP 7.2.2.1 (5)): items A..G, six options.
+//! let mut b = ProblemBuilder::new();
+//! for n in ["A", "B", "C", "D", "E", "F", "G"] {
+//!     b.primary(n);
+//! }
+//! for opt in [&["C", "E", "F"][..], &["A", "D", "G"], &["B", "C", "F"], &["A", "D"], &["B", "G"], &["D", "E", "G"]] {
+//!     b.option_named(opt.iter().copied());
+//! }
+//! let problem = b.build().unwrap();
+//! let mut dlx = Dlx::new(&problem);
+//! let (solution, report) = dlx.first(&Limits::none());
+//! let mut solution = solution.unwrap();
+//! solution.sort();
+//! assert_eq!(solution, vec![0, 3, 4]); // {C E F}, {A D}, {B G}
+//! assert_eq!(dlx.count(&Limits::none()).stats.solutions(), 1);
+//! ```
+//!
+//! # Design
+//!
+//! - One node array in Knuth's packed layout with spacer nodes, `u32` links;
+//!   no allocation per search node; solvers are reusable across problems.
+//! - The search runs on an explicit stack as a resumable state machine.
+//! - Item choice is a run-time [`Heuristic`]: minimum remaining values
+//!   (default) or first item (the no-heuristic baseline).
 
+pub mod format;
 mod limits;
+mod links;
+mod parallel;
+mod problem;
+mod search;
 mod stats;
 
 pub use limits::{CancelToken, Limits};
+pub use parallel::count_parallel;
+pub use problem::{BuildError, ColourId, Entry, Item, ItemId, Problem, ProblemBuilder};
+pub use search::{Config, Dlx, Heuristic, NoObserver, Observer, Solutions};
 pub use stats::{Report, Stats, StopReason};

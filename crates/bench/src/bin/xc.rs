@@ -1,0 +1,119 @@
+//! Exact-cover benchmark: our engine (one and two threads) and the `dlx`
+//! crate 0.8.5 side by side, counting all solutions of each instance, in one
+//! run. Prints a Markdown table of median times over `--passes` runs.
+//!
+//! `cargo run -p bench --release --bin xc -- [--passes N] [--quick]`
+
+use std::time::{Duration, Instant};
+
+use bench::{langford, queens, sudoku_xcc};
+use exact_cover::{Config, Dlx, Limits, count_parallel, format::parse};
+
+/// The stand-in for "a Sudoku with about a million solutions as XCC": the
+/// bundled very hard puzzle with givens removed (1,677,910 solutions).
+const MANY_SUDOKU: &str =
+    "...................7..9.2...5...7.......457.....1...3...1....68..85...1..9.......";
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn time<T>(passes: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
+    let mut times = Vec::new();
+    let mut last = None;
+    for _ in 0..passes {
+        let t = Instant::now();
+        last = Some(f());
+        times.push(t.elapsed());
+    }
+    (median(times), last.expect("at least one pass"))
+}
+
+fn peer_count(text: &str) -> u64 {
+    let spec = dlx::Spec::new(text, true).expect("peer parses the instance");
+    let mut n = 0;
+    if spec.opts.iter().flatten().any(|i| i.contains(':')) {
+        let mut chooser =
+            dlx::choose::mrv_chooser(dlx::choose::prefer_any(), dlx::choose::no_tiebreak());
+        let mut p = dlx::c::Problem::from_spec(&spec).expect("peer builds it");
+        let mut s = dlx::Solver::new(&mut p);
+        while s.next_solution(&mut chooser) {
+            n += 1;
+        }
+    } else {
+        let mut chooser =
+            dlx::choose::mrv_chooser(dlx::choose::prefer_any(), dlx::choose::no_tiebreak());
+        let mut p = dlx::x::Problem::from_spec(&spec, dlx::OptOrder::Seq).expect("peer builds it");
+        let mut s = dlx::Solver::new(&mut p);
+        while s.next_solution(&mut chooser) {
+            n += 1;
+        }
+    }
+    n
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let passes = args
+        .iter()
+        .position(|a| a == "--passes")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3);
+    let quick = args.iter().any(|a| a == "--quick");
+    let pent = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/xc/pent6x10.dlx"
+    ))
+    .expect("testdata/xc/pent6x10.dlx");
+    let mut cases: Vec<(String, String, u64)> = vec![
+        ("14-queens".into(), queens(14), 365_596),
+        ("Langford n=12".into(), langford(12), 216_288),
+        ("pentominoes 6x10".into(), pent, 9_356),
+        (
+            "Sudoku XCC, 1.68M solutions".into(),
+            sudoku_xcc(MANY_SUDOKU),
+            1_677_910,
+        ),
+        ("15-queens".into(), queens(15), 2_279_184),
+    ];
+    if quick {
+        cases = vec![
+            ("12-queens".into(), queens(12), 14_200),
+            ("Langford n=11".into(), langford(11), 35_584),
+        ];
+    }
+    println!(
+        "| instance | solutions | ours 1 thread | ours 2 threads | dlx 0.8.5 | dlx / ours (1 thread) | 1 thread / 2 threads |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for (name, text, want) in cases {
+        let problem = parse(&text).expect("instance parses").problem;
+        let (t1, r1) = time(passes, || {
+            Dlx::with_config(&problem, Config::default()).count(&Limits::none())
+        });
+        let (t2, r2) = time(passes, || {
+            count_parallel(&problem, Config::default(), &Limits::none(), 2)
+        });
+        let (tp, np) = time(passes, || peer_count(&text));
+        for (who, got) in [
+            ("ours", r1.stats.solutions()),
+            ("ours x2", r2.stats.solutions()),
+            ("dlx", np),
+        ] {
+            if got != want {
+                eprintln!("{name}: {who} counted {got}, expected {want}");
+                std::process::exit(1);
+            }
+        }
+        println!(
+            "| {name} | {want} | {:.3} s | {:.3} s | {:.3} s | {:.2} | {:.2} |",
+            t1.as_secs_f64(),
+            t2.as_secs_f64(),
+            tp.as_secs_f64(),
+            tp.as_secs_f64() / t1.as_secs_f64(),
+            t1.as_secs_f64() / t2.as_secs_f64(),
+        );
+    }
+}

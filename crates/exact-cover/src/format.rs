@@ -1,0 +1,289 @@
+//! Knuth's DLX text format, as read by his DLX1, DLX2 and DLX3 programs.
+//!
+//! - Lines whose first non-blank character is `|` are comments; blank lines
+//!   are skipped.
+//! - The first other line lists the items: primary items, then a lone `|`,
+//!   then secondary items. A primary item written `u:v|name` must be covered
+//!   between `u` and `v` times, `v|name` exactly `v` times (DLX3).
+//! - Every later line is one option: the names of its items, `item:colour`
+//!   for a secondary item with a colour (DLX2).
+//! - An option with no primary item can never be chosen; it is dropped with a
+//!   warning, as Knuth's programs do.
+//!
+//! Names and colours may be longer than Knuth's programs allow (8 characters).
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::problem::{BuildError, ItemId, Problem, ProblemBuilder};
+
+/// A parse error: where (1-based line and column, in characters) and what.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct ParseError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// Something accepted but worth telling the user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+/// A parsed problem, with each option's source text and line, and warnings.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    pub problem: Problem,
+    /// Option `k` as written in the input (trimmed).
+    pub option_texts: Vec<String>,
+    /// The input line (1-based) of option `k`.
+    pub option_lines: Vec<usize>,
+    pub warnings: Vec<Warning>,
+}
+
+/// Parse a problem from text.
+pub fn parse(text: &str) -> Result<Parsed, ParseError> {
+    let mut b = ProblemBuilder::new();
+    let mut items: HashMap<&str, (ItemId, bool)> = HashMap::new();
+    let mut have_items = false;
+    let mut option_texts = Vec::new();
+    let mut option_lines = Vec::new();
+    let mut warnings = Vec::new();
+    let mut entries: Vec<(ItemId, Option<crate::problem::ColourId>)> = Vec::new();
+    for (ln, raw) in text.lines().enumerate() {
+        let line_no = ln + 1;
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('|') && have_items {
+            continue;
+        }
+        if !have_items {
+            if trimmed.starts_with('|') {
+                continue;
+            }
+            parse_items(line, line_no, &mut b, &mut items)?;
+            have_items = true;
+            continue;
+        }
+        entries.clear();
+        let mut any_primary = false;
+        for (col, tok) in tokens(line) {
+            let err = |message: String| ParseError {
+                line: line_no,
+                column: col,
+                message,
+            };
+            let (name, colour) = match tok.split_once(':') {
+                Some((n, c)) => (n, Some(c)),
+                None => (tok, None),
+            };
+            let Some(&(id, secondary)) = items.get(name) else {
+                return Err(err(if name.is_empty() {
+                    "expected an item name before ':'".to_string()
+                } else {
+                    format!("unknown item '{name}' (not on the items line)")
+                }));
+            };
+            if entries.iter().any(|&(e, _)| e == id) {
+                return Err(err(format!("item '{name}' appears twice in this option")));
+            }
+            let colour = match colour {
+                None => None,
+                Some("") => return Err(err(format!("expected a colour after '{name}:'"))),
+                Some(c) if !secondary => {
+                    let _ = c;
+                    return Err(err(format!(
+                        "primary item '{name}' cannot have a colour (only secondary items, after '|', can)"
+                    )));
+                }
+                Some(c) if c.contains(':') => {
+                    return Err(err(format!(
+                        "'{tok}': expected item:colour with a single ':'"
+                    )));
+                }
+                Some(c) => Some(b.colour(c)),
+            };
+            any_primary |= !secondary;
+            entries.push((id, colour));
+        }
+        if !any_primary {
+            warnings.push(Warning {
+                line: line_no,
+                message: "option has no primary item; ignored".to_string(),
+            });
+            continue;
+        }
+        b.option(entries.iter().copied());
+        option_texts.push(line.trim().to_string());
+        option_lines.push(line_no);
+    }
+    if !have_items {
+        return Err(ParseError {
+            line: text.lines().count().max(1),
+            column: 1,
+            message: "expected a line of item names, found none".to_string(),
+        });
+    }
+    let problem = b.build().map_err(|e| ParseError {
+        line: 1,
+        column: 1,
+        message: match e {
+            BuildError::NoPrimaryItems => {
+                "the items line has no primary item (before '|')".to_string()
+            }
+            other => other.to_string(),
+        },
+    })?;
+    Ok(Parsed {
+        problem,
+        option_texts,
+        option_lines,
+        warnings,
+    })
+}
+
+/// Whitespace-separated tokens with their 1-based character column.
+fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut col = 0usize;
+    let mut rest = line;
+    std::iter::from_fn(move || {
+        loop {
+            let c = rest.chars().next()?;
+            if c.is_whitespace() {
+                rest = &rest[c.len_utf8()..];
+                col += 1;
+            } else {
+                break;
+            }
+        }
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let tok = &rest[..end];
+        let start = col + 1;
+        col += tok.chars().count();
+        rest = &rest[end..];
+        Some((start, tok))
+    })
+}
+
+fn parse_items<'a>(
+    line: &'a str,
+    line_no: usize,
+    b: &mut ProblemBuilder,
+    items: &mut HashMap<&'a str, (ItemId, bool)>,
+) -> Result<(), ParseError> {
+    let mut secondary = false;
+    for (col, tok) in tokens(line) {
+        let err = |message: String| ParseError {
+            line: line_no,
+            column: col,
+            message,
+        };
+        if tok == "|" {
+            if secondary {
+                return Err(err("a second '|' on the items line".to_string()));
+            }
+            secondary = true;
+            continue;
+        }
+        let (bounds, name) = match tok.rsplit_once('|') {
+            Some((bounds, name)) => (Some(bounds), name),
+            None => (None, tok),
+        };
+        if name.is_empty() {
+            return Err(err(format!("expected an item name after '{tok}'")));
+        }
+        if name.contains(':') {
+            return Err(err(format!("item name '{name}' cannot contain ':'")));
+        }
+        if items.contains_key(name) {
+            return Err(err(format!("item '{name}' is declared twice")));
+        }
+        let id = match bounds {
+            None if secondary => b.secondary(name),
+            None => b.primary(name),
+            Some(_) if secondary => {
+                return Err(err(format!(
+                    "secondary item '{name}' cannot have a multiplicity"
+                )));
+            }
+            Some(bounds) => {
+                let num = |s: &str| -> Result<u32, ParseError> {
+                    s.parse::<u32>().map_err(|_| {
+                        err(format!(
+                            "'{tok}': expected a multiplicity 'v|name' or 'u:v|name' with whole numbers"
+                        ))
+                    })
+                };
+                let (lo, hi) = match bounds.split_once(':') {
+                    Some((u, v)) => (num(u)?, num(v)?),
+                    None => {
+                        let v = num(bounds)?;
+                        (v, v)
+                    }
+                };
+                if lo > hi || hi == 0 {
+                    return Err(err(format!(
+                        "'{tok}': bounds {lo}..{hi} are empty (need u <= v and v >= 1)"
+                    )));
+                }
+                b.primary_with_bounds(name, lo, hi)
+            }
+        };
+        items.insert(name, (id, secondary));
+    }
+    if !items.values().any(|&(_, s)| !s) {
+        return Err(ParseError {
+            line: line_no,
+            column: 1,
+            message: "the items line has no primary item (before '|')".to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// Write a problem in the text format (used by `Problem`'s `Display`).
+pub fn write_problem(p: &Problem, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let mut first = true;
+    let mut sep = |f: &mut fmt::Formatter<'_>| -> fmt::Result {
+        if !std::mem::take(&mut first) {
+            f.write_str(" ")?;
+        }
+        Ok(())
+    };
+    for (k, it) in p.items().iter().enumerate() {
+        if it.is_secondary() {
+            continue;
+        }
+        sep(f)?;
+        match it.bounds() {
+            (1, 1) => {}
+            (lo, hi) if lo == hi => write!(f, "{hi}|")?,
+            (lo, hi) => write!(f, "{lo}:{hi}|")?,
+        }
+        f.write_str(&p.item_name(k as u32))?;
+    }
+    if p.items().iter().any(|i| i.is_secondary()) {
+        sep(f)?;
+        f.write_str("|")?;
+        for (k, it) in p.items().iter().enumerate() {
+            if it.is_secondary() {
+                sep(f)?;
+                f.write_str(&p.item_name(k as u32))?;
+            }
+        }
+    }
+    writeln!(f)?;
+    for k in 0..p.option_count() {
+        writeln!(f, "{}", p.option_text(k))?;
+    }
+    Ok(())
+}

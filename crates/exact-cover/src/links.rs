@@ -1,0 +1,450 @@
+//! The dancing-links arrays in Knuth's packed layout (TAOCP 7.2.2.1,
+//! Algorithms X and C): one node array, item headers at nodes `1..=N`, a spacer
+//! node between options, `u32` indices, no pointers.
+//!
+//! - Header node `i` (item `i`, 1-based): `up`/`down` are the ends of the
+//!   item's vertical list; its length is in `len[i]`.
+//! - Option node: `top` is its item, `up`/`down` its neighbours in the item's list.
+//! - Spacer node: `top <= 0` (the spacer after option `k` has `top = -(k+1)`),
+//!   `up` is the first node of the option before it, `down` the last node of
+//!   the option after it.
+//! - `colour`: 0 = none, `> 0` a colour, `< 0` "already known to match" (set
+//!   by `purify`).
+//! - Primary items are `1..=n1` in a circular list through `llink`/`rlink`
+//!   rooted at 0; secondary items `n1+1..=n` in their own list rooted at `n+1`.
+
+use crate::problem::Problem;
+
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
+pub(crate) struct Node {
+    pub top: i32,
+    pub up: u32,
+    pub down: u32,
+    pub colour: i32,
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Links {
+    pub nodes: Vec<Node>,
+    pub llink: Vec<u32>,
+    pub rlink: Vec<u32>,
+    /// Number of primary items (`n1`).
+    pub n1: u32,
+    /// Number of items.
+    pub n: u32,
+    /// Bounds and current count of each primary item.
+    pub lo: Vec<u32>,
+    pub hi: Vec<u32>,
+    pub count: Vec<u32>,
+    /// Whether any primary item has bounds other than (1, 1).
+    pub multi: bool,
+    /// Engine item of each problem item, and problem item of each engine item.
+    pub to_engine: Vec<u32>,
+    pub to_problem: Vec<u32>,
+    /// Link updates performed (Knuth's "updates").
+    pub updates: u64,
+}
+
+impl Links {
+    /// Node `i`, without a bounds check in release builds.
+    #[inline(always)]
+    fn nd(&self, i: u32) -> &Node {
+        debug_assert!((i as usize) < self.nodes.len());
+        // SAFETY: every index passed here is a link read from `nodes`,
+        // `llink`/`rlink` or an item number, and `load` only ever stores indices
+        // of existing nodes (headers 0..=n, spacers and option nodes); the
+        // operations below only copy such values around, never compute new
+        // ones except `p ± 1` inside an option, which stays between the
+        // option's spacers.
+        unsafe { self.nodes.get_unchecked(i as usize) }
+    }
+
+    #[inline(always)]
+    fn nd_mut(&mut self, i: u32) -> &mut Node {
+        debug_assert!((i as usize) < self.nodes.len());
+        // SAFETY: as in `nd`.
+        unsafe { self.nodes.get_unchecked_mut(i as usize) }
+    }
+
+    /// Length of item `i`'s list (kept in its header's `top`, as Knuth does).
+    #[inline(always)]
+    pub fn len(&self, i: u32) -> u32 {
+        self.nd(i).top as u32
+    }
+
+    /// The next active item after `i` in its header list.
+    #[inline(always)]
+    pub fn rlink_of(&self, i: u32) -> u32 {
+        debug_assert!((i as usize) < self.rlink.len());
+        // SAFETY: `i` is an item number or a root (0..=n+1), and `rlink` has n+2 entries.
+        unsafe { *self.rlink.get_unchecked(i as usize) }
+    }
+
+    /// Load a problem, reusing memory. `order` gives the order in which
+    /// options are appended to item lists (identity when `None`).
+    pub fn load(&mut self, p: &Problem, order: Option<&[u32]>) {
+        let items = p.items();
+        let n = items.len() as u32;
+        let n1 = items.iter().filter(|i| !i.is_secondary()).count() as u32;
+        self.n = n;
+        self.n1 = n1;
+        self.to_engine.clear();
+        self.to_engine.resize(n as usize, 0);
+        self.to_problem.clear();
+        self.to_problem.resize(n as usize + 1, 0);
+        let (mut np, mut ns) = (1u32, n1 + 1);
+        for (k, it) in items.iter().enumerate() {
+            let e = if it.is_secondary() {
+                ns += 1;
+                ns - 1
+            } else {
+                np += 1;
+                np - 1
+            };
+            self.to_engine[k] = e;
+            self.to_problem[e as usize] = k as u32;
+        }
+        let h = n as usize + 2;
+        let root2 = n + 1;
+        self.llink.clear();
+        self.rlink.clear();
+        self.llink.resize(h, 0);
+        self.rlink.resize(h, 0);
+        // primary items 1..=n1 in a circular list rooted at 0
+        for i in 0..=n1 {
+            self.rlink[i as usize] = if i == n1 { 0 } else { i + 1 };
+            self.llink[i as usize] = if i == 0 { n1 } else { i - 1 };
+        }
+        // secondary items n1+1..=n in a circular list rooted at n+1
+        let mut prev = root2;
+        for i in n1 + 1..=n {
+            self.llink[i as usize] = prev;
+            self.rlink[prev as usize] = i;
+            prev = i;
+        }
+        self.rlink[prev as usize] = root2;
+        self.llink[root2 as usize] = prev;
+        self.lo.clear();
+        self.hi.clear();
+        self.count.clear();
+        self.lo.resize(n1 as usize + 1, 1);
+        self.hi.resize(n1 as usize + 1, 1);
+        self.count.resize(n1 as usize + 1, 0);
+        self.multi = false;
+        for (k, it) in items.iter().enumerate() {
+            if !it.is_secondary() {
+                let e = self.to_engine[k] as usize;
+                let (lo, hi) = it.bounds();
+                self.lo[e] = lo;
+                self.hi[e] = hi;
+                self.multi |= (lo, hi) != (1, 1);
+            }
+        }
+        // nodes: headers 0..=n, first spacer n+1, then options
+        self.nodes.clear();
+        self.nodes
+            .reserve(n as usize + 2 + p.entry_count() + p.option_count());
+        for i in 0..=n {
+            self.nodes.push(Node {
+                top: 0,
+                up: i,
+                down: i,
+                colour: 0,
+            });
+        }
+        self.nodes.push(Node {
+            top: 0,
+            up: 0,
+            down: 0,
+            colour: 0,
+        });
+        let mut last_spacer = n as usize + 1;
+        // First lay out every option's nodes (in problem order), remembering
+        // where each option starts; then thread the vertical lists in `order`.
+        for k in 0..p.option_count() {
+            let first = self.nodes.len() as u32;
+            for e in p.option(k) {
+                self.nodes.push(Node {
+                    top: self.to_engine[e.item as usize] as i32,
+                    up: 0,
+                    down: 0,
+                    colour: e.colour as i32,
+                });
+            }
+            let last = self.nodes.len() as u32 - 1;
+            self.nodes[last_spacer].down = last;
+            self.nodes.push(Node {
+                top: -(k as i32) - 1,
+                up: first,
+                down: 0,
+                colour: 0,
+            });
+            last_spacer = self.nodes.len() - 1;
+        }
+        // thread vertical lists
+        let mut starts = Vec::with_capacity(p.option_count());
+        {
+            let mut x = n as usize + 2;
+            for k in 0..p.option_count() {
+                starts.push(x as u32);
+                x += p.option(k).len() + 1;
+            }
+        }
+        let thread = |k: usize, nodes: &mut Vec<Node>| {
+            let s = starts[k] as usize;
+            for x in s..s + p.option(k).len() {
+                let i = nodes[x].top as usize;
+                let last = nodes[i].up;
+                nodes[x].up = last;
+                nodes[x].down = i as u32;
+                nodes[last as usize].down = x as u32;
+                nodes[i].up = x as u32;
+                nodes[i].top += 1;
+            }
+        };
+        match order {
+            Some(ord) => {
+                for &k in ord {
+                    thread(k as usize, &mut self.nodes);
+                }
+            }
+            None => {
+                for k in 0..p.option_count() {
+                    thread(k, &mut self.nodes);
+                }
+            }
+        }
+        self.updates = 0;
+    }
+
+    pub fn bytes(&self) -> u64 {
+        (self.nodes.capacity() * std::mem::size_of::<Node>()
+            + (self.llink.capacity()
+                + self.rlink.capacity()
+                + self.lo.capacity()
+                + self.hi.capacity()
+                + self.count.capacity()
+                + self.to_engine.capacity()
+                + self.to_problem.capacity())
+                * 4) as u64
+    }
+
+    /// The option (problem index) that node `x` belongs to.
+    pub fn option_of(&self, mut x: u32) -> u32 {
+        while self.nodes[x as usize].top > 0 {
+            x += 1;
+        }
+        (-self.nodes[x as usize].top - 1) as u32
+    }
+
+    #[inline(always)]
+    fn hide(&mut self, p: u32) {
+        let mut q = p + 1;
+        let mut updates = 0;
+        while q != p {
+            let Node {
+                top,
+                up,
+                down,
+                colour,
+            } = *self.nd(q);
+            if top <= 0 {
+                q = up;
+            } else {
+                if colour >= 0 {
+                    self.nd_mut(up).down = down;
+                    self.nd_mut(down).up = up;
+                    self.nd_mut(top as u32).top -= 1;
+                    updates += 1;
+                }
+                q += 1;
+            }
+        }
+        self.updates += updates;
+    }
+
+    #[inline(always)]
+    fn unhide(&mut self, p: u32) {
+        let mut q = p - 1;
+        while q != p {
+            let Node {
+                top,
+                up,
+                down,
+                colour,
+            } = *self.nd(q);
+            if top <= 0 {
+                q = down;
+            } else {
+                if colour >= 0 {
+                    self.nd_mut(up).down = q;
+                    self.nd_mut(down).up = q;
+                    self.nd_mut(top as u32).top += 1;
+                }
+                q -= 1;
+            }
+        }
+    }
+
+    /// Remove item `i` from its header list and hide every option in its list.
+    #[inline]
+    pub fn cover(&mut self, i: u32) {
+        let mut p = self.nd(i).down;
+        while p != i {
+            self.hide(p);
+            p = self.nd(p).down;
+        }
+        let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
+        self.rlink[l as usize] = r;
+        self.llink[r as usize] = l;
+    }
+
+    #[inline]
+    pub fn uncover(&mut self, i: u32) {
+        let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
+        self.rlink[l as usize] = i;
+        self.llink[r as usize] = i;
+        let mut p = self.nd(i).up;
+        while p != i {
+            self.unhide(p);
+            p = self.nd(p).up;
+        }
+    }
+
+    #[inline]
+    fn purify(&mut self, p: u32) {
+        let Node {
+            top: i, colour: c, ..
+        } = self.nodes[p as usize];
+        let i = i as u32;
+        let mut q = self.nodes[i as usize].down;
+        while q != i {
+            if self.nodes[q as usize].colour == c {
+                self.nodes[q as usize].colour = -1;
+            } else {
+                self.hide(q);
+            }
+            q = self.nodes[q as usize].down;
+        }
+    }
+
+    #[inline]
+    fn unpurify(&mut self, p: u32) {
+        let Node {
+            top: i, colour: c, ..
+        } = self.nodes[p as usize];
+        let i = i as u32;
+        let mut q = self.nodes[i as usize].up;
+        while q != i {
+            if self.nodes[q as usize].colour < 0 {
+                self.nodes[q as usize].colour = c;
+            } else {
+                self.unhide(q);
+            }
+            q = self.nodes[q as usize].up;
+        }
+    }
+
+    /// Account for node `p` (of a chosen option) covering item `j`.
+    #[inline]
+    fn commit(&mut self, p: u32, j: u32) {
+        if j <= self.n1 {
+            let c = &mut self.count[j as usize];
+            *c += 1;
+            if *c == self.hi[j as usize] {
+                self.cover(j);
+            }
+        } else {
+            let c = self.nodes[p as usize].colour;
+            if c == 0 {
+                self.cover(j);
+            } else if c > 0 {
+                self.purify(p);
+            }
+        }
+    }
+
+    #[inline]
+    fn uncommit(&mut self, p: u32, j: u32) {
+        if j <= self.n1 {
+            if self.count[j as usize] == self.hi[j as usize] {
+                self.uncover(j);
+            }
+            self.count[j as usize] -= 1;
+        } else {
+            let c = self.nodes[p as usize].colour;
+            if c == 0 {
+                self.uncover(j);
+            } else if c > 0 {
+                self.unpurify(p);
+            }
+        }
+    }
+
+    /// Commit every node of the option of `x` except `x` itself.
+    #[inline]
+    pub fn apply_others(&mut self, x: u32) {
+        let mut p = x + 1;
+        while p != x {
+            let j = self.nd(p).top;
+            if j <= 0 {
+                p = self.nd(p).up;
+            } else {
+                self.commit(p, j as u32);
+                p += 1;
+            }
+        }
+    }
+
+    #[inline]
+    pub fn unapply_others(&mut self, x: u32) {
+        let mut p = x - 1;
+        while p != x {
+            let j = self.nd(p).top;
+            if j <= 0 {
+                p = self.nd(p).down;
+            } else {
+                self.uncommit(p, j as u32);
+                p -= 1;
+            }
+        }
+    }
+
+    /// Take the whole option of `x` out of every list, including `x` from its
+    /// own item's list (Knuth's "tweak", for items with multiplicity).
+    pub fn hide_fully(&mut self, x: u32) {
+        self.hide(x);
+        let Node { top, up, down, .. } = self.nodes[x as usize];
+        self.nodes[up as usize].down = down;
+        self.nodes[down as usize].up = up;
+        self.nodes[top as usize].top -= 1;
+        self.updates += 1;
+    }
+
+    pub fn unhide_fully(&mut self, x: u32) {
+        let Node { top, up, down, .. } = self.nodes[x as usize];
+        self.nodes[up as usize].down = x;
+        self.nodes[down as usize].up = x;
+        self.nodes[top as usize].top += 1;
+        self.unhide(x);
+    }
+
+    /// Knuth's branching degree of primary item `i`: how many ways there are
+    /// to continue on it; 0 means a dead end.
+    #[inline]
+    pub fn theta(&self, i: u32) -> i64 {
+        let len = self.len(i) as i64;
+        if !self.multi {
+            return len;
+        }
+        let (lo, c) = (self.lo[i as usize] as i64, self.count[i as usize] as i64);
+        len + 1 - (lo - c).max(0)
+    }
+
+    /// Whether item `i` is covered exactly once by its options (no multiplicity).
+    #[inline]
+    pub fn is_simple(&self, i: u32) -> bool {
+        self.lo[i as usize] == 1 && self.hi[i as usize] == 1
+    }
+}

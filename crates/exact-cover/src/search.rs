@@ -1,0 +1,753 @@
+//! Algorithm X / C / M search on the dancing links, on an explicit stack.
+//!
+//! Follows Knuth, *The Art of Computer Programming* 7.2.2.1: Algorithm X
+//! (exact cover), Algorithm C (colours: `commit`/`purify`) and the idea of
+//! Algorithm M for multiplicities: when branching on an item that may be
+//! covered more than once, each option tried is afterwards removed ("tweaked")
+//! for the remaining alternatives at that level, and the last alternative is to
+//! cover the item no further. Every set of options is therefore visited exactly
+//! once.
+//!
+//! The search is a resumable state machine, so the visitor, the iterator and
+//! the parallel counter share one loop, and nothing is allocated per node.
+
+use std::ops::ControlFlow;
+
+use crate::limits::Limits;
+use crate::links::Links;
+use crate::problem::Problem;
+use crate::stats::{Report, Stats, StopReason};
+
+/// How the search picks the item to branch on.
+///
+/// The heuristic changes how fast a search runs, never which solutions it
+/// finds (their order may differ).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Heuristic {
+    /// Minimum remaining values: the item with the fewest options left
+    /// (Knuth's branching degree for items with multiplicity); ties go to the
+    /// first item in order, or a random one with a seed. The default.
+    #[default]
+    Mrv,
+    /// The first active item: no heuristic, the baseline the Sudoku study measures.
+    First,
+}
+
+impl std::str::FromStr for Heuristic {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "mrv" => Ok(Heuristic::Mrv),
+            "first" => Ok(Heuristic::First),
+            _ => Err(format!(
+                "unknown heuristic '{s}' (expected 'mrv' or 'first')"
+            )),
+        }
+    }
+}
+
+/// Search configuration. `Config::default()` is MRV with no seed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Config {
+    /// Item choice. Default: [`Heuristic::Mrv`].
+    pub heuristic: Heuristic,
+    /// With a seed, options are threaded into item lists in a random order and
+    /// MRV ties are broken at random (reproducibly). Default: none.
+    pub seed: Option<u64>,
+}
+
+/// Hooks to watch a search (tracing, progress). All methods default to doing
+/// nothing; `ENABLED = false` compiles the calls away.
+pub trait Observer {
+    /// Whether the search should call the event methods at all.
+    const ENABLED: bool = true;
+    /// At `depth`, the search branches on `item` (problem index), which has
+    /// `choices` ways to continue.
+    fn choose(&mut self, depth: usize, item: usize, choices: u64) {
+        let _ = (depth, item, choices);
+    }
+    /// At `depth`, option `option` (problem index) is tried.
+    fn try_option(&mut self, depth: usize, option: usize) {
+        let _ = (depth, option);
+    }
+    /// At `depth`, primary `item` can no longer be covered: a dead end.
+    fn dead_end(&mut self, depth: usize, item: usize) {
+        let _ = (depth, item);
+    }
+    /// Returning to the choice at `depth`.
+    fn backtrack(&mut self, depth: usize) {
+        let _ = depth;
+    }
+    /// Called every 2^16 nodes with an estimate of the fraction of the tree
+    /// done (Knuth's estimate from the position in each level's choices).
+    fn tick(&mut self, progress: f64, stats: &Stats) {
+        let _ = (progress, stats);
+    }
+}
+
+/// The observer that observes nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoObserver;
+impl Observer for NoObserver {
+    const ENABLED: bool = false;
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Item covered exactly once: covered on entry, options tried in turn.
+    Simple,
+    /// Item with multiplicity: options tried in turn, each tweaked out after.
+    Multi,
+    /// Item with multiplicity, the last alternative: covered no further.
+    Closed,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Enter,
+    TrySimple,
+    TryMulti,
+    Backtrack,
+    Done,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Level {
+    item: u32,
+    x: u32,
+    mode: Mode,
+    tweak_base: u32,
+    /// 0-based index of the alternative being tried, and how many there were.
+    pos: u32,
+    total: u32,
+}
+
+enum Step {
+    Solution,
+    /// Reached `pause_at` with items left (parallel split and replay).
+    Paused,
+    Stop(StopReason),
+}
+
+/// A dancing-links solver loaded with one problem. Reusable: [`load`](Self::load)
+/// another problem keeps the memory.
+///
+/// ```
+/// use exact_cover::{format, Dlx, Limits};
+/// let p = format::parse("A B C | X\nA X:1\nB C X:1\nB\nC\n").unwrap().problem;
+/// let mut dlx = Dlx::new(&p);
+/// let report = dlx.count(&Limits::none());
+/// assert_eq!(report.stats.solutions(), 2);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Dlx {
+    links: Links,
+    config: Config,
+    levels: Vec<Level>,
+    level: usize,
+    phase: Phase,
+    tweaks: Vec<u32>,
+    chosen: Vec<u32>,
+    solution: Vec<usize>,
+    stats: Stats,
+    rng: u64,
+    /// Replay: (item, alternative) forced at the first levels.
+    forced: Vec<(u32, u32)>,
+    base_level: usize,
+    pause_at: usize,
+    order: Vec<u32>,
+}
+
+impl Dlx {
+    /// Load `problem` with the default configuration.
+    pub fn new(problem: &Problem) -> Dlx {
+        Dlx::with_config(problem, Config::default())
+    }
+
+    /// Load `problem` with `config`.
+    pub fn with_config(problem: &Problem, config: Config) -> Dlx {
+        let mut d = Dlx {
+            links: Links::default(),
+            config,
+            levels: Vec::new(),
+            level: 0,
+            phase: Phase::Enter,
+            tweaks: Vec::new(),
+            chosen: Vec::new(),
+            solution: Vec::new(),
+            stats: Stats::default(),
+            rng: 0,
+            forced: Vec::new(),
+            base_level: 0,
+            pause_at: usize::MAX,
+            order: Vec::new(),
+        };
+        d.load(problem);
+        d
+    }
+
+    /// Replace the problem, reusing memory.
+    pub fn load(&mut self, problem: &Problem) {
+        let order = match self.config.seed {
+            Some(seed) => {
+                self.rng = seed ^ 0x9E37_79B9_7F4A_7C15;
+                self.order.clear();
+                self.order.extend(0..problem.option_count() as u32);
+                for k in (1..self.order.len()).rev() {
+                    let j = (self.next_random() % (k as u64 + 1)) as usize;
+                    self.order.swap(k, j);
+                }
+                Some(&self.order[..])
+            }
+            None => None,
+        };
+        self.links.load(problem, order);
+        self.level = 0;
+        self.phase = Phase::Enter;
+        self.tweaks.clear();
+        self.chosen.clear();
+        self.forced.clear();
+        self.base_level = 0;
+        let depth = problem.option_count() + self.links.n1 as usize + 1;
+        if self.levels.capacity() < depth {
+            self.levels.reserve(depth - self.levels.len());
+        }
+        self.levels.clear();
+        self.levels.resize(
+            depth,
+            Level {
+                item: 0,
+                x: 0,
+                mode: Mode::Simple,
+                tweak_base: 0,
+                pos: 0,
+                total: 0,
+            },
+        );
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> Config {
+        self.config
+    }
+
+    /// Change the configuration. A new seed takes effect for the option order
+    /// at the next [`load`](Self::load); tie-breaks use it at once.
+    pub fn set_config(&mut self, config: Config) {
+        self.config = config;
+        if let Some(s) = config.seed {
+            self.rng = s ^ 0x9E37_79B9_7F4A_7C15;
+        }
+    }
+
+    /// Bytes of the search structure (links, headers, stacks).
+    pub fn bytes(&self) -> u64 {
+        self.links.bytes()
+            + (self.levels.capacity() * std::mem::size_of::<Level>()
+                + (self.tweaks.capacity() + self.chosen.capacity() + self.order.capacity()) * 4
+                + self.solution.capacity() * std::mem::size_of::<usize>()) as u64
+    }
+
+    fn next_random(&mut self) -> u64 {
+        // SplitMix64 (Steele, Lea, Flood 2014).
+        self.rng = self.rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Visit solutions (each as option indices in the order chosen) until the
+    /// visitor breaks or a limit is reached.
+    pub fn search(
+        &mut self,
+        limits: &Limits,
+        mut visit: impl FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> Report {
+        self.search_observed(limits, &mut visit, &mut NoObserver)
+    }
+
+    /// [`search`](Self::search) with an [`Observer`] watching each step.
+    pub fn search_observed<O: Observer>(
+        &mut self,
+        limits: &Limits,
+        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+        obs: &mut O,
+    ) -> Report {
+        self.restart();
+        self.drive(limits, visit, obs)
+    }
+
+    fn drive<O: Observer>(
+        &mut self,
+        limits: &Limits,
+        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+        obs: &mut O,
+    ) -> Report {
+        let stop = loop {
+            match self.step(limits, obs) {
+                Step::Solution => {
+                    if let Some(m) = limits.max_solutions {
+                        if self.stats.solutions > m {
+                            // only reachable with max_solutions == 0
+                            self.stats.solutions -= 1;
+                            break StopReason::SolutionLimit;
+                        }
+                    }
+                    self.fill_solution();
+                    if visit(&self.solution).is_break() {
+                        break StopReason::Visitor;
+                    }
+                    if limits.max_solutions == Some(self.stats.solutions) {
+                        break StopReason::SolutionLimit;
+                    }
+                }
+                Step::Stop(r) => break r,
+                Step::Paused => break StopReason::Exhausted,
+            }
+        };
+        self.report(stop)
+    }
+
+    fn report(&mut self, stop: StopReason) -> Report {
+        self.stats.updates = self.links.updates;
+        self.stats.bytes = self.bytes();
+        Report {
+            stats: self.stats,
+            stop,
+        }
+    }
+
+    /// The first solution, if any; `None` with a cut-short report means "unknown".
+    pub fn first(&mut self, limits: &Limits) -> (Option<Vec<usize>>, Report) {
+        let mut found = None;
+        let report = self.search(limits, |s| {
+            found = Some(s.to_vec());
+            ControlFlow::Break(())
+        });
+        (found, report)
+    }
+
+    /// Count solutions (up to `limits.max_solutions`); the count is
+    /// `report.stats.solutions()`, exact when `report.stop.is_complete()`.
+    pub fn count(&mut self, limits: &Limits) -> Report {
+        self.search(limits, |_| ControlFlow::Continue(()))
+    }
+
+    /// An iterator over all solutions (option indices, in the order chosen).
+    pub fn solutions(&mut self) -> Solutions<'_> {
+        self.solutions_with(Limits::none())
+    }
+
+    /// An iterator over solutions under `limits`; after it ends,
+    /// [`Solutions::report`] says why.
+    pub fn solutions_with(&mut self, limits: Limits) -> Solutions<'_> {
+        self.restart();
+        Solutions {
+            dlx: self,
+            limits,
+            stop: None,
+        }
+    }
+
+    /// Estimate of the fraction of the search tree done so far (Knuth's
+    /// estimate: Σ (position−1)/Π choices, over the levels of the current path).
+    pub fn progress(&self) -> f64 {
+        let mut scale = 1.0f64;
+        let mut done = 0.0f64;
+        for lv in &self.levels[..self.level.min(self.levels.len())] {
+            let total = lv.total.max(1) as f64;
+            done += lv.pos as f64 / (scale * total);
+            scale *= total;
+        }
+        done + 0.5 / scale
+    }
+
+    // ---- internals used by the parallel counter ----
+
+    /// Enumerate the tree down to `depth`: solutions above it are counted,
+    /// each node at `depth` is pushed to `out` as its forced path.
+    pub(crate) fn split(&mut self, depth: usize, out: &mut Vec<Vec<(u32, u32)>>) -> (u64, Stats) {
+        self.restart();
+        self.pause_at = depth;
+        let mut above = 0u64;
+        loop {
+            match self.step(&Limits::none(), &mut NoObserver) {
+                Step::Paused => {
+                    out.push(
+                        self.levels[..depth]
+                            .iter()
+                            .map(|lv| (lv.item, lv.pos))
+                            .collect(),
+                    );
+                    self.phase = Phase::Backtrack;
+                }
+                Step::Solution => above += 1,
+                Step::Stop(_) => break,
+            }
+        }
+        self.pause_at = usize::MAX;
+        (above, self.stats)
+    }
+
+    /// Count the subtree below a forced path recorded by [`split`](Self::split).
+    pub(crate) fn count_subtree(&mut self, path: &[(u32, u32)], limits: &Limits) -> Report {
+        self.restart();
+        self.forced.clear();
+        self.forced.extend_from_slice(path);
+        self.pause_at = path.len();
+        let replay = self.step(limits, &mut NoObserver);
+        self.pause_at = usize::MAX;
+        match replay {
+            Step::Paused => {}
+            // a path recorded at a node with items left cannot meet a solution
+            // on the way; a limit may stop it
+            Step::Solution => return self.report(StopReason::Exhausted),
+            Step::Stop(r) => return self.report(r),
+        }
+        self.base_level = path.len();
+        self.stats.nodes = 0;
+        self.drive(limits, &mut |_| ControlFlow::Continue(()), &mut NoObserver)
+    }
+
+    // ---- the machine ----
+
+    /// Undo every choice on the current path and start over at the root.
+    fn restart(&mut self) {
+        let l = &mut self.links;
+        match self.phase {
+            Phase::TrySimple => l.uncover(self.levels[self.level].item),
+            Phase::TryMulti => {
+                let base = self.levels[self.level].tweak_base as usize;
+                while self.tweaks.len() > base {
+                    let x = self.tweaks.pop().expect("tweak");
+                    l.unhide_fully(x);
+                }
+            }
+            Phase::Enter | Phase::Backtrack | Phase::Done => {}
+        }
+        while self.level > 0 {
+            self.level -= 1;
+            let lv = self.levels[self.level];
+            match lv.mode {
+                Mode::Simple => {
+                    l.unapply_others(lv.x);
+                    l.uncover(lv.item);
+                }
+                Mode::Multi => {
+                    l.unapply_others(lv.x);
+                    if l.count[lv.item as usize] == l.hi[lv.item as usize] {
+                        l.uncover(lv.item);
+                    }
+                    l.count[lv.item as usize] -= 1;
+                }
+                Mode::Closed => l.uncover(lv.item),
+            }
+            if lv.mode != Mode::Simple {
+                while self.tweaks.len() > lv.tweak_base as usize {
+                    let x = self.tweaks.pop().expect("tweak");
+                    l.unhide_fully(x);
+                }
+            }
+        }
+        self.phase = Phase::Enter;
+        self.chosen.clear();
+        self.forced.clear();
+        self.base_level = 0;
+        self.pause_at = usize::MAX;
+        self.links.updates = 0;
+        self.stats = Stats::default();
+        if let Some(s) = self.config.seed {
+            self.rng = s ^ 0x9E37_79B9_7F4A_7C15;
+        }
+    }
+
+    fn fill_solution(&mut self) {
+        self.solution.clear();
+        for k in 0..self.chosen.len() {
+            let x = self.chosen[k];
+            self.solution.push(self.links.option_of(x) as usize);
+        }
+    }
+
+    #[inline]
+    fn choose(&mut self) -> (u32, i64) {
+        let first = self.links.rlink[0];
+        if self.config.heuristic == Heuristic::First {
+            return (first, self.links.theta(first));
+        }
+        let random = self.config.seed.is_some();
+        if !random && !self.links.multi {
+            // the common case: plain minimum length, first of the ties
+            let (mut best, mut best_len) = (first, u32::MAX);
+            let mut i = first;
+            while i != 0 {
+                let len = self.links.len(i);
+                if len < best_len {
+                    best = i;
+                    best_len = len;
+                    if len == 0 {
+                        break;
+                    }
+                }
+                i = self.links.rlink_of(i);
+            }
+            return (best, best_len as i64);
+        }
+        let (mut best, mut best_t, mut ties) = (first, i64::MAX, 0u64);
+        let mut i = first;
+        while i != 0 {
+            let t = self.links.theta(i);
+            if t < best_t {
+                best = i;
+                best_t = t;
+                ties = 1;
+                if t <= 0 {
+                    break;
+                }
+            } else if t == best_t && random {
+                ties += 1;
+                // reservoir sampling over the tied items
+                if self.next_random() % ties == 0 {
+                    best = i;
+                }
+            }
+            i = self.links.rlink[i as usize];
+        }
+        (best, best_t)
+    }
+
+    #[inline]
+    fn step<O: Observer>(&mut self, limits: &Limits, obs: &mut O) -> Step {
+        loop {
+            match self.phase {
+                Phase::Enter => {
+                    if self.level == self.pause_at && self.links.rlink[0] != 0 {
+                        return Step::Paused;
+                    }
+                    if let Some(m) = limits.max_nodes {
+                        if self.stats.nodes >= m {
+                            return Step::Stop(StopReason::NodeLimit);
+                        }
+                    }
+                    if self.stats.nodes & 0x3ff == 0x3ff && limits.has_slow_limits() {
+                        if let Some(r) = limits.poll() {
+                            return Step::Stop(r);
+                        }
+                    }
+                    self.stats.nodes += 1;
+                    if O::ENABLED && self.stats.nodes & 0xffff == 0 {
+                        let p = self.progress();
+                        self.stats.updates = self.links.updates;
+                        obs.tick(p, &self.stats);
+                    }
+                    let l = self.level;
+                    if l as u32 > self.stats.max_depth {
+                        self.stats.max_depth = l as u32;
+                    }
+                    if self.links.rlink[0] == 0 {
+                        self.stats.solutions += 1;
+                        self.phase = Phase::Backtrack;
+                        return Step::Solution;
+                    }
+                    let (i, theta) = match self.forced.get(l) {
+                        Some(&(item, _)) => (item, self.links.theta(item)),
+                        None => self.choose(),
+                    };
+                    if theta <= 0 {
+                        if O::ENABLED {
+                            obs.dead_end(l, self.links.to_problem[i as usize] as usize);
+                        }
+                        self.phase = Phase::Backtrack;
+                        continue;
+                    }
+                    if O::ENABLED {
+                        obs.choose(l, self.links.to_problem[i as usize] as usize, theta as u64);
+                    }
+                    if l >= self.levels.len() {
+                        // deeper than the option count allows only with zero-length
+                        // closes; grow (rare, amortised).
+                        let last = self.levels[self.levels.len() - 1];
+                        self.levels.push(last);
+                    }
+                    let lv = &mut self.levels[l];
+                    lv.item = i;
+                    lv.pos = 0;
+                    lv.total = theta as u32;
+                    if self.links.is_simple(i) {
+                        self.links.cover(i);
+                        lv.x = self.links.nodes[i as usize].down;
+                        lv.mode = Mode::Simple;
+                        self.phase = Phase::TrySimple;
+                    } else {
+                        lv.mode = Mode::Multi;
+                        lv.tweak_base = self.tweaks.len() as u32;
+                        self.phase = Phase::TryMulti;
+                    }
+                }
+                Phase::TrySimple => {
+                    let l = self.level;
+                    let Level {
+                        item: i, x, pos, ..
+                    } = self.levels[l];
+                    if x == i {
+                        self.links.uncover(i);
+                        self.phase = Phase::Backtrack;
+                        continue;
+                    }
+                    if let Some(&(_, alt)) = self.forced.get(l) {
+                        if pos < alt {
+                            self.levels[l].pos += 1;
+                            self.levels[l].x = self.links.nodes[x as usize].down;
+                            continue;
+                        }
+                    }
+                    if O::ENABLED {
+                        obs.try_option(l, self.links.option_of(x) as usize);
+                    }
+                    self.links.apply_others(x);
+                    self.chosen.push(x);
+                    self.level += 1;
+                    self.phase = Phase::Enter;
+                }
+                Phase::TryMulti => {
+                    let l = self.level;
+                    let Level { item: i, pos, .. } = self.levels[l];
+                    let links = &mut self.links;
+                    let x = links.nodes[i as usize].down;
+                    let (c, lo) = (links.count[i as usize], links.lo[i as usize]);
+                    let forced_alt = self.forced.get(l).map(|&(_, a)| a);
+                    if x != i && c + links.len(i) >= lo {
+                        links.hide_fully(x);
+                        self.tweaks.push(x);
+                        if forced_alt.is_some_and(|a| pos < a) {
+                            self.levels[l].pos += 1;
+                            continue;
+                        }
+                        if O::ENABLED {
+                            obs.try_option(l, links.option_of(x) as usize);
+                        }
+                        links.count[i as usize] += 1;
+                        if links.count[i as usize] == links.hi[i as usize] {
+                            links.cover(i);
+                        }
+                        links.apply_others(x);
+                        self.levels[l].x = x;
+                        self.chosen.push(x);
+                        self.level += 1;
+                        self.phase = Phase::Enter;
+                    } else if c >= lo {
+                        self.levels[l].mode = Mode::Closed;
+                        links.cover(i);
+                        self.level += 1;
+                        self.phase = Phase::Enter;
+                    } else {
+                        let base = self.levels[l].tweak_base as usize;
+                        while self.tweaks.len() > base {
+                            let x = self.tweaks.pop().expect("tweak");
+                            self.links.unhide_fully(x);
+                        }
+                        self.phase = Phase::Backtrack;
+                    }
+                }
+                Phase::Backtrack => {
+                    if self.level == self.base_level {
+                        self.phase = Phase::Done;
+                        return Step::Stop(StopReason::Exhausted);
+                    }
+                    self.level -= 1;
+                    let l = self.level;
+                    if O::ENABLED {
+                        obs.backtrack(l);
+                    }
+                    let lv = self.levels[l];
+                    let links = &mut self.links;
+                    match lv.mode {
+                        Mode::Simple => {
+                            links.unapply_others(lv.x);
+                            self.chosen.pop();
+                            self.levels[l].x = links.nodes[lv.x as usize].down;
+                            self.levels[l].pos += 1;
+                            self.phase = Phase::TrySimple;
+                        }
+                        Mode::Multi => {
+                            let i = lv.item as usize;
+                            links.unapply_others(lv.x);
+                            if links.count[i] == links.hi[i] {
+                                links.uncover(lv.item);
+                            }
+                            links.count[i] -= 1;
+                            self.chosen.pop();
+                            self.levels[l].pos += 1;
+                            self.phase = Phase::TryMulti;
+                        }
+                        Mode::Closed => {
+                            links.uncover(lv.item);
+                            let base = lv.tweak_base as usize;
+                            while self.tweaks.len() > base {
+                                let x = self.tweaks.pop().expect("tweak");
+                                self.links.unhide_fully(x);
+                            }
+                            self.phase = Phase::Backtrack;
+                        }
+                    }
+                    if self.forced.len() > l {
+                        // a replayed level is never retried
+                        self.phase = Phase::Done;
+                        return Step::Stop(StopReason::Exhausted);
+                    }
+                }
+                Phase::Done => return Step::Stop(StopReason::Exhausted),
+            }
+        }
+    }
+}
+
+/// Iterator over solutions; see [`Dlx::solutions`].
+#[derive(Debug)]
+pub struct Solutions<'a> {
+    dlx: &'a mut Dlx,
+    limits: Limits,
+    stop: Option<StopReason>,
+}
+
+impl Solutions<'_> {
+    /// Statistics so far, and why the iteration ended (`None` while it hasn't).
+    pub fn report(&self) -> (Stats, Option<StopReason>) {
+        let mut s = self.dlx.stats;
+        s.updates = self.dlx.links.updates;
+        s.bytes = self.dlx.bytes();
+        (s, self.stop)
+    }
+}
+
+impl Iterator for Solutions<'_> {
+    type Item = Vec<usize>;
+    fn next(&mut self) -> Option<Vec<usize>> {
+        if self.stop.is_some() {
+            return None;
+        }
+        if self
+            .limits
+            .max_solutions
+            .is_some_and(|m| self.dlx.stats.solutions >= m)
+        {
+            self.stop = Some(StopReason::SolutionLimit);
+            return None;
+        }
+        match self.dlx.step(&self.limits, &mut NoObserver) {
+            Step::Solution => {
+                self.dlx.fill_solution();
+                Some(self.dlx.solution.clone())
+            }
+            Step::Stop(r) => {
+                self.stop = Some(r);
+                None
+            }
+            Step::Paused => {
+                self.stop = Some(StopReason::Exhausted);
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,533 @@
+//! Engine tests: Knuth's examples, the study's example, n-queens, the bundled
+//! instances with their known counts, colours, limits, parallel counting, and
+//! a property test against brute force.
+
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+
+use exact_cover::format::parse;
+use exact_cover::{
+    CancelToken, Config, Dlx, Heuristic, Limits, Problem, ProblemBuilder, StopReason,
+    count_parallel,
+};
+use proptest::prelude::*;
+
+fn all_solutions(p: &Problem, config: Config) -> Vec<Vec<usize>> {
+    let mut dlx = Dlx::with_config(p, config);
+    let mut out: Vec<Vec<usize>> = dlx
+        .solutions()
+        .map(|mut s| {
+            s.sort_unstable();
+            s
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn count(p: &Problem) -> u64 {
+    let r = Dlx::new(p).count(&Limits::none());
+    assert_eq!(r.stop, StopReason::Exhausted);
+    r.stats.solutions()
+}
+
+#[test]
+fn knuth_first_example() {
+    let parsed = parse("A B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n").unwrap();
+    let sols = all_solutions(&parsed.problem, Config::default());
+    assert_eq!(sols, vec![vec![0, 3, 4]]);
+    let texts: Vec<&str> = sols[0]
+        .iter()
+        .map(|&k| parsed.option_texts[k].as_str())
+        .collect();
+    assert_eq!(texts, ["C E F", "A D", "B G"]);
+}
+
+#[test]
+fn knuth_colour_example() {
+    let parsed = parse("A B C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nX:0 Y:1\nB X:1\nC Y:1\n").unwrap();
+    // the option with no primary item is dropped, with a warning on its line
+    assert_eq!(parsed.warnings.len(), 1);
+    assert_eq!(parsed.warnings[0].line, 4);
+    assert_eq!(parsed.problem.option_count(), 4);
+    let sols = all_solutions(&parsed.problem, Config::default());
+    assert_eq!(sols.len(), 1);
+    let mut texts: Vec<&str> = sols[0]
+        .iter()
+        .map(|&k| parsed.option_texts[k].as_str())
+        .collect();
+    texts.sort();
+    assert_eq!(texts, ["A C X:1 Y:1", "B X:1"]);
+}
+
+#[test]
+fn study_seven_element_example() {
+    // S = {1..7}; A={1,4,7} B={1,4} C={4,5,7} D={3,5,6} E={2,3,6,7} F={2,7}
+    let mut b = ProblemBuilder::new();
+    for n in 1..=7 {
+        b.primary(&n.to_string());
+    }
+    let sets: [&[u32]; 6] = [
+        &[1, 4, 7],
+        &[1, 4],
+        &[4, 5, 7],
+        &[3, 5, 6],
+        &[2, 3, 6, 7],
+        &[2, 7],
+    ];
+    for s in sets {
+        let ids: Vec<u32> = s.iter().map(|x| x - 1).collect();
+        b.option_ids(&ids);
+    }
+    let p = b.build().unwrap();
+    for h in [Heuristic::Mrv, Heuristic::First] {
+        let sols = all_solutions(
+            &p,
+            Config {
+                heuristic: h,
+                seed: None,
+            },
+        );
+        assert_eq!(sols, vec![vec![1, 3, 5]], "B, D, F with {h:?}");
+    }
+}
+
+/// n-queens with ranks and files primary, diagonals secondary.
+fn queens(n: usize) -> Problem {
+    let mut b = ProblemBuilder::new();
+    for i in 0..n {
+        b.primary(&format!("r{i}"));
+        b.primary(&format!("c{i}"));
+    }
+    for d in 0..2 * n - 1 {
+        b.secondary(&format!("a{d}"));
+        b.secondary(&format!("b{d}"));
+    }
+    for r in 0..n {
+        for c in 0..n {
+            let names = [
+                format!("r{r}"),
+                format!("c{c}"),
+                format!("a{}", r + c),
+                format!("b{}", n - 1 + r - c),
+            ];
+            b.option_named(names.iter());
+        }
+    }
+    b.build().unwrap()
+}
+
+#[test]
+fn n_queens_counts() {
+    let expected = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724];
+    for (n, &want) in (1..=10).zip(&expected) {
+        let p = queens(n);
+        assert_eq!(count(&p), want, "{n}-queens");
+        let first = Dlx::with_config(
+            &p,
+            Config {
+                heuristic: Heuristic::First,
+                seed: None,
+            },
+        )
+        .count(&Limits::none())
+        .stats
+        .solutions();
+        assert_eq!(first, want, "{n}-queens, first-item heuristic");
+    }
+}
+
+fn testdata(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/xc")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn bundled_instances_have_their_known_counts() {
+    // The two largest (pent6x10 full and langford11 full) run in the benchmark.
+    let cases = [
+        ("toy1.dlx", 1),
+        ("queens8.dlx", 92),
+        ("queens10.dlx", 724),
+        ("queens12.dlx", 14_200),
+        ("pent3x20.dlx", 8),
+        ("pent6x10-sym.dlx", 2_339),
+        ("langford11-sym.dlx", 17_792),
+        ("sudoku-inkala.dlx", 1),
+        ("sudoku-inkala-xcc.dlx", 1),
+    ];
+    for (name, want) in cases {
+        let p = parse(&testdata(name)).unwrap().problem;
+        assert_eq!(count(&p), want, "{name}");
+    }
+}
+
+#[test]
+fn parallel_count_matches_sequential() {
+    for name in [
+        "queens10.dlx",
+        "langford11-sym.dlx",
+        "pent3x20.dlx",
+        "sudoku-inkala-xcc.dlx",
+    ] {
+        let p = parse(&testdata(name)).unwrap().problem;
+        let seq = Dlx::new(&p).count(&Limits::none());
+        let par = count_parallel(&p, Config::default(), &Limits::none(), 2);
+        assert_eq!(par.stop, StopReason::Exhausted, "{name}");
+        assert_eq!(par.stats.solutions(), seq.stats.solutions(), "{name}");
+        assert_eq!(par.stats.nodes(), seq.stats.nodes(), "{name}: nodes add up");
+    }
+}
+
+#[test]
+fn seeded_search_finds_the_same_solutions() {
+    let p = parse(&testdata("queens8.dlx")).unwrap().problem;
+    let base = all_solutions(&p, Config::default());
+    assert_eq!(base.len(), 92);
+    for seed in [1, 2, 99] {
+        assert_eq!(
+            all_solutions(
+                &p,
+                Config {
+                    heuristic: Heuristic::Mrv,
+                    seed: Some(seed)
+                }
+            ),
+            base
+        );
+    }
+}
+
+#[test]
+fn colours_by_hand() {
+    // Two options agree on X's colour: both may be chosen.
+    let p = parse("A B | X\nA X:red\nB X:red\n").unwrap().problem;
+    assert_eq!(count(&p), 1);
+    // They disagree: no cover.
+    let p = parse("A B | X\nA X:red\nB X:blue\n").unwrap().problem;
+    assert_eq!(count(&p), 0);
+    // An uncoloured use excludes every other use.
+    let p = parse("A B | X\nA X\nB X:red\n").unwrap().problem;
+    assert_eq!(count(&p), 0);
+    let p = parse("A B | X\nA X\nB\n").unwrap().problem;
+    assert_eq!(count(&p), 1);
+    // Colour choice spreads: X red forces Y's compatible options.
+    let p = parse("A B C | X Y\nA X:r Y:g\nB X:r\nB X:b\nC Y:g\nC Y:r\n")
+        .unwrap()
+        .problem;
+    assert_eq!(all_solutions(&p, Config::default()), vec![vec![0, 1, 3]]);
+}
+
+#[test]
+fn multiplicities() {
+    // A must be covered twice, B once: options {A}, {A}, {A B}.
+    let p = parse("2|A B\nA\nA\nA B\n").unwrap().problem;
+    assert_eq!(count(&p), 2);
+    // 0..2 copies of A, B once.
+    let p = parse("0:2|A B\nA\nA B\nB\n").unwrap().problem;
+    // {A B}, {A, A B}, {B}, {A, B}
+    assert_eq!(count(&p), 4);
+    // Round trip of the bounds syntax.
+    let text = parse("2:3|A 1|B C | X\nA B\nA C X:q\n")
+        .unwrap()
+        .problem
+        .to_string();
+    assert!(text.starts_with("2:3|A B C | X\n"), "{text}");
+}
+
+#[test]
+fn limits_never_claim_no_solution() {
+    let p = queens(10);
+    let mut dlx = Dlx::new(&p);
+    let r = dlx.count(&Limits::none().with_max_nodes(50));
+    assert_eq!(r.stop, StopReason::NodeLimit);
+    assert!(r.stop.is_cut_short());
+    assert_eq!(r.stats.nodes(), 50);
+    let r = dlx.count(&Limits::solutions(5));
+    assert_eq!(
+        (r.stats.solutions(), r.stop),
+        (5, StopReason::SolutionLimit)
+    );
+    let token = CancelToken::new();
+    token.cancel();
+    let r = dlx.count(&Limits::none().with_cancel(token));
+    assert_eq!(r.stop, StopReason::Cancelled);
+    let r = dlx.count(&Limits::none().with_deadline(std::time::Instant::now()));
+    assert_eq!(r.stop, StopReason::Deadline);
+    // the solver is reusable after an interrupted search
+    assert_eq!(dlx.count(&Limits::none()).stats.solutions(), 724);
+}
+
+#[test]
+fn visitor_can_stop_and_iterator_resumes() {
+    let p = queens(6);
+    let mut dlx = Dlx::new(&p);
+    let mut seen = 0;
+    let r = dlx.search(&Limits::none(), |_| {
+        seen += 1;
+        if seen == 2 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    assert_eq!((seen, r.stop), (2, StopReason::Visitor));
+    let mut it = dlx.solutions();
+    let all: Vec<_> = it.by_ref().collect();
+    assert_eq!(all.len(), 4);
+    assert_eq!(it.report().1, Some(StopReason::Exhausted));
+}
+
+#[test]
+fn stats_are_reported() {
+    let p = queens(8);
+    let r = Dlx::new(&p).count(&Limits::none());
+    assert!(r.stats.nodes() > 92);
+    assert!(r.stats.updates() > r.stats.nodes());
+    assert_eq!(r.stats.max_depth(), 8);
+    assert!(r.stats.bytes() > 0);
+}
+
+#[test]
+fn builder_errors_name_option_and_item() {
+    use exact_cover::BuildError as E;
+    let mut b = ProblemBuilder::new();
+    b.primary("A");
+    b.primary("A");
+    assert_eq!(b.build(), Err(E::DuplicateItem("A".into())));
+    let mut b = ProblemBuilder::new();
+    b.primary("A");
+    b.option_named(["A"]).option_named(["A", "Q"]);
+    assert_eq!(
+        b.build(),
+        Err(E::UnknownItem {
+            option: 1,
+            item: "Q".into()
+        })
+    );
+    let mut b = ProblemBuilder::new();
+    b.primary("A");
+    b.option_named(["A", "A"]);
+    assert_eq!(
+        b.build(),
+        Err(E::RepeatedItem {
+            option: 0,
+            item: "A".into()
+        })
+    );
+    let mut b = ProblemBuilder::new();
+    b.primary("A");
+    b.option_named::<&str>([]);
+    assert_eq!(b.build(), Err(E::EmptyOption { option: 0 }));
+    let mut b = ProblemBuilder::new();
+    b.primary("A");
+    b.option_named(["A:red"]);
+    assert_eq!(
+        b.build(),
+        Err(E::ColourOnPrimary {
+            option: 0,
+            item: "A".into()
+        })
+    );
+    let mut b = ProblemBuilder::new();
+    b.secondary("X");
+    assert_eq!(b.build(), Err(E::NoPrimaryItems));
+    let mut b = ProblemBuilder::new();
+    b.primary_with_bounds("A", 3, 2);
+    assert!(matches!(b.build(), Err(E::BadBounds { .. })));
+}
+
+#[test]
+fn parser_errors_give_line_and_column() {
+    let cases: &[(&str, usize, usize, &str)] = &[
+        ("", 1, 1, "expected a line of item names"),
+        ("| only a comment\n", 1, 1, "expected a line of item names"),
+        ("| X Y\n", 1, 1, "expected a line of item names"),
+        ("A B\nA Q\n", 2, 3, "unknown item 'Q'"),
+        ("A B\nA  A\n", 2, 4, "appears twice"),
+        ("A B | X\nA X:\n", 2, 3, "expected a colour"),
+        ("A B | X\nA:red\n", 2, 1, "cannot have a colour"),
+        ("A B | X\nA X:r:s\n", 2, 3, "single ':'"),
+        ("A B | X\n:r\n", 2, 1, "expected an item name"),
+        ("A A\n", 1, 3, "declared twice"),
+        ("A | X | Y\n", 1, 7, "second '|'"),
+        ("| X\nA |\n", 2, 1, "A"),
+        ("x|A\n", 1, 1, "multiplicity"),
+        ("3:2|A\n", 1, 1, "empty"),
+        (
+            "A | 2|X\n",
+            1,
+            5,
+            "secondary item 'X' cannot have a multiplicity",
+        ),
+        ("A B|\n", 1, 3, "expected an item name"),
+        ("A a:b\n", 1, 3, "cannot contain ':'"),
+        ("| X\n", 1, 1, "expected a line of item names"),
+    ];
+    for &(text, line, column, needle) in cases {
+        match parse(text) {
+            Err(e) => {
+                assert_eq!((e.line, e.column), (line, column), "{text:?}: {e}");
+                assert!(e.to_string().contains(needle), "{text:?}: {e}");
+            }
+            Ok(p) if needle == "A" => assert_eq!(p.problem.item_count(), 1),
+            Ok(_) => panic!("{text:?} parsed"),
+        }
+    }
+    // items line with no primary item
+    let e = parse("| comment\n | X\n").unwrap_err();
+    assert!(
+        e.to_string().contains("expected a line of item names"),
+        "{e}"
+    );
+    let e = parse("B | X\n").map(|p| p.problem.primary_count()).unwrap();
+    assert_eq!(e, 1);
+    let e = parse("  \u{2003}| X Y\nA\n");
+    assert!(e.is_err() || e.unwrap().problem.primary_count() == 1);
+}
+
+#[test]
+fn format_round_trips() {
+    for name in [
+        "toy1.dlx",
+        "pent3x20.dlx",
+        "sudoku-inkala-xcc.dlx",
+        "langford11.dlx",
+    ] {
+        let p = parse(&testdata(name)).unwrap().problem;
+        let again = parse(&p.to_string()).unwrap().problem;
+        assert_eq!(p, again, "{name}");
+    }
+}
+
+// ---- property test against brute force ----
+
+#[derive(Clone, Debug)]
+struct Random {
+    primary: Vec<(u32, u32)>,
+    secondary: usize,
+    options: Vec<Vec<(u32, u32)>>, // (item, colour 0 = none)
+}
+
+fn random_problem() -> impl Strategy<Value = Random> {
+    (1usize..=5, 0usize..=3, any::<bool>()).prop_flat_map(|(np, ns, multi)| {
+        let bounds = if multi {
+            prop::collection::vec((0u32..=2, 1u32..=2).prop_map(|(a, b)| (a.min(b), b)), np).boxed()
+        } else {
+            Just(vec![(1, 1); np]).boxed()
+        };
+        let n = np + ns;
+        let entry = (0..n as u32, 0u32..=2);
+        let option = prop::collection::vec(entry, 1..=4);
+        (bounds, prop::collection::vec(option, 0..=11)).prop_map(move |(primary, raw)| {
+            let options = raw
+                .into_iter()
+                .map(|o| {
+                    let mut seen = Vec::new();
+                    let mut out = Vec::new();
+                    for (i, c) in o {
+                        if !seen.contains(&i) {
+                            seen.push(i);
+                            let c = if (i as usize) < np { 0 } else { c };
+                            out.push((i, c));
+                        }
+                    }
+                    out
+                })
+                .filter(|o: &Vec<(u32, u32)>| o.iter().any(|&(i, _)| (i as usize) < np))
+                .collect();
+            Random {
+                primary,
+                secondary: ns,
+                options,
+            }
+        })
+    })
+}
+
+fn build(r: &Random) -> Problem {
+    let mut b = ProblemBuilder::new();
+    for (k, &(lo, hi)) in r.primary.iter().enumerate() {
+        b.primary_with_bounds(&format!("p{k}"), lo, hi);
+    }
+    for k in 0..r.secondary {
+        b.secondary(&format!("s{k}"));
+    }
+    let red = b.colour("1");
+    let blue = b.colour("2");
+    for o in &r.options {
+        b.option(o.iter().map(|&(i, c)| {
+            let colour = match c {
+                1 => Some(red),
+                2 => Some(blue),
+                _ => None,
+            };
+            (exact_cover::ItemId(i), colour)
+        }));
+    }
+    b.build().unwrap()
+}
+
+fn brute_force(r: &Random) -> u64 {
+    let np = r.primary.len();
+    let mut total = 0;
+    for mask in 0u32..(1 << r.options.len()) {
+        let chosen: Vec<&Vec<(u32, u32)>> = r
+            .options
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| mask >> k & 1 == 1)
+            .map(|(_, o)| o)
+            .collect();
+        let ok_primary = (0..np).all(|i| {
+            let c = chosen
+                .iter()
+                .filter(|o| o.iter().any(|&(j, _)| j as usize == i))
+                .count() as u32;
+            let (lo, hi) = r.primary[i];
+            lo <= c && c <= hi
+        });
+        let ok_secondary = (np..np + r.secondary).all(|i| {
+            let uses: Vec<u32> = chosen
+                .iter()
+                .filter_map(|o| o.iter().find(|&&(j, _)| j as usize == i).map(|&(_, c)| c))
+                .collect();
+            uses.len() <= 1 || uses.iter().all(|&c| c != 0 && c == uses[0])
+        });
+        if ok_primary && ok_secondary {
+            total += 1;
+        }
+    }
+    total
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+    #[test]
+    fn engine_count_equals_brute_force(r in random_problem()) {
+        let p = build(&r);
+        let want = brute_force(&r);
+        prop_assert_eq!(count(&p), want);
+        let first = Dlx::with_config(&p, Config { heuristic: Heuristic::First, seed: None })
+            .count(&Limits::none()).stats.solutions();
+        prop_assert_eq!(first, want);
+        let seeded = Dlx::with_config(&p, Config { heuristic: Heuristic::Mrv, seed: Some(7) })
+            .count(&Limits::none()).stats.solutions();
+        prop_assert_eq!(seeded, want);
+        let par = count_parallel(&p, Config::default(), &Limits::none(), 2);
+        prop_assert_eq!(par.stats.solutions(), want);
+        // every solution is distinct
+        let sols = all_solutions(&p, Config::default());
+        let mut dedup = sols.clone();
+        dedup.dedup();
+        prop_assert_eq!(sols.len(), dedup.len());
+    }
+
+    #[test]
+    fn parser_never_panics(s in "[A-Z|: \\n0-9a-z]{0,80}") {
+        let _ = parse(&s);
+    }
+}
