@@ -78,6 +78,28 @@ impl Size {
     pub fn digit_char(self, d: u8) -> char {
         digit_char(d)
     }
+    /// The player's name of a cell index: row and column, shown 1-based ("r3c7").
+    pub fn cell_name(self, cell: usize) -> CellName {
+        CellName {
+            row: self.row_of(cell),
+            col: self.col_of(cell),
+        }
+    }
+}
+
+/// A cell by row and column (0-based); displays 1-based as players count: "r3c7".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct CellName {
+    /// Row, from 0.
+    pub row: usize,
+    /// Column, from 0.
+    pub col: usize,
+}
+
+impl fmt::Display for CellName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "r{}c{}", self.row + 1, self.col + 1)
+    }
 }
 
 impl fmt::Display for Size {
@@ -110,8 +132,11 @@ pub struct Conflict {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum House {
+    /// A row, from 0 (top).
     Row(usize),
+    /// A column, from 0 (left).
     Col(usize),
+    /// A box, from 0, numbered row-major.
     Box(usize),
 }
 
@@ -147,10 +172,19 @@ pub struct Grid {
 /// Why cells could not make a grid.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GridError {
+    /// The cell count is not 16, 81, 256 or 625.
     #[error("{0} cells is not a supported grid (16, 81, 256 or 625 cells)")]
     BadCellCount(usize),
+    /// A digit larger than the side n.
     #[error("cell {cell}: digit {digit} is out of range for a {size} grid")]
-    DigitOutOfRange { cell: usize, digit: u8, size: Size },
+    DigitOutOfRange {
+        /// The cell index.
+        cell: usize,
+        /// The digit found.
+        digit: u8,
+        /// The grid size.
+        size: Size,
+    },
 }
 
 impl Grid {

@@ -11,8 +11,19 @@ pub use exact_cover::{CancelToken, Limits, StopReason};
 
 use crate::grid::Grid;
 
+pub mod cached;
 pub mod dlx;
 pub mod encode;
+pub mod mrv;
+pub mod mrv_hidden;
+pub mod naive;
+mod trace;
+pub use trace::{TraceDisplay, TraceLines};
+
+pub use cached::Cached;
+pub use mrv::Mrv;
+pub use mrv_hidden::MrvHidden;
+pub use naive::Naive;
 
 /// Statistics every method reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -51,9 +62,11 @@ impl std::ops::AddAssign for Stats {
 /// Statistics plus why the search stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Report {
+    /// What the search did.
     pub stats: Stats,
     /// Number of solutions passed to the callback.
     pub solutions: u64,
+    /// Why it stopped: [`StopReason::Exhausted`] means the solutions seen are all there are.
     pub stop: StopReason,
 }
 
@@ -70,41 +83,68 @@ pub enum Uniqueness {
     Unknown(StopReason),
 }
 
-/// One step of a search, for `--trace`. Cells and digits are indices/values as in [`Grid`].
+/// One step of a search, for `--trace`. Cells are indices (row-major, from 0)
+/// and digits values as in [`Grid`]; [`TraceStep::display`] renders a step as
+/// prose with 1-based rows and columns, [`TraceLines`] joins steps into lines.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum TraceStep {
-    /// A cell has exactly one candidate left (naked single).
-    NakedSingle { cell: usize, digit: u8 },
-    /// A digit has one place left in a house (hidden single).
-    HiddenSingle {
-        house: crate::grid::House,
+    /// A cell has exactly one candidate left (naked single) and gets it.
+    NakedSingle {
+        /// The cell.
         cell: usize,
+        /// Its only candidate.
+        digit: u8,
+    },
+    /// A digit has one place left in a house (hidden single) and goes there.
+    HiddenSingle {
+        /// The house.
+        house: crate::grid::House,
+        /// The digit's only cell in the house.
+        cell: usize,
+        /// The digit.
         digit: u8,
     },
     /// Branching on a cell: its candidates, and the one tried now.
     Try {
+        /// The choice's depth (1 for the first choice).
         depth: u32,
+        /// The cell.
         cell: usize,
+        /// Its candidates at the choice, ascending.
         candidates: Vec<u8>,
+        /// The candidate tried now.
         digit: u8,
     },
     /// A cell with no candidate left: a dead end.
-    DeadEnd { cell: usize },
+    DeadEnd {
+        /// The cell.
+        cell: usize,
+    },
     /// A digit with no place left in a house: a dead end.
     NoPlace {
+        /// The house.
         house: crate::grid::House,
+        /// The digit.
         digit: u8,
     },
-    /// Going back to the choice at `depth` (its cell).
-    Backtrack { depth: u32, cell: usize },
+    /// Going back to the choice at `depth` (its cell) to try its next candidate.
+    Backtrack {
+        /// The choice's depth.
+        depth: u32,
+        /// The choice's cell.
+        cell: usize,
+    },
     /// A solution was reached.
     Solution,
     /// DLX methods: the constraint (column) branched on at `depth`, with the
     /// number of rows (placements) left that satisfy it; 0 is a dead end.
     Column {
+        /// The choice's depth.
         depth: u32,
+        /// The constraint's name.
         constraint: String,
+        /// Rows (options) left in the column.
         options: usize,
     },
     /// DLX methods: a placement tried at `depth`.
@@ -189,5 +229,118 @@ pub trait Solver {
             _ => Uniqueness::NoSolution,
         };
         (u, report)
+    }
+}
+
+/// The names of every method [`by_name`] knows, in the order of the comparison
+/// study (simplest first).
+pub const METHODS: &[&str] = &[
+    "naive",
+    "cached",
+    "mrv",
+    "mrv-hidden",
+    "dlx-first",
+    "dlx",
+    "dlx-pruned",
+];
+
+/// A fresh solver for a method name from [`METHODS`].
+pub fn by_name(name: &str) -> Option<Box<dyn Solver + Send>> {
+    Some(match name {
+        "naive" => Box::new(Naive::new()),
+        "cached" => Box::new(Cached::new()),
+        "mrv" => Box::new(Mrv::new()),
+        "mrv-hidden" => Box::new(MrvHidden::new()),
+        "dlx-first" => Box::new(dlx::DlxSolver::new(dlx::DlxMethod::First)),
+        "dlx" => Box::new(dlx::DlxSolver::new(dlx::DlxMethod::Mrv)),
+        "dlx-pruned" => Box::new(dlx::DlxSolver::new(dlx::DlxMethod::Pruned)),
+        _ => return None,
+    })
+}
+
+/// Node and time accounting shared by the methods: counts nodes, enforces the
+/// node limit, and polls the slow limits (deadline, cancellation) every 1024 nodes.
+#[derive(Debug)]
+pub(crate) struct Budget<'a> {
+    limits: &'a Limits,
+    max_nodes: u64,
+    max_solutions: u64,
+    slow: bool,
+    pub(crate) solutions: u64,
+}
+
+impl<'a> Budget<'a> {
+    pub(crate) fn new(limits: &'a Limits) -> Self {
+        Budget {
+            limits,
+            max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+            max_solutions: limits.max_solutions.unwrap_or(u64::MAX),
+            slow: limits.has_slow_limits(),
+            solutions: 0,
+        }
+    }
+
+    /// Enter a node: `Err` with the reason when a limit says stop first.
+    #[inline]
+    pub(crate) fn enter(&self, stats: &mut Stats) -> Result<(), StopReason> {
+        if stats.nodes >= self.max_nodes {
+            return Err(StopReason::NodeLimit);
+        }
+        stats.nodes += 1;
+        if self.slow && stats.nodes & 1023 == 0 {
+            if let Some(r) = self.limits.poll() {
+                return Err(r);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the solution limit is already reached (before searching at all).
+    pub(crate) fn solutions_done(&self) -> bool {
+        self.solutions >= self.max_solutions
+    }
+
+    /// Pass a solution to the caller: `Err` when the search must stop.
+    pub(crate) fn solution(
+        &mut self,
+        grid: &Grid,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Result<(), StopReason> {
+        self.solutions += 1;
+        let flow = on_solution(grid);
+        if self.solutions >= self.max_solutions {
+            Err(StopReason::SolutionLimit)
+        } else if flow.is_break() {
+            Err(StopReason::Visitor)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Where trace steps go: nowhere (compiled out) or a caller's closure.
+pub(crate) trait Tracer {
+    /// Whether steps are wanted at all (lets the search skip building them).
+    const ON: bool;
+    fn step(&mut self, step: TraceStep);
+}
+
+/// No trace: every call compiles to nothing.
+#[derive(Debug)]
+pub(crate) struct NoTrace;
+
+impl Tracer for NoTrace {
+    const ON: bool = false;
+    #[inline(always)]
+    fn step(&mut self, _: TraceStep) {}
+}
+
+/// A trace into a caller's closure.
+pub(crate) struct FnTrace<'a>(pub(crate) &'a mut dyn FnMut(&TraceStep));
+
+impl Tracer for FnTrace<'_> {
+    const ON: bool = true;
+    fn step(&mut self, step: TraceStep) {
+        (self.0)(&step)
     }
 }
