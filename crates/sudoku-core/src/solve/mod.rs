@@ -244,6 +244,12 @@ pub const METHODS: &[&str] = &[
     "dlx-pruned",
 ];
 
+/// The method `auto` picks for a grid size: the fastest general method.
+pub fn default_method(size: crate::grid::Size) -> &'static str {
+    let _ = size;
+    "mrv-hidden"
+}
+
 /// A fresh solver for a method name from [`METHODS`].
 pub fn by_name(name: &str) -> Option<Box<dyn Solver + Send>> {
     Some(match name {
