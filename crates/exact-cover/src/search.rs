@@ -26,7 +26,9 @@ use crate::stats::{Report, Stats, StopReason};
 pub enum Heuristic {
     /// Minimum remaining values: the item with the fewest options left
     /// (Knuth's branching degree for items with multiplicity); ties go to the
-    /// first item in order, or a random one with a seed. The default.
+    /// first item in order, or a random one with a seed. The scan stops at
+    /// the first item with at most one option (a dead end or a forced move).
+    /// The default.
     #[default]
     Mrv,
     /// The first active item: no heuristic, the baseline the Sudoku study measures.
@@ -493,7 +495,9 @@ impl Dlx {
                 if len < best_len {
                     best = i;
                     best_len = len;
-                    if len == 0 {
+                    // a dead end or a forced move: nothing can beat it by
+                    // more than one level, so stop scanning
+                    if len <= 1 {
                         break;
                     }
                 }
