@@ -3,7 +3,8 @@
 //! node between options, `u32` indices, no pointers.
 //!
 //! - Header node `i` (item `i`, 1-based): `up`/`down` are the ends of the
-//!   item's vertical list; its length is in `len[i]`.
+//!   item's vertical list; its length is `len[i]`, in a contiguous array
+//!   so that the MRV choice is a straight scan.
 //! - Option node: `top` is its item, `up`/`down` its neighbours in the item's list.
 //! - Spacer node: `top <= 0` (the spacer after option `k` has `top = -(k+1)`),
 //!   `up` is the first node of the option before it, `down` the last node of
@@ -27,6 +28,13 @@ pub(crate) struct Node {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Links {
     pub nodes: Vec<Node>,
+    /// Length of each item's list (indexed by item, `n + 2` entries).
+    pub len: Vec<u32>,
+    /// `u32::MAX` for a covered item, 0 for an active one: `len | inactive`
+    /// is the MRV key, scanned without following links.
+    pub inactive: Vec<u32>,
+    /// Scratch: first node of each option (reused by `load`).
+    starts: Vec<u32>,
     pub llink: Vec<u32>,
     pub rlink: Vec<u32>,
     /// Number of primary items (`n1`).
@@ -67,10 +75,53 @@ impl Links {
         unsafe { self.nodes.get_unchecked_mut(i as usize) }
     }
 
-    /// Length of item `i`'s list (kept in its header's `top`, as Knuth does).
+    /// Length of item `i`'s list.
     #[inline(always)]
     pub fn len(&self, i: u32) -> u32 {
-        self.nd(i).top as u32
+        debug_assert!((i as usize) < self.len.len());
+        // SAFETY: `i` is an item number (0..=n+1) and `len` has n+2 entries.
+        unsafe { *self.len.get_unchecked(i as usize) }
+    }
+
+    #[inline(always)]
+    fn len_mut(&mut self, i: u32) -> &mut u32 {
+        debug_assert!((i as usize) < self.len.len());
+        // SAFETY: as in `len`.
+        unsafe { self.len.get_unchecked_mut(i as usize) }
+    }
+
+    /// The primary item with the fewest options, first in order on ties, by
+    /// a straight scan of `len | inactive` in blocks of 32 (vectorisable);
+    /// the scan stops after the first block holding an item with at most one
+    /// option (a dead end or a forced move). `None` when every primary item
+    /// is covered.
+    #[inline]
+    pub fn min_primary(&self) -> Option<(u32, u32)> {
+        const BLOCK: usize = 32;
+        let n1 = self.n1 as usize;
+        let len = &self.len[1..=n1];
+        let act = &self.inactive[1..=n1];
+        let (mut best, mut best_block) = (u32::MAX, 0);
+        for (b, (lc, ac)) in len.chunks(BLOCK).zip(act.chunks(BLOCK)).enumerate() {
+            let m = lc.iter().zip(ac).fold(u32::MAX, |m, (&l, &a)| m.min(l | a));
+            if m < best {
+                best = m;
+                best_block = b;
+                if m <= 1 {
+                    break;
+                }
+            }
+        }
+        if best == u32::MAX {
+            return None;
+        }
+        let start = best_block * BLOCK;
+        let end = (start + BLOCK).min(n1);
+        let k = len[start..end]
+            .iter()
+            .zip(&act[start..end])
+            .position(|(&l, &a)| l | a == best)?;
+        Some(((start + k) as u32 + 1, best))
     }
 
     /// The next active item after `i` in its header list.
@@ -107,6 +158,10 @@ impl Links {
         }
         let h = n as usize + 2;
         let root2 = n + 1;
+        self.len.clear();
+        self.len.resize(h, 0);
+        self.inactive.clear();
+        self.inactive.resize(h, 0);
         self.llink.clear();
         self.rlink.clear();
         self.llink.resize(h, 0);
@@ -183,15 +238,17 @@ impl Links {
             last_spacer = self.nodes.len() - 1;
         }
         // thread vertical lists
-        let mut starts = Vec::with_capacity(p.option_count());
+        self.starts.clear();
         {
             let mut x = n as usize + 2;
             for k in 0..p.option_count() {
-                starts.push(x as u32);
+                self.starts.push(x as u32);
                 x += p.option(k).len() + 1;
             }
         }
-        let thread = |k: usize, nodes: &mut Vec<Node>| {
+        let starts = &self.starts;
+        let len = &mut self.len;
+        let mut thread = |k: usize, nodes: &mut Vec<Node>| {
             let s = starts[k] as usize;
             for x in s..s + p.option(k).len() {
                 let i = nodes[x].top as usize;
@@ -200,7 +257,7 @@ impl Links {
                 nodes[x].down = i as u32;
                 nodes[last as usize].down = x as u32;
                 nodes[i].up = x as u32;
-                nodes[i].top += 1;
+                len[i] += 1;
             }
         };
         match order {
@@ -220,7 +277,10 @@ impl Links {
 
     pub fn bytes(&self) -> u64 {
         (self.nodes.capacity() * std::mem::size_of::<Node>()
-            + (self.llink.capacity()
+            + (self.len.capacity()
+                + self.inactive.capacity()
+                + self.starts.capacity()
+                + self.llink.capacity()
                 + self.rlink.capacity()
                 + self.lo.capacity()
                 + self.hi.capacity()
@@ -255,7 +315,7 @@ impl Links {
                 if colour >= 0 {
                     self.nd_mut(up).down = down;
                     self.nd_mut(down).up = up;
-                    self.nd_mut(top as u32).top -= 1;
+                    *self.len_mut(top as u32) -= 1;
                     updates += 1;
                 }
                 q += 1;
@@ -280,7 +340,7 @@ impl Links {
                 if colour >= 0 {
                     self.nd_mut(up).down = q;
                     self.nd_mut(down).up = q;
-                    self.nd_mut(top as u32).top += 1;
+                    *self.len_mut(top as u32) += 1;
                 }
                 q -= 1;
             }
@@ -298,6 +358,7 @@ impl Links {
         let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
         self.rlink[l as usize] = r;
         self.llink[r as usize] = l;
+        self.inactive[i as usize] = u32::MAX;
     }
 
     #[inline]
@@ -305,6 +366,7 @@ impl Links {
         let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
         self.rlink[l as usize] = i;
         self.llink[r as usize] = i;
+        self.inactive[i as usize] = 0;
         let mut p = self.nd(i).up;
         while p != i {
             self.unhide(p);
@@ -418,7 +480,7 @@ impl Links {
         let Node { top, up, down, .. } = self.nodes[x as usize];
         self.nodes[up as usize].down = down;
         self.nodes[down as usize].up = up;
-        self.nodes[top as usize].top -= 1;
+        self.len[top as usize] -= 1;
         self.updates += 1;
     }
 
@@ -426,7 +488,7 @@ impl Links {
         let Node { top, up, down, .. } = self.nodes[x as usize];
         self.nodes[up as usize].down = x;
         self.nodes[down as usize].up = x;
-        self.nodes[top as usize].top += 1;
+        self.len[top as usize] += 1;
         self.unhide(x);
     }
 

@@ -26,9 +26,11 @@ use crate::stats::{Report, Stats, StopReason};
 pub enum Heuristic {
     /// Minimum remaining values: the item with the fewest options left
     /// (Knuth's branching degree for items with multiplicity); ties go to the
-    /// first item in order, or a random one with a seed. The scan stops at
-    /// the first item with at most one option (a dead end or a forced move).
-    /// The default.
+    /// first item in order, or a random one with a seed. The default.
+    ///
+    /// Without a seed the scan runs over the items in blocks of 32 and stops
+    /// after the first block holding an item with at most one option, so a
+    /// forced move is taken as soon as it is seen.
     #[default]
     Mrv,
     /// The first active item: no heuristic, the baseline the Sudoku study measures.
@@ -214,22 +216,17 @@ impl Dlx {
         self.chosen.clear();
         self.forced.clear();
         self.base_level = 0;
-        let depth = problem.option_count() + self.links.n1 as usize + 1;
-        if self.levels.capacity() < depth {
-            self.levels.reserve(depth - self.levels.len());
-        }
-        self.levels.clear();
-        self.levels.resize(
-            depth,
-            Level {
+        // levels grow on demand (amortised; never per node once deep enough)
+        if self.levels.is_empty() {
+            self.levels.push(Level {
                 item: 0,
                 x: 0,
                 mode: Mode::Simple,
                 tweak_base: 0,
                 pos: 0,
                 total: 0,
-            },
-        );
+            });
+        }
     }
 
     /// The configuration.
@@ -488,6 +485,12 @@ impl Dlx {
         let random = self.config.seed.is_some();
         if !random && !self.links.multi {
             // the common case: plain minimum length, first of the ties
+            if self.links.n1 <= 2048 {
+                return match self.links.min_primary() {
+                    Some((i, len)) => (i, len as i64),
+                    None => (first, self.links.theta(first)),
+                };
+            }
             let (mut best, mut best_len) = (first, u32::MAX);
             let mut i = first;
             while i != 0 {
@@ -495,9 +498,7 @@ impl Dlx {
                 if len < best_len {
                     best = i;
                     best_len = len;
-                    // a dead end or a forced move: nothing can beat it by
-                    // more than one level, so stop scanning
-                    if len <= 1 {
+                    if len == 0 {
                         break;
                     }
                 }
@@ -579,8 +580,7 @@ impl Dlx {
                         obs.choose(l, self.links.to_problem[i as usize] as usize, theta as u64);
                     }
                     if l >= self.levels.len() {
-                        // deeper than the option count allows only with zero-length
-                        // closes; grow (rare, amortised).
+                        // grow on first reaching this depth (amortised)
                         let last = self.levels[self.levels.len() - 1];
                         self.levels.push(last);
                     }
