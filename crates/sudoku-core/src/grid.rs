@@ -9,7 +9,9 @@ pub const MIN_BOX: u8 = 2;
 pub const MAX_BOX: u8 = 5;
 
 /// A grid size, given by its box size `b` (the grid is `b²×b²`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Size(u8);
 
 impl Size {
@@ -126,7 +128,12 @@ impl fmt::Display for House {
 
 impl fmt::Display for Conflict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} appears twice in {}", digit_char(self.digit), self.house)
+        write!(
+            f,
+            "{} appears twice in {}",
+            digit_char(self.digit),
+            self.house
+        )
     }
 }
 
@@ -157,7 +164,8 @@ impl Grid {
 
     /// A grid from its cells (row-major, 0 = empty); the size follows from the length.
     pub fn from_cells(cells: Vec<u8>) -> Result<Grid, GridError> {
-        let size = Size::from_cell_count(cells.len()).ok_or(GridError::BadCellCount(cells.len()))?;
+        let size =
+            Size::from_cell_count(cells.len()).ok_or(GridError::BadCellCount(cells.len()))?;
         if let Some((cell, &digit)) = cells
             .iter()
             .enumerate()

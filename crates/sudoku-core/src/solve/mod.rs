@@ -4,6 +4,8 @@
 //! A solver owns its scratch memory and is meant to be reused across puzzles
 //! (one per thread).
 
+pub mod fast;
+
 use std::ops::ControlFlow;
 use std::time::Duration;
 
@@ -74,20 +76,36 @@ pub enum TraceStep {
     /// A cell has exactly one candidate left (naked single).
     NakedSingle { cell: usize, digit: u8 },
     /// A digit has one place left in a house (hidden single).
-    HiddenSingle { house: crate::grid::House, cell: usize, digit: u8 },
+    HiddenSingle {
+        house: crate::grid::House,
+        cell: usize,
+        digit: u8,
+    },
     /// Branching on a cell: its candidates, and the one tried now.
-    Try { depth: u32, cell: usize, candidates: Vec<u8>, digit: u8 },
+    Try {
+        depth: u32,
+        cell: usize,
+        candidates: Vec<u8>,
+        digit: u8,
+    },
     /// A cell with no candidate left: a dead end.
     DeadEnd { cell: usize },
     /// A digit with no place left in a house: a dead end.
-    NoPlace { house: crate::grid::House, digit: u8 },
+    NoPlace {
+        house: crate::grid::House,
+        digit: u8,
+    },
     /// Going back to the choice at `depth` (its cell).
     Backtrack { depth: u32, cell: usize },
     /// A solution was reached.
     Solution,
     /// A generic exact-cover step (DLX methods): a column (constraint) was
     /// chosen with `options` rows left, and `row` is tried.
-    Column { depth: u32, constraint: String, options: usize },
+    Column {
+        depth: u32,
+        constraint: String,
+        options: usize,
+    },
 }
 
 /// A Sudoku solving method.
