@@ -69,6 +69,16 @@ impl Board {
         }
     }
 
+    /// The digits (bit `d`, 0-based) still possible in the cell at (`band`, `bit`).
+    #[inline(always)]
+    pub(crate) fn digits_at(&self, band: usize, bit: u32) -> u32 {
+        let mut m = 0;
+        for d in 0..9 {
+            m |= u32::from(self.cand[3 * d + band] & bit != 0) << d;
+        }
+        m
+    }
+
     /// Remove digit `d` (0-based) from the cell at (`band`, `bit`).
     #[inline(always)]
     pub(crate) fn eliminate(&mut self, d: usize, band: usize, bit: u32) {
@@ -137,19 +147,36 @@ fn hidden_singles(v: &[u32; 3]) -> [u32; 3] {
     out
 }
 
-/// Propagate to a fixpoint. `false` on a contradiction (a cell without
-/// candidates, a digit without a place in a house, or two placements that
-/// clash).
+/// Propagate to a fixpoint. `dirty` has bit `d` set for each digit whose
+/// word changed since the board was last propagated (all nine for a fresh
+/// board). `false` on a contradiction (a cell without candidates, a digit
+/// without a place in a house, or two placements that clash).
 #[inline(always)]
-pub(crate) fn propagate<K: Bits>(k: K, bd: &mut Board) -> bool {
+pub(crate) fn propagate<K: Bits>(k: K, bd: &mut Board, mut dirty: u32) -> bool {
+    #[cfg(feature = "probe")]
+    probe::CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     loop {
-        let before = bd.cand;
-        // Locked candidates, digit by digit.
+        #[cfg(feature = "probe")]
+        probe::ROUNDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // Locked candidates and hidden singles for the digits that changed.
+        let mut new = [0u32; 27];
+        let mut again = 0u32;
         let mut ok = true;
-        for d in 0..9 {
-            let mut v = [bd.cand[3 * d], bd.cand[3 * d + 1], bd.cand[3 * d + 2]];
+        let mut ds = dirty;
+        while ds != 0 {
+            let d = ds.trailing_zeros() as usize;
+            ds &= ds - 1;
+            let old = [bd.cand[3 * d], bd.cand[3 * d + 1], bd.cand[3 * d + 2]];
+            let mut v = old;
             ok &= locked(k, &mut v);
-            bd.cand[3 * d..3 * d + 3].copy_from_slice(&v);
+            if v != old {
+                again |= 1 << d;
+            }
+            let h = hidden_singles(&v);
+            for b in 0..3 {
+                bd.cand[3 * d + b] = v[b];
+                new[3 * d + b] = h[b] & !bd.solved[b];
+            }
         }
         if !ok {
             return false;
@@ -171,31 +198,36 @@ pub(crate) fn propagate<K: Bits>(k: K, bd: &mut Board) -> bool {
         for b in 0..3 {
             naked[b] = once[b] & !twice[b] & !bd.solved[b];
         }
-        // New placements per digit: hidden or naked singles not yet propagated.
-        let mut new = [0u32; 27];
         let mut all = [0u32; 3];
         let mut clash = 0;
+        let mut placing = 0u32;
         for d in 0..9 {
-            let v = [bd.cand[3 * d], bd.cand[3 * d + 1], bd.cand[3 * d + 2]];
-            let h = hidden_singles(&v);
+            let mut any = 0;
             for b in 0..3 {
-                let n = (h[b] | (naked[b] & v[b])) & !bd.solved[b];
+                let n = new[3 * d + b] | (naked[b] & bd.cand[3 * d + b]);
                 clash |= n & all[b];
                 all[b] |= n;
                 new[3 * d + b] = n;
+                any |= n;
             }
+            placing |= u32::from(any != 0) << d;
         }
         if clash != 0 {
             return false;
         }
-        if (all[0] | all[1] | all[2]) == 0 {
-            if before == bd.cand {
+        if placing == 0 {
+            if again == 0 {
                 return true;
             }
+            dirty = again;
             continue;
         }
         // Place them: the digit leaves the peers, other digits leave the cell.
-        for d in 0..9 {
+        dirty = again | placing;
+        let mut ps = placing;
+        while ps != 0 {
+            let d = ps.trailing_zeros() as usize;
+            ps &= ps - 1;
             for b in 0..3 {
                 let mut n = new[3 * d + b];
                 while n != 0 {
@@ -209,9 +241,14 @@ pub(crate) fn propagate<K: Bits>(k: K, bd: &mut Board) -> bool {
             }
         }
         for d in 0..9 {
+            let mut lost = 0;
             for b in 0..3 {
-                bd.cand[3 * d + b] &= !all[b] | new[3 * d + b];
+                let x = bd.cand[3 * d + b];
+                let y = x & (!all[b] | new[3 * d + b]);
+                lost |= x ^ y;
+                bd.cand[3 * d + b] = y;
             }
+            dirty |= u32::from(lost != 0) << d;
         }
         for b in 0..3 {
             bd.solved[b] |= all[b];
@@ -219,12 +256,25 @@ pub(crate) fn propagate<K: Bits>(k: K, bd: &mut Board) -> bool {
     }
 }
 
+/// Counters for tuning (feature `probe`): propagate calls and rounds.
+#[cfg(feature = "probe")]
+pub mod probe {
+    use std::sync::atomic::AtomicU64;
+    /// Calls of `propagate`.
+    pub static CALLS: AtomicU64 = AtomicU64::new(0);
+    /// Rounds inside `propagate`.
+    pub static ROUNDS: AtomicU64 = AtomicU64::new(0);
+}
+
 /// The branching choice on a propagated, unsolved board: (digit, band, bit).
 ///
-/// A bivalue cell when there is one (the first in row-major order), else the
-/// first cell with the fewest candidates; its lowest digit is tried first.
+/// `mode` 0: the first bivalue cell in row-major order. `mode` 1: the
+/// bivalue cell whose two digits have the most candidates among its peers
+/// (the choice that removes most whichever way it goes). Without a bivalue
+/// cell: the first cell with the fewest candidates. The cell's lowest digit
+/// is tried first.
 #[inline(always)]
-pub(crate) fn choose(bd: &Board) -> (usize, usize, u32) {
+pub(crate) fn choose(bd: &Board, mode: u8) -> (usize, usize, u32) {
     let mut once = [0u32; 3];
     let mut twice = [0u32; 3];
     let mut thrice = [0u32; 3];
@@ -237,11 +287,40 @@ pub(crate) fn choose(bd: &Board) -> (usize, usize, u32) {
         }
     }
     let mut pick = None;
-    for b in 0..3 {
-        let bi = twice[b] & !thrice[b] & !bd.solved[b];
-        if bi != 0 {
-            pick = Some((b, bi & bi.wrapping_neg()));
-            break;
+    if mode == 0 {
+        for b in 0..3 {
+            let bi = twice[b] & !thrice[b] & !bd.solved[b];
+            if bi != 0 {
+                pick = Some((b, bi & bi.wrapping_neg()));
+                break;
+            }
+        }
+    } else {
+        let mut best = 0;
+        for b in 0..3 {
+            let mut bi = twice[b] & !thrice[b] & !bd.solved[b];
+            while bi != 0 {
+                let bit = bi & bi.wrapping_neg();
+                bi &= bi - 1;
+                let p = &PEERS[27 * b + bit.trailing_zeros() as usize];
+                let mut score = if mode == 1 { 0 } else { 1 };
+                for d in 0..9 {
+                    if bd.cand[3 * d + b] & bit != 0 {
+                        let n = (bd.cand[3 * d] & p[0]).count_ones()
+                            + (bd.cand[3 * d + 1] & p[1]).count_ones()
+                            + (bd.cand[3 * d + 2] & p[2]).count_ones();
+                        match mode {
+                            1 => score += n,
+                            2 => score *= n + 1,
+                            _ => score = score.max(1) * (n + 3),
+                        }
+                    }
+                }
+                if score > best {
+                    best = score;
+                    pick = Some((b, bit));
+                }
+            }
         }
     }
     let (band, bit) = pick.unwrap_or_else(|| {

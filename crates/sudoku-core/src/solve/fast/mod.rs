@@ -59,6 +59,9 @@
 //! ```
 
 mod arch;
+#[cfg(feature = "probe")]
+pub mod board;
+#[cfg(not(feature = "probe"))]
 mod board;
 mod search;
 mod tables;
@@ -92,8 +95,9 @@ pub struct UnsupportedSize(pub Size);
 #[derive(Debug)]
 pub struct Fast {
     simd: Option<Bmi2>,
-    stack: Vec<Board>,
+    stack: Vec<(Board, usize)>,
     out: Grid,
+    mode: u8,
 }
 
 impl Default for Fast {
@@ -118,6 +122,7 @@ impl Fast {
             simd,
             stack: Vec::with_capacity(96),
             out: Grid::empty(Size::NINE),
+            mode: std::env::var("FAST_MODE").ok().and_then(|m| m.parse().ok()).unwrap_or(0),
         }
     }
 
@@ -168,6 +173,7 @@ impl Fast {
             on_solution,
             stack: &mut self.stack,
             out: &mut self.out,
+            mode: self.mode,
         };
         let o: Outcome = match self.simd {
             Some(w) => arch::run_simd(w, job),

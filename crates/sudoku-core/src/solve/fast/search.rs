@@ -12,8 +12,9 @@ pub(crate) struct Job<'a> {
     pub(crate) masks: &'a [u16; 81],
     pub(crate) limits: &'a Limits,
     pub(crate) on_solution: &'a mut dyn FnMut(&Grid) -> ControlFlow<()>,
-    pub(crate) stack: &'a mut Vec<Board>,
+    pub(crate) stack: &'a mut Vec<(Board, usize)>,
     pub(crate) out: &'a mut Grid,
+    pub(crate) mode: u8,
 }
 
 /// Counters and the stop reason of one search (time is measured by the caller).
@@ -37,6 +38,7 @@ pub(crate) fn run<K: Bits>(k: K, job: Job<'_>) -> Outcome {
         on_solution,
         stack,
         out,
+        mode,
     } = job;
     let max_solutions = limits.max_solutions.unwrap_or(u64::MAX);
     let max_nodes = limits.max_nodes.unwrap_or(u64::MAX);
@@ -65,7 +67,7 @@ pub(crate) fn run<K: Bits>(k: K, job: Job<'_>) -> Outcome {
     stack.clear();
     let mut cur = Board::from_masks(masks);
     o.nodes = 1;
-    let mut alive = propagate(k, &mut cur);
+    let mut alive = propagate(k, &mut cur, 0x1ff);
     loop {
         if alive {
             if cur.is_solved() {
@@ -83,31 +85,32 @@ pub(crate) fn run<K: Bits>(k: K, job: Job<'_>) -> Outcome {
                 // Binary choice: the digit in the cell, or not. Both sides
                 // are alternatives of a real choice (the cell has at least
                 // two candidates), so each counts as a guess when taken.
-                let (d, band, bit) = choose(&cur);
+                let (d, band, bit) = choose(&cur, mode);
                 let mut other = cur;
                 other.eliminate(d, band, bit);
-                stack.push(other);
+                stack.push((other, d));
                 o.max_depth = o.max_depth.max(stack.len() as u32);
+                let touched = cur.digits_at(band, bit);
                 cur.assign(d, band, bit);
                 if let Some(stop) = enter(&mut o, limits, slow, max_nodes) {
                     o.stop = stop;
                     return o;
                 }
                 o.guesses += 1;
-                alive = propagate(k, &mut cur);
+                alive = propagate(k, &mut cur, touched);
                 continue;
             }
         }
         match stack.pop() {
             None => return o,
-            Some(b) => {
+            Some((b, d)) => {
                 cur = b;
                 if let Some(stop) = enter(&mut o, limits, slow, max_nodes) {
                     o.stop = stop;
                     return o;
                 }
                 o.guesses += 1;
-                alive = propagate(k, &mut cur);
+                alive = propagate(k, &mut cur, 1 << d);
             }
         }
     }

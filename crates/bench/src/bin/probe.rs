@@ -1,0 +1,34 @@
+//! Tuning aid: nodes, guesses and propagation rounds of `fast` per puzzle.
+//! Needs `--features sudoku-core/probe`.
+
+fn main() {
+    #[cfg(feature = "probe")]
+    use sudoku_core::solve::fast::board::probe::{CALLS, ROUNDS};
+    let f = std::env::args().nth(1).expect("usage: probe DATASET");
+    let text = std::fs::read_to_string(&f).expect("readable dataset");
+    let puzzles = bench::parse_puzzles(&text, &f).expect("81-character lines");
+    let mut fast = sudoku_core::solve::fast::Fast::new();
+    let (mut nodes, mut guesses) = (0, 0);
+    let t = std::time::Instant::now();
+    for p in &puzzles {
+        let g = sudoku_core::Grid::from_cells(p.to_vec()).expect("81 cells");
+        let r = sudoku_core::Solver::count(&mut fast, &g, 2, &sudoku_core::Limits::none()).1;
+        nodes += r.stats.nodes;
+        guesses += r.stats.guesses;
+    }
+    let el = t.elapsed().as_secs_f64();
+    let n = puzzles.len() as f64;
+    print!(
+        "nodes/p {:.1} guesses/p {:.1} us/p {:.2}",
+        nodes as f64 / n,
+        guesses as f64 / n,
+        el * 1e6 / n
+    );
+    #[cfg(feature = "probe")]
+    {
+        let c = CALLS.load(std::sync::atomic::Ordering::Relaxed) as f64;
+        let r = ROUNDS.load(std::sync::atomic::Ordering::Relaxed) as f64;
+        print!(" rounds/call {:.2} ns/round {:.1}", r / c, el * 1e9 / r);
+    }
+    println!();
+}
