@@ -72,7 +72,7 @@ use std::time::Instant;
 use crate::grid::{Grid, Size};
 use crate::solve::{Limits, Report, Solver, Stats, StopReason};
 
-use self::arch::Bmi2;
+use self::arch::Sse;
 use self::board::Board;
 use self::search::{Job, Outcome};
 
@@ -94,10 +94,9 @@ pub struct UnsupportedSize(pub Size);
 /// grid between puzzles.
 #[derive(Debug)]
 pub struct Fast {
-    simd: Option<Bmi2>,
+    simd: Option<Sse>,
     stack: Vec<(Board, usize)>,
     out: Grid,
-    mode: u8,
 }
 
 impl Default for Fast {
@@ -109,7 +108,7 @@ impl Default for Fast {
 impl Fast {
     /// The fastest kernel this CPU supports (detected once, here).
     pub fn new() -> Fast {
-        Fast::build(Bmi2::detect())
+        Fast::build(Sse::detect())
     }
 
     /// Force the portable scalar kernel, whatever the CPU.
@@ -117,12 +116,11 @@ impl Fast {
         Fast::build(None)
     }
 
-    fn build(simd: Option<Bmi2>) -> Fast {
+    fn build(simd: Option<Sse>) -> Fast {
         Fast {
             simd,
             stack: Vec::with_capacity(96),
             out: Grid::empty(Size::NINE),
-            mode: std::env::var("FAST_MODE").ok().and_then(|m| m.parse().ok()).unwrap_or(0),
         }
     }
 
@@ -173,11 +171,10 @@ impl Fast {
             on_solution,
             stack: &mut self.stack,
             out: &mut self.out,
-            mode: self.mode,
         };
         let o: Outcome = match self.simd {
             Some(w) => arch::run_simd(w, job),
-            None => search::run(arch::Scalar, job),
+            None => search::run(arch::Portable, job),
         };
         Report {
             stats: Stats {

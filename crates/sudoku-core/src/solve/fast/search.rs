@@ -2,7 +2,7 @@
 
 use std::ops::ControlFlow;
 
-use super::arch::Bits;
+use super::arch::Lanes;
 use super::board::{Board, choose, propagate};
 use crate::grid::Grid;
 use crate::solve::{Limits, StopReason};
@@ -14,7 +14,6 @@ pub(crate) struct Job<'a> {
     pub(crate) on_solution: &'a mut dyn FnMut(&Grid) -> ControlFlow<()>,
     pub(crate) stack: &'a mut Vec<(Board, usize)>,
     pub(crate) out: &'a mut Grid,
-    pub(crate) mode: u8,
 }
 
 /// Counters and the stop reason of one search (time is measured by the caller).
@@ -31,14 +30,13 @@ pub(crate) struct Outcome {
 const POLL_EVERY: u64 = 1024;
 
 #[inline(always)]
-pub(crate) fn run<K: Bits>(k: K, job: Job<'_>) -> Outcome {
+pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
     let Job {
         masks,
         limits,
         on_solution,
         stack,
         out,
-        mode,
     } = job;
     let max_solutions = limits.max_solutions.unwrap_or(u64::MAX);
     let max_nodes = limits.max_nodes.unwrap_or(u64::MAX);
@@ -85,7 +83,7 @@ pub(crate) fn run<K: Bits>(k: K, job: Job<'_>) -> Outcome {
                 // Binary choice: the digit in the cell, or not. Both sides
                 // are alternatives of a real choice (the cell has at least
                 // two candidates), so each counts as a guess when taken.
-                let (d, band, bit) = choose(&cur, mode);
+                let (d, band, bit) = choose(&cur);
                 let mut other = cur;
                 other.eliminate(d, band, bit);
                 stack.push((other, d));

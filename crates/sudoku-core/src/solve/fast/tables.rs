@@ -8,19 +8,10 @@
 /// All 27 cell bits of a band.
 pub(crate) const BAND: u32 = (1 << 27) - 1;
 
-/// Bit positions 0, 3, 6, ..., 24: the lowest bit of each triad.
-pub(crate) const TRIAD_LOW: u32 = 0o111_111_111;
-
-/// Broadcast a 9-bit column set to the three rows of a band.
-pub(crate) const ROW_BCAST: u32 = 1 | (1 << 9) | (1 << 18);
-
 /// The nine cells of box `k` (0..3) inside a band.
 pub(crate) const BOX_MASK: [u32; 3] = [0x1c0e07, 0x1c0e07 << 3, 0x1c0e07 << 6];
 
-/// The 9 cells in the three columns of stack `s` (0..3) in a word that
-/// holds one 9-bit column set per band (band `b` at bits `9·b..9·b + 9`).
-pub(crate) const STACK_MASK: [u32; 3] = [0x1c0e07, 0x1c0e07 << 3, 0x1c0e07 << 6];
-
+/// Reference for the bit-parallel locked-candidates step (tests only).
 /// `PERM[t]` for a 3×3 occupancy matrix `t` (bit `3·i + j`): the union of the
 /// six permutation matrices contained in `t`, or 0 if none is.
 ///
@@ -32,8 +23,10 @@ pub(crate) const STACK_MASK: [u32; 3] = [0x1c0e07, 0x1c0e07 << 3, 0x1c0e07 << 6]
 /// the New Sudoku Players' Forum) and tdoku (T. Dillon, 2019, "Tdoku: a fast
 /// Sudoku solver", its design notes); the table here is computed from the
 /// definition.
+#[cfg(test)]
 pub(crate) static PERM: [u16; 512] = perm_table();
 
+#[cfg(test)]
 const fn perm_table() -> [u16; 512] {
     const PERMS: [[usize; 3]; 6] = [
         [0, 1, 2],
@@ -63,8 +56,10 @@ const fn perm_table() -> [u16; 512] {
 }
 
 /// `TRIAD_EXPAND[a]`: the 27-bit band mask of the triads in the 9-bit set `a`.
+#[cfg(test)]
 pub(crate) static TRIAD_EXPAND: [u32; 512] = triad_expand_table();
 
+#[cfg(test)]
 const fn triad_expand_table() -> [u32; 512] {
     let mut out = [0u32; 512];
     let mut a = 0;
@@ -133,6 +128,5 @@ mod tests {
         assert_eq!(BOX_MASK[0].count_ones(), 9);
         assert_eq!(BOX_MASK[0] | BOX_MASK[1] | BOX_MASK[2], BAND);
         assert_eq!(TRIAD_EXPAND[0x1ff], BAND);
-        assert_eq!(STACK_MASK[2] & (0x1ff << 18), 0x1c0 << 18);
     }
 }
