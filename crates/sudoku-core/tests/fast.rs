@@ -26,10 +26,16 @@ fn dataset(name: &str) -> Vec<Grid> {
     text.lines().filter(|l| l.len() >= 81).map(parse).collect()
 }
 
-/// Both kernels: forced scalar, and the detected one (the same if the CPU
-/// has no AVX2/BMI2).
+/// Every kernel this CPU has: forced scalar always, AVX2 and AVX-512 when
+/// present.
 fn solvers() -> Vec<Fast> {
-    vec![Fast::scalar(), Fast::new()]
+    let mut v: Vec<Fast> = Fast::available_kernels()
+        .into_iter()
+        .map(|k| Fast::with_kernel(k).expect("available"))
+        .collect();
+    assert_eq!(v[0].kernel(), Kernel::Scalar);
+    v.push(Fast::new());
+    v
 }
 
 /// The oracle: plain recursive backtracking over row/column/box bitmasks,

@@ -1,22 +1,28 @@
 //! Peer comparison: our `fast` method against the published `sudoku` crate.
 //!
 //! ```text
-//! cargo run -p bench --release --bin peer -- [--passes N] [DATASET...]
+//! cargo run -p bench --release --bin peer -- [--passes N] [--kernel K] [DATASET...]
 //! ```
 //!
 //! Each dataset (81-character lines) is loaded into memory; both solvers run
 //! on one thread and stop at two solutions. A first pass checks every answer
 //! (valid solution of the givens, same uniqueness verdict from both); any
-//! disagreement exits non-zero. Then each solver runs `N` timed passes
-//! (default 5), alternating, and the table reports medians.
+//! disagreement exits non-zero. Then `N` timed passes (default 5) run both
+//! solvers alternating on chunks of 32 puzzles, so both see the same machine
+//! load; times are this thread's CPU time (Unix), so time spent
+//! descheduled on a busy machine does not count. The table reports medians
+//! over passes, and the ratio's range.
 
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::Duration;
+
+/// Puzzles per alternation chunk in the timed passes.
+const CHUNK: usize = 32;
 
 use anyhow::{Context, Result, bail};
-use bench::{BUNDLED, Cells, check_pair, ours, parse_puzzles, theirs};
+use bench::{BUNDLED, Cells, CpuClock, check_pair, ours, parse_puzzles, theirs};
 use sudoku_core::Grid;
-use sudoku_core::solve::fast::Fast;
+use sudoku_core::solve::fast::{Fast, Kernel};
 
 fn main() -> ExitCode {
     match run() {
@@ -51,6 +57,7 @@ fn median(v: &mut [f64]) -> f64 {
 
 fn run() -> Result<()> {
     let mut passes = 5usize;
+    let mut kernel = None;
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -65,8 +72,21 @@ fn run() -> Result<()> {
                     bail!("--passes needs a positive number, e.g. --passes 5");
                 }
             }
+            "--kernel" => {
+                let k = args
+                    .next()
+                    .context("--kernel needs scalar, avx2 or avx512")?;
+                kernel = Some(match k.as_str() {
+                    "scalar" => Kernel::Scalar,
+                    "avx2" => Kernel::Avx2,
+                    "avx512" => Kernel::Avx512,
+                    _ => bail!("--kernel {k}: expected scalar, avx2 or avx512"),
+                });
+            }
             "-h" | "--help" => {
-                println!("usage: peer [--passes N] [DATASET...]  (81-character puzzle lines)");
+                println!(
+                    "usage: peer [--passes N] [--kernel scalar|avx2|avx512] [DATASET...]  (81-character puzzle lines)"
+                );
                 return Ok(());
             }
             _ => files.push(a),
@@ -84,7 +104,12 @@ fn run() -> Result<()> {
         sets.push((name, parse_puzzles(&text, f)?));
     }
 
-    let mut fast = Fast::new();
+    let mut fast = match kernel {
+        None => Fast::new(),
+        Some(k) => {
+            Fast::with_kernel(k).with_context(|| format!("this CPU cannot run the {k:?} kernel"))?
+        }
+    };
     eprintln!("fast kernel: {:?}", fast.kernel());
     let mut buf = [[0u8; 81]; 2];
     let mut rows = Vec::new();
@@ -101,24 +126,34 @@ fn run() -> Result<()> {
             let b = theirs(p, &mut buf);
             check_pair(g, &a, &b, i + 1).with_context(|| format!("dataset {name}"))?;
         }
-        // Timed passes, alternating.
+        // Timed passes. Within a pass the two solvers alternate on chunks of
+        // puzzles (who goes first alternates too), so both see the same
+        // machine load; a pass's ratio is theirs' time over ours.
         let n = puzzles.len().max(1) as f64;
         let (mut ours_r, mut theirs_r, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
         let mut sink = 0u64;
         for _ in 0..passes {
-            let t = Instant::now();
-            for g in &grids {
-                sink += u64::from(ours(&mut fast, g).0.count);
+            let (mut ta, mut tb) = (Duration::ZERO, Duration::ZERO);
+            for (k, (gs, ps)) in grids.chunks(CHUNK).zip(puzzles.chunks(CHUNK)).enumerate() {
+                for turn in 0..2 {
+                    if (turn + k) % 2 == 0 {
+                        let t = CpuClock::now();
+                        for g in gs {
+                            sink += u64::from(ours(&mut fast, g).0.count);
+                        }
+                        ta += t.elapsed();
+                    } else {
+                        let t = CpuClock::now();
+                        for p in ps {
+                            sink += u64::from(theirs(p, &mut buf).count);
+                        }
+                        tb += t.elapsed();
+                    }
+                }
             }
-            let a = n / t.elapsed().as_secs_f64();
-            let t = Instant::now();
-            for p in puzzles {
-                sink += u64::from(theirs(p, &mut buf).count);
-            }
-            let b = n / t.elapsed().as_secs_f64();
-            ours_r.push(a);
-            theirs_r.push(b);
-            ratios.push(a / b);
+            ours_r.push(n / ta.as_secs_f64());
+            theirs_r.push(n / tb.as_secs_f64());
+            ratios.push(tb.as_secs_f64() / ta.as_secs_f64());
         }
         std::hint::black_box(sink);
         let ratio_min = ratios.iter().copied().fold(f64::INFINITY, f64::min);

@@ -4,10 +4,18 @@
 fn main() {
     #[cfg(feature = "probe")]
     use sudoku_core::solve::fast::board::probe::{CALLS, ROUNDS};
-    let f = std::env::args().nth(1).expect("usage: probe DATASET");
+    let f = std::env::args()
+        .nth(1)
+        .expect("usage: probe DATASET [scalar|avx2|avx512]");
     let text = std::fs::read_to_string(&f).expect("readable dataset");
     let puzzles = bench::parse_puzzles(&text, &f).expect("81-character lines");
-    let mut fast = sudoku_core::solve::fast::Fast::new();
+    use sudoku_core::solve::fast::{Fast, Kernel};
+    let mut fast = match std::env::args().nth(2).as_deref() {
+        Some("scalar") => Fast::scalar(),
+        Some("avx2") => Fast::with_kernel(Kernel::Avx2).expect("AVX2 on this CPU"),
+        Some("avx512") => Fast::with_kernel(Kernel::Avx512).expect("AVX-512 on this CPU"),
+        _ => Fast::new(),
+    };
     let (mut nodes, mut guesses) = (0, 0);
     let t = std::time::Instant::now();
     for p in &puzzles {

@@ -1,45 +1,59 @@
-//! The 4-lane vector type the solver core is generic over, and the only
-//! `unsafe` code of the `fast` method.
+//! The vector type the solver core is generic over, and the only `unsafe`
+//! code of the `fast` method.
 //!
-//! One vector holds the three band words of a digit (lane 3 is padding).
+//! A digit's state is four `u32` lanes (its three band words and a zero
+//! pad). A kernel packs `W` digits into one vector and handles the nine
+//! digits as `N` vectors (12 digit slots at most; unused slots stay zero).
 //! The core ([`super::search::run`]) is written once, generic over
-//! [`Lanes`], and instantiated twice: with [`Portable`] (plain Rust on
-//! `[u32; 4]`, any CPU, always compiled and tested) and, on x86-64 CPUs that
-//! have AVX2 (detected at run time), with [`Sse`]: `std::arch` 128-bit
-//! intrinsics inside a function compiled with `avx2` (so VEX-encoded
-//! three-operand forms), `bmi1`, `bmi2`, `popcnt` and `lzcnt` enabled.
+//! [`Lanes`], and instantiated per kernel:
+//!
+//! - [`Portable`]: plain Rust on `[u32; 4]`, one digit per vector, any CPU;
+//!   always compiled and tested.
+//! - [`Avx2`]: `std::arch` 256-bit intrinsics, two digits per vector.
+//! - [`Avx512`]: `std::arch` 512-bit intrinsics, four digits per vector.
+//!
+//! The SIMD kernels run inside functions compiled with their target
+//! features, chosen at run time by CPU detection.
 
-/// Operations on four `u32` lanes.
+/// Digit slots in a board (nine digits, padded to a multiple of four).
+pub(crate) const SLOTS: usize = 12;
+
+/// Operations on vectors of `4·W` `u32` lanes. Lane rotations act inside
+/// each digit's four lanes.
 pub(crate) trait Lanes: Copy {
     /// The vector type.
     type V: Copy;
-    fn load(self, a: &[u32; 4]) -> Self::V;
-    fn store(self, v: Self::V, a: &mut [u32; 4]);
+    /// Digits per vector.
+    const W: usize;
+    /// Vectors for nine digits.
+    const N: usize;
+    /// Load `W` digits from `a[0..W]` (panics if `a` is shorter).
+    fn load(self, a: &[[u32; 4]]) -> Self::V;
+    /// Store `W` digits to `a[0..W]` (panics if `a` is shorter).
+    fn store(self, v: Self::V, a: &mut [[u32; 4]]);
     fn splat(self, x: u32) -> Self::V;
     fn and(self, a: Self::V, b: Self::V) -> Self::V;
     fn or(self, a: Self::V, b: Self::V) -> Self::V;
     fn xor(self, a: Self::V, b: Self::V) -> Self::V;
     /// `!a & b`.
     fn andnot(self, a: Self::V, b: Self::V) -> Self::V;
-    fn shr<const N: i32>(self, a: Self::V) -> Self::V;
-    fn shl<const N: i32>(self, a: Self::V) -> Self::V;
+    fn shr<const S: u32>(self, a: Self::V) -> Self::V;
+    fn shl<const S: u32>(self, a: Self::V) -> Self::V;
     /// Lane-wise `a - 1` (wrapping).
     fn dec(self, a: Self::V) -> Self::V;
     /// All ones in lanes equal to zero, zero elsewhere.
     fn is_zero_mask(self, a: Self::V) -> Self::V;
-    /// Bands rotated by one: lane i gets lane (i + 1) % 3; lane 3 stays.
+    /// Bands rotated by one: lane i of each digit gets lane (i + 1) % 3; lane 3 stays.
     fn rot1(self, a: Self::V) -> Self::V;
-    /// Bands rotated by two: lane i gets lane (i + 2) % 3; lane 3 stays.
+    /// Bands rotated by two: lane i of each digit gets lane (i + 2) % 3; lane 3 stays.
     fn rot2(self, a: Self::V) -> Self::V;
     /// Whether every lane is zero.
     fn all_zero(self, a: Self::V) -> bool;
-    /// Whether any of lanes 0..3 is zero (lane 3 ignored).
-    fn any_zero3(self, a: Self::V) -> bool;
     /// Whether `a == b` in every lane.
     fn same(self, a: Self::V, b: Self::V) -> bool;
 }
 
-/// Portable implementation on arrays.
+/// Portable implementation on arrays, one digit per vector.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Portable;
 
@@ -55,13 +69,15 @@ fn zip(a: [u32; 4], b: [u32; 4], f: impl Fn(u32, u32) -> u32) -> [u32; 4] {
 
 impl Lanes for Portable {
     type V = [u32; 4];
+    const W: usize = 1;
+    const N: usize = 9;
     #[inline(always)]
-    fn load(self, a: &[u32; 4]) -> [u32; 4] {
-        *a
+    fn load(self, a: &[[u32; 4]]) -> [u32; 4] {
+        a[0]
     }
     #[inline(always)]
-    fn store(self, v: [u32; 4], a: &mut [u32; 4]) {
-        *a = v;
+    fn store(self, v: [u32; 4], a: &mut [[u32; 4]]) {
+        a[0] = v;
     }
     #[inline(always)]
     fn splat(self, x: u32) -> [u32; 4] {
@@ -84,12 +100,12 @@ impl Lanes for Portable {
         zip(a, b, |x, y| !x & y)
     }
     #[inline(always)]
-    fn shr<const N: i32>(self, a: [u32; 4]) -> [u32; 4] {
-        map(a, |x| x >> N)
+    fn shr<const S: u32>(self, a: [u32; 4]) -> [u32; 4] {
+        map(a, |x| x >> S)
     }
     #[inline(always)]
-    fn shl<const N: i32>(self, a: [u32; 4]) -> [u32; 4] {
-        map(a, |x| x << N)
+    fn shl<const S: u32>(self, a: [u32; 4]) -> [u32; 4] {
+        map(a, |x| x << S)
     }
     #[inline(always)]
     fn dec(self, a: [u32; 4]) -> [u32; 4] {
@@ -112,25 +128,28 @@ impl Lanes for Portable {
         (a[0] | a[1] | a[2] | a[3]) == 0
     }
     #[inline(always)]
-    fn any_zero3(self, a: [u32; 4]) -> bool {
-        a[0] == 0 || a[1] == 0 || a[2] == 0
-    }
-    #[inline(always)]
     fn same(self, a: [u32; 4], b: [u32; 4]) -> bool {
         a == b
     }
 }
 
-/// A witness that the CPU has AVX2 (and BMI1/2, POPCNT, LZCNT): only
-/// [`Sse::detect`] makes one, so holding one makes the intrinsics sound.
+/// A witness that the CPU has AVX2 (with BMI1/2, POPCNT, LZCNT): only
+/// [`Avx2::detect`] makes one, so holding one makes its intrinsics sound.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Sse {
+pub(crate) struct Avx2 {
     _private: (),
 }
 
-impl Sse {
-    /// `Some` when the running CPU supports every feature [`run_simd`] enables.
-    pub(crate) fn detect() -> Option<Sse> {
+/// A witness that the CPU has AVX-512F (and everything [`Avx2`] needs):
+/// only [`Avx512::detect`] makes one.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx512 {
+    _private: (),
+}
+
+impl Avx2 {
+    /// `Some` when the running CPU supports every feature [`run_avx2`] enables.
+    pub(crate) fn detect() -> Option<Avx2> {
         #[cfg(target_arch = "x86_64")]
         {
             if std::is_x86_feature_detected!("avx2")
@@ -139,7 +158,23 @@ impl Sse {
                 && std::is_x86_feature_detected!("popcnt")
                 && std::is_x86_feature_detected!("lzcnt")
             {
-                return Some(Sse { _private: () });
+                return Some(Avx2 { _private: () });
+            }
+        }
+        None
+    }
+}
+
+impl Avx512 {
+    /// `Some` when the running CPU supports every feature [`run_avx512`] enables.
+    pub(crate) fn detect() -> Option<Avx512> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if cfg!(fast_avx512)
+                && Avx2::detect().is_some()
+                && std::is_x86_feature_detected!("avx512f")
+            {
+                return Some(Avx512 { _private: () });
             }
         }
         None
@@ -150,195 +185,260 @@ impl Sse {
 mod x86 {
     use std::arch::x86_64::*;
 
-    use super::{Lanes, Sse};
+    use super::{Avx2, Lanes};
 
-    // SAFETY (for every method below): the SSE2/SSE4.1 intrinsics used need
-    // those features, which every CPU with AVX2 has; a `Sse` value exists
-    // only if `Sse::detect` saw AVX2 on the running CPU. Loads and stores go
-    // through references to `[u32; 4]` (16 readable/writable bytes), with the
-    // unaligned forms.
-    impl Lanes for Sse {
-        type V = __m128i;
+    // SAFETY (every `unsafe` block in this impl): the intrinsics need AVX2,
+    // which the running CPU has because an `Avx2` value exists only after
+    // `Avx2::detect` saw it. Loads and stores first take `&a[..2]` (bounds
+    // checked), so they touch 32 valid bytes; the unaligned forms are used.
+    impl Lanes for Avx2 {
+        type V = __m256i;
+        const W: usize = 2;
+        const N: usize = 5;
         #[inline(always)]
-        fn load(self, a: &[u32; 4]) -> __m128i {
-            // SAFETY: see the impl comment; `a` is 16 valid bytes.
-            unsafe { _mm_loadu_si128(a.as_ptr().cast()) }
-        }
-        #[inline(always)]
-        fn store(self, v: __m128i, a: &mut [u32; 4]) {
-            // SAFETY: see the impl comment; `a` is 16 writable bytes.
-            unsafe { _mm_storeu_si128(a.as_mut_ptr().cast(), v) }
-        }
-        #[inline(always)]
-        fn splat(self, x: u32) -> __m128i {
+        fn load(self, a: &[[u32; 4]]) -> __m256i {
+            let a = &a[..2];
             // SAFETY: see the impl comment.
-            unsafe { _mm_set1_epi32(x as i32) }
+            unsafe { _mm256_loadu_si256(a.as_ptr().cast()) }
         }
         #[inline(always)]
-        fn and(self, a: __m128i, b: __m128i) -> __m128i {
+        fn store(self, v: __m256i, a: &mut [[u32; 4]]) {
+            let a = &mut a[..2];
             // SAFETY: see the impl comment.
-            unsafe { _mm_and_si128(a, b) }
+            unsafe { _mm256_storeu_si256(a.as_mut_ptr().cast(), v) }
         }
         #[inline(always)]
-        fn or(self, a: __m128i, b: __m128i) -> __m128i {
+        fn splat(self, x: u32) -> __m256i {
             // SAFETY: see the impl comment.
-            unsafe { _mm_or_si128(a, b) }
+            unsafe { _mm256_set1_epi32(x as i32) }
         }
         #[inline(always)]
-        fn xor(self, a: __m128i, b: __m128i) -> __m128i {
+        fn and(self, a: __m256i, b: __m256i) -> __m256i {
             // SAFETY: see the impl comment.
-            unsafe { _mm_xor_si128(a, b) }
+            unsafe { _mm256_and_si256(a, b) }
         }
         #[inline(always)]
-        fn andnot(self, a: __m128i, b: __m128i) -> __m128i {
+        fn or(self, a: __m256i, b: __m256i) -> __m256i {
             // SAFETY: see the impl comment.
-            unsafe { _mm_andnot_si128(a, b) }
+            unsafe { _mm256_or_si256(a, b) }
         }
         #[inline(always)]
-        fn shr<const N: i32>(self, a: __m128i) -> __m128i {
+        fn xor(self, a: __m256i, b: __m256i) -> __m256i {
             // SAFETY: see the impl comment.
-            unsafe { _mm_srli_epi32::<N>(a) }
+            unsafe { _mm256_xor_si256(a, b) }
         }
         #[inline(always)]
-        fn shl<const N: i32>(self, a: __m128i) -> __m128i {
+        fn andnot(self, a: __m256i, b: __m256i) -> __m256i {
             // SAFETY: see the impl comment.
-            unsafe { _mm_slli_epi32::<N>(a) }
+            unsafe { _mm256_andnot_si256(a, b) }
         }
         #[inline(always)]
-        fn dec(self, a: __m128i) -> __m128i {
+        fn shr<const S: u32>(self, a: __m256i) -> __m256i {
             // SAFETY: see the impl comment.
-            unsafe { _mm_add_epi32(a, _mm_set1_epi32(-1)) }
+            unsafe { _mm256_srlv_epi32(a, _mm256_set1_epi32(S as i32)) }
         }
         #[inline(always)]
-        fn is_zero_mask(self, a: __m128i) -> __m128i {
+        fn shl<const S: u32>(self, a: __m256i) -> __m256i {
             // SAFETY: see the impl comment.
-            unsafe { _mm_cmpeq_epi32(a, _mm_setzero_si128()) }
+            unsafe { _mm256_sllv_epi32(a, _mm256_set1_epi32(S as i32)) }
         }
         #[inline(always)]
-        fn rot1(self, a: __m128i) -> __m128i {
-            // lanes (1, 2, 0, 3)
+        fn dec(self, a: __m256i) -> __m256i {
             // SAFETY: see the impl comment.
-            unsafe { _mm_shuffle_epi32::<0b11_00_10_01>(a) }
+            unsafe { _mm256_add_epi32(a, _mm256_set1_epi32(-1)) }
         }
         #[inline(always)]
-        fn rot2(self, a: __m128i) -> __m128i {
-            // lanes (2, 0, 1, 3)
+        fn is_zero_mask(self, a: __m256i) -> __m256i {
             // SAFETY: see the impl comment.
-            unsafe { _mm_shuffle_epi32::<0b11_01_00_10>(a) }
+            unsafe { _mm256_cmpeq_epi32(a, _mm256_setzero_si256()) }
         }
         #[inline(always)]
-        fn all_zero(self, a: __m128i) -> bool {
-            // SAFETY: see the impl comment (SSE4.1 `ptest`).
-            unsafe { _mm_testz_si128(a, a) != 0 }
-        }
-        #[inline(always)]
-        fn any_zero3(self, a: __m128i) -> bool {
+        fn rot1(self, a: __m256i) -> __m256i {
+            // lanes (1, 2, 0, 3) in each 128-bit half
             // SAFETY: see the impl comment.
-            unsafe { _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(a, _mm_setzero_si128()))) & 7 != 0 }
+            unsafe { _mm256_shuffle_epi32::<0b11_00_10_01>(a) }
         }
         #[inline(always)]
-        fn same(self, a: __m128i, b: __m128i) -> bool {
+        fn rot2(self, a: __m256i) -> __m256i {
+            // lanes (2, 0, 1, 3) in each 128-bit half
             // SAFETY: see the impl comment.
-            unsafe { _mm_movemask_epi8(_mm_cmpeq_epi32(a, b)) == 0xffff }
+            unsafe { _mm256_shuffle_epi32::<0b11_01_00_10>(a) }
         }
+        #[inline(always)]
+        fn all_zero(self, a: __m256i) -> bool {
+            // SAFETY: see the impl comment.
+            unsafe { _mm256_testz_si256(a, a) != 0 }
+        }
+        #[inline(always)]
+        fn same(self, a: __m256i, b: __m256i) -> bool {
+            // SAFETY: see the impl comment.
+            unsafe {
+                let x = _mm256_xor_si256(a, b);
+                _mm256_testz_si256(x, x) != 0
+            }
+        }
+    }
+
+    /// Run the search core with the AVX2 kernel.
+    pub(crate) fn run_avx2(
+        w: Avx2,
+        job: super::super::search::Job<'_>,
+    ) -> super::super::search::Outcome {
+        #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+        fn inner(w: Avx2, job: super::super::search::Job<'_>) -> super::super::search::Outcome {
+            super::super::search::run(w, job)
+        }
+        // SAFETY: `w` proves `Avx2::detect` found avx2, bmi1, bmi2, popcnt
+        // and lzcnt on this CPU, which are exactly the features `inner` enables.
+        unsafe { inner(w, job) }
     }
 }
 
-/// Without x86-64 the witness can never be made; this keeps the types total.
-#[cfg(not(target_arch = "x86_64"))]
-impl Lanes for Sse {
-    type V = [u32; 4];
-    #[inline(always)]
-    fn load(self, a: &[u32; 4]) -> [u32; 4] {
-        Portable.load(a)
-    }
-    #[inline(always)]
-    fn store(self, v: [u32; 4], a: &mut [u32; 4]) {
-        Portable.store(v, a)
-    }
-    #[inline(always)]
-    fn splat(self, x: u32) -> [u32; 4] {
-        Portable.splat(x)
-    }
-    #[inline(always)]
-    fn and(self, a: [u32; 4], b: [u32; 4]) -> [u32; 4] {
-        Portable.and(a, b)
-    }
-    #[inline(always)]
-    fn or(self, a: [u32; 4], b: [u32; 4]) -> [u32; 4] {
-        Portable.or(a, b)
-    }
-    #[inline(always)]
-    fn xor(self, a: [u32; 4], b: [u32; 4]) -> [u32; 4] {
-        Portable.xor(a, b)
-    }
-    #[inline(always)]
-    fn andnot(self, a: [u32; 4], b: [u32; 4]) -> [u32; 4] {
-        Portable.andnot(a, b)
-    }
-    #[inline(always)]
-    fn shr<const N: i32>(self, a: [u32; 4]) -> [u32; 4] {
-        Portable.shr::<N>(a)
-    }
-    #[inline(always)]
-    fn shl<const N: i32>(self, a: [u32; 4]) -> [u32; 4] {
-        Portable.shl::<N>(a)
-    }
-    #[inline(always)]
-    fn dec(self, a: [u32; 4]) -> [u32; 4] {
-        Portable.dec(a)
-    }
-    #[inline(always)]
-    fn is_zero_mask(self, a: [u32; 4]) -> [u32; 4] {
-        Portable.is_zero_mask(a)
-    }
-    #[inline(always)]
-    fn rot1(self, a: [u32; 4]) -> [u32; 4] {
-        Portable.rot1(a)
-    }
-    #[inline(always)]
-    fn rot2(self, a: [u32; 4]) -> [u32; 4] {
-        Portable.rot2(a)
-    }
-    #[inline(always)]
-    fn all_zero(self, a: [u32; 4]) -> bool {
-        Portable.all_zero(a)
-    }
-    #[inline(always)]
-    fn any_zero3(self, a: [u32; 4]) -> bool {
-        Portable.any_zero3(a)
-    }
-    #[inline(always)]
-    fn same(self, a: [u32; 4], b: [u32; 4]) -> bool {
-        Portable.same(a, b)
-    }
-}
-
-/// Run the search core with the SIMD kernel, compiled for AVX2.
 #[cfg(target_arch = "x86_64")]
-pub(crate) fn run_simd(w: Sse, job: super::search::Job<'_>) -> super::search::Outcome {
-    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    fn inner(w: Sse, job: super::search::Job<'_>) -> super::search::Outcome {
-        super::search::run(w, job)
+pub(crate) use x86::run_avx2;
+#[cfg(all(target_arch = "x86_64", fast_avx512))]
+pub(crate) use x86_512::run_avx512;
+
+/// The AVX-512 kernel; built only by compilers that have the AVX-512
+/// intrinsics (Rust 1.89, detected by the build script), newer than the MSRV.
+#[cfg(all(target_arch = "x86_64", fast_avx512))]
+#[allow(clippy::incompatible_msrv)]
+mod x86_512 {
+    use std::arch::x86_64::*;
+
+    use super::{Avx512, Lanes};
+
+    // SAFETY (every `unsafe` block in this impl): the intrinsics need
+    // AVX-512F, which the running CPU has because an `Avx512` value exists
+    // only after `Avx512::detect` saw it. Loads and stores first take
+    // `&a[..4]` (bounds checked), so they touch 64 valid bytes; the
+    // unaligned forms are used.
+    impl Lanes for Avx512 {
+        type V = __m512i;
+        const W: usize = 4;
+        const N: usize = 3;
+        #[inline(always)]
+        fn load(self, a: &[[u32; 4]]) -> __m512i {
+            let a = &a[..4];
+            // SAFETY: see the impl comment.
+            unsafe { _mm512_loadu_si512(a.as_ptr().cast()) }
+        }
+        #[inline(always)]
+        fn store(self, v: __m512i, a: &mut [[u32; 4]]) {
+            let a = &mut a[..4];
+            // SAFETY: see the impl comment.
+            unsafe { _mm512_storeu_si512(a.as_mut_ptr().cast(), v) }
+        }
+        #[inline(always)]
+        fn splat(self, x: u32) -> __m512i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm512_set1_epi32(x as i32) }
+        }
+        #[inline(always)]
+        fn and(self, a: __m512i, b: __m512i) -> __m512i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm512_and_si512(a, b) }
+        }
+        #[inline(always)]
+        fn or(self, a: __m512i, b: __m512i) -> __m512i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm512_or_si512(a, b) }
+        }
+        #[inline(always)]
+        fn xor(self, a: __m512i, b: __m512i) -> __m512i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm512_xor_si512(a, b) }
+        }
+        #[inline(always)]
+        fn andnot(self, a: __m512i, b: __m512i) -> __m512i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm512_andnot_si512(a, b) }
+        }
+        #[inline(always)]
+        fn shr<const S: u32>(self, a: __m512i) -> __m512i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm512_srlv_epi32(a, _mm512_set1_epi32(S as i32)) }
+        }
+        #[inline(always)]
+        fn shl<const S: u32>(self, a: __m512i) -> __m512i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm512_sllv_epi32(a, _mm512_set1_epi32(S as i32)) }
+        }
+        #[inline(always)]
+        fn dec(self, a: __m512i) -> __m512i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm512_add_epi32(a, _mm512_set1_epi32(-1)) }
+        }
+        #[inline(always)]
+        fn is_zero_mask(self, a: __m512i) -> __m512i {
+            // SAFETY: see the impl comment.
+            unsafe {
+                let k = _mm512_cmpeq_epi32_mask(a, _mm512_setzero_si512());
+                _mm512_maskz_mov_epi32(k, _mm512_set1_epi32(-1))
+            }
+        }
+        #[inline(always)]
+        fn rot1(self, a: __m512i) -> __m512i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm512_shuffle_epi32::<0b11_00_10_01>(a) }
+        }
+        #[inline(always)]
+        fn rot2(self, a: __m512i) -> __m512i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm512_shuffle_epi32::<0b11_01_00_10>(a) }
+        }
+        #[inline(always)]
+        fn all_zero(self, a: __m512i) -> bool {
+            // SAFETY: see the impl comment.
+            unsafe { _mm512_test_epi32_mask(a, a) == 0 }
+        }
+        #[inline(always)]
+        fn same(self, a: __m512i, b: __m512i) -> bool {
+            // SAFETY: see the impl comment.
+            unsafe { _mm512_cmpneq_epi32_mask(a, b) == 0 }
+        }
     }
-    // SAFETY: `w` proves `Sse::detect` found avx2, bmi1, bmi2, popcnt and
-    // lzcnt on this CPU, which are exactly the features `inner` enables.
-    unsafe { inner(w, job) }
+
+    /// Run the search core with the AVX-512 kernel.
+    pub(crate) fn run_avx512(
+        w: Avx512,
+        job: super::super::search::Job<'_>,
+    ) -> super::super::search::Outcome {
+        #[target_feature(enable = "avx512f,avx2,bmi1,bmi2,popcnt,lzcnt")]
+        fn inner(w: Avx512, job: super::super::search::Job<'_>) -> super::super::search::Outcome {
+            super::super::search::run(w, job)
+        }
+        // SAFETY: `w` proves `Avx512::detect` found avx512f and the AVX2 set
+        // on this CPU, which are exactly the features `inner` enables.
+        unsafe { inner(w, job) }
+    }
 }
 
-/// Without x86-64 there is no SIMD path; the witness can never be made.
+/// Without the AVX-512 build the witness can never be made; the AVX2-free
+/// portable kernel stands in so the types stay total.
+#[cfg(all(target_arch = "x86_64", not(fast_avx512)))]
+pub(crate) fn run_avx512(_: Avx512, job: super::search::Job<'_>) -> super::search::Outcome {
+    super::search::run(Portable, job)
+}
+
+/// Without x86-64 the witnesses can never be made; the portable kernel
+/// stands in so the types stay total.
 #[cfg(not(target_arch = "x86_64"))]
-pub(crate) fn run_simd(w: Sse, job: super::search::Job<'_>) -> super::search::Outcome {
-    super::search::run(w, job)
+pub(crate) fn run_avx2(_: Avx2, job: super::search::Job<'_>) -> super::search::Outcome {
+    super::search::run(Portable, job)
+}
+
+/// See [`run_avx2`].
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) fn run_avx512(_: Avx512, job: super::search::Job<'_>) -> super::search::Outcome {
+    super::search::run(Portable, job)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn sse_matches_portable() {
-        let Some(s) = Sse::detect() else { return };
+    fn check<L: Lanes>(l: L) {
         let mut x: u32 = 0x1234_5678;
         let mut next = || {
             x ^= x << 13;
@@ -347,30 +447,51 @@ mod tests {
             if x % 5 == 0 { 0 } else { x }
         };
         for _ in 0..2000 {
-            let a = [next(), next(), next(), next()];
-            let b = [next(), next(), next(), next()];
-            let (va, vb) = (s.load(&a), s.load(&b));
+            let mut a = [[0u32; 4]; 4];
+            let mut b = [[0u32; 4]; 4];
+            for i in 0..L::W {
+                a[i] = [next(), next(), next(), next()];
+                b[i] = [next(), next(), next(), next()];
+            }
+            let (va, vb) = (l.load(&a), l.load(&b));
             let out = |v| {
-                let mut o = [0u32; 4];
-                s.store(v, &mut o);
+                let mut o = [[0u32; 4]; 4];
+                l.store(v, &mut o);
                 o
             };
             let p = Portable;
-            assert_eq!(out(s.and(va, vb)), p.and(a, b));
-            assert_eq!(out(s.or(va, vb)), p.or(a, b));
-            assert_eq!(out(s.xor(va, vb)), p.xor(a, b));
-            assert_eq!(out(s.andnot(va, vb)), p.andnot(a, b));
-            assert_eq!(out(s.shr::<9>(va)), p.shr::<9>(a));
-            assert_eq!(out(s.shl::<18>(va)), p.shl::<18>(a));
-            assert_eq!(out(s.dec(va)), p.dec(a));
-            assert_eq!(out(s.is_zero_mask(va)), p.is_zero_mask(a));
-            assert_eq!(out(s.rot1(va)), p.rot1(a));
-            assert_eq!(out(s.rot2(va)), p.rot2(a));
-            assert_eq!(out(s.splat(a[0])), p.splat(a[0]));
-            assert_eq!(s.all_zero(va), p.all_zero(a));
-            assert_eq!(s.any_zero3(va), p.any_zero3(a));
-            assert_eq!(s.same(va, vb), p.same(a, b));
-            assert!(s.same(va, va));
+            let each = |f: &dyn Fn([u32; 4], [u32; 4]) -> [u32; 4]| {
+                let mut o = [[0u32; 4]; 4];
+                for i in 0..L::W {
+                    o[i] = f(a[i], b[i]);
+                }
+                o
+            };
+            assert_eq!(out(l.and(va, vb)), each(&|x, y| p.and(x, y)));
+            assert_eq!(out(l.or(va, vb)), each(&|x, y| p.or(x, y)));
+            assert_eq!(out(l.xor(va, vb)), each(&|x, y| p.xor(x, y)));
+            assert_eq!(out(l.andnot(va, vb)), each(&|x, y| p.andnot(x, y)));
+            assert_eq!(out(l.shr::<9>(va)), each(&|x, _| p.shr::<9>(x)));
+            assert_eq!(out(l.shl::<18>(va)), each(&|x, _| p.shl::<18>(x)));
+            assert_eq!(out(l.dec(va)), each(&|x, _| p.dec(x)));
+            assert_eq!(out(l.is_zero_mask(va)), each(&|x, _| p.is_zero_mask(x)));
+            assert_eq!(out(l.rot1(va)), each(&|x, _| p.rot1(x)));
+            assert_eq!(out(l.rot2(va)), each(&|x, _| p.rot2(x)));
+            assert_eq!(l.all_zero(va), (0..L::W).all(|i| p.all_zero(a[i])));
+            assert_eq!(l.same(va, vb), a == b);
+            assert!(l.same(va, va));
+        }
+    }
+
+    #[test]
+    fn kernels_match_portable() {
+        check(Portable);
+        if let Some(k) = Avx2::detect() {
+            check(k);
+        }
+        #[cfg(all(target_arch = "x86_64", fast_avx512))]
+        if let Some(k) = Avx512::detect() {
+            check(k);
         }
     }
 }

@@ -3,13 +3,15 @@
 //! # Design
 //!
 //! The state of a search node is one 27-bit word per (digit, band): the
-//! cells of three rows where the digit can still go (see `board::Board`,
-//! 128 bytes in all). Propagation runs to a fixpoint:
+//! cells of three rows where the digit can still go, four lanes per digit
+//! (see `board::Board`, 208 bytes in all). Propagation runs to a fixpoint:
 //!
 //! - **locked candidates**, digit by digit and band by band: in a band a
 //!   digit takes one triad (three cells of a row inside a box) per row and
-//!   per box, so the triads it can take form 3×3 permutation matrices; a
-//!   table keeps only the triads on some permutation. The same is done for
+//!   per box, so the triads it can take form 3×3 permutation matrices; only
+//!   the triads on some permutation are kept (an entry is on one exactly
+//!   when the 2×2 minor of the other rows and boxes has a perfect matching,
+//!   which bit rotations compute for all triads at once). The same is done for
 //!   the stacks with columns in place of rows. This covers pointing and
 //!   claiming in both directions and also detects a digit with no place
 //!   left in a row, column or box. (The band-wise formulation follows
@@ -19,18 +21,20 @@
 //!   (a column set present in exactly one band and one row of it);
 //! - **naked singles**, counted bit-sliced over the nine digit words.
 //!
-//! The search branches on the first bivalue cell (else a cell with the
-//! fewest candidates) as a binary choice "digit d here / not here", on an
+//! The search branches on a bivalue cell chosen for how much it removes
+//! (else a cell with the fewest candidates) as a binary choice "digit d here / not here", on an
 //! explicit stack of board copies; nothing is allocated per node, and the
 //! stack and output grid are reused across puzzles.
 //!
 //! # SIMD
 //!
-//! On x86-64 CPUs with AVX2 and BMI2 (detected at run time), the search runs
-//! in a function compiled for those features: triads and stack columns are
-//! gathered with `pext`/`pdep` and the element-wise passes over the 27 words
-//! are vectorised. The scalar path is always compiled; [`Fast::scalar`]
-//! forces it (the tests run both).
+//! Every step above is a fixed sequence of lane-wise bit operations on the
+//! digit vectors (no tables, no per-cell loops), so the core is written once
+//! over a small vector trait and compiled per kernel: portable Rust (always
+//! compiled), AVX2 (two digits per 256-bit vector) and AVX-512 (four digits
+//! per 512-bit vector) through `std::arch`, picked at run time by CPU
+//! detection. [`Fast::scalar`] and [`Fast::with_kernel`] force one (the
+//! tests run every kernel the CPU has).
 //!
 //! # Sizes
 //!
@@ -72,17 +76,28 @@ use std::time::Instant;
 use crate::grid::{Grid, Size};
 use crate::solve::{Limits, Report, Solver, Stats, StopReason};
 
-use self::arch::Sse;
+use self::arch::{Avx2, Avx512};
 use self::board::Board;
 use self::search::{Job, Outcome};
 
-/// Which implementation of the core a [`Fast`] solver runs.
+/// Which implementation of the core a [`Fast`] solver runs. All give the
+/// same answers and statistics; they differ in speed only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kernel {
-    /// Portable Rust, any CPU.
+    /// Portable Rust, any CPU (one digit per 4-lane array).
     Scalar,
-    /// x86-64 with AVX2 and BMI2 (`pext`/`pdep`), chosen at run time.
-    Avx2Bmi2,
+    /// x86-64 AVX2: two digits per 256-bit vector.
+    Avx2,
+    /// x86-64 AVX-512F: four digits per 512-bit vector.
+    Avx512,
+}
+
+/// The kernel with its CPU-feature witness.
+#[derive(Clone, Copy, Debug)]
+enum Engine {
+    Scalar,
+    Avx2(Avx2),
+    Avx512(Avx512),
 }
 
 /// A grid size `fast` does not handle (it handles 9×9 only).
@@ -94,8 +109,8 @@ pub struct UnsupportedSize(pub Size);
 /// grid between puzzles.
 #[derive(Debug)]
 pub struct Fast {
-    simd: Option<Sse>,
-    stack: Vec<(Board, usize)>,
+    engine: Engine,
+    stack: Vec<Board>,
     out: Grid,
 }
 
@@ -108,17 +123,40 @@ impl Default for Fast {
 impl Fast {
     /// The fastest kernel this CPU supports (detected once, here).
     pub fn new() -> Fast {
-        Fast::build(Sse::detect())
+        let engine = match (Avx512::detect(), Avx2::detect()) {
+            (Some(w), _) => Engine::Avx512(w),
+            (None, Some(w)) => Engine::Avx2(w),
+            (None, None) => Engine::Scalar,
+        };
+        Fast::build(engine)
     }
 
     /// Force the portable scalar kernel, whatever the CPU.
     pub fn scalar() -> Fast {
-        Fast::build(None)
+        Fast::build(Engine::Scalar)
     }
 
-    fn build(simd: Option<Sse>) -> Fast {
+    /// A solver with the given kernel, or `None` if this CPU lacks it.
+    pub fn with_kernel(kernel: Kernel) -> Option<Fast> {
+        let engine = match kernel {
+            Kernel::Scalar => Engine::Scalar,
+            Kernel::Avx2 => Engine::Avx2(Avx2::detect()?),
+            Kernel::Avx512 => Engine::Avx512(Avx512::detect()?),
+        };
+        Some(Fast::build(engine))
+    }
+
+    /// The kernels this CPU can run, slowest first.
+    pub fn available_kernels() -> Vec<Kernel> {
+        [Kernel::Scalar, Kernel::Avx2, Kernel::Avx512]
+            .into_iter()
+            .filter(|&k| Fast::with_kernel(k).is_some())
+            .collect()
+    }
+
+    fn build(engine: Engine) -> Fast {
         Fast {
-            simd,
+            engine,
             stack: Vec::with_capacity(96),
             out: Grid::empty(Size::NINE),
         }
@@ -126,9 +164,10 @@ impl Fast {
 
     /// The kernel in use.
     pub fn kernel(&self) -> Kernel {
-        match self.simd {
-            Some(_) => Kernel::Avx2Bmi2,
-            None => Kernel::Scalar,
+        match self.engine {
+            Engine::Scalar => Kernel::Scalar,
+            Engine::Avx2(_) => Kernel::Avx2,
+            Engine::Avx512(_) => Kernel::Avx512,
         }
     }
 
@@ -172,9 +211,10 @@ impl Fast {
             stack: &mut self.stack,
             out: &mut self.out,
         };
-        let o: Outcome = match self.simd {
-            Some(w) => arch::run_simd(w, job),
-            None => search::run(arch::Portable, job),
+        let o: Outcome = match self.engine {
+            Engine::Avx512(w) => arch::run_avx512(w, job),
+            Engine::Avx2(w) => arch::run_avx2(w, job),
+            Engine::Scalar => search::run(arch::Portable, job),
         };
         Report {
             stats: Stats {

@@ -12,7 +12,7 @@ pub(crate) struct Job<'a> {
     pub(crate) masks: &'a [u16; 81],
     pub(crate) limits: &'a Limits,
     pub(crate) on_solution: &'a mut dyn FnMut(&Grid) -> ControlFlow<()>,
-    pub(crate) stack: &'a mut Vec<(Board, usize)>,
+    pub(crate) stack: &'a mut Vec<Board>,
     pub(crate) out: &'a mut Grid,
 }
 
@@ -65,7 +65,7 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
     stack.clear();
     let mut cur = Board::from_masks(masks);
     o.nodes = 1;
-    let mut alive = propagate(k, &mut cur, 0x1ff);
+    let mut alive = propagate(k, &mut cur);
     loop {
         if alive {
             if cur.is_solved() {
@@ -86,29 +86,28 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
                 let (d, band, bit) = choose(&cur);
                 let mut other = cur;
                 other.eliminate(d, band, bit);
-                stack.push((other, d));
+                stack.push(other);
                 o.max_depth = o.max_depth.max(stack.len() as u32);
-                let touched = cur.digits_at(band, bit);
                 cur.assign(d, band, bit);
                 if let Some(stop) = enter(&mut o, limits, slow, max_nodes) {
                     o.stop = stop;
                     return o;
                 }
                 o.guesses += 1;
-                alive = propagate(k, &mut cur, touched);
+                alive = propagate(k, &mut cur);
                 continue;
             }
         }
         match stack.pop() {
             None => return o,
-            Some((b, d)) => {
+            Some(b) => {
                 cur = b;
                 if let Some(stop) = enter(&mut o, limits, slow, max_nodes) {
                     o.stop = stop;
                     return o;
                 }
                 o.guesses += 1;
-                alive = propagate(k, &mut cur, 1 << d);
+                alive = propagate(k, &mut cur);
             }
         }
     }
