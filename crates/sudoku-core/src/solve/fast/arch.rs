@@ -47,6 +47,8 @@ pub(crate) trait Lanes: Copy {
     fn rot1(self, a: Self::V) -> Self::V;
     /// Bands rotated by two: lane i of each digit gets lane (i + 2) % 3; lane 3 stays.
     fn rot2(self, a: Self::V) -> Self::V;
+    /// Digit slots rotated by `S` (1 or 2; only called with `S < W`).
+    fn rot_slots<const S: u32>(self, a: Self::V) -> Self::V;
     /// Whether every lane is zero.
     fn all_zero(self, a: Self::V) -> bool;
     /// Whether `a == b` in every lane.
@@ -122,6 +124,10 @@ impl Lanes for Portable {
     #[inline(always)]
     fn rot2(self, a: [u32; 4]) -> [u32; 4] {
         [a[2], a[0], a[1], a[3]]
+    }
+    #[inline(always)]
+    fn rot_slots<const S: u32>(self, a: [u32; 4]) -> [u32; 4] {
+        a
     }
     #[inline(always)]
     fn all_zero(self, a: [u32; 4]) -> bool {
@@ -265,6 +271,12 @@ mod x86 {
             unsafe { _mm256_shuffle_epi32::<0b11_01_00_10>(a) }
         }
         #[inline(always)]
+        fn rot_slots<const S: u32>(self, a: __m256i) -> __m256i {
+            // Two slots: rotating by one swaps the 128-bit halves.
+            // SAFETY: see the impl comment.
+            unsafe { _mm256_permute2x128_si256::<0x01>(a, a) }
+        }
+        #[inline(always)]
         fn all_zero(self, a: __m256i) -> bool {
             // SAFETY: see the impl comment.
             unsafe { _mm256_testz_si256(a, a) != 0 }
@@ -388,6 +400,17 @@ mod x86_512 {
             unsafe { _mm512_shuffle_epi32::<0b11_01_00_10>(a) }
         }
         #[inline(always)]
+        fn rot_slots<const S: u32>(self, a: __m512i) -> __m512i {
+            // SAFETY: see the impl comment.
+            unsafe {
+                if S == 1 {
+                    _mm512_shuffle_i32x4::<0b00_11_10_01>(a, a)
+                } else {
+                    _mm512_shuffle_i32x4::<0b01_00_11_10>(a, a)
+                }
+            }
+        }
+        #[inline(always)]
         fn all_zero(self, a: __m512i) -> bool {
             // SAFETY: see the impl comment.
             unsafe { _mm512_test_epi32_mask(a, a) == 0 }
@@ -478,6 +501,19 @@ mod tests {
             assert_eq!(out(l.rot1(va)), each(&|x, _| p.rot1(x)));
             assert_eq!(out(l.rot2(va)), each(&|x, _| p.rot2(x)));
             assert_eq!(l.all_zero(va), (0..L::W).all(|i| p.all_zero(a[i])));
+            let rot = |s: usize| {
+                let mut o = [[0u32; 4]; 4];
+                for i in 0..L::W {
+                    o[i] = a[(i + s) % L::W];
+                }
+                o
+            };
+            if L::W > 1 {
+                assert_eq!(out(l.rot_slots::<1>(va)), rot(1));
+            }
+            if L::W > 2 {
+                assert_eq!(out(l.rot_slots::<2>(va)), rot(2));
+            }
             assert_eq!(l.same(va, vb), a == b);
             assert!(l.same(va, va));
         }

@@ -215,34 +215,36 @@ fn peers_of<L: Lanes>(l: L, n: L::V) -> (L::V, L::V) {
     (peers, clash)
 }
 
-/// Fold the `W` digit slots of each vector into per-band counters:
-/// `(once, twice)` over all nine digits.
+/// Per-band counters over all nine digits, in every digit slot of the
+/// result: cells in at least one, two and three digit words.
 #[inline(always)]
-fn count_slots<L: Lanes>(l: L, v: &[L::V]) -> ([u32; 4], [u32; 4]) {
+fn count_slots<L: Lanes, const THRICE: bool>(l: L, v: &[L::V]) -> [L::V; 3] {
     let zero = l.splat(0);
-    let (mut once, mut twice) = (zero, zero);
+    let (mut o, mut t, mut h) = (zero, zero, zero);
     for &x in v {
-        twice = l.or(twice, l.and(once, x));
-        once = l.or(once, x);
-    }
-    let mut o = [[0u32; 4]; 4];
-    let mut t = [[0u32; 4]; 4];
-    l.store(once, &mut o);
-    l.store(twice, &mut t);
-    let (mut a, mut b) = (o[0], t[0]);
-    for i in 1..L::W {
-        for k in 0..4 {
-            b[k] |= t[i][k] | (a[k] & o[i][k]);
-            a[k] |= o[i][k];
+        if THRICE {
+            h = l.or(h, l.and(t, x));
         }
+        t = l.or(t, l.and(o, x));
+        o = l.or(o, x);
     }
-    (a, b)
-}
-
-/// A per-band value repeated in every digit slot of a vector.
-#[inline(always)]
-fn spread<L: Lanes>(l: L, x: [u32; 4]) -> L::V {
-    l.load(&[x; 4])
+    // Butterfly over the digit slots of one vector.
+    let step = |o2: L::V, t2: L::V, h2: L::V, o: &mut L::V, t: &mut L::V, h: &mut L::V| {
+        if THRICE {
+            *h = l.or(l.or(*h, h2), l.or(l.and(*t, o2), l.and(*o, t2)));
+        }
+        *t = l.or(l.or(*t, t2), l.and(*o, o2));
+        *o = l.or(*o, o2);
+    };
+    if L::W > 1 {
+        let (o2, t2, h2) = (l.rot_slots::<1>(o), l.rot_slots::<1>(t), l.rot_slots::<1>(h));
+        step(o2, t2, h2, &mut o, &mut t, &mut h);
+    }
+    if L::W > 2 {
+        let (o2, t2, h2) = (l.rot_slots::<2>(o), l.rot_slots::<2>(t), l.rot_slots::<2>(h));
+        step(o2, t2, h2, &mut o, &mut t, &mut h);
+    }
+    [o, t, h]
 }
 
 /// Propagate to a fixpoint. `false` on a contradiction (a cell without
@@ -262,69 +264,74 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board) -> bool {
         stacks[g] = l.load(&STACKS[g * L::W..]);
     }
     let cand = &mut cand[..L::N];
-    let mut solved = bd.solved;
+    let mut solved = l.load(&[bd.solved; 4]);
+    let full3 = l.load(&[[BAND, BAND, BAND, 0]; 4]);
+    // Rounds alternate between cheap ones (singles only) and full ones
+    // (locked candidates too): singles first, locked candidates once they
+    // stall. The board is at the fixpoint after a full round that changed
+    // nothing.
+    let mut full = false;
     let ok = loop {
         #[cfg(feature = "probe")]
         probe::ROUNDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        // Locked candidates and hidden singles, all digits.
-        let solved_v = spread(l, solved);
         let mut new = [zero; 12];
         let mut changed = false;
-        let mut bad = zero;
-        for g in 0..L::N {
-            let (v, b) = locked(l, cand[g], valid[g], stacks[g]);
-            bad = l.or(bad, b);
-            changed |= !l.same(v, cand[g]);
-            cand[g] = v;
-            new[g] = l.andnot(solved_v, hidden_singles(l, v));
+        if full {
+            let mut bad = zero;
+            for g in 0..L::N {
+                let (v, b) = locked(l, cand[g], valid[g], stacks[g]);
+                bad = l.or(bad, b);
+                changed |= !l.same(v, cand[g]);
+                cand[g] = v;
+            }
+            if !l.all_zero(bad) {
+                break false;
+            }
         }
-        if !l.all_zero(bad) {
-            break false;
+        for g in 0..L::N {
+            new[g] = l.andnot(solved, hidden_singles(l, cand[g]));
         }
         // Cells with exactly one candidate; every cell needs at least one.
-        let (once, twice) = count_slots(l, cand);
-        if (once[0] & once[1] & once[2]) != BAND {
+        let [once, twice, _] = count_slots::<L, false>(l, cand);
+        if !l.all_zero(l.andnot(once, full3)) {
             break false;
         }
-        let mut naked = [0u32; 4];
-        for b in 0..3 {
-            naked[b] = once[b] & !twice[b] & !solved[b];
-        }
-        let naked_v = spread(l, naked);
+        let naked = l.andnot(solved, l.andnot(twice, once));
         for g in 0..L::N {
-            new[g] = l.or(new[g], l.and(naked_v, cand[g]));
+            new[g] = l.or(new[g], l.and(naked, cand[g]));
         }
         let new = &new[..L::N];
-        let (all, clash) = count_slots(l, new);
-        if (clash[0] | clash[1] | clash[2]) != 0 {
+        let [all, clash, _] = count_slots::<L, false>(l, new);
+        if !l.all_zero(clash) {
             break false;
         }
-        if (all[0] | all[1] | all[2]) == 0 {
-            if !changed {
+        if l.all_zero(all) {
+            if full && !changed {
                 break true;
             }
+            full = true;
             continue;
         }
+        full = false;
         // Place them: the digit leaves the peers, other digits leave the cell.
-        let all_v = spread(l, all);
         let mut bad = zero;
         for g in 0..L::N {
             let (peers, clash) = peers_of(l, new[g]);
             bad = l.or(bad, clash);
-            let keep = l.andnot(l.andnot(new[g], all_v), l.andnot(peers, cand[g]));
+            let keep = l.andnot(l.andnot(new[g], all), l.andnot(peers, cand[g]));
             cand[g] = l.or(keep, new[g]);
         }
         if !l.all_zero(bad) {
             break false;
         }
-        for b in 0..3 {
-            solved[b] |= all[b];
-        }
+        solved = l.or(solved, all);
     };
     for g in 0..L::N {
         l.store(cand[g], &mut bd.cand[g * L::W..]);
     }
-    bd.solved = solved;
+    let mut s = [[0u32; 4]; 4];
+    l.store(solved, &mut s);
+    bd.solved = s[0];
     ok
 }
 
@@ -349,56 +356,66 @@ pub mod probe {
 /// first cell with the fewest candidates. The cell's lowest digit is tried
 /// first. The heuristic changes speed only, never the answers.
 #[inline(always)]
-pub(crate) fn choose(bd: &Board) -> (usize, usize, u32) {
-    let mut once = [0u32; 3];
-    let mut twice = [0u32; 3];
-    let mut thrice = [0u32; 3];
-    for d in 0..9 {
-        for b in 0..3 {
-            let x = bd.cand[d][b];
-            thrice[b] |= twice[b] & x;
-            twice[b] |= once[b] & x;
-            once[b] |= x;
-        }
+pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32) {
+    let zero = l.splat(0);
+    let mut cand = [zero; 12];
+    for g in 0..L::N {
+        cand[g] = l.load(&bd.cand[g * L::W..]);
     }
-    let mut pick = None;
-    let mut best = 0;
+    let [_, twice, thrice] = count_slots::<L, true>(l, &cand[..L::N]);
+    let mut two = [[0u32; 4]; 4];
+    l.store(l.andnot(thrice, twice), &mut two);
+    let mut bi = [0u32; 3];
     for b in 0..3 {
-        let mut bi = twice[b] & !thrice[b] & !bd.solved[b];
-        while bi != 0 {
-            let bit = bi & bi.wrapping_neg();
-            bi &= bi - 1;
-            let p = &PEERS[27 * b + bit.trailing_zeros() as usize];
-            let mut score = 1;
-            for d in 0..9 {
-                if bd.cand[d][b] & bit != 0 {
-                    let n = (bd.cand[d][0] & p[0]).count_ones()
-                        + (bd.cand[d][1] & p[1]).count_ones()
-                        + (bd.cand[d][2] & p[2]).count_ones();
-                    score *= n + 3;
+        bi[b] = two[0][b] & !bd.solved[b];
+    }
+    if (bi[0] | bi[1] | bi[2]) != 0 {
+        // Score every (bivalue cell, digit) pair once, digit by digit.
+        let mut score = [1u32; 81];
+        for d in 0..9 {
+            let w = &bd.cand[d];
+            for b in 0..3 {
+                let mut cells = bi[b] & w[b];
+                while cells != 0 {
+                    let cell = 27 * b + cells.trailing_zeros() as usize;
+                    cells &= cells - 1;
+                    let p = &PEERS[cell];
+                    let n = (w[0] & p[0]).count_ones() + (w[1] & p[1]).count_ones() + (w[2] & p[2]).count_ones();
+                    score[cell] *= n + 3;
                 }
             }
-            if score > best {
-                best = score;
-                pick = Some((b, bit));
+        }
+        let mut best = (0, 0, 0);
+        for b in 0..3 {
+            let mut cells = bi[b];
+            while cells != 0 {
+                let bit = cells & cells.wrapping_neg();
+                cells &= cells - 1;
+                let sc = score[27 * b + bit.trailing_zeros() as usize];
+                if sc > best.0 {
+                    best = (sc, b, bit);
+                }
             }
+        }
+        let (_, band, bit) = best;
+        let d = (0..9)
+            .find(|&d| bd.cand[d][band] & bit != 0)
+            .expect("a bivalue cell has candidates");
+        return (d, band, bit);
+    }
+    let mut best = (u32::MAX, 0, 0);
+    for b in 0..3 {
+        let mut open = BAND & !bd.solved[b];
+        while open != 0 {
+            let bit = open & open.wrapping_neg();
+            let n: u32 = (0..9).map(|d| u32::from(bd.cand[d][b] & bit != 0)).sum();
+            if n < best.0 {
+                best = (n, b, bit);
+            }
+            open &= open - 1;
         }
     }
-    let (band, bit) = pick.unwrap_or_else(|| {
-        let mut best = (u32::MAX, 0, 0);
-        for b in 0..3 {
-            let mut open = BAND & !bd.solved[b];
-            while open != 0 {
-                let bit = open & open.wrapping_neg();
-                let n: u32 = (0..9).map(|d| u32::from(bd.cand[d][b] & bit != 0)).sum();
-                if n < best.0 {
-                    best = (n, b, bit);
-                }
-                open &= open - 1;
-            }
-        }
-        (best.1, best.2)
-    });
+    let (_, band, bit) = best;
     let d = (0..9)
         .find(|&d| bd.cand[d][band] & bit != 0)
         .expect("an unsolved cell of a propagated board has candidates");

@@ -83,7 +83,7 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
                 // Binary choice: the digit in the cell, or not. Both sides
                 // are alternatives of a real choice (the cell has at least
                 // two candidates), so each counts as a guess when taken.
-                let (d, band, bit) = choose(&cur);
+                let (d, band, bit) = choose(k, &cur);
                 let mut other = cur;
                 other.eliminate(d, band, bit);
                 stack.push(other);
