@@ -8,20 +8,53 @@
 use super::arch::{Lanes, SLOTS};
 use super::tables::{BAND, BOX_MASK, PEERS};
 
-/// Search state for one node: 208 bytes, copied whole at a choice point.
+/// Search state for one node: 256 bytes, copied whole at a choice point.
 ///
 /// `cand[d][b]` holds, for digit `d + 1` and band `b`, the cells of the
 /// band where the digit can still go (bit `9·r + c` for row `r` of the band
 /// and column `c`); lane 3 and the digit slots 9..12 are zero padding. A placed digit stays in its own
 /// word, so in a solution every digit word holds one cell per row, column
-/// and box. `solved[b]` marks the cells whose placement has been propagated
+/// and box. `solved[.][b]` marks the cells whose placement has been propagated
 /// (other digits removed from the cell, the digit removed from its peers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub(crate) struct Board {
     pub(crate) cand: [[u32; 4]; SLOTS],
-    pub(crate) solved: [u32; 4],
+    /// The same set repeated in four slots, so any kernel loads it whole.
+    pub(crate) solved: [[u32; 4]; 4],
 }
+
+/// A change to apply to a board before propagating it: keep only digit
+/// `d` (0-based) in the cell at (`band`, `bit`), or remove it from there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Act {
+    /// Nothing to apply.
+    None,
+    /// Place digit `d` in the cell.
+    Assign { d: usize, band: usize, bit: u32 },
+    /// Remove digit `d` from the cell.
+    Eliminate { d: usize, band: usize, bit: u32 },
+}
+
+/// `ONE_DIGIT[d]`: all ones in digit `d`'s slot, zero elsewhere.
+static ONE_DIGIT: [[[u32; 4]; SLOTS]; 9] = one_digit();
+
+const fn one_digit() -> [[[u32; 4]; SLOTS]; 9] {
+    let mut out = [[[0; 4]; SLOTS]; 9];
+    let mut d = 0;
+    while d < 9 {
+        out[d][d] = [u32::MAX; 4];
+        d += 1;
+    }
+    out
+}
+
+/// `ONE_BAND[b]`: all ones in lane `b` of every slot.
+static ONE_BAND: [[[u32; 4]; 4]; 3] = [
+    [[u32::MAX, 0, 0, 0]; 4],
+    [[0, u32::MAX, 0, 0]; 4],
+    [[0, 0, u32::MAX, 0]; 4],
+];
 
 /// Per digit slot: all ones in the band lanes of real digits.
 static VALID: [[u32; 4]; SLOTS] = slots([u32::MAX, u32::MAX, u32::MAX, 0]);
@@ -43,7 +76,7 @@ impl Board {
     pub(crate) fn from_masks(masks: &[u16; 81]) -> Board {
         let mut b = Board {
             cand: slots([BAND, BAND, BAND, 0]),
-            solved: [0; 4],
+            solved: [[0; 4]; 4],
         };
         for (cell, &m) in masks.iter().enumerate() {
             let mut gone = !m & 0x1ff;
@@ -61,7 +94,7 @@ impl Board {
     /// Whether every cell is placed.
     #[inline(always)]
     pub(crate) fn is_solved(&self) -> bool {
-        self.solved[0] & self.solved[1] & self.solved[2] == BAND
+        self.solved[0][0] & self.solved[0][1] & self.solved[0][2] == BAND
     }
 
     /// Write the digits of a solved board, row-major, into `out`.
@@ -75,22 +108,6 @@ impl Board {
                 }
             }
         }
-    }
-
-    /// Keep only digit `d` (0-based) in the cell at (`band`, `bit`).
-    #[inline(always)]
-    pub(crate) fn assign(&mut self, d: usize, band: usize, bit: u32) {
-        for e in 0..9 {
-            if e != d {
-                self.cand[e][band] &= !bit;
-            }
-        }
-    }
-
-    /// Remove digit `d` (0-based) from the cell at (`band`, `bit`).
-    #[inline(always)]
-    pub(crate) fn eliminate(&mut self, d: usize, band: usize, bit: u32) {
-        self.cand[d][band] &= !bit;
     }
 }
 
@@ -177,11 +194,13 @@ fn hidden_singles<L: Lanes>(l: L, v: L::V) -> L::V {
     )
 }
 
-/// The cells of `n` (new placements, per digit) as peer masks: every cell
-/// sharing a row, column or box with one of them. The second vector is
-/// non-zero if two placements of one digit share a house.
+/// The cells sharing a row, column or box with a cell of `n` (new
+/// placements, per digit; the cells themselves included).
+///
+/// Two placements of one digit in one house are not flagged here: such a
+/// board can never reach a solution (see [`propagate`]).
 #[inline(always)]
-fn peers_of<L: Lanes>(l: L, n: L::V) -> (L::V, L::V) {
+fn peers_of<L: Lanes>(l: L, n: L::V) -> L::V {
     let row = l.splat(0x1ff);
     let f0 = l.and(n, row);
     let f1 = l.and(l.shr::<9>(n), row);
@@ -193,26 +212,14 @@ fn peers_of<L: Lanes>(l: L, n: L::V) -> (L::V, L::V) {
         ),
         l.shl::<18>(l.andnot(l.is_zero_mask(f2), row)),
     );
-    let mut clash = l.or(
-        l.or(l.and(f0, l.dec(f0)), l.and(f1, l.dec(f1))),
-        l.and(f2, l.dec(f2)),
-    );
     let cp = l.or(l.or(f0, f1), f2);
-    clash = l.or(
-        clash,
-        l.or(l.or(l.and(f0, f1), l.and(f0, f2)), l.and(f1, f2)),
-    );
-    let (c1, c2) = (l.rot1(cp), l.rot2(cp));
-    clash = l.or(clash, l.or(l.and(cp, c1), l.and(cp, c2)));
-    let call = l.or(l.or(cp, c1), c2);
+    let call = l.or(l.or(cp, l.rot1(cp)), l.rot2(cp));
     let mut peers = l.or(rows, l.or(l.or(call, l.shl::<9>(call)), l.shl::<18>(call)));
     for m in BOX_MASK {
         let mv = l.splat(m);
-        let g = l.and(n, mv);
-        peers = l.or(peers, l.andnot(l.is_zero_mask(g), mv));
-        clash = l.or(clash, l.and(g, l.dec(g)));
+        peers = l.or(peers, l.andnot(l.is_zero_mask(l.and(n, mv)), mv));
     }
-    (peers, clash)
+    peers
 }
 
 /// Per-band counters over all nine digits, in every digit slot of the
@@ -237,21 +244,36 @@ fn count_slots<L: Lanes, const THRICE: bool>(l: L, v: &[L::V]) -> [L::V; 3] {
         *o = l.or(*o, o2);
     };
     if L::W > 1 {
-        let (o2, t2, h2) = (l.rot_slots::<1>(o), l.rot_slots::<1>(t), l.rot_slots::<1>(h));
+        let (o2, t2, h2) = (
+            l.rot_slots::<1>(o),
+            l.rot_slots::<1>(t),
+            l.rot_slots::<1>(h),
+        );
         step(o2, t2, h2, &mut o, &mut t, &mut h);
     }
     if L::W > 2 {
-        let (o2, t2, h2) = (l.rot_slots::<2>(o), l.rot_slots::<2>(t), l.rot_slots::<2>(h));
+        let (o2, t2, h2) = (
+            l.rot_slots::<2>(o),
+            l.rot_slots::<2>(t),
+            l.rot_slots::<2>(h),
+        );
         step(o2, t2, h2, &mut o, &mut t, &mut h);
     }
     [o, t, h]
 }
 
-/// Propagate to a fixpoint. `false` on a contradiction (a cell without
-/// candidates, a digit without a place in a house, or two placements that
-/// clash).
+/// Apply `act`, then propagate to a fixpoint. `false` on a contradiction (a
+/// cell without candidates, a digit without a place in a house, or two
+/// digits placed in one cell).
+///
+/// A digit placed twice in one house in the same round is not caught at
+/// once, but such a board never passes for solved: a board is solved only
+/// after a full round found every cell placed with exactly one digit and
+/// every digit with a place in each of its nine rows, columns and boxes;
+/// then each digit has at least nine cells, 81 in all, so exactly one per
+/// house.
 #[inline(always)]
-pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board) -> bool {
+pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
     #[cfg(feature = "probe")]
     probe::CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let zero = l.splat(0);
@@ -264,7 +286,24 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board) -> bool {
         stacks[g] = l.load(&STACKS[g * L::W..]);
     }
     let cand = &mut cand[..L::N];
-    let mut solved = l.load(&[bd.solved; 4]);
+    let mut solved = l.load(&bd.solved);
+    match act {
+        Act::None => {}
+        Act::Assign { d, band, bit } => {
+            let cell = l.and(l.splat(bit), l.load(&ONE_BAND[band]));
+            for g in 0..L::N {
+                let others = l.andnot(l.load(&ONE_DIGIT[d][g * L::W..]), cell);
+                cand[g] = l.andnot(others, cand[g]);
+            }
+        }
+        Act::Eliminate { d, band, bit } => {
+            let cell = l.and(l.splat(bit), l.load(&ONE_BAND[band]));
+            for g in 0..L::N {
+                let this = l.and(l.load(&ONE_DIGIT[d][g * L::W..]), cell);
+                cand[g] = l.andnot(this, cand[g]);
+            }
+        }
+    }
     let full3 = l.load(&[[BAND, BAND, BAND, 0]; 4]);
     // Rounds alternate between cheap ones (singles only) and full ones
     // (locked candidates too): singles first, locked candidates once they
@@ -314,24 +353,17 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board) -> bool {
         }
         full = false;
         // Place them: the digit leaves the peers, other digits leave the cell.
-        let mut bad = zero;
         for g in 0..L::N {
-            let (peers, clash) = peers_of(l, new[g]);
-            bad = l.or(bad, clash);
+            let peers = peers_of(l, new[g]);
             let keep = l.andnot(l.andnot(new[g], all), l.andnot(peers, cand[g]));
             cand[g] = l.or(keep, new[g]);
-        }
-        if !l.all_zero(bad) {
-            break false;
         }
         solved = l.or(solved, all);
     };
     for g in 0..L::N {
         l.store(cand[g], &mut bd.cand[g * L::W..]);
     }
-    let mut s = [[0u32; 4]; 4];
-    l.store(solved, &mut s);
-    bd.solved = s[0];
+    l.store(solved, &mut bd.solved);
     ok
 }
 
@@ -355,6 +387,9 @@ pub mod probe {
 /// measuring guesses on the benchmark sets.) Without a bivalue cell: the
 /// first cell with the fewest candidates. The cell's lowest digit is tried
 /// first. The heuristic changes speed only, never the answers.
+/// How many bivalue cells [`choose`] scores at most.
+const SCORED: u32 = 12;
+
 #[inline(always)]
 pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32) {
     let zero = l.splat(0);
@@ -367,33 +402,35 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32) {
     l.store(l.andnot(thrice, twice), &mut two);
     let mut bi = [0u32; 3];
     for b in 0..3 {
-        bi[b] = two[0][b] & !bd.solved[b];
+        bi[b] = two[0][b] & !bd.solved[0][b];
     }
     if (bi[0] | bi[1] | bi[2]) != 0 {
-        // Score every (bivalue cell, digit) pair once, digit by digit.
-        let mut score = [1u32; 81];
-        for d in 0..9 {
-            let w = &bd.cand[d];
-            for b in 0..3 {
-                let mut cells = bi[b] & w[b];
-                while cells != 0 {
-                    let cell = 27 * b + cells.trailing_zeros() as usize;
-                    cells &= cells - 1;
-                    let p = &PEERS[cell];
-                    let n = (w[0] & p[0]).count_ones() + (w[1] & p[1]).count_ones() + (w[2] & p[2]).count_ones();
-                    score[cell] *= n + 3;
-                }
-            }
-        }
+        // Score each bivalue cell: its two digits found without branches.
+        // At most `SCORED` cells are scored (in row-major order): scoring
+        // more costs more time than the better choice saves.
         let mut best = (0, 0, 0);
+        let mut left = SCORED;
         for b in 0..3 {
             let mut cells = bi[b];
-            while cells != 0 {
-                let bit = cells & cells.wrapping_neg();
+            while cells != 0 && left > 0 {
+                left -= 1;
+                let pos = cells.trailing_zeros();
                 cells &= cells - 1;
-                let sc = score[27 * b + bit.trailing_zeros() as usize];
+                let mut dm = 0u32;
+                for d in 0..9 {
+                    dm |= ((bd.cand[d][b] >> pos) & 1) << d;
+                }
+                let p = &PEERS[27 * b + pos as usize];
+                let count = |w: &[u32; 4]| {
+                    (w[0] & p[0]).count_ones()
+                        + (w[1] & p[1]).count_ones()
+                        + (w[2] & p[2]).count_ones()
+                };
+                let x = &bd.cand[dm.trailing_zeros() as usize];
+                let y = &bd.cand[(dm & (dm - 1)).trailing_zeros() as usize];
+                let sc = (count(x) + 3) * (count(y) + 3);
                 if sc > best.0 {
-                    best = (sc, b, bit);
+                    best = (sc, b, 1 << pos);
                 }
             }
         }
@@ -405,7 +442,7 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32) {
     }
     let mut best = (u32::MAX, 0, 0);
     for b in 0..3 {
-        let mut open = BAND & !bd.solved[b];
+        let mut open = BAND & !bd.solved[0][b];
         while open != 0 {
             let bit = open & open.wrapping_neg();
             let n: u32 = (0..9).map(|d| u32::from(bd.cand[d][b] & bit != 0)).sum();

@@ -4,7 +4,7 @@
 //!
 //! The state of a search node is one 27-bit word per (digit, band): the
 //! cells of three rows where the digit can still go, four lanes per digit
-//! (see `board::Board`, 208 bytes in all). Propagation runs to a fixpoint:
+//! (see `board::Board`, 256 bytes with the placed-cell set). Propagation runs to a fixpoint:
 //!
 //! - **locked candidates**, digit by digit and band by band: in a band a
 //!   digit takes one triad (three cells of a row inside a box) per row and
@@ -110,7 +110,7 @@ pub struct UnsupportedSize(pub Size);
 #[derive(Debug)]
 pub struct Fast {
     engine: Engine,
-    stack: Vec<Board>,
+    stack: Vec<(Board, board::Act)>,
     out: Grid,
 }
 
@@ -222,7 +222,8 @@ impl Fast {
                 nodes: o.nodes,
                 guesses: o.guesses,
                 max_depth: o.max_depth,
-                state_bytes: (u64::from(o.max_depth) + 1) * std::mem::size_of::<Board>() as u64,
+                state_bytes: (u64::from(o.max_depth) + 1)
+                    * std::mem::size_of::<(Board, board::Act)>() as u64,
                 matrix_rows: 0,
                 matrix_nodes: 0,
             },

@@ -3,7 +3,7 @@
 use std::ops::ControlFlow;
 
 use super::arch::Lanes;
-use super::board::{Board, choose, propagate};
+use super::board::{Act, Board, choose, propagate};
 use crate::grid::Grid;
 use crate::solve::{Limits, StopReason};
 
@@ -12,7 +12,7 @@ pub(crate) struct Job<'a> {
     pub(crate) masks: &'a [u16; 81],
     pub(crate) limits: &'a Limits,
     pub(crate) on_solution: &'a mut dyn FnMut(&Grid) -> ControlFlow<()>,
-    pub(crate) stack: &'a mut Vec<Board>,
+    pub(crate) stack: &'a mut Vec<(Board, Act)>,
     pub(crate) out: &'a mut Grid,
 }
 
@@ -65,7 +65,7 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
     stack.clear();
     let mut cur = Board::from_masks(masks);
     o.nodes = 1;
-    let mut alive = propagate(k, &mut cur);
+    let mut alive = propagate(k, &mut cur, Act::None);
     loop {
         if alive {
             if cur.is_solved() {
@@ -84,30 +84,27 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
                 // are alternatives of a real choice (the cell has at least
                 // two candidates), so each counts as a guess when taken.
                 let (d, band, bit) = choose(k, &cur);
-                let mut other = cur;
-                other.eliminate(d, band, bit);
-                stack.push(other);
+                stack.push((cur, Act::Eliminate { d, band, bit }));
                 o.max_depth = o.max_depth.max(stack.len() as u32);
-                cur.assign(d, band, bit);
                 if let Some(stop) = enter(&mut o, limits, slow, max_nodes) {
                     o.stop = stop;
                     return o;
                 }
                 o.guesses += 1;
-                alive = propagate(k, &mut cur);
+                alive = propagate(k, &mut cur, Act::Assign { d, band, bit });
                 continue;
             }
         }
         match stack.pop() {
             None => return o,
-            Some(b) => {
+            Some((b, act)) => {
                 cur = b;
                 if let Some(stop) = enter(&mut o, limits, slow, max_nodes) {
                     o.stop = stop;
                     return o;
                 }
                 o.guesses += 1;
-                alive = propagate(k, &mut cur);
+                alive = propagate(k, &mut cur, act);
             }
         }
     }
