@@ -290,11 +290,15 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
     match act {
         Act::None => {}
         Act::Assign { d, band, bit } => {
+            // Placed at once: other digits leave the cell, the digit its peers.
             let cell = l.and(l.splat(bit), l.load(&ONE_BAND[band]));
+            let peers = peers_of(l, cell);
             for g in 0..L::N {
-                let others = l.andnot(l.load(&ONE_DIGIT[d][g * L::W..]), cell);
-                cand[g] = l.andnot(others, cand[g]);
+                let dm = l.load(&ONE_DIGIT[d][g * L::W..]);
+                let gone = l.or(l.andnot(dm, cell), l.and(dm, peers));
+                cand[g] = l.or(l.andnot(gone, cand[g]), l.and(dm, cell));
             }
+            solved = l.or(solved, cell);
         }
         Act::Eliminate { d, band, bit } => {
             let cell = l.and(l.splat(bit), l.load(&ONE_BAND[band]));
@@ -326,6 +330,10 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
             if !l.all_zero(bad) {
                 break false;
             }
+            // Nothing changed since the singles round that stalled: done.
+            if !changed {
+                break true;
+            }
         }
         for g in 0..L::N {
             new[g] = l.andnot(solved, hidden_singles(l, cand[g]));
@@ -345,9 +353,6 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
             break false;
         }
         if l.all_zero(all) {
-            if full && !changed {
-                break true;
-            }
             full = true;
             continue;
         }
@@ -556,5 +561,56 @@ mod tests {
         // r1c0 is alone in column 0; r1c4 shares row 1, column 4 and box 1.
         assert_ne!(h[0] & (1 << 9), 0, "{:#x}", h[0]);
         assert_eq!(h[0] & (1 << 13), 0, "{:#x}", h[0]);
+    }
+}
+
+#[cfg(test)]
+mod act_tests {
+    use super::super::arch::Portable;
+    use super::*;
+
+    #[test]
+    fn assign_by_act_equals_assign_by_masks() {
+        let line =
+            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
+        let mut masks = [0x1ffu16; 81];
+        for (i, c) in line.bytes().enumerate() {
+            if c != b'.' {
+                masks[i] = 1 << (c - b'1');
+            }
+        }
+        let mut root = Board::from_masks(&masks);
+        assert!(propagate(Portable, &mut root, Act::None));
+        assert!(!root.is_solved());
+        let (d, band, bit) = choose(Portable, &root);
+        let mut a = root;
+        let ok_a = propagate(Portable, &mut a, Act::Assign { d, band, bit });
+        let mut b = root;
+        for e in 0..9 {
+            if e != d {
+                b.cand[e][band] &= !bit;
+            }
+        }
+        let ok_b = propagate(Portable, &mut b, Act::None);
+        assert_eq!(ok_a, ok_b);
+        assert_eq!(a, b);
+    }
+}
+
+#[cfg(test)]
+mod peers_tests {
+    use super::super::arch::Portable;
+    use super::*;
+
+    #[test]
+    fn peers_of_one_cell_are_its_row_column_and_box() {
+        for cell in 0..81 {
+            let mut n = [0u32; 4];
+            n[cell / 27] = 1 << (cell % 27);
+            let p = peers_of(Portable, n);
+            let mut want = PEERS[cell];
+            want[cell / 27] |= 1 << (cell % 27);
+            assert_eq!(p, want, "cell {cell}");
+        }
     }
 }
