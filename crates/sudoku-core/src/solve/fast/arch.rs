@@ -53,6 +53,98 @@ pub(crate) trait Lanes: Copy {
     fn all_zero(self, a: Self::V) -> bool;
     /// Whether `a == b` in every lane.
     fn same(self, a: Self::V, b: Self::V) -> bool;
+
+    // Layout: by default digit `d` is slot `d % W` of vector `d / W`, four
+    // lanes per slot. A kernel with another layout overrides all of these.
+
+    /// The board's digit words, as `N` vectors.
+    #[inline(always)]
+    fn load_cand(self, cand: &[[u32; 4]; SLOTS], out: &mut [Self::V; 12]) {
+        for g in 0..Self::N {
+            out[g] = self.load(&cand[g * Self::W..]);
+        }
+    }
+    /// Store `N` vectors back to the board's digit words.
+    #[inline(always)]
+    fn store_cand(self, v: &[Self::V], cand: &mut [[u32; 4]; SLOTS]) {
+        for g in 0..Self::N {
+            self.store(v[g], &mut cand[g * Self::W..]);
+        }
+    }
+    /// A per-band set kept in four slots, repeated in every digit slot.
+    #[inline(always)]
+    fn load_solved(self, s: &[[u32; 4]; 4]) -> Self::V {
+        self.load(s)
+    }
+    /// Store a per-band set (the same in every digit slot) to four slots.
+    #[inline(always)]
+    fn store_solved(self, v: Self::V, s: &mut [[u32; 4]; 4]) {
+        let mut full = [[0u32; 4]; 4];
+        self.store(v, &mut full);
+        *s = [full[0]; 4];
+    }
+    /// All ones in the band lanes of real digits of vector `g`.
+    #[inline(always)]
+    fn valid(self, g: usize) -> Self::V {
+        self.load(&super::board::VALID[g * Self::W..])
+    }
+    /// Bit 0 of each stack's column group in the band lanes of real digits.
+    #[inline(always)]
+    fn stacks(self, g: usize) -> Self::V {
+        self.load(&super::board::STACKS[g * Self::W..])
+    }
+    /// All ones in digit `d`'s lanes if it lives in vector `g`, else zero.
+    #[inline(always)]
+    fn digit_mask(self, d: usize, g: usize) -> Self::V {
+        self.load(&super::board::ONE_DIGIT[d][g * Self::W..])
+    }
+    /// All ones in band `b`'s lane of every digit.
+    #[inline(always)]
+    fn band_mask(self, b: usize) -> Self::V {
+        self.load(&super::board::ONE_BAND[b])
+    }
+    /// Counters (at least one, two, three) summed over the digits of one
+    /// vector, the totals in every digit's lanes.
+    #[inline(always)]
+    fn fold<const THRICE: bool>(self, c: [Self::V; 3]) -> [Self::V; 3] {
+        let [mut o, mut t, mut h] = c;
+        if Self::W > 1 {
+            [o, t, h] = merge::<Self, THRICE>(
+                self,
+                [o, t, h],
+                [
+                    self.rot_slots::<1>(o),
+                    self.rot_slots::<1>(t),
+                    self.rot_slots::<1>(h),
+                ],
+            );
+        }
+        if Self::W > 2 {
+            [o, t, h] = merge::<Self, THRICE>(
+                self,
+                [o, t, h],
+                [
+                    self.rot_slots::<2>(o),
+                    self.rot_slots::<2>(t),
+                    self.rot_slots::<2>(h),
+                ],
+            );
+        }
+        [o, t, h]
+    }
+}
+
+/// Counters of two disjoint digit sets combined.
+#[inline(always)]
+pub(crate) fn merge<L: Lanes, const THRICE: bool>(l: L, a: [L::V; 3], b: [L::V; 3]) -> [L::V; 3] {
+    let [o, t, h] = a;
+    let [o2, t2, h2] = b;
+    let h = if THRICE {
+        l.or(l.or(h, h2), l.or(l.and(t, o2), l.and(o, t2)))
+    } else {
+        h
+    };
+    [l.or(o, o2), l.or(l.or(t, t2), l.and(o, o2)), h]
 }
 
 /// Portable implementation on arrays, one digit per vector.

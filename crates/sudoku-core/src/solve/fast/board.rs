@@ -37,7 +37,7 @@ pub(crate) enum Act {
 }
 
 /// `ONE_DIGIT[d]`: all ones in digit `d`'s slot, zero elsewhere.
-static ONE_DIGIT: [[[u32; 4]; SLOTS]; 9] = one_digit();
+pub(crate) static ONE_DIGIT: [[[u32; 4]; SLOTS]; 9] = one_digit();
 
 const fn one_digit() -> [[[u32; 4]; SLOTS]; 9] {
     let mut out = [[[0; 4]; SLOTS]; 9];
@@ -50,16 +50,16 @@ const fn one_digit() -> [[[u32; 4]; SLOTS]; 9] {
 }
 
 /// `ONE_BAND[b]`: all ones in lane `b` of every slot.
-static ONE_BAND: [[[u32; 4]; 4]; 3] = [
+pub(crate) static ONE_BAND: [[[u32; 4]; 4]; 3] = [
     [[u32::MAX, 0, 0, 0]; 4],
     [[0, u32::MAX, 0, 0]; 4],
     [[0, 0, u32::MAX, 0]; 4],
 ];
 
 /// Per digit slot: all ones in the band lanes of real digits.
-static VALID: [[u32; 4]; SLOTS] = slots([u32::MAX, u32::MAX, u32::MAX, 0]);
+pub(crate) static VALID: [[u32; 4]; SLOTS] = slots([u32::MAX, u32::MAX, u32::MAX, 0]);
 /// Per digit slot: bit 0 of each stack's column group, real digits only.
-static STACKS: [[u32; 4]; SLOTS] = slots([0o111, 0o111, 0o111, 0]);
+pub(crate) static STACKS: [[u32; 4]; SLOTS] = slots([0o111, 0o111, 0o111, 0]);
 
 const fn slots(x: [u32; 4]) -> [[u32; 4]; SLOTS] {
     let mut out = [[0; 4]; SLOTS];
@@ -235,31 +235,7 @@ fn count_slots<L: Lanes, const THRICE: bool>(l: L, v: &[L::V]) -> [L::V; 3] {
         t = l.or(t, l.and(o, x));
         o = l.or(o, x);
     }
-    // Butterfly over the digit slots of one vector.
-    let step = |o2: L::V, t2: L::V, h2: L::V, o: &mut L::V, t: &mut L::V, h: &mut L::V| {
-        if THRICE {
-            *h = l.or(l.or(*h, h2), l.or(l.and(*t, o2), l.and(*o, t2)));
-        }
-        *t = l.or(l.or(*t, t2), l.and(*o, o2));
-        *o = l.or(*o, o2);
-    };
-    if L::W > 1 {
-        let (o2, t2, h2) = (
-            l.rot_slots::<1>(o),
-            l.rot_slots::<1>(t),
-            l.rot_slots::<1>(h),
-        );
-        step(o2, t2, h2, &mut o, &mut t, &mut h);
-    }
-    if L::W > 2 {
-        let (o2, t2, h2) = (
-            l.rot_slots::<2>(o),
-            l.rot_slots::<2>(t),
-            l.rot_slots::<2>(h),
-        );
-        step(o2, t2, h2, &mut o, &mut t, &mut h);
-    }
-    [o, t, h]
+    l.fold::<THRICE>([o, t, h])
 }
 
 /// Apply `act`, then propagate to a fixpoint. `false` on a contradiction (a
@@ -280,35 +256,35 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
     let mut cand = [zero; 12];
     let mut valid = [zero; 12];
     let mut stacks = [zero; 12];
+    l.load_cand(&bd.cand, &mut cand);
     for g in 0..L::N {
-        cand[g] = l.load(&bd.cand[g * L::W..]);
-        valid[g] = l.load(&VALID[g * L::W..]);
-        stacks[g] = l.load(&STACKS[g * L::W..]);
+        valid[g] = l.valid(g);
+        stacks[g] = l.stacks(g);
     }
     let cand = &mut cand[..L::N];
-    let mut solved = l.load(&bd.solved);
+    let mut solved = l.load_solved(&bd.solved);
     match act {
         Act::None => {}
         Act::Assign { d, band, bit } => {
             // Placed at once: other digits leave the cell, the digit its peers.
-            let cell = l.and(l.splat(bit), l.load(&ONE_BAND[band]));
+            let cell = l.and(l.splat(bit), l.band_mask(band));
             let peers = peers_of(l, cell);
             for g in 0..L::N {
-                let dm = l.load(&ONE_DIGIT[d][g * L::W..]);
+                let dm = l.digit_mask(d, g);
                 let gone = l.or(l.andnot(dm, cell), l.and(dm, peers));
                 cand[g] = l.or(l.andnot(gone, cand[g]), l.and(dm, cell));
             }
             solved = l.or(solved, cell);
         }
         Act::Eliminate { d, band, bit } => {
-            let cell = l.and(l.splat(bit), l.load(&ONE_BAND[band]));
+            let cell = l.and(l.splat(bit), l.band_mask(band));
             for g in 0..L::N {
-                let this = l.and(l.load(&ONE_DIGIT[d][g * L::W..]), cell);
+                let this = l.and(l.digit_mask(d, g), cell);
                 cand[g] = l.andnot(this, cand[g]);
             }
         }
     }
-    let full3 = l.load(&[[BAND, BAND, BAND, 0]; 4]);
+    let full3 = l.and(l.splat(BAND), l.valid(0));
     // Rounds alternate between cheap ones (singles only) and full ones
     // (locked candidates too): singles first, locked candidates once they
     // stall. The board is at the fixpoint after a full round that changed
@@ -365,10 +341,8 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
         }
         solved = l.or(solved, all);
     };
-    for g in 0..L::N {
-        l.store(cand[g], &mut bd.cand[g * L::W..]);
-    }
-    l.store(solved, &mut bd.solved);
+    l.store_cand(&cand[..], &mut bd.cand);
+    l.store_solved(solved, &mut bd.solved);
     ok
 }
 
@@ -399,12 +373,10 @@ const SCORED: u32 = 12;
 pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32) {
     let zero = l.splat(0);
     let mut cand = [zero; 12];
-    for g in 0..L::N {
-        cand[g] = l.load(&bd.cand[g * L::W..]);
-    }
+    l.load_cand(&bd.cand, &mut cand);
     let [_, twice, thrice] = count_slots::<L, true>(l, &cand[..L::N]);
     let mut two = [[0u32; 4]; 4];
-    l.store(l.andnot(thrice, twice), &mut two);
+    l.store_solved(l.andnot(thrice, twice), &mut two);
     let mut bi = [0u32; 3];
     for b in 0..3 {
         bi[b] = two[0][b] & !bd.solved[0][b];
