@@ -412,15 +412,206 @@ mod x86_512 {
 
     use super::{Avx512, Lanes};
 
-    // SAFETY (every `unsafe` block in this impl): the intrinsics need
-    // AVX-512F, which the running CPU has because an `Avx512` value exists
-    // only after `Avx512::detect` saw it. Loads and stores first take
-    // `&a[..4]` (bounds checked), so they touch 64 valid bytes; the
-    // unaligned forms are used.
+    /// Lane tables of the packed layout: digit `d < 5` in lanes `3d..3d+3`
+    /// of vector 0, digit `d >= 5` in lanes `3(d-5)..` of vector 1; lane 15
+    /// (and lanes 12..15 of vector 1) zero.
+    struct Tables {
+        rot1: [u32; 16],
+        rot2: [u32; 16],
+        slot1: [u32; 16],
+        slot2: [u32; 16],
+        slot4: [u32; 16],
+        load0: [u32; 16],
+        load1: [u32; 16],
+        store0: [u32; 16],
+        store1: [u32; 16],
+        store2: [u32; 16],
+        solved_in: [u32; 16],
+        solved_out: [u32; 16],
+        valid: [[u32; 16]; 2],
+        stacks: [[u32; 16]; 2],
+        band: [[u32; 16]; 3],
+        digit: [[[u32; 16]; 2]; 9],
+    }
+
+    const fn tables() -> Tables {
+        let mut t = Tables {
+            rot1: [0; 16],
+            rot2: [0; 16],
+            slot1: [0; 16],
+            slot2: [0; 16],
+            slot4: [0; 16],
+            load0: [0; 16],
+            load1: [0; 16],
+            store0: [0; 16],
+            store1: [0; 16],
+            store2: [0; 16],
+            solved_in: [0; 16],
+            solved_out: [0; 16],
+            valid: [[0; 16]; 2],
+            stacks: [[0; 16]; 2],
+            band: [[0; 16]; 3],
+            digit: [[[0; 16]; 2]; 9],
+        };
+        let mut i = 0;
+        while i < 16 {
+            let (k, j) = (i / 3, i % 3);
+            if i < 15 {
+                t.rot1[i] = (3 * k + (j + 1) % 3) as u32;
+                t.rot2[i] = (3 * k + (j + 2) % 3) as u32;
+                t.slot1[i] = ((i + 3) % 15) as u32;
+                t.slot2[i] = ((i + 6) % 15) as u32;
+                t.slot4[i] = ((i + 12) % 15) as u32;
+                // vector 0 from quads 0..4 (a) and 4..8 (b): digit k band j
+                t.load0[i] = if k < 4 { 4 * k + j } else { 16 + j } as u32;
+                // vector 1 (digits 5..9) from quads 4..8 (a) and 8..12 (b)
+                t.load1[i] = if k < 3 {
+                    4 * (k + 1) + j
+                } else if k == 3 {
+                    16 + j
+                } else {
+                    3
+                } as u32;
+                t.solved_in[i] = j as u32;
+                t.band[j][i] = u32::MAX;
+                t.valid[0][i] = u32::MAX;
+                t.stacks[0][i] = 0o111;
+                if k < 4 {
+                    t.valid[1][i] = u32::MAX;
+                    t.stacks[1][i] = 0o111;
+                }
+                if k < 5 {
+                    t.digit[k][0][i] = u32::MAX;
+                }
+                if k < 4 {
+                    t.digit[k + 5][1][i] = u32::MAX;
+                }
+            } else {
+                t.rot1[i] = 15;
+                t.rot2[i] = 15;
+                t.slot1[i] = 15;
+                t.slot2[i] = 15;
+                t.slot4[i] = 15;
+                t.load0[i] = 3;
+                t.load1[i] = 3;
+                t.solved_in[i] = 3;
+            }
+            // stores: quad q lane j (j < 3) of digit 4·part + q
+            let (q, j) = (i / 4, i % 4);
+            let pad0 = 15u32; // vector 0, lane 15: always zero
+            let pad1 = 31u32; // vector 1, lane 15: always zero
+            t.store0[i] = if j < 3 { (3 * q + j) as u32 } else { pad0 };
+            // digits 4..8: digit 4 from vector 0, 5..8 from vector 1
+            t.store1[i] = if j == 3 {
+                pad0
+            } else if q == 0 {
+                (12 + j) as u32
+            } else {
+                (16 + 3 * (q - 1) + j) as u32
+            };
+            // digits 8..12: digit 8 from vector 1, the rest zero
+            t.store2[i] = if j < 3 && q == 0 {
+                (16 + 9 + j) as u32
+            } else {
+                pad1
+            };
+            t.solved_out[i] = if j < 3 { j as u32 } else { 15 };
+            i += 1;
+        }
+        t
+    }
+
+    static T: Tables = tables();
+
+    #[inline(always)]
+    fn idx(a: &[u32; 16]) -> __m512i {
+        // SAFETY: `a` is 64 readable bytes; AVX-512F is present (see below).
+        unsafe { _mm512_loadu_si512(a.as_ptr().cast()) }
+    }
+
+    // SAFETY (every `unsafe` block in this impl and in `idx`): the
+    // intrinsics need AVX-512F, which the running CPU has because an
+    // `Avx512` value exists only after `Avx512::detect` saw it (and `idx`
+    // is only called from these methods). Loads and stores take bounds-
+    // checked slices of at least 64 bytes first; the unaligned forms are
+    // used.
+    //
+    // This kernel packs the nine digits into two vectors, three lanes each
+    // (see `Tables`), instead of four lanes per digit: two vectors per
+    // step instead of three.
     impl Lanes for Avx512 {
         type V = __m512i;
-        const W: usize = 4;
-        const N: usize = 3;
+        const W: usize = 5;
+        const N: usize = 2;
+        #[inline(always)]
+        fn load_cand(self, cand: &[[u32; 4]; super::SLOTS], out: &mut [__m512i; 12]) {
+            let (a, b, c) = (
+                self.load(&cand[0..4]),
+                self.load(&cand[4..8]),
+                self.load(&cand[8..12]),
+            );
+            // SAFETY: see the impl comment.
+            unsafe {
+                out[0] = _mm512_permutex2var_epi32(a, idx(&T.load0), b);
+                out[1] = _mm512_permutex2var_epi32(b, idx(&T.load1), c);
+            }
+        }
+        #[inline(always)]
+        fn store_cand(self, v: &[__m512i], cand: &mut [[u32; 4]; super::SLOTS]) {
+            // SAFETY: see the impl comment.
+            let (q0, q1, q2) = unsafe {
+                (
+                    _mm512_permutex2var_epi32(v[0], idx(&T.store0), v[1]),
+                    _mm512_permutex2var_epi32(v[0], idx(&T.store1), v[1]),
+                    _mm512_permutex2var_epi32(v[0], idx(&T.store2), v[1]),
+                )
+            };
+            self.store(q0, &mut cand[0..4]);
+            self.store(q1, &mut cand[4..8]);
+            self.store(q2, &mut cand[8..12]);
+        }
+        #[inline(always)]
+        fn load_solved(self, s: &[[u32; 4]; 4]) -> __m512i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm512_permutexvar_epi32(idx(&T.solved_in), self.load(s)) }
+        }
+        #[inline(always)]
+        fn store_solved(self, v: __m512i, s: &mut [[u32; 4]; 4]) {
+            // SAFETY: see the impl comment.
+            let q = unsafe { _mm512_permutexvar_epi32(idx(&T.solved_out), v) };
+            self.store(q, s);
+        }
+        #[inline(always)]
+        fn valid(self, g: usize) -> __m512i {
+            idx(&T.valid[g])
+        }
+        #[inline(always)]
+        fn stacks(self, g: usize) -> __m512i {
+            idx(&T.stacks[g])
+        }
+        #[inline(always)]
+        fn digit_mask(self, d: usize, g: usize) -> __m512i {
+            idx(&T.digit[d][g])
+        }
+        #[inline(always)]
+        fn band_mask(self, b: usize) -> __m512i {
+            idx(&T.band[b])
+        }
+        #[inline(always)]
+        fn fold<const THRICE: bool>(self, c: [__m512i; 3]) -> [__m512i; 3] {
+            // SAFETY: see the impl comment.
+            let perm = |t: &[u32; 16], x: [__m512i; 3]| unsafe {
+                let i = idx(t);
+                [
+                    _mm512_permutexvar_epi32(i, x[0]),
+                    _mm512_permutexvar_epi32(i, x[1]),
+                    _mm512_permutexvar_epi32(i, x[2]),
+                ]
+            };
+            let s1 = super::merge::<Self, THRICE>(self, c, perm(&T.slot1, c));
+            let s2 = super::merge::<Self, THRICE>(self, s1, perm(&T.slot2, s1));
+            super::merge::<Self, THRICE>(self, s2, perm(&T.slot4, c))
+        }
         #[inline(always)]
         fn load(self, a: &[[u32; 4]]) -> __m512i {
             let a = &a[..4];
@@ -484,23 +675,17 @@ mod x86_512 {
         #[inline(always)]
         fn rot1(self, a: __m512i) -> __m512i {
             // SAFETY: see the impl comment.
-            unsafe { _mm512_shuffle_epi32::<0b11_00_10_01>(a) }
+            unsafe { _mm512_permutexvar_epi32(idx(&T.rot1), a) }
         }
         #[inline(always)]
         fn rot2(self, a: __m512i) -> __m512i {
             // SAFETY: see the impl comment.
-            unsafe { _mm512_shuffle_epi32::<0b11_01_00_10>(a) }
+            unsafe { _mm512_permutexvar_epi32(idx(&T.rot2), a) }
         }
         #[inline(always)]
         fn rot_slots<const S: u32>(self, a: __m512i) -> __m512i {
-            // SAFETY: see the impl comment.
-            unsafe {
-                if S == 1 {
-                    _mm512_shuffle_i32x4::<0b00_11_10_01>(a, a)
-                } else {
-                    _mm512_shuffle_i32x4::<0b01_00_11_10>(a, a)
-                }
-            }
+            // Not used: `fold` is overridden for this layout.
+            a
         }
         #[inline(always)]
         fn all_zero(self, a: __m512i) -> bool {
@@ -619,7 +804,85 @@ mod tests {
         }
         #[cfg(all(target_arch = "x86_64", fast_avx512))]
         if let Some(k) = Avx512::detect() {
-            check(k);
+            check_layout(k);
+        }
+        check_layout(Portable);
+        if let Some(k) = Avx2::detect() {
+            check_layout(k);
+        }
+    }
+
+    /// Board round trip, lane rotations and digit folds through a kernel's
+    /// own layout agree with the plain per-digit computation.
+    fn check_layout<L: Lanes>(l: L) {
+        let mut x: u32 = 0x2545_f491;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x & 0x7ff_ffff
+        };
+        for _ in 0..500 {
+            let mut cand = [[0u32; 4]; SLOTS];
+            for d in cand.iter_mut().take(9) {
+                *d = [next(), next(), next(), 0];
+            }
+            let zero = l.splat(0);
+            let mut v = [zero; 12];
+            l.load_cand(&cand, &mut v);
+            let mut back = [[0u32; 4]; SLOTS];
+            l.store_cand(&v[..L::N], &mut back);
+            assert_eq!(back, cand);
+            // rotations of bands and shifts, per digit
+            let mut r = [zero; 12];
+            for g in 0..L::N {
+                r[g] = l.xor(l.rot1(v[g]), l.shr::<3>(l.rot2(v[g])));
+            }
+            l.store_cand(&r[..L::N], &mut back);
+            for d in 0..9 {
+                let p = Portable;
+                assert_eq!(back[d], p.xor(p.rot1(cand[d]), p.shr::<3>(p.rot2(cand[d]))));
+            }
+            // counters over all nine digits
+            let (mut o, mut t, mut h) = (zero, zero, zero);
+            for &w in &v[..L::N] {
+                h = l.or(h, l.and(t, w));
+                t = l.or(t, l.and(o, w));
+                o = l.or(o, w);
+            }
+            let [o, t, h] = l.fold::<true>([o, t, h]);
+            let (mut eo, mut et, mut eh) = ([0u32; 4], [0u32; 4], [0u32; 4]);
+            for d in cand.iter().take(9) {
+                for k in 0..4 {
+                    eh[k] |= et[k] & d[k];
+                    et[k] |= eo[k] & d[k];
+                    eo[k] |= d[k];
+                }
+            }
+            for (got, want) in [(o, eo), (t, et), (h, eh)] {
+                let mut s = [[0u32; 4]; 4];
+                l.store_solved(got, &mut s);
+                assert_eq!(s[0], want);
+            }
+            // masks
+            let mut s = [[0u32; 4]; 4];
+            l.store_solved(l.band_mask(1), &mut s);
+            assert_eq!(s[0], [0, u32::MAX, 0, 0]);
+            for d in 0..9 {
+                let mut m = [zero; 12];
+                for g in 0..L::N {
+                    m[g] = l.digit_mask(d, g);
+                }
+                l.store_cand(&m[..L::N], &mut back);
+                for (e, q) in back.iter().enumerate() {
+                    let want = if e == d {
+                        [u32::MAX, u32::MAX, u32::MAX, 0]
+                    } else {
+                        [0; 4]
+                    };
+                    assert_eq!(q[..3], want[..3], "digit {d} slot {e}");
+                }
+            }
         }
     }
 }
