@@ -735,6 +735,7 @@ pub(crate) fn run_avx512(_: Avx512, job: super::search::Job<'_>) -> super::searc
 }
 
 #[cfg(test)]
+#[allow(clippy::needless_range_loop)]
 mod tests {
     use super::*;
 
