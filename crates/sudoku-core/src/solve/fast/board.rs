@@ -74,6 +74,7 @@ const fn slots(x: [u32; 4]) -> [[u32; 4]; SLOTS] {
 impl Board {
     /// A board from per-cell candidate masks (bit `d - 1` for digit `d`).
     pub(crate) fn from_masks(masks: &[u16; 81]) -> Board {
+        // Bits above the ninth are ignored.
         let mut b = Board {
             cand: slots([BAND, BAND, BAND, 0]),
             solved: [[0; 4]; 4],
@@ -89,6 +90,29 @@ impl Board {
             }
         }
         b
+    }
+
+    /// A board from givens (row-major, 0 = empty, digits 1..=9).
+    pub(crate) fn from_givens(cells: &[u8]) -> Board {
+        let mut givens = [[0u32; 4]; SLOTS];
+        let mut any = [0u32; 3];
+        for (i, &d) in cells.iter().enumerate().take(81) {
+            if d != 0 {
+                let (b, bit) = (i / 27, 1u32 << (i % 27));
+                givens[usize::from(d - 1) % 9][b] |= bit;
+                any[b] |= bit;
+            }
+        }
+        let mut cand = [[0u32; 4]; SLOTS];
+        for d in 0..9 {
+            for b in 0..3 {
+                cand[d][b] = (BAND & !any[b]) | givens[d][b];
+            }
+        }
+        Board {
+            cand,
+            solved: [[0; 4]; 4],
+        }
     }
 
     /// Whether every cell is placed.
@@ -222,6 +246,30 @@ fn peers_of<L: Lanes>(l: L, n: L::V) -> L::V {
     peers
 }
 
+/// Non-zero where two cells of `n` (placements per digit) share a house.
+#[inline(always)]
+fn clash_of<L: Lanes>(l: L, n: L::V) -> L::V {
+    let row = l.splat(0x1ff);
+    let f0 = l.and(n, row);
+    let f1 = l.and(l.shr::<9>(n), row);
+    let f2 = l.shr::<18>(n);
+    let mut clash = l.or(
+        l.or(l.and(f0, l.dec(f0)), l.and(f1, l.dec(f1))),
+        l.and(f2, l.dec(f2)),
+    );
+    clash = l.or(
+        clash,
+        l.or(l.or(l.and(f0, f1), l.and(f0, f2)), l.and(f1, f2)),
+    );
+    let cp = l.or(l.or(f0, f1), f2);
+    clash = l.or(clash, l.or(l.and(cp, l.rot1(cp)), l.and(cp, l.rot2(cp))));
+    for m in BOX_MASK {
+        let g = l.and(n, l.splat(m));
+        clash = l.or(clash, l.and(g, l.dec(g)));
+    }
+    clash
+}
+
 /// Per-band counters over all nine digits, in every digit slot of the
 /// result: cells in at least one, two and three digit words.
 #[inline(always)]
@@ -242,8 +290,8 @@ fn count_slots<L: Lanes, const THRICE: bool>(l: L, v: &[L::V]) -> [L::V; 3] {
 /// cell without candidates, a digit without a place in a house, or two
 /// digits placed in one cell).
 ///
-/// A digit placed twice in one house in the same round is not caught at
-/// once, but such a board never passes for solved: a board is solved only
+/// Below the root, a digit placed twice in one house in the same round is
+/// not caught at once (that costs time on every round), but such a board never passes for solved: a board is solved only
 /// after a full round found every cell placed with exactly one digit and
 /// every digit with a place in each of its nine rows, columns and boxes;
 /// then each digit has at least nine cells, 81 in all, so exactly one per
@@ -333,6 +381,17 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
             continue;
         }
         full = false;
+        // At the root (givens, pencilmarks), two placements of one digit in
+        // one house are refused at once (see above for the search).
+        if matches!(act, Act::None) {
+            let mut bad = zero;
+            for &n in new {
+                bad = l.or(bad, clash_of(l, n));
+            }
+            if !l.all_zero(bad) {
+                break false;
+            }
+        }
         // Place them: the digit leaves the peers, other digits leave the cell.
         for g in 0..L::N {
             let peers = peers_of(l, new[g]);

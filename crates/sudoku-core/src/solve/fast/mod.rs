@@ -181,11 +181,13 @@ impl Fast {
         if puzzle.size() != Size::NINE {
             return Err(UnsupportedSize(puzzle.size()));
         }
-        let mut masks = [0u16; 81];
-        for (m, &d) in masks.iter_mut().zip(puzzle.cells()) {
-            *m = if d == 0 { 0x1ff } else { 1 << (d - 1) };
-        }
-        Ok(self.search_candidates(&masks, limits, on_solution))
+        let start = Instant::now();
+        Ok(self.run(
+            start,
+            Board::from_givens(puzzle.cells()),
+            limits,
+            on_solution,
+        ))
     }
 
     /// Search from a pencilmark state: `cands[cell]` has bit `d - 1` set when
@@ -200,12 +202,18 @@ impl Fast {
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Report {
         let start = Instant::now();
-        let mut masks = *cands;
-        for m in &mut masks {
-            *m &= 0x1ff;
-        }
+        self.run(start, Board::from_masks(cands), limits, on_solution)
+    }
+
+    fn run(
+        &mut self,
+        start: Instant,
+        board: Board,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Report {
         let job = Job {
-            masks: &masks,
+            start: board,
             limits,
             on_solution,
             stack: &mut self.stack,

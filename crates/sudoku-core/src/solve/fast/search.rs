@@ -9,7 +9,7 @@ use crate::solve::{Limits, StopReason};
 
 /// Everything one search needs; the buffers belong to the [`super::Fast`] solver.
 pub(crate) struct Job<'a> {
-    pub(crate) masks: &'a [u16; 81],
+    pub(crate) start: Board,
     pub(crate) limits: &'a Limits,
     pub(crate) on_solution: &'a mut dyn FnMut(&Grid) -> ControlFlow<()>,
     pub(crate) stack: &'a mut Vec<(Board, Act)>,
@@ -32,7 +32,7 @@ const POLL_EVERY: u64 = 1024;
 #[inline(always)]
 pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
     let Job {
-        masks,
+        start,
         limits,
         on_solution,
         stack,
@@ -63,7 +63,7 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
         }
     }
     stack.clear();
-    let mut cur = Board::from_masks(masks);
+    let mut cur = start;
     o.nodes = 1;
     let mut alive = propagate(k, &mut cur, Act::None);
     loop {
