@@ -10,7 +10,8 @@
 //! - [`Portable`]: plain Rust on `[u32; 4]`, one digit per vector, any CPU;
 //!   always compiled and tested.
 //! - [`Avx2`]: `std::arch` 256-bit intrinsics, two digits per vector.
-//! - [`Avx512`]: `std::arch` 512-bit intrinsics, four digits per vector.
+//! - [`Avx512`]: `std::arch` 512-bit intrinsics, the nine digits packed
+//!   three lanes each into two vectors (its own layout hooks).
 //!
 //! The SIMD kernels run inside functions compiled with their target
 //! features, chosen at run time by CPU detection.

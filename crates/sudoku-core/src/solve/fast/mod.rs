@@ -3,38 +3,51 @@
 //! # Design
 //!
 //! The state of a search node is one 27-bit word per (digit, band): the
-//! cells of three rows where the digit can still go, four lanes per digit
-//! (see `board::Board`, 256 bytes with the placed-cell set). Propagation runs to a fixpoint:
+//! cells of three rows where the digit can still go (bit `9·r + c`), plus
+//! the set of cells already placed (see `board::Board`). A placed digit
+//! stays in its own word, so a solution is nine permutation patterns.
+//! Propagation runs to a fixpoint, in rounds over all nine digits at once:
 //!
-//! - **locked candidates**, digit by digit and band by band: in a band a
-//!   digit takes one triad (three cells of a row inside a box) per row and
-//!   per box, so the triads it can take form 3×3 permutation matrices; only
-//!   the triads on some permutation are kept (an entry is on one exactly
-//!   when the 2×2 minor of the other rows and boxes has a perfect matching,
-//!   which bit rotations compute for all triads at once). The same is done for
-//!   the stacks with columns in place of rows. This covers pointing and
-//!   claiming in both directions and also detects a digit with no place
-//!   left in a row, column or box. (The band-wise formulation follows
-//!   JCZSolve by J. C. Zeng and tdoku by T. Dillon, from their published
-//!   descriptions; the code is ours.)
-//! - **hidden singles** in rows, boxes (band-local bit tricks) and columns
-//!   (a column set present in exactly one band and one row of it);
-//! - **naked singles**, counted bit-sliced over the nine digit words.
+//! - **naked singles**, counted bit-sliced over the nine digit words (the
+//!   same counters find empty cells);
+//! - **hidden singles** in rows and boxes (a 9-bit field with one bit) and
+//!   columns (a column present in exactly one row of exactly one band);
+//! - placing them: the digit leaves the peers (row, column, box masks
+//!   computed in bulk), other digits leave the cell;
+//! - **locked candidates**, once singles stall: in a band a digit takes one
+//!   triad (three cells of a row inside a box) per row and per box, so the
+//!   triads it may take form 3×3 permutation matrices; only triads on some
+//!   permutation are kept. An entry lies on one exactly when the 2×2 minor
+//!   of the other rows and boxes has a perfect matching, which cyclic bit
+//!   rotations compute for all triads of all digits at once. The same runs
+//!   on stacks, with bands and columns for rows and boxes. This is pointing
+//!   and claiming in both directions, and finds a digit with no place left
+//!   in a row, column or box. (The band/triad formulation follows JCZSolve
+//!   by J. C. Zeng and tdoku by T. Dillon, from their published
+//!   descriptions; the matching formula and the code are ours.)
 //!
-//! The search branches on a bivalue cell chosen for how much it removes
-//! (else a cell with the fewest candidates) as a binary choice "digit d here / not here", on an
-//! explicit stack of board copies; nothing is allocated per node, and the
-//! stack and output grid are reused across puzzles.
+//! The search is depth-first on an explicit stack of board copies (no
+//! recursion, nothing allocated per node; the stack and output grid are
+//! reused across puzzles). It branches on a bivalue cell when there is one,
+//! picking among the first twelve the cell whose two digits have the most
+//! candidates among its peers (product of count + 3), as the binary choice
+//! "digit d here" / "not here"; each side taken counts as a guess. Without
+//! a bivalue cell it takes a cell with the fewest candidates. The heuristic
+//! changes speed only, never answers.
 //!
 //! # SIMD
 //!
-//! Every step above is a fixed sequence of lane-wise bit operations on the
-//! digit vectors (no tables, no per-cell loops), so the core is written once
-//! over a small vector trait and compiled per kernel: portable Rust (always
-//! compiled), AVX2 (two digits per 256-bit vector) and AVX-512 (four digits
-//! per 512-bit vector) through `std::arch`, picked at run time by CPU
-//! detection. [`Fast::scalar`] and [`Fast::with_kernel`] force one (the
-//! tests run every kernel the CPU has).
+//! Every propagation step is a fixed sequence of lane-wise bit operations
+//! on the digit vectors (no tables, no per-cell loops), so the core is
+//! written once over a small vector trait (`arch::Lanes`) and compiled per
+//! kernel: portable Rust on `[u32; 4]` per digit (always compiled and
+//! tested), AVX2 (two digits per 256-bit vector) and AVX-512F (the nine
+//! digits packed three lanes each into two 512-bit vectors) through
+//! `std::arch`, each inside a function compiled with its target features
+//! and picked at run time by CPU detection. [`Fast::scalar`] and
+//! [`Fast::with_kernel`] force one; the tests run every kernel the CPU has.
+//! The AVX-512 kernel needs Rust 1.89 (the build script checks; with an
+//! older compiler the AVX2 kernel is the widest).
 //!
 //! # Sizes
 //!
@@ -88,7 +101,7 @@ pub enum Kernel {
     Scalar,
     /// x86-64 AVX2: two digits per 256-bit vector.
     Avx2,
-    /// x86-64 AVX-512F: four digits per 512-bit vector.
+    /// x86-64 AVX-512F: the nine digits packed into two 512-bit vectors.
     Avx512,
 }
 
