@@ -104,6 +104,17 @@ pub(crate) trait Lanes: Copy {
     fn band_mask(self, b: usize) -> Self::V {
         self.load(&super::board::ONE_BAND[b])
     }
+    /// The digits (bit `d`) with a candidate in cell (`band`, bit `pos`);
+    /// `v` holds `cand` as loaded by [`Lanes::load_cand`].
+    #[inline(always)]
+    fn digits_at(self, v: &[Self::V; 12], cand: &[[u32; 4]; SLOTS], band: usize, pos: u32) -> u32 {
+        let _ = v;
+        let mut dm = 0u32;
+        for (d, w) in cand.iter().take(9).enumerate() {
+            dm |= ((w[band] >> pos) & 1) << d;
+        }
+        dm
+    }
     /// Counters (at least one, two, three) summed over the digits of one
     /// vector, the totals in every digit's lanes.
     #[inline(always)]
@@ -597,6 +608,24 @@ mod x86_512 {
         #[inline(always)]
         fn band_mask(self, b: usize) -> __m512i {
             idx(&T.band[b])
+        }
+        #[inline(always)]
+        fn digits_at(
+            self,
+            v: &[__m512i; 12],
+            _: &[[u32; 4]; super::SLOTS],
+            band: usize,
+            pos: u32,
+        ) -> u32 {
+            let cell = self.and(self.splat(1 << pos), self.band_mask(band));
+            // SAFETY: see the impl comment; `_pext_u32` needs BMI2, which
+            // `Avx512::detect` also checks (through `Avx2::detect`) and the
+            // kernel's function enables.
+            unsafe {
+                let m0 = u32::from(_mm512_test_epi32_mask(v[0], cell));
+                let m1 = u32::from(_mm512_test_epi32_mask(v[1], cell));
+                _pext_u32(m0, 0o11111 << band) | (_pext_u32(m1, 0o1111 << band) << 5)
+            }
         }
         #[inline(always)]
         fn fold<const THRICE: bool>(self, c: [__m512i; 3]) -> [__m512i; 3] {

@@ -452,14 +452,10 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32) {
                 left -= 1;
                 let pos = cells.trailing_zeros();
                 cells &= cells - 1;
-                let mut dm = 0u32;
-                for d in 0..9 {
-                    dm |= ((bd.cand[d][b] >> pos) & 1) << d;
-                }
+                let dm = l.digits_at(&cand, &bd.cand, b, pos);
                 let p = &PEERS[27 * b + pos as usize];
                 let count = |w: &[u32; 4]| {
-                    (w[0] & p[0]).count_ones()
-                        + (w[1] & p[1]).count_ones()
+                    (u64::from(w[0] & p[0]) | (u64::from(w[1] & p[1]) << 32)).count_ones()
                         + (w[2] & p[2]).count_ones()
                 };
                 let x = &bd.cand[dm.trailing_zeros() as usize];
