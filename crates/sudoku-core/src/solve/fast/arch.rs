@@ -895,6 +895,15 @@ mod tests {
                 l.store_solved(got, &mut s);
                 assert_eq!(s[0], want);
             }
+            // the digits of a cell
+            for cell in [0usize, 13, 26, 27, 40, 53, 54, 67, 80] {
+                let (b, pos) = (cell / 27, (cell % 27) as u32);
+                let want: u32 = (0..9)
+                    .filter(|&d| cand[d][b] & (1 << pos) != 0)
+                    .map(|d| 1 << d)
+                    .sum();
+                assert_eq!(l.digits_at(&v, &cand, b, pos), want, "cell {cell}");
+            }
             // masks
             let mut s = [[0u32; 4]; 4];
             l.store_solved(l.band_mask(1), &mut s);
