@@ -415,7 +415,9 @@ pub mod probe {
     pub static ROUNDS: AtomicU64 = AtomicU64::new(0);
 }
 
-/// The branching choice on a propagated, unsolved board: (digit, band, bit).
+/// The branching choice on a propagated, unsolved board: (digit, band,
+/// bit) to place first, and the change that makes the other branch (the
+/// cell's other digit for a bivalue cell, else "not this digit").
 ///
 /// Among the bivalue cells, the one whose two digits have the most
 /// candidates among the cell's peers, scored as the product of (count + 3)
@@ -429,7 +431,7 @@ pub mod probe {
 const SCORED: u32 = 12;
 
 #[inline(always)]
-pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32) {
+pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32, Act) {
     let zero = l.splat(0);
     let mut cand = [zero; 12];
     l.load_cand(&bd.cand, &mut cand);
@@ -444,7 +446,7 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32) {
         // Score each bivalue cell: its two digits found without branches.
         // At most `SCORED` cells are scored (in row-major order): scoring
         // more costs more time than the better choice saves.
-        let mut best = (0, 0, 0);
+        let mut best = (0, 0, 0, 0);
         let mut left = SCORED;
         for b in 0..3 {
             let mut cells = bi[b];
@@ -462,15 +464,26 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32) {
                 let y = &bd.cand[(dm & (dm - 1)).trailing_zeros() as usize];
                 let sc = (count(x) + 3) * (count(y) + 3);
                 if sc > best.0 {
-                    best = (sc, b, 1 << pos);
+                    best = (sc, b, 1 << pos, dm);
                 }
             }
         }
-        let (_, band, bit) = best;
-        let d = (0..9)
-            .find(|&d| bd.cand[d][band] & bit != 0)
-            .expect("a bivalue cell has candidates");
-        return (d, band, bit);
+        let (_, band, bit, dm) = best;
+        let (d, other) = (
+            dm.trailing_zeros() as usize,
+            (dm & (dm - 1)).trailing_zeros() as usize,
+        );
+        // The other branch: the cell's other digit, placed at once.
+        return (
+            d,
+            band,
+            bit,
+            Act::Assign {
+                d: other,
+                band,
+                bit,
+            },
+        );
     }
     let mut best = (u32::MAX, 0, 0);
     for b in 0..3 {
@@ -488,7 +501,7 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32) {
     let d = (0..9)
         .find(|&d| bd.cand[d][band] & bit != 0)
         .expect("an unsolved cell of a propagated board has candidates");
-    (d, band, bit)
+    (d, band, bit, Act::Eliminate { d, band, bit })
 }
 
 #[cfg(test)]
@@ -609,7 +622,7 @@ mod act_tests {
         let mut root = Board::from_masks(&masks);
         assert!(propagate(Portable, &mut root, Act::None));
         assert!(!root.is_solved());
-        let (d, band, bit) = choose(Portable, &root);
+        let (d, band, bit, _) = choose(Portable, &root);
         let mut a = root;
         let ok_a = propagate(Portable, &mut a, Act::Assign { d, band, bit });
         let mut b = root;

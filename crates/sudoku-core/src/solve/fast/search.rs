@@ -80,11 +80,12 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
                     return o;
                 }
             } else {
-                // Binary choice: the digit in the cell, or not. Both sides
-                // are alternatives of a real choice (the cell has at least
-                // two candidates), so each counts as a guess when taken.
-                let (d, band, bit) = choose(k, &cur);
-                stack.push((cur, Act::Eliminate { d, band, bit }));
+                // Binary choice: the digit in the cell, or not (for a
+                // bivalue cell: its other digit). Both sides are
+                // alternatives of a real choice (the cell has at least two
+                // candidates), so each counts as a guess when taken.
+                let (d, band, bit, other) = choose(k, &cur);
+                stack.push((cur, other));
                 o.max_depth = o.max_depth.max(stack.len() as u32);
                 if let Some(stop) = enter(&mut o, limits, slow, max_nodes) {
                     o.stop = stop;
