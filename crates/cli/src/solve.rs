@@ -9,8 +9,10 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use rayon::prelude::*;
 use serde_json::json;
+use sudoku_core::format::Candidates;
+use sudoku_core::solve::fast::Fast;
 use sudoku_core::solve::{METHODS, TraceLines, by_name, default_method};
-use sudoku_core::{Grid, Limits, Report, Solver, StopReason};
+use sudoku_core::{Grid, Limits, Report, Size, Solver, StopReason};
 
 use crate::input::{Record, read_all};
 use crate::output::{Format, grid_block};
@@ -22,8 +24,8 @@ pub struct SolveArgs {
     /// Puzzle files: one puzzle per line, or grids of n lines. Standard input
     /// when none is given or for '-'.
     pub files: Vec<PathBuf>,
-    /// Solving method: auto (the fastest for the size), or one of naive,
-    /// cached, mrv, mrv-hidden, dlx-first, dlx, dlx-pruned.
+    /// Solving method: auto (fast for 9x9, mrv-hidden otherwise), or one of
+    /// naive, cached, mrv, mrv-hidden, dlx-first, dlx, dlx-pruned, fast.
     #[arg(long, default_value = "auto")]
     pub algo: String,
     /// Count solutions (up to --limit) instead of printing one.
@@ -42,7 +44,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub trace: bool,
     /// Worker threads (0 = all cores). Output stays in input order.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
     /// Give up on a puzzle after N search nodes (its answer is "unknown").
     #[arg(long, value_name = "N")]
@@ -87,9 +89,10 @@ struct Outcome {
     trace: Vec<String>,
 }
 
-/// One solver per method, made on first use (one set per thread).
+/// One solver per method, made on first use (one set per thread), and the
+/// bit-parallel solver for pencilmark input.
 #[derive(Default)]
-struct Solvers(Vec<(&'static str, Box<dyn Solver + Send>)>);
+struct Solvers(Vec<(&'static str, Box<dyn Solver + Send>)>, Option<Fast>);
 
 impl Solvers {
     fn get(&mut self, name: &'static str) -> &mut (dyn Solver + Send) {
@@ -140,9 +143,12 @@ fn solve_one(args: &SolveArgs, solvers: &mut Solvers, rec: &Record) -> Outcome {
             };
         }
     };
+    let limit = if args.count { args.limit.max(1) } else { 2 };
+    if let Some(c) = &rec.candidates {
+        return solve_pencilmarks(args, solvers, rec.line, puzzle, c, limit);
+    }
     let method = method_for(&args.algo, puzzle);
     let solver = solvers.get(method);
-    let limit = if args.count { args.limit.max(1) } else { 2 };
     let limits = Limits {
         max_solutions: Some(limit),
         ..limits_of(args)
@@ -167,6 +173,15 @@ fn solve_one(args: &SolveArgs, solvers: &mut Solvers, rec: &Record) -> Outcome {
     } else {
         solver.search(puzzle, &limits, &mut keep)
     };
+    finish(method, solutions, report, trace)
+}
+
+fn finish(
+    method: &'static str,
+    solutions: Vec<Grid>,
+    report: Report,
+    trace: Vec<String>,
+) -> Outcome {
     let n = report.solutions;
     let verdict = match (n, report.stop) {
         (2.., _) => Verdict::Multiple,
@@ -182,6 +197,53 @@ fn solve_one(args: &SolveArgs, solvers: &mut Solvers, rec: &Record) -> Outcome {
         report: Some(report),
         trace,
     }
+}
+
+/// A 729-character pencilmark line: the candidates count, so only the
+/// bit-parallel method (which starts from candidates) solves it.
+fn solve_pencilmarks(
+    args: &SolveArgs,
+    solvers: &mut Solvers,
+    line: usize,
+    puzzle: &Grid,
+    c: &Candidates,
+    limit: u64,
+) -> Outcome {
+    let error = |msg: String| Outcome {
+        verdict: Verdict::Error(msg),
+        method: "",
+        solutions: Vec::new(),
+        count: 0,
+        report: None,
+        trace: Vec::new(),
+    };
+    if !matches!(args.algo.as_str(), "auto" | "fast") || args.trace {
+        return error(format!(
+            "line {line}: pencilmark input is solved by the fast method only: use --algo auto or fast, without --trace"
+        ));
+    }
+    if puzzle.size() != Size::NINE {
+        return error(format!(
+            "line {line}: pencilmark input is supported for 9x9 grids"
+        ));
+    }
+    let mut masks = [0u16; 81];
+    for (m, &x) in masks.iter_mut().zip(c.masks()) {
+        *m = x as u16;
+    }
+    let fast = solvers.1.get_or_insert_with(Fast::new);
+    let limits = Limits {
+        max_solutions: Some(limit),
+        ..limits_of(args)
+    };
+    let mut solutions: Vec<Grid> = Vec::new();
+    let report = fast.search_candidates(&masks, &limits, &mut |g: &Grid| {
+        if solutions.len() < 2 {
+            solutions.push(g.clone());
+        }
+        ControlFlow::Continue(())
+    });
+    finish("fast", solutions, report, Vec::new())
 }
 
 /// Run `sudoku solve`.

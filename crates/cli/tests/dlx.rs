@@ -7,7 +7,8 @@ fn dlx() -> Command {
     Command::cargo_bin("dlx").expect("binary builds")
 }
 
-const TOY: &str = "| Knuth's first example\nA B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
+const TOY: &str =
+    "| Knuth's first example\nA B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
 
 #[test]
 fn prints_the_solution_as_written() {
@@ -21,7 +22,11 @@ fn prints_the_solution_as_written() {
 
 #[test]
 fn counts_with_stats_and_threads() {
-    let queens = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/xc/queens8.dlx")).unwrap();
+    let queens = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/xc/queens8.dlx"
+    ))
+    .unwrap();
     for threads in ["1", "2"] {
         dlx()
             .args(["--count", "--stats", "--threads", threads])
@@ -41,8 +46,16 @@ fn counts_with_stats_and_threads() {
 
 #[test]
 fn limit_says_the_search_was_cut_short() {
-    let queens = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/xc/queens8.dlx")).unwrap();
-    let out = dlx().args(["--limit", "3"]).write_stdin(queens).assert().success();
+    let queens = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/xc/queens8.dlx"
+    ))
+    .unwrap();
+    let out = dlx()
+        .args(["--limit", "3"])
+        .write_stdin(queens)
+        .assert()
+        .success();
     let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert_eq!(stdout.split("\n\n").count(), 3);
     out.stderr(predicate::str::contains("cut short"));
@@ -50,7 +63,11 @@ fn limit_says_the_search_was_cut_short() {
 
 #[test]
 fn json_output() {
-    let out = dlx().args(["--format", "json"]).write_stdin(TOY).assert().success();
+    let out = dlx()
+        .args(["--format", "json"])
+        .write_stdin(TOY)
+        .assert()
+        .success();
     let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(v["count"], 1);
     assert_eq!(v["complete"], true);
@@ -59,14 +76,15 @@ fn json_output() {
 
 #[test]
 fn bad_input_gives_line_and_column_and_exit_2() {
-    dlx()
-        .write_stdin("A B\nA Q\n")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("line 2, column 3").and(predicate::str::contains("unknown item 'Q'")));
+    dlx().write_stdin("A B\nA Q\n").assert().code(2).stderr(
+        predicate::str::contains("line 2, column 3")
+            .and(predicate::str::contains("unknown item 'Q'")),
+    );
     dlx()
         .write_stdin("A B | X\nX\nA B\n")
         .assert()
         .success()
-        .stderr(predicate::str::contains("warning: line 2: option has no primary item"));
+        .stderr(predicate::str::contains(
+            "warning: line 2: option has no primary item",
+        ));
 }

@@ -3,8 +3,10 @@
 use assert_cmd::Command;
 use predicates::prelude::*;
 
-const PUZZLE: &str = ".3..9..5.....1...45..8....7....3.2..6....9.4...7..25.......19....69....812.....7.";
-const SOLUTION: &str = "734296851268517394591843627915734286682159743347682519853471962476925138129368475";
+const PUZZLE: &str =
+    ".3..9..5.....1...45..8....7....3.2..6....9.4...7..25.......19....69....812.....7.";
+const SOLUTION: &str =
+    "734296851268517394591843627915734286682159743347682519853471962476925138129368475";
 
 fn sudoku() -> Command {
     Command::cargo_bin("sudoku").expect("binary builds")
@@ -22,7 +24,16 @@ fn solves_from_stdin_and_exits_0_when_all_unique() {
 
 #[test]
 fn every_method_gives_the_same_answer() {
-    for algo in ["naive", "cached", "mrv", "mrv-hidden", "dlx", "dlx-pruned"] {
+    for algo in [
+        "naive",
+        "cached",
+        "mrv",
+        "mrv-hidden",
+        "dlx",
+        "dlx-pruned",
+        "fast",
+        "auto",
+    ] {
         sudoku()
             .args(["solve", "--algo", algo])
             .write_stdin(format!("{PUZZLE} a comment\n"))
@@ -40,7 +51,11 @@ fn a_bad_line_gets_an_error_record_and_the_batch_goes_on() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
     assert_eq!(lines[0], SOLUTION);
-    assert!(lines[1].starts_with("error: -: line 2, column 1"), "{}", lines[1]);
+    assert!(
+        lines[1].starts_with("error: -: line 2, column 1"),
+        "{}",
+        lines[1]
+    );
     assert!(lines[1].contains("'x'"), "{}", lines[1]);
     assert_eq!(lines[2], SOLUTION);
 }
@@ -101,7 +116,10 @@ fn json_records_line_up_with_the_input() {
         .assert()
         .code(1);
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-    let recs: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let recs: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(recs.len(), 2);
     assert_eq!(recs[0]["status"], "unique");
     assert_eq!(recs[0]["solution"], SOLUTION);
@@ -112,10 +130,21 @@ fn json_records_line_up_with_the_input() {
 
 #[test]
 fn threads_keep_input_order() {
-    let data = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/solve-slice.txt"))
-        .unwrap_or_else(|_| format!("{PUZZLE}\n").repeat(50));
-    let one = sudoku().args(["solve", "--threads", "1"]).write_stdin(data.clone()).output().unwrap();
-    let two = sudoku().args(["solve", "--threads", "2"]).write_stdin(data).output().unwrap();
+    let data = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/solve-slice.txt"
+    ))
+    .unwrap_or_else(|_| format!("{PUZZLE}\n").repeat(50));
+    let one = sudoku()
+        .args(["solve", "--threads", "1"])
+        .write_stdin(data.clone())
+        .output()
+        .unwrap();
+    let two = sudoku()
+        .args(["solve", "--threads", "2"])
+        .write_stdin(data)
+        .output()
+        .unwrap();
     assert!(!one.stdout.is_empty());
     assert_eq!(one.stdout, two.stdout);
 }
@@ -128,7 +157,10 @@ fn bordered(line: &str) -> String {
             out.push_str("------+-------+------\n");
         }
         let row: Vec<String> = (0..9)
-            .map(|c| line[r * 9 + c..r * 9 + c + 1].to_string() + if c % 3 == 2 && c < 8 { " |" } else { "" })
+            .map(|c| {
+                line[r * 9 + c..r * 9 + c + 1].to_string()
+                    + if c % 3 == 2 && c < 8 { " |" } else { "" }
+            })
             .collect();
         out.push_str(&row.join(" "));
         out.push('\n');
@@ -144,10 +176,19 @@ fn grid_input_and_grid_output() {
         .assert()
         .success()
         .stdout(format!("{SOLUTION}\n"));
-    let out = sudoku().args(["solve", "--format", "grid"]).write_stdin(format!("{PUZZLE}\n")).assert().success();
+    let out = sudoku()
+        .args(["solve", "--format", "grid"])
+        .write_stdin(format!("{PUZZLE}\n"))
+        .assert()
+        .success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     // the drawn grid reads back as the solution
-    sudoku().arg("solve").write_stdin(text).assert().success().stdout(format!("{SOLUTION}\n"));
+    sudoku()
+        .arg("solve")
+        .write_stdin(text)
+        .assert()
+        .success()
+        .stdout(format!("{SOLUTION}\n"));
 }
 
 #[test]
@@ -175,7 +216,11 @@ fn usage_errors_exit_2_and_name_the_flag() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("--algo").and(predicate::str::contains("dlx-pruned")));
-    sudoku().args(["solve", "no-such-file.txt"]).assert().code(2).stderr(predicate::str::contains("no-such-file.txt"));
+    sudoku()
+        .args(["solve", "no-such-file.txt"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no-such-file.txt"));
 }
 
 #[test]
@@ -187,4 +232,56 @@ fn node_limit_gives_unknown_not_none() {
         .assert()
         .code(1)
         .stdout(predicate::str::starts_with("unknown (node limit reached)"));
+}
+
+/// The puzzle as a 729-character pencilmark line: a given keeps only its
+/// digit, an empty cell every digit except those in `removed` (cell, digit).
+fn pencilmarks(puzzle: &str, removed: &[(usize, u8)]) -> String {
+    let mut s = String::new();
+    for (cell, ch) in puzzle.chars().enumerate() {
+        for d in 1..=9u8 {
+            let keep = match ch.to_digit(10) {
+                Some(g) if g > 0 => g as u8 == d,
+                _ => !removed.contains(&(cell, d)),
+            };
+            s.push(if keep { (b'0' + d) as char } else { '.' });
+        }
+    }
+    s
+}
+
+#[test]
+fn pencilmark_lines_count_the_players_eliminations() {
+    let pm = pencilmarks(PUZZLE, &[]);
+    assert_eq!(pm.len(), 729);
+    sudoku()
+        .arg("solve")
+        .write_stdin(format!("{pm}\n"))
+        .assert()
+        .success()
+        .stdout(format!("{SOLUTION}\n"));
+    // removing a wrong candidate changes nothing; removing r1c1's true 7 leaves no solution
+    let still = pencilmarks(PUZZLE, &[(0, 1)]);
+    let broken = pencilmarks(PUZZLE, &[(0, 7)]);
+    sudoku()
+        .arg("solve")
+        .write_stdin(format!("{still}\n{PUZZLE}\n{broken}\n"))
+        .assert()
+        .code(1)
+        .stdout(format!("{SOLUTION}\n{SOLUTION}\nnone\n"));
+    sudoku()
+        .args(["solve", "--algo", "mrv"])
+        .write_stdin(format!("{pm}\n"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "line 1: pencilmark input is solved by the fast method",
+        ));
+    let bad = format!("{}x", &pm[..728]);
+    sudoku()
+        .arg("solve")
+        .write_stdin(format!("{bad}\n"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::starts_with("error: -: line 1, column 729"));
 }

@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use bench::{langford, queens, sudoku_xcc};
+use bench::xc_instances::{langford, queens, sudoku_xcc};
 use exact_cover::{Config, Dlx, Limits, count_parallel, format::parse};
 
 /// The stand-in for "a Sudoku with about a million solutions as XCC": the

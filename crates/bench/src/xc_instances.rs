@@ -1,0 +1,119 @@
+//! Generators for the larger exact-cover benchmark instances (so they need
+//! not be stored), in the layouts of the bundled `testdata/xc` files.
+
+use std::fmt::Write;
+
+/// n-queens in Knuth's format: ranks and files primary (interleaved
+/// `r0 c0 r1 c1 ...`), diagonals secondary, diagonals of length one left out
+/// (the layout of the bundled `queens8.dlx`).
+pub fn queens(n: usize) -> String {
+    let digit = |k: usize| char::from_digit(k as u32, 36).expect("n <= 18");
+    let mut s = format!("| {n}-queens\n");
+    for i in 0..n {
+        write!(s, "r{i} c{i} ").unwrap();
+    }
+    s.push('|');
+    for d in 1..2 * n - 2 {
+        write!(s, " a{0} b{0}", digit(d)).unwrap();
+    }
+    s.push('\n');
+    for r in 0..n {
+        for c in 0..n {
+            write!(s, "r{r} c{c}").unwrap();
+            let (a, b) = (r + c, n - 1 - r + c);
+            if 0 < a && a < 2 * n - 2 {
+                write!(s, " a{}", digit(a)).unwrap();
+            }
+            if 0 < b && b < 2 * n - 2 {
+                write!(s, " b{}", digit(b)).unwrap();
+            }
+            s.push('\n');
+        }
+    }
+    s
+}
+
+/// Langford pairs for `n`, in the layout of the bundled `langford11.dlx`.
+pub fn langford(n: usize) -> String {
+    let mut s = format!("| Langford pairs n={n}\n");
+    for i in 1..=n {
+        write!(s, "{i} ").unwrap();
+    }
+    for j in 1..=2 * n {
+        write!(s, "s{j}{}", if j < 2 * n { " " } else { "\n" }).unwrap();
+    }
+    for i in 1..=n {
+        for j in 1..=2 * n {
+            if j + i < 2 * n {
+                writeln!(s, "{i} s{j} s{}", j + i + 1).unwrap();
+            }
+        }
+    }
+    s
+}
+
+/// A 9×9 Sudoku as XCC, in the layout of the bundled `sudoku-inkala-xcc.dlx`:
+/// primary items `pRC rRD cCD bBD` and `#givens`, a secondary item `xRC` per
+/// cell coloured by its digit, 729 options, and one option imposing the givens.
+pub fn sudoku_xcc(puzzle: &str) -> String {
+    let cells: Vec<char> = puzzle.chars().collect();
+    assert_eq!(cells.len(), 81, "81 characters");
+    let mut s = format!("|sudoku {puzzle}\n#givens");
+    for pre in ['p', 'r', 'c', 'b'] {
+        for a in 0..9 {
+            for b in 0..9 {
+                write!(s, " {pre}{a}{}", if pre == 'p' { b } else { b + 1 }).unwrap();
+            }
+        }
+    }
+    s.push_str(" |");
+    for k in 0..81 {
+        write!(s, " x{}{}", k / 9, k % 9).unwrap();
+    }
+    s.push_str("\n#givens");
+    for (k, &ch) in cells.iter().enumerate() {
+        if ch.is_ascii_digit() && ch != '0' {
+            write!(s, " x{}{}:{ch}", k / 9, k % 9).unwrap();
+        }
+    }
+    s.push('\n');
+    for r in 0..9 {
+        for c in 0..9 {
+            let b = (r / 3) * 3 + c / 3;
+            for d in 1..=9 {
+                writeln!(s, "p{r}{c} r{r}{d} c{c}{d} b{b}{d} x{r}{c}:{d}").unwrap();
+            }
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bundled(name: &str) -> String {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../testdata/xc")
+            .join(name);
+        std::fs::read_to_string(path).unwrap()
+    }
+
+    #[test]
+    fn generators_match_the_bundled_instances() {
+        assert_eq!(
+            queens(8).lines().skip(1).collect::<Vec<_>>(),
+            bundled("queens8.dlx").lines().skip(1).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            langford(11).lines().skip(1).collect::<Vec<_>>(),
+            bundled("langford11.dlx")
+                .lines()
+                .skip(1)
+                .collect::<Vec<_>>()
+        );
+        let inkala =
+            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+        assert_eq!(sudoku_xcc(inkala), bundled("sudoku-inkala-xcc.dlx"));
+    }
+}

@@ -1,0 +1,277 @@
+//! `fast`: a bit-parallel 9×9 solver built for raw speed.
+//!
+//! # Design
+//!
+//! The state of a search node is one 27-bit word per (digit, band): the
+//! cells of three rows where the digit can still go (bit `9·r + c`), plus
+//! the set of cells already placed (see `board::Board`). A placed digit
+//! stays in its own word, so a solution is nine permutation patterns.
+//! Propagation runs to a fixpoint, in rounds over all nine digits at once:
+//!
+//! - **naked singles**, counted bit-sliced over the nine digit words (the
+//!   same counters find empty cells);
+//! - **hidden singles** in rows and boxes (a 9-bit field with one bit) and
+//!   columns (a column present in exactly one row of exactly one band);
+//! - placing them: the digit leaves the peers (row, column, box masks
+//!   computed in bulk), other digits leave the cell;
+//! - **locked candidates**, once singles stall: in a band a digit takes one
+//!   triad (three cells of a row inside a box) per row and per box, so the
+//!   triads it may take form 3×3 permutation matrices; only triads on some
+//!   permutation are kept. An entry lies on one exactly when the 2×2 minor
+//!   of the other rows and boxes has a perfect matching, which cyclic bit
+//!   rotations compute for all triads of all digits at once. The same runs
+//!   on stacks, with bands and columns for rows and boxes. This is pointing
+//!   and claiming in both directions, and finds a digit with no place left
+//!   in a row, column or box. (The band/triad formulation follows JCZSolve
+//!   by J. C. Zeng and tdoku by T. Dillon, from their published
+//!   descriptions; the matching formula and the code are ours.)
+//!
+//! The search is depth-first on an explicit stack of board copies (no
+//! recursion, nothing allocated per node; the stack and output grid are
+//! reused across puzzles). It branches on a bivalue cell when there is one,
+//! picking among the first twelve the cell whose two digits have the most
+//! candidates among its peers (product of count + 3), as the binary choice
+//! "digit d here" / "not here"; each side taken counts as a guess. Without
+//! a bivalue cell it takes a cell with the fewest candidates. The heuristic
+//! changes speed only, never answers.
+//!
+//! # SIMD
+//!
+//! Every propagation step is a fixed sequence of lane-wise bit operations
+//! on the digit vectors (no tables, no per-cell loops), so the core is
+//! written once over a small vector trait (`arch::Lanes`) and compiled per
+//! kernel: portable Rust on `[u32; 4]` per digit (always compiled and
+//! tested), AVX2 (two digits per 256-bit vector) and AVX-512F (the nine
+//! digits packed three lanes each into two 512-bit vectors) through
+//! `std::arch`, each inside a function compiled with its target features
+//! and picked at run time by CPU detection. [`Fast::scalar`] and
+//! [`Fast::with_kernel`] force one; the tests run every kernel the CPU has.
+//! The AVX-512 kernel needs Rust 1.89 (the build script checks; with an
+//! older compiler the AVX2 kernel is the widest).
+//!
+//! # Sizes
+//!
+//! Only 9×9 grids. For any other size [`Solver::search`] does not search:
+//! it returns a report with no solution and the stop reason
+//! [`StopReason::Cancelled`] (so [`Solver::uniqueness`] answers "unknown",
+//! never "no solution"); [`Fast::try_search`] returns the typed error
+//! [`UnsupportedSize`] instead. Route other sizes to a general method.
+//!
+//! # Example
+//!
+//! ```
+//! use sudoku_core::solve::fast::Fast;
+//! use sudoku_core::{Grid, Limits, Solver, Uniqueness};
+//!
+//! let line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+//! let cells = line.bytes().map(|c| if c == b'.' { 0 } else { c - b'0' }).collect();
+//! let puzzle = Grid::from_cells(cells).unwrap();
+//! let mut solver = Fast::new();
+//! let (answer, report) = solver.uniqueness(&puzzle, &Limits::none());
+//! match answer {
+//!     Uniqueness::Unique(solution) => assert!(solution.is_solution_of(&puzzle)),
+//!     other => panic!("expected a unique solution, got {other:?}"),
+//! }
+//! assert!(report.stats.nodes >= 1);
+//! ```
+
+mod arch;
+#[cfg(feature = "probe")]
+pub mod board;
+#[cfg(not(feature = "probe"))]
+mod board;
+mod search;
+mod tables;
+
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use crate::grid::{Grid, Size};
+use crate::solve::{Limits, Report, Solver, Stats, StopReason};
+
+use self::arch::{Avx2, Avx512};
+use self::board::Board;
+use self::search::{Job, Outcome};
+
+/// Which implementation of the core a [`Fast`] solver runs. All give the
+/// same answers and statistics; they differ in speed only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kernel {
+    /// Portable Rust, any CPU (one digit per 4-lane array).
+    Scalar,
+    /// x86-64 AVX2: two digits per 256-bit vector.
+    Avx2,
+    /// x86-64 AVX-512F: the nine digits packed into two 512-bit vectors.
+    Avx512,
+}
+
+/// The kernel with its CPU-feature witness.
+#[derive(Clone, Copy, Debug)]
+enum Engine {
+    Scalar,
+    Avx2(Avx2),
+    Avx512(Avx512),
+}
+
+/// A grid size `fast` does not handle (it handles 9×9 only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the fast method solves 9x9 grids only, not {0}")]
+pub struct UnsupportedSize(pub Size);
+
+/// The `fast` method. Reuse one per thread: it keeps its stack and output
+/// grid between puzzles.
+#[derive(Debug)]
+pub struct Fast {
+    engine: Engine,
+    stack: Vec<(Board, board::Act)>,
+    out: Grid,
+}
+
+impl Default for Fast {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Fast {
+    /// The fastest kernel this CPU supports (detected once, here).
+    pub fn new() -> Fast {
+        let engine = match (Avx512::detect(), Avx2::detect()) {
+            (Some(w), _) => Engine::Avx512(w),
+            (None, Some(w)) => Engine::Avx2(w),
+            (None, None) => Engine::Scalar,
+        };
+        Fast::build(engine)
+    }
+
+    /// Force the portable scalar kernel, whatever the CPU.
+    pub fn scalar() -> Fast {
+        Fast::build(Engine::Scalar)
+    }
+
+    /// A solver with the given kernel, or `None` if this CPU lacks it.
+    pub fn with_kernel(kernel: Kernel) -> Option<Fast> {
+        let engine = match kernel {
+            Kernel::Scalar => Engine::Scalar,
+            Kernel::Avx2 => Engine::Avx2(Avx2::detect()?),
+            Kernel::Avx512 => Engine::Avx512(Avx512::detect()?),
+        };
+        Some(Fast::build(engine))
+    }
+
+    /// The kernels this CPU can run, slowest first.
+    pub fn available_kernels() -> Vec<Kernel> {
+        [Kernel::Scalar, Kernel::Avx2, Kernel::Avx512]
+            .into_iter()
+            .filter(|&k| Fast::with_kernel(k).is_some())
+            .collect()
+    }
+
+    fn build(engine: Engine) -> Fast {
+        Fast {
+            engine,
+            stack: Vec::with_capacity(96),
+            out: Grid::empty(Size::NINE),
+        }
+    }
+
+    /// The kernel in use.
+    pub fn kernel(&self) -> Kernel {
+        match self.engine {
+            Engine::Scalar => Kernel::Scalar,
+            Engine::Avx2(_) => Kernel::Avx2,
+            Engine::Avx512(_) => Kernel::Avx512,
+        }
+    }
+
+    /// Like [`Solver::search`], but an error for grids other than 9×9.
+    pub fn try_search(
+        &mut self,
+        puzzle: &Grid,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Result<Report, UnsupportedSize> {
+        if puzzle.size() != Size::NINE {
+            return Err(UnsupportedSize(puzzle.size()));
+        }
+        let start = Instant::now();
+        Ok(self.run(
+            start,
+            Board::from_givens(puzzle.cells()),
+            limits,
+            on_solution,
+        ))
+    }
+
+    /// Search from a pencilmark state: `cands[cell]` has bit `d - 1` set when
+    /// digit `d` is still a candidate of the cell (cells row-major; bits
+    /// above the ninth are ignored). A cell with one candidate is a placed
+    /// digit; a cell with none makes the puzzle unsolvable. Solutions keep
+    /// every cell within its candidates.
+    pub fn search_candidates(
+        &mut self,
+        cands: &[u16; 81],
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Report {
+        let start = Instant::now();
+        self.run(start, Board::from_masks(cands), limits, on_solution)
+    }
+
+    fn run(
+        &mut self,
+        start: Instant,
+        board: Board,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Report {
+        let job = Job {
+            start: board,
+            limits,
+            on_solution,
+            stack: &mut self.stack,
+            out: &mut self.out,
+        };
+        let o: Outcome = match self.engine {
+            Engine::Avx512(w) => arch::run_avx512(w, job),
+            Engine::Avx2(w) => arch::run_avx2(w, job),
+            Engine::Scalar => search::run(arch::Portable, job),
+        };
+        Report {
+            stats: Stats {
+                time: start.elapsed(),
+                nodes: o.nodes,
+                guesses: o.guesses,
+                max_depth: o.max_depth,
+                state_bytes: (u64::from(o.max_depth) + 1)
+                    * std::mem::size_of::<(Board, board::Act)>() as u64,
+                matrix_rows: 0,
+                matrix_nodes: 0,
+            },
+            solutions: o.solutions,
+            stop: o.stop,
+        }
+    }
+}
+
+impl Solver for Fast {
+    fn name(&self) -> &'static str {
+        "fast"
+    }
+
+    /// 9×9 only; other sizes return at once with no solution and
+    /// [`StopReason::Cancelled`] (an "unknown" answer; see the module docs).
+    fn search(
+        &mut self,
+        puzzle: &Grid,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Report {
+        self.try_search(puzzle, limits, on_solution)
+            .unwrap_or(Report {
+                stats: Stats::default(),
+                solutions: 0,
+                stop: StopReason::Cancelled,
+            })
+    }
+}

@@ -1,0 +1,125 @@
+//! The depth-first search on an explicit stack of board copies.
+
+use std::ops::ControlFlow;
+
+use super::arch::Lanes;
+use super::board::{Act, Board, choose, propagate};
+use crate::grid::Grid;
+use crate::solve::{Limits, StopReason};
+
+/// Everything one search needs; the buffers belong to the [`super::Fast`] solver.
+pub(crate) struct Job<'a> {
+    pub(crate) start: Board,
+    pub(crate) limits: &'a Limits,
+    pub(crate) on_solution: &'a mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    pub(crate) stack: &'a mut Vec<(Board, Act)>,
+    pub(crate) out: &'a mut Grid,
+}
+
+/// Counters and the stop reason of one search (time is measured by the caller).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Outcome {
+    pub(crate) nodes: u64,
+    pub(crate) guesses: u64,
+    pub(crate) max_depth: u32,
+    pub(crate) solutions: u64,
+    pub(crate) stop: StopReason,
+}
+
+/// How often (in nodes) the deadline and cancel token are polled.
+const POLL_EVERY: u64 = 1024;
+
+#[inline(always)]
+pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
+    let Job {
+        start,
+        limits,
+        on_solution,
+        stack,
+        out,
+    } = job;
+    let max_solutions = limits.max_solutions.unwrap_or(u64::MAX);
+    let max_nodes = limits.max_nodes.unwrap_or(u64::MAX);
+    let slow = limits.has_slow_limits();
+    let mut o = Outcome {
+        nodes: 0,
+        guesses: 0,
+        max_depth: 0,
+        solutions: 0,
+        stop: StopReason::Exhausted,
+    };
+    if max_solutions == 0 {
+        o.stop = StopReason::SolutionLimit;
+        return o;
+    }
+    if max_nodes == 0 {
+        o.stop = StopReason::NodeLimit;
+        return o;
+    }
+    if slow {
+        if let Some(stop) = limits.poll() {
+            o.stop = stop;
+            return o;
+        }
+    }
+    stack.clear();
+    let mut cur = start;
+    o.nodes = 1;
+    let mut alive = propagate(k, &mut cur, Act::None);
+    loop {
+        if alive {
+            if cur.is_solved() {
+                o.solutions += 1;
+                cur.write_digits(out.cells_mut());
+                if on_solution(out).is_break() {
+                    o.stop = StopReason::Visitor;
+                    return o;
+                }
+                if o.solutions >= max_solutions {
+                    o.stop = StopReason::SolutionLimit;
+                    return o;
+                }
+            } else {
+                // Binary choice: the digit in the cell, or not (for a
+                // bivalue cell: its other digit). Both sides are
+                // alternatives of a real choice (the cell has at least two
+                // candidates), so each counts as a guess when taken.
+                let (d, band, bit, other) = choose(k, &cur);
+                stack.push((cur, other));
+                o.max_depth = o.max_depth.max(stack.len() as u32);
+                if let Some(stop) = enter(&mut o, limits, slow, max_nodes) {
+                    o.stop = stop;
+                    return o;
+                }
+                o.guesses += 1;
+                alive = propagate(k, &mut cur, Act::Assign { d, band, bit });
+                continue;
+            }
+        }
+        match stack.pop() {
+            None => return o,
+            Some((b, act)) => {
+                cur = b;
+                if let Some(stop) = enter(&mut o, limits, slow, max_nodes) {
+                    o.stop = stop;
+                    return o;
+                }
+                o.guesses += 1;
+                alive = propagate(k, &mut cur, act);
+            }
+        }
+    }
+}
+
+/// Count a new node; the stop reason if a limit says stop.
+#[inline(always)]
+fn enter(o: &mut Outcome, limits: &Limits, slow: bool, max_nodes: u64) -> Option<StopReason> {
+    if o.nodes >= max_nodes {
+        return Some(StopReason::NodeLimit);
+    }
+    o.nodes += 1;
+    if slow && o.nodes % POLL_EVERY == 0 {
+        return limits.poll();
+    }
+    None
+}
