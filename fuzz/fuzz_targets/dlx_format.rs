@@ -1,0 +1,18 @@
+//! Knuth's DLX format: parsing any text never panics; what parses prints and
+//! parses back to the same problem, and a bounded search on it never panics.
+#![no_main]
+
+use exact_cover::{Dlx, Limits, format::parse};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(parsed) = parse(text) {
+        let again = parse(&parsed.problem.to_string()).expect("printed problems parse");
+        assert_eq!(again.problem, parsed.problem);
+        let report = Dlx::new(&parsed.problem).count(&Limits::none().with_max_nodes(10_000));
+        assert!(report.stats.nodes() <= 10_000);
+    }
+});
