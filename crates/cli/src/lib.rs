@@ -2,6 +2,7 @@
 //! `sudoku` subcommand. Thin: it parses arguments, calls the libraries and
 //! formats their answers.
 
+pub mod bench;
 pub mod input;
 pub mod output;
 pub mod solve;

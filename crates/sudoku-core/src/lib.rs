@@ -24,6 +24,9 @@
 //!   says why in its [`Report`], and its answer is "unknown", never "no
 //!   solution".
 //!
+//! - [`bench`] measures methods on puzzle sets (the loop behind `sudoku bench`):
+//!   passes, medians, time budgets, and every answer checked.
+//!
 //! # Example
 //!
 //! ```
@@ -44,6 +47,7 @@
 //! # Ok::<(), sudoku_core::ParseError>(())
 //! ```
 
+pub mod bench;
 pub mod format;
 pub mod grid;
 pub mod rate;

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use sudoku_cli::{is_broken_pipe, solve};
+use sudoku_cli::{bench, is_broken_pipe, solve};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -22,6 +22,9 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Count solutions of every puzzle (same as `solve --count`).
     Count(solve::SolveArgs),
+    /// Measure every solving method side by side on puzzle sets (bundled
+    /// ones by default), with every answer checked.
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -32,6 +35,7 @@ fn main() -> ExitCode {
             a.count = true;
             solve::run(&a)
         }
+        Command::Bench(a) => bench::run(&a),
     };
     match result {
         Ok(code) => code,
