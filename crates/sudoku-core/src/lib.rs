@@ -45,6 +45,7 @@
 //! ```
 
 pub mod format;
+pub mod generate;
 pub mod grid;
 pub mod rate;
 pub mod solve;
