@@ -454,7 +454,7 @@ impl Generator {
             }
         }
         if let Some(r) = &c.rating {
-            if !(r.start() <= r.end()) {
+            if r.start().is_nan() || r.end().is_nan() || r.start() > r.end() {
                 return Err(GenerateError::Invalid(format!(
                     "rating range {}..{} is empty",
                     r.start(),
