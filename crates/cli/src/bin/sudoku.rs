@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use sudoku_cli::{is_broken_pipe, solve};
+use sudoku_cli::{explain, hint, is_broken_pipe, rate, solve};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -22,6 +22,12 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Count solutions of every puzzle (same as `solve --count`).
     Count(solve::SolveArgs),
+    /// Rate every puzzle: rating, band, hardest technique, technique counts.
+    Rate(rate::RateArgs),
+    /// The next step of a puzzle as a hint, at level 1, 2 or 3.
+    Hint(hint::HintArgs),
+    /// The whole human-style solving path, step by step, and the rating.
+    Explain(explain::ExplainArgs),
 }
 
 fn main() -> ExitCode {
@@ -32,6 +38,9 @@ fn main() -> ExitCode {
             a.count = true;
             solve::run(&a)
         }
+        Command::Rate(a) => rate::run(&a),
+        Command::Hint(a) => hint::run(&a),
+        Command::Explain(a) => explain::run(&a),
     };
     match result {
         Ok(code) => code,
