@@ -150,3 +150,123 @@ fn pencilmark_record(source: &str, line: usize, text: &str) -> Record {
         },
     }
 }
+
+/// One position for `hint` and `explain`: a puzzle, or a player's
+/// pencilmarks.
+#[derive(Debug, Clone)]
+pub struct Position {
+    /// The filled cells: the givens, or with pencilmarks every cell with a
+    /// single candidate.
+    pub grid: Grid,
+    /// The candidates: from the grid, or the player's pencilmarks (less the
+    /// digits a peer holds).
+    pub candidates: sudoku_core::rate::Candidates,
+    /// Whether the candidates came from pencilmarks.
+    pub pencilmarks: bool,
+}
+
+/// Read one position from a command-line argument: the puzzle itself (a
+/// line of 16, 81 or 256 characters, or a 64- or 729-character pencilmark
+/// line), `-` for standard input, or the name of a file whose first puzzle
+/// is used.
+///
+/// In a pencilmark line every cell lists its candidates (the digit where it
+/// is one, `.` where not); a cell with a single candidate counts as filled.
+/// Errors are about the input (exit code 1); unreadable files are I/O errors.
+pub fn read_position(arg: &str) -> Result<Position, PositionError> {
+    let text = if arg == "-" {
+        let mut s = String::new();
+        io::Read::read_to_string(&mut io::stdin().lock(), &mut s)
+            .map_err(|e| PositionError::Io(format!("cannot read standard input: {e}")))?;
+        s
+    } else if std::path::Path::new(arg).is_file() {
+        std::fs::read_to_string(arg)
+            .map_err(|e| PositionError::Io(format!("cannot read {arg}: {e}")))?
+    } else {
+        arg.to_string()
+    };
+    parse_position(&text).map_err(PositionError::Input)
+}
+
+/// Why a position could not be read.
+#[derive(Debug, Clone)]
+pub enum PositionError {
+    /// The file or standard input could not be read.
+    Io(String),
+    /// The text is not a puzzle or pencilmark grid.
+    Input(String),
+}
+
+/// Parse a position from text: the first pencilmark line, else the first
+/// puzzle (line or grid form).
+pub fn parse_position(text: &str) -> Result<Position, String> {
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .ok_or_else(|| "no puzzle in the input".to_string())?;
+    let token_len = first
+        .split_whitespace()
+        .next()
+        .map_or(0, |t| t.chars().count());
+    if token_len == 64 || token_len == 729 {
+        let marks = sudoku_core::format::Candidates::parse_pencilmarks(first)
+            .map_err(|e| format!("pencilmarks: {e}"))?;
+        let cells: Vec<u8> = marks
+            .masks()
+            .iter()
+            .map(|&m| {
+                if m.count_ones() == 1 {
+                    m.trailing_zeros() as u8 + 1
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let grid = Grid::from_cells(cells).map_err(|e| e.to_string())?;
+        if let Some(c) = marks.masks().iter().position(|&m| m == 0) {
+            let s = grid.size();
+            return Err(format!(
+                "pencilmarks: cell {} has no candidate left",
+                s.cell_name(c)
+            ));
+        }
+        if let Some(c) = grid.first_conflict() {
+            return Err(format!("pencilmarks: {c}"));
+        }
+        let candidates = sudoku_core::rate::Candidates::with_pencilmarks(&grid, marks.masks())
+            .map_err(|e| e.to_string())?;
+        return Ok(Position {
+            grid,
+            candidates,
+            pencilmarks: true,
+        });
+    }
+    let grid = sudoku_core::format::parse_one(text).map_err(|e| e.to_string())?;
+    if let Some(c) = grid.first_conflict() {
+        return Err(format!("the givens conflict: {c}"));
+    }
+    Ok(Position {
+        candidates: sudoku_core::rate::Candidates::from_grid(&grid),
+        grid,
+        pencilmarks: false,
+    })
+}
+
+/// Whether `grid` has exactly one solution (with the default method): the
+/// solution, or a message saying what is wrong.
+pub fn unique_solution(grid: &Grid) -> Result<Grid, String> {
+    use sudoku_core::Uniqueness;
+    let mut solver = sudoku_core::solve::by_name(sudoku_core::solve::default_method(grid.size()))
+        .ok_or_else(|| "no solving method for this size".to_string())?;
+    let limits = sudoku_core::Limits {
+        deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(10)),
+        ..sudoku_core::Limits::none()
+    };
+    match solver.uniqueness(grid, &limits).0 {
+        Uniqueness::Unique(s) => Ok(s),
+        Uniqueness::NoSolution => Err("the puzzle has no solution".to_string()),
+        Uniqueness::Multiple(..) => Err("the puzzle has several solutions".to_string()),
+        Uniqueness::Unknown(stop) => Err(format!("uniqueness unknown ({stop})")),
+    }
+}

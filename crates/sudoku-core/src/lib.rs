@@ -49,6 +49,7 @@
 
 pub mod bench;
 pub mod format;
+pub mod generate;
 pub mod grid;
 pub mod rate;
 pub mod solve;

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use sudoku_cli::{bench, is_broken_pipe, solve};
+use sudoku_cli::{bench, explain, hint, is_broken_pipe, rate, solve};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -25,6 +25,12 @@ enum Command {
     /// Measure every solving method side by side on puzzle sets (bundled
     /// ones by default), with every answer checked.
     Bench(bench::BenchArgs),
+    /// Rate every puzzle: rating, band, hardest technique, technique counts.
+    Rate(rate::RateArgs),
+    /// The next step of a puzzle as a hint, at level 1, 2 or 3.
+    Hint(hint::HintArgs),
+    /// The whole human-style solving path, step by step, and the rating.
+    Explain(explain::ExplainArgs),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +42,9 @@ fn main() -> ExitCode {
             solve::run(&a)
         }
         Command::Bench(a) => bench::run(&a),
+        Command::Rate(a) => rate::run(&a),
+        Command::Hint(a) => hint::run(&a),
+        Command::Explain(a) => explain::run(&a),
     };
     match result {
         Ok(code) => code,

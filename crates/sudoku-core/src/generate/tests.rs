@@ -1,0 +1,291 @@
+//! Generator tests: uniqueness (checked with a different method than the
+//! one used to build), minimality, symmetry, reproducibility, targets.
+
+use std::time::{Duration, Instant};
+
+use super::*;
+use crate::solve::by_name;
+
+/// The checking method: never the generator's own.
+fn checker(size: Size) -> Box<dyn Solver + Send> {
+    let own = default_method(size);
+    let name = if own == "dlx-pruned" {
+        "dlx"
+    } else {
+        "dlx-pruned"
+    };
+    by_name(name).expect("known method")
+}
+
+fn count(solver: &mut dyn Solver, g: &Grid) -> u64 {
+    let (n, report) = solver.count(g, 2, &Limits::none());
+    assert!(n == 2 || report.stop.is_complete(), "check finished");
+    n
+}
+
+fn gen_cfg(size: Size, seed: u64) -> GeneratorConfig {
+    GeneratorConfig {
+        seed,
+        ..GeneratorConfig::for_size(size)
+    }
+}
+
+#[test]
+fn splitmix_is_reproducible_and_spread() {
+    let mut a = SplitMix64::new(7);
+    let mut b = SplitMix64::new(7);
+    let xs: Vec<u64> = (0..10).map(|_| a.next_u64()).collect();
+    let ys: Vec<u64> = (0..10).map(|_| b.next_u64()).collect();
+    assert_eq!(xs, ys);
+    let mut seen = [0u32; 9];
+    let mut r = SplitMix64::new(1);
+    for _ in 0..9000 {
+        seen[r.below(9)] += 1;
+    }
+    assert!(seen.iter().all(|&k| (800..1200).contains(&k)), "{seen:?}");
+    assert_ne!(puzzle_seed(1, 0), puzzle_seed(1, 1));
+    assert_ne!(puzzle_seed(1, 0), puzzle_seed(2, 0));
+}
+
+#[test]
+fn full_grids_are_valid_for_every_size() {
+    let mut rng = SplitMix64::new(3);
+    for size in [Size::FOUR, Size::NINE, Size::SIXTEEN] {
+        for _ in 0..5 {
+            let g = random_full_grid(size, &mut rng, None).expect("a grid");
+            assert!(g.is_full() && g.first_conflict().is_none(), "{g}");
+        }
+    }
+}
+
+#[test]
+fn nine_by_nine_puzzles_are_unique_and_minimal() {
+    let mut generator = Generator::new(gen_cfg(Size::NINE, 42));
+    let mut check = checker(Size::NINE);
+    for _ in 0..20 {
+        let g = generator.next().expect("a puzzle");
+        assert!(g.minimal);
+        assert!(g.solution.is_solution_of(&g.puzzle));
+        assert_eq!(count(check.as_mut(), &g.puzzle), 1, "{}", g.puzzle);
+        // Minimal: removing any clue gives several solutions.
+        for cell in 0..81 {
+            if g.puzzle.get(cell) != 0 {
+                let mut p = g.puzzle.clone();
+                p.set(cell, 0);
+                assert_eq!(count(check.as_mut(), &p), 2, "clue {cell} of {}", g.puzzle);
+            }
+        }
+        assert!((17..=40).contains(&g.puzzle.given_count()));
+    }
+}
+
+#[test]
+fn four_by_four_puzzles_are_unique_and_minimal() {
+    let mut generator = Generator::new(gen_cfg(Size::FOUR, 5));
+    let mut check = checker(Size::FOUR);
+    for _ in 0..30 {
+        let g = generator.next().expect("a puzzle");
+        assert_eq!(count(check.as_mut(), &g.puzzle), 1);
+        for cell in 0..16 {
+            if g.puzzle.get(cell) != 0 {
+                let mut p = g.puzzle.clone();
+                p.set(cell, 0);
+                assert_eq!(count(check.as_mut(), &p), 2);
+            }
+        }
+    }
+}
+
+#[test]
+fn sixteen_by_sixteen_with_a_clue_range_is_unique() {
+    let cfg = GeneratorConfig {
+        clues: Some(150..=170),
+        ..gen_cfg(Size::SIXTEEN, 9)
+    };
+    let mut generator = Generator::new(cfg);
+    let mut check = checker(Size::SIXTEEN);
+    for _ in 0..2 {
+        let g = generator.next().expect("a puzzle");
+        assert!((150..=170).contains(&g.puzzle.given_count()));
+        assert_eq!(count(check.as_mut(), &g.puzzle), 1);
+        assert!(g.solution.is_solution_of(&g.puzzle));
+    }
+}
+
+#[test]
+fn symmetries_hold_and_puzzles_stay_unique() {
+    let mut check = checker(Size::NINE);
+    for sym in Symmetry::ALL {
+        assert_eq!(Symmetry::from_name(sym.name()), Some(sym));
+        let cfg = GeneratorConfig {
+            symmetry: sym,
+            ..gen_cfg(Size::NINE, 11)
+        };
+        let mut generator = Generator::new(cfg);
+        for _ in 0..3 {
+            let g = generator.next().expect("a puzzle");
+            assert!(sym.holds(&g.puzzle), "{sym}: {}", g.puzzle);
+            assert_eq!(count(check.as_mut(), &g.puzzle), 1);
+            // Minimal among symmetric puzzles: no orbit can go.
+            for orbit in sym.orbits(Size::NINE) {
+                if g.puzzle.get(orbit[0]) != 0 {
+                    let mut p = g.puzzle.clone();
+                    orbit.iter().for_each(|&c| p.set(c, 0));
+                    assert_eq!(count(check.as_mut(), &p), 2, "{sym}");
+                }
+            }
+        }
+    }
+    // A 4×4 rot90 orbit has four cells.
+    assert!(
+        Symmetry::Rot90
+            .orbits(Size::FOUR)
+            .iter()
+            .all(|o| o.len() == 4)
+    );
+    assert_eq!(Symmetry::None.orbits(Size::NINE).len(), 81);
+    assert_eq!(Symmetry::Rot180.orbits(Size::NINE).len(), 41);
+}
+
+#[test]
+fn same_seed_same_puzzles() {
+    let a: Vec<Grid> = {
+        let mut g = Generator::new(gen_cfg(Size::NINE, 1234));
+        (0..5).map(|_| g.next().expect("puzzle").puzzle).collect()
+    };
+    let b: Vec<Grid> = {
+        let mut g = Generator::new(gen_cfg(Size::NINE, 1234));
+        (0..5).map(|_| g.next().expect("puzzle").puzzle).collect()
+    };
+    assert_eq!(a, b);
+    let c = Generator::new(gen_cfg(Size::NINE, 1235))
+        .next()
+        .expect("puzzle")
+        .puzzle;
+    assert_ne!(a[0], c);
+    // A seed alone makes the same puzzle, whatever was generated before.
+    let mut g = Generator::new(gen_cfg(Size::NINE, 0));
+    let first = g.generate_seeded(puzzle_seed(9, 3)).expect("puzzle");
+    g.next().expect("puzzle");
+    let again = g.generate_seeded(puzzle_seed(9, 3)).expect("puzzle");
+    assert_eq!(first.puzzle, again.puzzle);
+}
+
+#[test]
+fn clue_range_is_honoured() {
+    let mut check = checker(Size::NINE);
+    for (lo, hi) in [(30, 35), (40, 40), (25, 28)] {
+        let cfg = GeneratorConfig {
+            clues: Some(lo..=hi),
+            symmetry: Symmetry::None,
+            ..gen_cfg(Size::NINE, lo as u64)
+        };
+        let mut generator = Generator::new(cfg);
+        for _ in 0..5 {
+            let g = generator.next().expect("a puzzle");
+            let k = g.puzzle.given_count();
+            assert!((lo..=hi).contains(&k), "{k} clues not in {lo}..{hi}");
+            assert_eq!(count(check.as_mut(), &g.puzzle), 1);
+        }
+    }
+}
+
+#[test]
+fn difficulty_targets_are_honoured() {
+    let rater = Rater::new(Config::all());
+    for band in [Band::Easy, Band::Medium, Band::Hard] {
+        let cfg = GeneratorConfig {
+            band: Some(band),
+            ..gen_cfg(Size::NINE, 77)
+        };
+        let mut generator = Generator::new(cfg);
+        for _ in 0..3 {
+            let g = generator.next().expect("a puzzle");
+            assert_eq!(rater.rate(&g.puzzle).band, band);
+            assert_eq!(g.rating.as_ref().map(|r| r.band), Some(band));
+        }
+    }
+    let cfg = GeneratorConfig {
+        rating: Some(2.5..=3.5),
+        require: vec![Technique::Pointing],
+        ..gen_cfg(Size::NINE, 8)
+    };
+    let mut generator = Generator::new(cfg);
+    for _ in 0..3 {
+        let g = generator.next().expect("a puzzle");
+        let r = rater.rate(&g.puzzle);
+        assert!((2.5..=3.5).contains(&r.difficulty), "{}", r.difficulty);
+        assert!(r.counts.iter().any(|c| c.technique == Technique::Pointing));
+    }
+}
+
+#[test]
+fn rate_flag_fills_the_rating() {
+    let cfg = GeneratorConfig {
+        rate: true,
+        ..gen_cfg(Size::NINE, 2)
+    };
+    let g = Generator::new(cfg).next().expect("a puzzle");
+    let r = g.rating.expect("rated");
+    assert_eq!(r, Rater::new(Config::all()).rate(&g.puzzle));
+}
+
+#[test]
+fn too_rare_target_ends_with_a_clear_error_in_time() {
+    // A minimal 9×9 puzzle with 60 clues does not exist: only the budget
+    // ends this.
+    let cfg = GeneratorConfig {
+        clues: Some(60..=60),
+        rating: Some(6.3..=6.4),
+        timeout: Some(Duration::from_millis(300)),
+        ..gen_cfg(Size::NINE, 1)
+    };
+    let start = Instant::now();
+    let err = Generator::new(cfg).next().expect_err("too rare");
+    assert!(start.elapsed() < Duration::from_secs(3));
+    let msg = err.to_string();
+    assert!(msg.contains("too rare"), "{msg}");
+    assert!(msg.contains("rating 6.3..6.4"), "{msg}");
+    assert!(matches!(err, GenerateError::TooRare { .. }));
+    // The attempt budget ends it too.
+    let cfg = GeneratorConfig {
+        band: Some(Band::Extreme),
+        require: vec![
+            Technique::FullHouse,
+            Technique::XyChain,
+            Technique::Jellyfish,
+        ],
+        max_attempts: 5,
+        ..gen_cfg(Size::NINE, 1)
+    };
+    match Generator::new(cfg).next() {
+        Err(GenerateError::TooRare { attempts, .. }) => assert_eq!(attempts, 5),
+        Ok(g) => {
+            // Possible in principle: then it must really fit.
+            let r = Rater::new(Config::all()).rate(&g.puzzle);
+            assert_eq!(r.band, Band::Extreme);
+        }
+        Err(e) => panic!("unexpected error {e}"),
+    }
+}
+
+#[test]
+fn impossible_configs_are_errors() {
+    let bad = [
+        GeneratorConfig {
+            clues: Some(90..=95),
+            ..GeneratorConfig::default()
+        },
+        GeneratorConfig {
+            rater: Config::singles(),
+            require: vec![Technique::XWing],
+            ..GeneratorConfig::default()
+        },
+    ];
+    for cfg in bad {
+        assert!(matches!(
+            Generator::new(cfg).next(),
+            Err(GenerateError::Invalid(_))
+        ));
+    }
+}
