@@ -58,7 +58,7 @@ pub fn parse(text: &str) -> Result<Parsed, ParseError> {
     let mut option_texts = Vec::new();
     let mut option_lines = Vec::new();
     let mut warnings = Vec::new();
-    let mut entries: Vec<(ItemId, Option<crate::problem::ColourId>)> = Vec::new();
+    let mut entries: Vec<(ItemId, Option<&str>)> = Vec::new();
     for (ln, raw) in text.lines().enumerate() {
         let line_no = ln + 1;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
@@ -110,7 +110,7 @@ pub fn parse(text: &str) -> Result<Parsed, ParseError> {
                         "'{tok}': expected item:colour with a single ':'"
                     )));
                 }
-                Some(c) => Some(b.colour(c)),
+                Some(c) => Some(c),
             };
             any_primary |= !secondary;
             entries.push((id, colour));
@@ -122,7 +122,12 @@ pub fn parse(text: &str) -> Result<Parsed, ParseError> {
             });
             continue;
         }
-        b.option(entries.iter().copied());
+        // colours are interned only for options that are kept
+        let resolved: Vec<_> = entries
+            .iter()
+            .map(|&(id, c)| (id, c.map(|c| b.colour(c))))
+            .collect();
+        b.option(resolved);
         option_texts.push(line.trim().to_string());
         option_lines.push(line_no);
     }

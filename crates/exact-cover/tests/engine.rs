@@ -536,3 +536,12 @@ proptest! {
         let _ = parse(&s);
     }
 }
+
+/// Found by the fuzzer: a dropped option's colour must not stay in the
+/// problem, or the printed problem would not parse back to the same one.
+#[test]
+fn dropped_options_leave_no_colours_behind() {
+    let p = parse("A | X\nX:red\nA\n").unwrap().problem;
+    assert_eq!(p.colour_name(1), None);
+    assert_eq!(parse(&p.to_string()).unwrap().problem, p);
+}
