@@ -7,7 +7,7 @@ use anyhow::Context;
 use serde_json::json;
 use sudoku_core::rate::{Candidates, Rater, Step, apply};
 
-use crate::hint::{TextFormat, position_or_exit, warnings};
+use crate::hint::{TextFormat, checked_position};
 use crate::rate::{rating_json, rating_line};
 use crate::rater_config;
 
@@ -34,23 +34,9 @@ pub struct ExplainArgs {
 pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
     let rater = Rater::new(rater_config(&args.disable)?);
     let json = args.format == TextFormat::Json;
-    let p = match position_or_exit(&args.puzzle, json)? {
-        Ok(p) => p,
+    let (p, warnings) = match checked_position(&args.puzzle, json)? {
+        Ok(pw) => pw,
         Err(code) => return Ok(code),
-    };
-    let warnings = match warnings(&p) {
-        Ok(w) => w,
-        Err(e) => {
-            if json {
-                println!(
-                    "{}",
-                    json!({"status": "error", "puzzle": p.grid.to_line(), "error": e})
-                );
-            } else {
-                eprintln!("sudoku: {e}");
-            }
-            return Ok(ExitCode::from(1));
-        }
     };
     // The rating's path, replayed step by step (the rater is deterministic,
     // so the same steps come out).

@@ -65,6 +65,33 @@ pub(crate) fn position_or_exit(
 /// Checks that make a hint untrustworthy: several solutions, or a player's
 /// pencilmarks that removed a digit of the solution. `Err` when the puzzle
 /// has no solution at all.
+/// Read the position and check it against its unique solution: the position
+/// and its warnings, or the exit code after reporting why it can't be used
+/// (an error record in JSON, a message on stderr otherwise).
+pub(crate) fn checked_position(
+    arg: &str,
+    json: bool,
+) -> anyhow::Result<Result<(Position, Vec<String>), ExitCode>> {
+    let p = match position_or_exit(arg, json)? {
+        Ok(p) => p,
+        Err(code) => return Ok(Err(code)),
+    };
+    match warnings(&p) {
+        Ok(w) => Ok(Ok((p, w))),
+        Err(e) => {
+            if json {
+                println!(
+                    "{}",
+                    json!({"status": "error", "puzzle": p.grid.to_line(), "error": e})
+                );
+            } else {
+                eprintln!("sudoku: {e}");
+            }
+            Ok(Err(ExitCode::from(1)))
+        }
+    }
+}
+
 pub(crate) fn warnings(p: &Position) -> Result<Vec<String>, String> {
     match unique_solution(&p.grid) {
         Ok(solution) => {
@@ -96,23 +123,9 @@ pub(crate) fn warnings(p: &Position) -> Result<Vec<String>, String> {
 pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
     let rater = Rater::new(rater_config(&args.disable)?);
     let json = args.format == TextFormat::Json;
-    let p = match position_or_exit(&args.puzzle, json)? {
-        Ok(p) => p,
+    let (p, warnings) = match checked_position(&args.puzzle, json)? {
+        Ok(pw) => pw,
         Err(code) => return Ok(code),
-    };
-    let warnings = match warnings(&p) {
-        Ok(w) => w,
-        Err(e) => {
-            if json {
-                println!(
-                    "{}",
-                    json!({"status": "error", "puzzle": p.grid.to_line(), "error": e})
-                );
-            } else {
-                eprintln!("sudoku: {e}");
-            }
-            return Ok(ExitCode::from(1));
-        }
     };
     let level = HintLevel::from_number(args.level).unwrap_or(HintLevel::Look);
     let step = if p.candidates.is_solved() {
