@@ -41,6 +41,23 @@ impl When {
     }
 }
 
+/// What a batch command needs: a pool of `threads` workers (0 = all cores)
+/// and a progress bar for `len` puzzles, shown per `progress` when there is
+/// more than one.
+pub fn batch_tools(
+    threads: usize,
+    len: usize,
+    progress: When,
+) -> anyhow::Result<(rayon::ThreadPool, indicatif::ProgressBar)> {
+    use anyhow::Context;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start worker threads")?;
+    let bar = progress_bar(len as u64, progress.enabled() && len > 1, "puzzles");
+    Ok((pool, bar))
+}
+
 /// A progress bar on stderr for `len` items, hidden when `show` is false.
 pub fn progress_bar(len: u64, show: bool, what: &str) -> indicatif::ProgressBar {
     if !show {

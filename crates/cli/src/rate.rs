@@ -11,7 +11,7 @@ use serde_json::json;
 use sudoku_core::rate::{Outcome, Rater, Rating};
 
 use crate::input::{Record, read_all};
-use crate::{When, progress_bar, rater_config};
+use crate::{When, batch_tools, rater_config};
 
 /// How ratings are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -47,15 +47,7 @@ pub struct RateArgs {
 pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
     let rater = Rater::new(rater_config(&args.disable)?);
     let records = read_all(&args.files)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
-        .build()
-        .context("cannot start worker threads")?;
-    let bar = progress_bar(
-        records.len() as u64,
-        args.progress.enabled() && records.len() > 1,
-        "puzzles",
-    );
+    let (pool, bar) = batch_tools(args.threads, records.len(), args.progress)?;
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut all_good = true;

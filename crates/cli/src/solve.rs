@@ -16,7 +16,7 @@ use sudoku_core::{Grid, Limits, Report, Size, Solver, StopReason};
 
 use crate::input::{Record, read_all};
 use crate::output::{Format, grid_block};
-use crate::{When, progress_bar};
+use crate::{When, batch_tools};
 
 /// Solve puzzles: one answer per input puzzle, in input order.
 #[derive(clap::Args, Debug, Clone)]
@@ -268,15 +268,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     }
     let records = read_all(&args.files)?;
     let threads = if args.trace { 1 } else { args.threads };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start worker threads")?;
-    let bar = progress_bar(
-        records.len() as u64,
-        args.progress.enabled() && records.len() > 1,
-        "puzzles",
-    );
+    let (pool, bar) = batch_tools(threads, records.len(), args.progress)?;
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let start = Instant::now();
