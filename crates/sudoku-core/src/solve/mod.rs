@@ -22,7 +22,7 @@ mod trace;
 pub use trace::{TraceDisplay, TraceLines};
 
 pub use cached::Cached;
-pub use mrv::Mrv;
+pub use mrv::{Mrv, MrvSolver};
 pub use mrv_hidden::MrvHidden;
 pub use naive::Naive;
 

@@ -584,23 +584,28 @@ impl Core {
     }
 }
 
-/// Bitmask backtracking with naked singles and MRV branching. See the
-/// [module docs](self).
+/// The MRV backtracker, with hidden singles when `HIDDEN` is true: one
+/// search core, two methods. Use the aliases [`Mrv`] and
+/// [`MrvHidden`](super::MrvHidden).
 #[derive(Debug, Default)]
-pub struct Mrv {
+pub struct MrvSolver<const HIDDEN: bool> {
     core: Core,
 }
 
-impl Mrv {
+/// Bitmask backtracking with naked singles and MRV branching. See the
+/// [module docs](self).
+pub type Mrv = MrvSolver<false>;
+
+impl<const HIDDEN: bool> MrvSolver<HIDDEN> {
     /// A solver with empty buffers (they grow on first use and are reused).
     pub fn new() -> Self {
         Self::default()
     }
 }
 
-impl Solver for Mrv {
+impl<const HIDDEN: bool> Solver for MrvSolver<HIDDEN> {
     fn name(&self) -> &'static str {
-        "mrv"
+        if HIDDEN { "mrv-hidden" } else { "mrv" }
     }
 
     fn search(
@@ -610,7 +615,7 @@ impl Solver for Mrv {
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Report {
         self.core
-            .run::<NoTrace, false>(puzzle, limits, on_solution, &mut NoTrace)
+            .run::<NoTrace, HIDDEN>(puzzle, limits, on_solution, &mut NoTrace)
     }
 
     fn search_traced(
@@ -622,7 +627,7 @@ impl Solver for Mrv {
     ) -> Option<Report> {
         Some(
             self.core
-                .run::<FnTrace<'_>, false>(puzzle, limits, on_solution, &mut FnTrace(trace)),
+                .run::<FnTrace<'_>, HIDDEN>(puzzle, limits, on_solution, &mut FnTrace(trace)),
         )
     }
 }

@@ -16,60 +16,19 @@
 //!
 //! Statistics as for [`mrv`](super::mrv).
 
-use std::ops::ControlFlow;
-
-use super::mrv::Core;
-use super::{FnTrace, Limits, NoTrace, Report, Solver, TraceStep};
-use crate::grid::Grid;
+use super::mrv::MrvSolver;
 
 /// MRV backtracking with naked and hidden singles. See the [module docs](self).
-#[derive(Debug, Default)]
-pub struct MrvHidden {
-    core: Core,
-}
-
-impl MrvHidden {
-    /// A solver with empty buffers (they grow on first use and are reused).
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-
-impl Solver for MrvHidden {
-    fn name(&self) -> &'static str {
-        "mrv-hidden"
-    }
-
-    fn search(
-        &mut self,
-        puzzle: &Grid,
-        limits: &Limits,
-        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
-    ) -> Report {
-        self.core
-            .run::<NoTrace, true>(puzzle, limits, on_solution, &mut NoTrace)
-    }
-
-    fn search_traced(
-        &mut self,
-        puzzle: &Grid,
-        limits: &Limits,
-        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
-        trace: &mut dyn FnMut(&TraceStep),
-    ) -> Option<Report> {
-        Some(
-            self.core
-                .run::<FnTrace<'_>, true>(puzzle, limits, on_solution, &mut FnTrace(trace)),
-        )
-    }
-}
+pub type MrvHidden = MrvSolver<true>;
 
 #[cfg(test)]
 mod tests {
+    use std::ops::ControlFlow;
+
     use super::*;
     use crate::format::parse_line;
-    use crate::grid::House;
-    use crate::solve::StopReason;
+    use crate::grid::{Grid, House};
+    use crate::solve::{Limits, Report, Solver, StopReason, TraceStep};
 
     fn trace(p: &Grid, limits: &Limits) -> (Report, Vec<TraceStep>) {
         let mut steps = Vec::new();
