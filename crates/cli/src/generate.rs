@@ -301,8 +301,13 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     match failure {
         None => Ok(ExitCode::SUCCESS),
         Some((index, e)) => {
+            let overall = if total_deadline.is_some_and(|d| Instant::now() >= d) {
+                " (the --total-timeout ran out)"
+            } else {
+                ""
+            };
             eprintln!(
-                "sudoku: generated {printed} of {} puzzles; puzzle {} (seed {}): {e}",
+                "sudoku: generated {printed} of {} puzzles{overall}; puzzle {} (seed {}): {e}",
                 args.count,
                 index + 1,
                 puzzle_seed(seed, index)

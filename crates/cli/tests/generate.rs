@@ -285,6 +285,14 @@ fn a_too_rare_target_gives_up_with_a_clear_message() {
         }
     }
     assert!(printed_some, "no seed printed puzzles before failing");
+    // An overall time limit that has run out before the first puzzle.
+    sudoku()
+        .args(["generate", "--progress", "never", "-n", "3", "--seed", "1"])
+        .args(["--difficulty", "extreme", "--total-timeout", "0"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains("--total-timeout ran out"));
 }
 
 #[test]
@@ -327,6 +335,11 @@ fn four_by_four_and_sixteen_by_sixteen() {
                 assert_eq!(count(&less), 2, "{}", g.to_line());
             }
         }
+    }
+    solve_with_dlx(&out);
+    let out = generate(&["-n", "6", "--seed", "1", "--size", "4x4", "--clues", "6..7"]);
+    for g in puzzles(&out) {
+        assert!((6..=7).contains(&g.given_count()), "{}", g.to_line());
     }
     solve_with_dlx(&out);
     let out = generate(&[
