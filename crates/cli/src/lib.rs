@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod explain;
+pub mod generate;
 pub mod hint;
 pub mod input;
 pub mod output;

@@ -5,7 +5,7 @@ use sudoku_core::Grid;
 /// How answers are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// One line per input puzzle.
+    /// One line per puzzle.
     Line,
     /// A drawn grid per puzzle.
     Grid,

@@ -284,6 +284,47 @@ impl GeneratorConfig {
         self.band.is_some() || self.rating.is_some() || !self.require.is_empty()
     }
 
+    /// Whether the target can be met at all: `Err(`[`GenerateError::Invalid`]`)`
+    /// for an empty clue or rating range, more clues than cells, or a
+    /// required technique that is disabled.
+    pub fn validate(&self) -> Result<(), GenerateError> {
+        let c = self;
+        let cells = c.size.cells();
+        if let Some(r) = &c.clues {
+            if r.start() > r.end() {
+                return Err(GenerateError::Invalid(format!(
+                    "clue range {}..{} is empty",
+                    r.start(),
+                    r.end()
+                )));
+            }
+            if *r.start() > cells {
+                return Err(GenerateError::Invalid(format!(
+                    "a {} grid has only {cells} cells, fewer than {} clues",
+                    c.size,
+                    r.start()
+                )));
+            }
+        }
+        if let Some(r) = &c.rating {
+            if r.start().is_nan() || r.end().is_nan() || r.start() > r.end() {
+                return Err(GenerateError::Invalid(format!(
+                    "rating range {}..{} is empty",
+                    r.start(),
+                    r.end()
+                )));
+            }
+        }
+        for &t in &c.require {
+            if !c.rater.is_enabled(t) {
+                return Err(GenerateError::Invalid(format!(
+                    "technique {t} is required but disabled"
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// A short description of the target, for messages.
     pub fn describe_target(&self) -> String {
         let mut parts = vec![format!("{} puzzles", self.size)];
@@ -392,7 +433,7 @@ impl Generator {
 
     /// The puzzle of a seed (the same seed and config give the same puzzle).
     pub fn generate_seeded(&mut self, seed: u64) -> Result<Generated, GenerateError> {
-        self.check_config()?;
+        self.config.validate()?;
         let start = Instant::now();
         let deadline = self.config.timeout.map(|t| start + t);
         let mut rng = SplitMix64::new(seed);
@@ -434,42 +475,11 @@ impl Generator {
         }
     }
 
-    fn check_config(&self) -> Result<(), GenerateError> {
-        let c = &self.config;
-        let cells = c.size.cells();
-        if let Some(r) = &c.clues {
-            if r.start() > r.end() {
-                return Err(GenerateError::Invalid(format!(
-                    "clue range {}..{} is empty",
-                    r.start(),
-                    r.end()
-                )));
-            }
-            if *r.start() > cells {
-                return Err(GenerateError::Invalid(format!(
-                    "a {} grid has only {cells} cells, fewer than {} clues",
-                    c.size,
-                    r.start()
-                )));
-            }
-        }
-        if let Some(r) = &c.rating {
-            if r.start().is_nan() || r.end().is_nan() || r.start() > r.end() {
-                return Err(GenerateError::Invalid(format!(
-                    "rating range {}..{} is empty",
-                    r.start(),
-                    r.end()
-                )));
-            }
-        }
-        for &t in &c.require {
-            if !c.rater.is_enabled(t) {
-                return Err(GenerateError::Invalid(format!(
-                    "technique {t} is required but disabled"
-                )));
-            }
-        }
-        Ok(())
+    /// Change the time limit per puzzle ([`GeneratorConfig::timeout`]),
+    /// keeping the solver and buffers (a run with an overall deadline gives
+    /// each puzzle the time left).
+    pub fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.config.timeout = timeout;
     }
 
     fn fits(&self, r: &Rating) -> bool {

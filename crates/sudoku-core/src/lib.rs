@@ -24,7 +24,7 @@
 //!   says why in its [`Report`], and its answer is "unknown", never "no
 //!   solution".
 //!
-//! - [`bench`] measures methods on puzzle sets (the loop behind `sudoku bench`):
+//! - [`bench`](mod@bench) measures methods on puzzle sets (the loop behind `sudoku bench`):
 //!   passes, medians, time budgets, and every answer checked.
 //!
 //! # Example

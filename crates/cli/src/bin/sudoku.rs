@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use sudoku_cli::{bench, explain, hint, is_broken_pipe, rate, solve};
+use sudoku_cli::{bench, explain, generate, hint, is_broken_pipe, rate, solve};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -31,6 +31,9 @@ enum Command {
     Hint(hint::HintArgs),
     /// The whole human-style solving path, step by step, and the rating.
     Explain(explain::ExplainArgs),
+    /// Generate uniquely solvable puzzles (minimal by default), optionally
+    /// of a chosen difficulty, symmetry, clue count and size.
+    Generate(generate::GenerateArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +48,7 @@ fn main() -> ExitCode {
         Command::Rate(a) => rate::run(&a),
         Command::Hint(a) => hint::run(&a),
         Command::Explain(a) => explain::run(&a),
+        Command::Generate(a) => generate::run(&a),
     };
     match result {
         Ok(code) => code,

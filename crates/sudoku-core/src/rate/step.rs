@@ -39,14 +39,14 @@ pub struct Link {
 ///
 /// The justification fields mean, per technique:
 /// - full house: `houses` = [the house];
-/// - hidden single: `houses` = [the house], `digits` = [d];
+/// - hidden single: `houses` = [the house], `digits` = `[d]`;
 /// - naked single: `cells` = [the cell];
-/// - pointing: `houses` = [box, line], `digits` = [d], `cells` = the box's cells with d;
-/// - claiming: `houses` = [line, box], `digits` = [d], `cells` = the line's cells with d;
+/// - pointing: `houses` = [box, line], `digits` = `[d]`, `cells` = the box's cells with d;
+/// - claiming: `houses` = [line, box], `digits` = `[d]`, `cells` = the line's cells with d;
 /// - naked/hidden subsets: `houses` = [the house], `cells` and `digits` = the subset;
-/// - fish: `digits` = [d], `houses` = the k base lines then the k cover lines,
+/// - fish: `digits` = `[d]`, `houses` = the k base lines then the k cover lines,
 ///   `cells` = the base lines' cells with d;
-/// - skyscraper, two-string kite: `digits` = [d], `cells` = [end, link, link, end]
+/// - skyscraper, two-string kite: `digits` = `[d]`, `cells` = [end, link, link, end]
 ///   along the chain, `houses` = the two conjugate lines (and for the kite the
 ///   box joining them), `links` = the chain;
 /// - XY-wing, XYZ-wing: `cells` = [pivot, pincer, pincer], `digits` = [x, y, z]
@@ -55,8 +55,8 @@ pub struct Link {
 ///   [x (the strong link), y (eliminated)], `houses` = [the strong link's house];
 /// - unique rectangle 1: `cells` = the corners, the roof (extra candidates) last,
 ///   `digits` = [x, y];
-/// - BUG+1: `cells` = [the cell with three candidates], `digits` = [d];
-/// - simple colouring: `digits` = [d], `links` = the conjugate pairs of the
+/// - BUG+1: `cells` = [the cell with three candidates], `digits` = `[d]`;
+/// - simple colouring: `digits` = `[d]`, `links` = the conjugate pairs of the
 ///   colour cluster (colours alternate along links), `cells` = the two cells
 ///   that decide it (opposite colours both seen by the target, or the same
 ///   colour twice in `houses[0]` for a wrap);

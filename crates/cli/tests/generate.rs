@@ -1,0 +1,425 @@
+//! `sudoku generate` on the real binary. Every puzzle is checked with other
+//! tools than the one that made it: uniqueness with `sudoku solve --algo
+//! dlx` (the generator uses `fast` on 9×9 and `mrv-hidden` otherwise),
+//! minimality and symmetry here, difficulty with `sudoku rate`.
+
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use sudoku_core::format::parse_line;
+use sudoku_core::solve::by_name;
+use sudoku_core::{Grid, Limits};
+
+fn sudoku() -> Command {
+    Command::cargo_bin("sudoku").expect("binary builds")
+}
+
+/// Run `sudoku generate ARGS` (with the progress bar off), expect success,
+/// and return its standard output.
+fn generate(args: &[&str]) -> String {
+    let out = sudoku()
+        .arg("generate")
+        .args(["--progress", "never"])
+        .args(args)
+        .assert()
+        .success();
+    String::from_utf8(out.get_output().stdout.clone()).expect("UTF-8 output")
+}
+
+/// The first token of each line, as a grid.
+fn puzzles(out: &str) -> Vec<Grid> {
+    out.lines()
+        .map(|l| parse_line(l.split(' ').next().unwrap()).expect("a puzzle line"))
+        .collect()
+}
+
+/// `sudoku solve --algo dlx` on the puzzles: every one must be unique, and
+/// the solutions are returned.
+fn solve_with_dlx(puzzles: &str) -> Vec<String> {
+    let out = sudoku()
+        .args(["solve", "--algo", "dlx", "--threads", "1"])
+        .write_stdin(puzzles.to_string())
+        .assert()
+        .success(); // exit 0: every puzzle has exactly one solution
+    String::from_utf8(out.get_output().stdout.clone())
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Number of solutions, up to 2, with a method the generator does not use.
+fn count(g: &Grid) -> u64 {
+    let mut solver = by_name("dlx").unwrap();
+    solver.count(g, 2, &Limits::none()).0
+}
+
+#[test]
+fn count_and_the_line_format() {
+    let out = generate(&["--count", "7", "--seed", "1", "--threads", "1"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 7);
+    for l in &lines {
+        assert_eq!(l.len(), 81, "{l}");
+        assert!(l.chars().all(|ch| ch == '.' || ch.is_ascii_digit()), "{l}");
+    }
+    // All different.
+    let set: std::collections::HashSet<_> = lines.iter().collect();
+    assert_eq!(set.len(), 7);
+    // The default is one puzzle, and without --seed the seed is on stderr.
+    let out = sudoku()
+        .args(["generate", "--progress", "never"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert_eq!(stdout.lines().count(), 1);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let seed: u64 = stderr
+        .split("--seed ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no seed in {stderr:?}"));
+    // ... and that seed makes the same puzzle again.
+    assert_eq!(generate(&["--seed", &seed.to_string()]), stdout);
+}
+
+#[test]
+fn a_seed_gives_the_same_puzzles_on_any_number_of_threads() {
+    let one = generate(&["-n", "24", "--seed", "42", "--threads", "1"]);
+    let two = generate(&["-n", "24", "--seed", "42", "--threads", "2"]);
+    assert_eq!(one, two);
+    let other = generate(&["-n", "24", "--seed", "43", "--threads", "2"]);
+    assert_ne!(one, other);
+    // The first puzzles of a longer run are the puzzles of a shorter one.
+    let five = generate(&["-n", "5", "--seed", "42", "--threads", "2"]);
+    assert!(one.starts_with(&five));
+    // With a difficulty target too (attempts differ per puzzle).
+    let args = ["-n", "4", "--seed", "7", "--difficulty", "medium"];
+    let a = generate(&[&args[..], &["--threads", "1"]].concat());
+    let b = generate(&[&args[..], &["--threads", "2"]].concat());
+    assert_eq!(a, b);
+}
+
+#[test]
+fn every_puzzle_is_unique_for_another_method_and_the_solution_matches() {
+    let out = generate(&["-n", "30", "--seed", "3", "--with-solution"]);
+    let solutions = solve_with_dlx(&out);
+    assert_eq!(solutions.len(), 30);
+    for (line, solution) in out.lines().zip(&solutions) {
+        let fields: Vec<&str> = line.split(' ').collect();
+        assert_eq!(fields.len(), 2, "{line}");
+        assert_eq!(fields[1], solution, "{line}");
+    }
+}
+
+#[test]
+fn puzzles_are_minimal_by_default() {
+    let out = generate(&["-n", "8", "--seed", "5"]);
+    for g in puzzles(&out) {
+        assert_eq!(count(&g), 1, "{}", g.to_line());
+        for cell in 0..81 {
+            if g.get(cell) != 0 {
+                let mut less = g.clone();
+                less.set(cell, 0);
+                assert_eq!(
+                    count(&less),
+                    2,
+                    "{}: clue {cell} can be removed",
+                    g.to_line()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_clue_range_is_respected() {
+    let out = generate(&["-n", "12", "--seed", "9", "--clues", "30..33"]);
+    let grids = puzzles(&out);
+    assert_eq!(grids.len(), 12);
+    for g in &grids {
+        let n = g.given_count();
+        assert!((30..=33).contains(&n), "{n} clues: {}", g.to_line());
+    }
+    solve_with_dlx(&out);
+    // A single value is an exact count.
+    for g in puzzles(&generate(&["-n", "3", "--seed", "9", "--clues", "36"])) {
+        assert_eq!(g.given_count(), 36);
+    }
+}
+
+/// Whether the clue pattern is invariant under a map of (row, col).
+fn invariant(g: &Grid, map: impl Fn(usize, usize) -> (usize, usize)) -> bool {
+    (0..81).all(|cell| {
+        let (r, c) = map(cell / 9, cell % 9);
+        (g.get(cell) != 0) == (g.get(r * 9 + c) != 0)
+    })
+}
+
+#[test]
+fn the_symmetry_holds() {
+    type Map = fn(usize, usize) -> (usize, usize);
+    let cases: [(&str, Map); 5] = [
+        ("rot180", |r, c| (8 - r, 8 - c)),
+        ("rot90", |r, c| (c, 8 - r)),
+        ("mirror", |r, c| (r, 8 - c)),
+        ("diagonal", |r, c| (c, r)),
+        ("anti-diagonal", |r, c| (8 - c, 8 - r)),
+    ];
+    for (name, map) in cases {
+        let out = generate(&["-n", "4", "--seed", "11", "--symmetry", name]);
+        let grids = puzzles(&out);
+        assert_eq!(grids.len(), 4);
+        for g in &grids {
+            assert!(invariant(g, map), "{name}: {}", g.to_line());
+        }
+        solve_with_dlx(&out);
+    }
+    // Puzzles without a symmetry are (almost surely) not all symmetric.
+    let plain = puzzles(&generate(&["-n", "4", "--seed", "11"]));
+    assert!(plain.iter().any(|g| !invariant(g, |r, c| (8 - r, 8 - c))));
+    sudoku()
+        .args(["generate", "--symmetry", "spiral"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("rot180").and(predicate::str::contains("spiral")));
+}
+
+/// `sudoku rate` on the puzzles: (rating, band, technique counts) per line.
+fn rate(puzzles: &str) -> Vec<(f32, String, String)> {
+    let out = sudoku()
+        .arg("rate")
+        .write_stdin(puzzles.to_string())
+        .assert()
+        .success();
+    String::from_utf8(out.get_output().stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(' ').collect();
+            (f[0].parse().unwrap(), f[1].to_string(), f[3].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn difficulty_and_rating_targets_hold_for_sudoku_rate() {
+    for band in ["easy", "hard", "expert"] {
+        let out = generate(&["-n", "3", "--seed", "2", "--difficulty", band]);
+        let rated = rate(&out);
+        assert_eq!(rated.len(), 3);
+        assert!(rated.iter().all(|(_, b, _)| b == band), "{band}: {rated:?}");
+        solve_with_dlx(&out);
+    }
+    let out = generate(&["-n", "4", "--seed", "2", "--rating", "3.0..4.0"]);
+    for (r, _, _) in rate(&out) {
+        assert!((3.0..=4.0).contains(&r), "rating {r}");
+    }
+    let out = generate(&["-n", "2", "--seed", "2", "--require", "x-wing"]);
+    for (_, _, counts) in rate(&out) {
+        assert!(counts.contains("x-wing:"), "{counts}");
+    }
+    // --rate appends what `sudoku rate` says.
+    let out = generate(&["-n", "5", "--seed", "2", "--rate"]);
+    for (line, (r, band, _)) in out.lines().zip(rate(&out)) {
+        let f: Vec<&str> = line.split(' ').collect();
+        assert_eq!(f[1], format!("{r:.1}"), "{line}");
+        assert_eq!(f[2], band, "{line}");
+    }
+}
+
+#[test]
+fn a_too_rare_target_gives_up_with_a_clear_message() {
+    // No technique rates 11 or more: the target can never be met.
+    let out = sudoku()
+        .args(["generate", "--progress", "never", "-n", "3", "--seed", "1"])
+        .args(["--rating", "11..12", "--timeout", "0.05"])
+        .assert()
+        .code(1)
+        .stdout("");
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("generated 0 of 3 puzzles"), "{stderr}");
+    assert!(stderr.contains("rating 11.0..12.0"), "{stderr}");
+    assert!(stderr.contains("attempts"), "{stderr}");
+    assert!(stderr.contains("too rare"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // An attempt budget works the same way, and the puzzles made before
+    // the failure are printed: with one attempt per puzzle, on one thread,
+    // a run stops at the first puzzle whose first grid is not medium.
+    let mut printed_some = false;
+    for seed in 1..40 {
+        let out = sudoku()
+            .args([
+                "generate",
+                "--progress",
+                "never",
+                "-n",
+                "6",
+                "--threads",
+                "1",
+            ])
+            .args(["--difficulty", "medium", "--max-attempts", "1"])
+            .args(["--seed", &seed.to_string()])
+            .assert();
+        let code = out.get_output().status.code();
+        let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        let k = stdout.lines().count();
+        if code == Some(0) {
+            assert_eq!(k, 6);
+            continue;
+        }
+        assert_eq!(code, Some(1), "{stderr}");
+        assert!(
+            stderr.contains(&format!("generated {k} of 6 puzzles; puzzle {}", k + 1)),
+            "{stderr}"
+        );
+        assert!(stderr.contains("in 1 attempts"), "{stderr}");
+        if k > 0 {
+            assert!(rate(&stdout).iter().all(|(_, b, _)| b == "medium"));
+            printed_some = true;
+            break;
+        }
+    }
+    assert!(printed_some, "no seed printed puzzles before failing");
+    // An overall time limit that has run out before the first puzzle.
+    sudoku()
+        .args(["generate", "--progress", "never", "-n", "3", "--seed", "1"])
+        .args(["--difficulty", "extreme", "--total-timeout", "0"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains("--total-timeout ran out"));
+}
+
+#[test]
+fn impossible_targets_are_usage_errors() {
+    for (args, message) in [
+        (&["--clues", "90..95"][..], "81 cells"),
+        (&["--clues", "40..30"][..], "empty"),
+        (&["--rating", "5..2"][..], "empty"),
+        (
+            &["--require", "x-wing", "--disable", "x-wing"][..],
+            "x-wing is required but disabled",
+        ),
+        (&["--require", "nope"][..], "unknown technique 'nope'"),
+        (&["--difficulty", "tricky"][..], "unknown band 'tricky'"),
+        (&["--size", "7"][..], "not a grid size"),
+        (&["--timeout", "soon"][..], "not a number of seconds"),
+    ] {
+        sudoku()
+            .arg("generate")
+            .args(args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(message));
+    }
+}
+
+#[test]
+fn four_by_four_and_sixteen_by_sixteen() {
+    let out = generate(&["-n", "6", "--seed", "1", "--size", "4"]);
+    let grids = puzzles(&out);
+    assert_eq!(grids.len(), 6);
+    for g in &grids {
+        assert_eq!(g.to_line().len(), 16);
+        // Minimal: every clue is needed.
+        for cell in 0..16 {
+            if g.get(cell) != 0 {
+                let mut less = g.clone();
+                less.set(cell, 0);
+                assert_eq!(count(&less), 2, "{}", g.to_line());
+            }
+        }
+    }
+    solve_with_dlx(&out);
+    let out = generate(&["-n", "6", "--seed", "1", "--size", "4x4", "--clues", "6..7"]);
+    for g in puzzles(&out) {
+        assert!((6..=7).contains(&g.given_count()), "{}", g.to_line());
+    }
+    solve_with_dlx(&out);
+    let out = generate(&[
+        "-n", "2", "--seed", "1", "--size", "16x16", "--clues", "150..170",
+    ]);
+    let grids = puzzles(&out);
+    assert_eq!(grids.len(), 2);
+    for g in &grids {
+        assert_eq!(g.to_line().len(), 256);
+        assert!(
+            (150..=170).contains(&g.given_count()),
+            "{}",
+            g.given_count()
+        );
+    }
+    solve_with_dlx(&out);
+}
+
+#[test]
+fn grid_and_json_formats() {
+    let json = generate(&[
+        "-n",
+        "3",
+        "--seed",
+        "4",
+        "--format",
+        "json",
+        "--with-solution",
+        "--rate",
+    ]);
+    let line = generate(&["-n", "3", "--seed", "4"]);
+    let recs: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(recs.len(), 3);
+    for (i, (rec, puzzle)) in recs.iter().zip(line.lines()).enumerate() {
+        assert_eq!(rec["index"], i);
+        assert_eq!(rec["puzzle"], puzzle);
+        assert_eq!(rec["minimal"], true);
+        assert_eq!(
+            rec["clues"].as_u64().unwrap() as usize,
+            puzzle.chars().filter(|&c| c != '.').count()
+        );
+        assert_eq!(rec["solution"].as_str().unwrap().len(), 81);
+        assert!(rec["rating"]["band"].is_string());
+    }
+    // The grid format reads back as the same puzzles.
+    let grids = generate(&["-n", "3", "--seed", "4", "--format", "grid"]);
+    let solved_grid = solve_with_dlx(&grids);
+    assert_eq!(solved_grid, solve_with_dlx(&line));
+}
+
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku"))
+        .args([
+            "generate",
+            "--progress",
+            "never",
+            "-n",
+            "1000000",
+            "--seed",
+            "1",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first.trim_end().len(), 81);
+    // The reader is gone now; the generator must stop quietly.
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
