@@ -94,19 +94,24 @@ impl Board {
 
     /// A board from givens (row-major, 0 = empty, digits 1..=9).
     pub(crate) fn from_givens(cells: &[u8]) -> Board {
-        let mut givens = [[0u32; 4]; SLOTS];
+        // Branch-free: an empty cell (0) goes to row 0 of `by_digit`,
+        // which is not read; a digit above 9 is clamped to 9.
+        let mut by_digit = [[0u32; 3]; 10];
+        for (b, band) in cells.chunks(27).take(3).enumerate() {
+            for (i, &d) in band.iter().enumerate() {
+                by_digit[usize::from(d.min(9))][b] |= 1u32 << i;
+            }
+        }
         let mut any = [0u32; 3];
-        for (i, &d) in cells.iter().enumerate().take(81) {
-            if d != 0 {
-                let (b, bit) = (i / 27, 1u32 << (i % 27));
-                givens[usize::from(d - 1) % 9][b] |= bit;
-                any[b] |= bit;
+        for g in &by_digit[1..] {
+            for b in 0..3 {
+                any[b] |= g[b];
             }
         }
         let mut cand = [[0u32; 4]; SLOTS];
         for d in 0..9 {
             for b in 0..3 {
-                cand[d][b] = (BAND & !any[b]) | givens[d][b];
+                cand[d][b] = (BAND & !any[b]) | by_digit[d + 1][b];
             }
         }
         Board {
@@ -286,16 +291,50 @@ fn count_slots<L: Lanes, const THRICE: bool>(l: L, v: &[L::V]) -> [L::V; 3] {
     l.fold::<THRICE>([o, t, h])
 }
 
+/// Whether a board with every cell placed is a solution: every cell keeps a
+/// digit, and every digit has a cell in each of its nine rows, columns and
+/// boxes.
+///
+/// A placed cell has at most one digit left (placing removes the others),
+/// so with every cell keeping one each cell has exactly one. A digit with a
+/// cell in each of nine rows has at least nine cells; 81 cells over nine
+/// digits leave exactly nine each, so one per row, and (covering nine
+/// columns and nine boxes with nine cells) one per column and box.
+#[inline(always)]
+fn complete<L: Lanes>(l: L, cand: &[L::V], valid: &[L::V], full3: L::V) -> bool {
+    let [once, _, _] = count_slots::<L, false>(l, cand);
+    if !l.all_zero(l.andnot(once, full3)) {
+        return false;
+    }
+    let row = l.splat(0x1ff);
+    let mut bad = l.splat(0);
+    for (&v, &ok) in cand.iter().zip(valid) {
+        let f0 = l.and(v, row);
+        let f1 = l.and(l.shr::<9>(v), row);
+        let f2 = l.shr::<18>(v);
+        let mut empty = l.or(
+            l.or(l.is_zero_mask(f0), l.is_zero_mask(f1)),
+            l.is_zero_mask(f2),
+        );
+        for m in BOX_MASK {
+            empty = l.or(empty, l.is_zero_mask(l.and(v, l.splat(m))));
+        }
+        let c = l.or(l.or(f0, f1), f2);
+        let cols = l.or(l.or(c, l.rot1(c)), l.rot2(c));
+        bad = l.or(bad, l.and(l.or(empty, l.xor(cols, row)), ok));
+    }
+    l.all_zero(bad)
+}
+
 /// Apply `act`, then propagate to a fixpoint. `false` on a contradiction (a
 /// cell without candidates, a digit without a place in a house, or two
 /// digits placed in one cell).
 ///
 /// Below the root, a digit placed twice in one house in the same round is
-/// not caught at once (that costs time on every round), but such a board never passes for solved: a board is solved only
-/// after a full round found every cell placed with exactly one digit and
-/// every digit with a place in each of its nine rows, columns and boxes;
-/// then each digit has at least nine cells, 81 in all, so exactly one per
-/// house.
+/// not caught at once (that costs time on every round), but such a board
+/// never passes for solved: once every cell is placed, [`complete`] checks
+/// that every cell keeps exactly one digit and every digit has a place in
+/// each of its nine rows, columns and boxes, which makes it a solution.
 #[inline(always)]
 pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
     #[cfg(feature = "probe")]
@@ -399,6 +438,12 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
             cand[g] = l.or(keep, new[g]);
         }
         solved = l.or(solved, all);
+        // Every cell placed: check the grid directly instead of running a
+        // singles round and a locked-candidates round that would find
+        // nothing to do.
+        if l.all_zero(l.andnot(solved, full3)) {
+            break complete(l, cand, &valid[..L::N], full3);
+        }
     };
     l.store_cand(&cand[..], &mut bd.cand);
     l.store_solved(solved, &mut bd.solved);
@@ -634,6 +679,79 @@ mod act_tests {
         let ok_b = propagate(Portable, &mut b, Act::None);
         assert_eq!(ok_a, ok_b);
         assert_eq!(a, b);
+    }
+}
+
+#[cfg(test)]
+mod complete_tests {
+    use super::super::arch::{Avx2, Portable};
+    use super::*;
+
+    const SOLUTION: &str =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+    fn cells(line: &str) -> Vec<u8> {
+        line.bytes().map(|c| c - b'0').collect()
+    }
+
+    fn check<L: Lanes>(l: L, cells: &[u8]) -> bool {
+        let bd = Board::from_givens(cells);
+        let zero = l.splat(0);
+        let mut cand = [zero; 12];
+        let mut valid = [zero; 12];
+        l.load_cand(&bd.cand, &mut cand);
+        for g in 0..L::N {
+            valid[g] = l.valid(g);
+        }
+        let full3 = l.and(l.splat(BAND), l.valid(0));
+        complete(l, &cand[..L::N], &valid[..L::N], full3)
+    }
+
+    fn each_kernel(cells: &[u8]) -> bool {
+        let got = check(Portable, cells);
+        if let Some(k) = Avx2::detect() {
+            assert_eq!(check(k, cells), got);
+        }
+        #[cfg(all(target_arch = "x86_64", fast_avx512))]
+        if let Some(k) = super::super::arch::Avx512::detect() {
+            assert_eq!(check(k, cells), got);
+        }
+        got
+    }
+
+    #[test]
+    fn a_solution_is_complete() {
+        assert!(each_kernel(&cells(SOLUTION)));
+    }
+
+    #[test]
+    fn a_full_grid_breaking_a_rule_is_not() {
+        let good = cells(SOLUTION);
+        // Swap two cells of a row: rows stay whole, columns and boxes break.
+        let mut g = good.clone();
+        g.swap(0, 8);
+        assert!(!each_kernel(&g));
+        // Swap two cells of a box in one column: columns stay whole, rows break.
+        let mut g = good.clone();
+        g.swap(0, 9);
+        assert!(!each_kernel(&g));
+        // One digit in place of another: a digit misses a row, column and box.
+        let mut g = good.clone();
+        g[40] = g[41];
+        assert!(!each_kernel(&g));
+        // A cell left without any digit.
+        let mut g = good;
+        g[80] = 0;
+        let mut bd = Board::from_givens(&g);
+        for d in 0..9 {
+            bd.cand[d][2] &= !(1 << 26);
+        }
+        let zero = Portable.splat(0);
+        let mut cand = [zero; 12];
+        Portable.load_cand(&bd.cand, &mut cand);
+        let valid: Vec<_> = (0..9).map(|g| Portable.valid(g)).collect();
+        let full3 = Portable.and(Portable.splat(BAND), Portable.valid(0));
+        assert!(!complete(Portable, &cand[..9], &valid, full3));
     }
 }
 
