@@ -460,6 +460,13 @@ pub mod probe {
     pub static ROUNDS: AtomicU64 = AtomicU64::new(0);
 }
 
+/// How many bivalue cells [`choose`] scores at most.
+const SCORED: u32 = 12;
+
+/// Below this many open (unplaced) cells [`choose`] takes the first
+/// bivalue cell without scoring.
+const SCORE_FROM_OPEN: u32 = 30;
+
 /// The branching choice on a propagated, unsolved board: (digit, band,
 /// bit) to place first, and the change that makes the other branch (the
 /// cell's other digit for a bivalue cell, else "not this digit").
@@ -469,12 +476,14 @@ pub mod probe {
 /// over the two digits: whichever way the choice goes, placing the digit
 /// removes many candidates, so both branches propagate far. (Bivalue-cell
 /// branching is what JCZSolve and tdoku do; the scoring is ours, chosen by
-/// measuring guesses on the benchmark sets.) Without a bivalue cell: the
-/// first cell with the fewest candidates. The cell's lowest digit is tried
-/// first. The heuristic changes speed only, never the answers.
-/// How many bivalue cells [`choose`] scores at most.
-const SCORED: u32 = 12;
-
+/// measuring guesses on the benchmark sets.) Only the first [`SCORED`]
+/// bivalue cells (row-major) are scored, and none on a board with fewer
+/// than [`SCORE_FROM_OPEN`] open cells: there the first bivalue cell is
+/// taken, since near the leaves (and on the under-determined boards of
+/// multi-solution puzzles) scoring cost more time than it saved nodes.
+/// Without a bivalue cell: the first cell with the fewest candidates. The
+/// cell's lowest digit is tried first. The heuristic changes speed only,
+/// never the answers.
 #[inline(always)]
 pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32, Act) {
     let zero = l.splat(0);
@@ -492,7 +501,20 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32, Act) {
         // At most `SCORED` cells are scored (in row-major order): scoring
         // more costs more time than the better choice saves.
         let mut best = (0, 0, 0, 0);
+        let open: u32 = (0..3).map(|b| (BAND & !bd.solved[0][b]).count_ones()).sum();
         let mut left = SCORED;
+        if open < SCORE_FROM_OPEN {
+            let b = if bi[0] != 0 {
+                0
+            } else if bi[1] != 0 {
+                1
+            } else {
+                2
+            };
+            let pos = bi[b].trailing_zeros();
+            best = (1, b, 1 << pos, l.digits_at(&cand, &bd.cand, b, pos));
+            left = 0;
+        }
         for b in 0..3 {
             let mut cells = bi[b];
             while cells != 0 && left > 0 {
