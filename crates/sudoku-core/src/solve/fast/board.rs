@@ -56,6 +56,23 @@ pub(crate) static ONE_BAND: [[[u32; 4]; 4]; 3] = [
     [[0, 0, u32::MAX, 0]; 4],
 ];
 
+/// `CELL_PEERS[cell]`: the cell and its 20 peers (see [`PEERS`]), per
+/// band, repeated in four slots so any kernel loads it whole (like
+/// [`Board::solved`]).
+static CELL_PEERS: [[[u32; 4]; 4]; 81] = cell_peers();
+
+const fn cell_peers() -> [[[u32; 4]; 4]; 81] {
+    let mut out = [[[0; 4]; 4]; 81];
+    let mut cell = 0;
+    while cell < 81 {
+        let mut p = PEERS[cell];
+        p[cell / 27] |= 1 << (cell % 27);
+        out[cell] = [p; 4];
+        cell += 1;
+    }
+    out
+}
+
 /// Per digit slot: all ones in the band lanes of real digits.
 pub(crate) static VALID: [[u32; 4]; SLOTS] = slots([u32::MAX, u32::MAX, u32::MAX, 0]);
 /// Per digit slot: bit 0 of each stack's column group, real digits only.
@@ -355,7 +372,7 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
         Act::Assign { d, band, bit } => {
             // Placed at once: other digits leave the cell, the digit its peers.
             let cell = l.and(l.splat(bit), l.band_mask(band));
-            let peers = peers_of(l, cell);
+            let peers = l.load_solved(&CELL_PEERS[27 * band + bit.trailing_zeros() as usize]);
             for g in 0..L::N {
                 let dm = l.digit_mask(d, g);
                 let gone = l.or(l.andnot(dm, cell), l.and(dm, peers));
@@ -791,6 +808,7 @@ mod peers_tests {
             let mut want = PEERS[cell];
             want[cell / 27] |= 1 << (cell % 27);
             assert_eq!(p, want, "cell {cell}");
+            assert_eq!(CELL_PEERS[cell], [want; 4], "cell {cell}");
         }
     }
 }
