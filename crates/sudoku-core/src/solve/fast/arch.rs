@@ -104,6 +104,23 @@ pub(crate) trait Lanes: Copy {
     fn band_mask(self, b: usize) -> Self::V {
         self.load(&super::board::ONE_BAND[b])
     }
+    /// For each digit `d + 1` and band `b`, the cells of the band holding
+    /// it (bit `i` for cell `27·b + i`), from 81 cell bytes padded to 96
+    /// with zeros.
+    #[inline(always)]
+    fn band_digits(self, cells: &[u8; 96]) -> [[u32; 3]; 9] {
+        // Branch-free: an empty cell (0) goes to row 0, which is dropped;
+        // a byte above 9 counts as 9.
+        let mut by_digit = [[0u32; 3]; 10];
+        for (b, band) in cells.chunks(27).take(3).enumerate() {
+            for (i, &d) in band.iter().enumerate() {
+                by_digit[usize::from(d.min(9))][b] |= 1u32 << i;
+            }
+        }
+        let mut out = [[0u32; 3]; 9];
+        out.copy_from_slice(&by_digit[1..]);
+        out
+    }
     /// The digits (bit `d`) with a candidate in cell (`band`, bit `pos`);
     /// `v` holds `cand` as loaded by [`Lanes::load_cand`].
     #[inline(always)]
@@ -306,6 +323,11 @@ mod x86 {
         const W: usize = 2;
         const N: usize = 5;
         #[inline(always)]
+        fn band_digits(self, cells: &[u8; 96]) -> [[u32; 3]; 9] {
+            // SAFETY: see the impl comment.
+            unsafe { band_digits_avx2(cells) }
+        }
+        #[inline(always)]
         fn load(self, a: &[[u32; 4]]) -> __m256i {
             let a = &a[..2];
             // SAFETY: see the impl comment.
@@ -393,6 +415,29 @@ mod x86 {
                 _mm256_testz_si256(x, x) != 0
             }
         }
+    }
+
+    /// [`Lanes::band_digits`] with byte compares: one 32-byte load per
+    /// band, one compare and mask per digit.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[inline(always)]
+    pub(crate) unsafe fn band_digits_avx2(cells: &[u8; 96]) -> [[u32; 3]; 9] {
+        let mut out = [[0u32; 3]; 9];
+        for b in 0..3 {
+            let band = &cells[27 * b..27 * b + 32];
+            // SAFETY: `band` is 32 readable bytes (bounds checked above);
+            // the caller guarantees AVX2.
+            unsafe {
+                let v = _mm256_loadu_si256(band.as_ptr().cast());
+                for (d, o) in out.iter_mut().enumerate() {
+                    let eq = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(d as i8 + 1));
+                    o[b] = (_mm256_movemask_epi8(eq) as u32) & ((1 << 27) - 1);
+                }
+            }
+        }
+        out
     }
 
     /// Run the search core with the AVX2 kernel.
@@ -555,6 +600,12 @@ mod x86_512 {
         type V = __m512i;
         const W: usize = 5;
         const N: usize = 2;
+        #[inline(always)]
+        fn band_digits(self, cells: &[u8; 96]) -> [[u32; 3]; 9] {
+            // SAFETY: an `Avx512` value exists only after `Avx512::detect`
+            // saw AVX2 too (through `Avx2::detect`).
+            unsafe { super::x86::band_digits_avx2(cells) }
+        }
         #[inline(always)]
         fn load_cand(self, cand: &[[u32; 4]; super::SLOTS], out: &mut [__m512i; 12]) {
             let (a, b, c) = (
@@ -894,6 +945,19 @@ mod tests {
                 let mut s = [[0u32; 4]; 4];
                 l.store_solved(got, &mut s);
                 assert_eq!(s[0], want);
+            }
+            // digit masks from cell bytes
+            let mut cells = [0u8; 96];
+            for c in cells.iter_mut().take(81) {
+                *c = (next() % 10) as u8;
+            }
+            let want = Portable.band_digits(&cells);
+            assert_eq!(l.band_digits(&cells), want);
+            for (i, &c) in cells.iter().take(81).enumerate() {
+                for d in 0..9 {
+                    let set = want[d][i / 27] & (1 << (i % 27)) != 0;
+                    assert_eq!(set, usize::from(c) == d + 1, "cell {i} digit {d}");
+                }
             }
             // the digits of a cell
             for cell in [0usize, 13, 26, 27, 40, 53, 54, 67, 80] {

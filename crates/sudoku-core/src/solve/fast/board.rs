@@ -109,18 +109,17 @@ impl Board {
         b
     }
 
-    /// A board from givens (row-major, 0 = empty, digits 1..=9).
-    pub(crate) fn from_givens(cells: &[u8]) -> Board {
-        // Branch-free: an empty cell (0) goes to row 0 of `by_digit`,
-        // which is not read; a digit above 9 is clamped to 9.
-        let mut by_digit = [[0u32; 3]; 10];
-        for (b, band) in cells.chunks(27).take(3).enumerate() {
-            for (i, &d) in band.iter().enumerate() {
-                by_digit[usize::from(d.min(9))][b] |= 1u32 << i;
-            }
-        }
+    /// A board from givens (row-major, 0 = empty, digits 1..=9; a cell
+    /// holding anything else gives an unspecified board, never a panic).
+    /// Cells past the 81st are ignored; missing ones count as empty.
+    #[inline(always)]
+    pub(crate) fn from_givens<L: Lanes>(l: L, cells: &[u8]) -> Board {
+        let mut padded = [0u8; 96];
+        let n = cells.len().min(81);
+        padded[..n].copy_from_slice(&cells[..n]);
+        let by_digit = l.band_digits(&padded);
         let mut any = [0u32; 3];
-        for g in &by_digit[1..] {
+        for g in &by_digit {
             for b in 0..3 {
                 any[b] |= g[b];
             }
@@ -128,7 +127,7 @@ impl Board {
         let mut cand = [[0u32; 4]; SLOTS];
         for d in 0..9 {
             for b in 0..3 {
-                cand[d][b] = (BAND & !any[b]) | by_digit[d + 1][b];
+                cand[d][b] = (BAND & !any[b]) | by_digit[d][b];
             }
         }
         Board {
@@ -734,7 +733,7 @@ mod complete_tests {
     }
 
     fn check<L: Lanes>(l: L, cells: &[u8]) -> bool {
-        let bd = Board::from_givens(cells);
+        let bd = Board::from_givens(l, cells);
         let zero = l.splat(0);
         let mut cand = [zero; 12];
         let mut valid = [zero; 12];
@@ -781,7 +780,7 @@ mod complete_tests {
         // A cell left without any digit.
         let mut g = good;
         g[80] = 0;
-        let mut bd = Board::from_givens(&g);
+        let mut bd = Board::from_givens(Portable, &g);
         for d in 0..9 {
             bd.cand[d][2] &= !(1 << 26);
         }

@@ -91,7 +91,7 @@ use crate::solve::{Limits, Report, Solver, Stats, StopReason};
 
 use self::arch::{Avx2, Avx512};
 use self::board::Board;
-use self::search::{Job, Outcome};
+use self::search::{Job, Outcome, Start};
 
 /// Which implementation of the core a [`Fast`] solver runs. All give the
 /// same answers and statistics; they differ in speed only.
@@ -195,12 +195,7 @@ impl Fast {
             return Err(UnsupportedSize(puzzle.size()));
         }
         let start = Instant::now();
-        Ok(self.run(
-            start,
-            Board::from_givens(puzzle.cells()),
-            limits,
-            on_solution,
-        ))
+        Ok(self.run(start, Start::Givens(puzzle.cells()), limits, on_solution))
     }
 
     /// Search from a pencilmark state: `cands[cell]` has bit `d - 1` set when
@@ -215,13 +210,18 @@ impl Fast {
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Report {
         let start = Instant::now();
-        self.run(start, Board::from_masks(cands), limits, on_solution)
+        self.run(
+            start,
+            Start::Board(Board::from_masks(cands)),
+            limits,
+            on_solution,
+        )
     }
 
     fn run(
         &mut self,
         start: Instant,
-        board: Board,
+        board: Start<'_>,
         limits: &Limits,
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Report {
