@@ -121,6 +121,19 @@ pub(crate) trait Lanes: Copy {
         out.copy_from_slice(&by_digit[1..]);
         out
     }
+    /// Eight bytes from four 8-bit planes: byte `i` has bit `k` set when
+    /// bit `i` of `planes[k]` is (bits above the eighth are ignored).
+    #[inline(always)]
+    fn spread_bytes(self, planes: [u32; 4]) -> u64 {
+        let mut out = 0u64;
+        for (k, &p) in planes.iter().enumerate() {
+            // Byte i of `y` keeps bit i of the plane, then becomes 0 or 1.
+            let y = (u64::from(p & 0xff) * 0x0101_0101_0101_0101) & 0x8040_2010_0804_0201;
+            let one = ((y + 0x7f7f_7f7f_7f7f_7f7f) & 0x8080_8080_8080_8080) >> 7;
+            out |= one << k;
+        }
+        out
+    }
     /// The digits (bit `d`) with a candidate in cell (`band`, bit `pos`);
     /// `v` holds `cand` as loaded by [`Lanes::load_cand`].
     #[inline(always)]
@@ -328,6 +341,11 @@ mod x86 {
             unsafe { band_digits_avx2(cells) }
         }
         #[inline(always)]
+        fn spread_bytes(self, planes: [u32; 4]) -> u64 {
+            // SAFETY: `Avx2::detect` checked BMI2 too.
+            unsafe { spread_bytes_bmi2(planes) }
+        }
+        #[inline(always)]
         fn load(self, a: &[[u32; 4]]) -> __m256i {
             let a = &a[..2];
             // SAFETY: see the impl comment.
@@ -436,6 +454,20 @@ mod x86 {
                     o[b] = (_mm256_movemask_epi8(eq) as u32) & ((1 << 27) - 1);
                 }
             }
+        }
+        out
+    }
+
+    /// [`Lanes::spread_bytes`] with BMI2 bit deposits.
+    ///
+    /// # Safety
+    /// The CPU must have BMI2.
+    #[inline(always)]
+    pub(crate) unsafe fn spread_bytes_bmi2(planes: [u32; 4]) -> u64 {
+        let mut out = 0u64;
+        for (k, &p) in planes.iter().enumerate() {
+            // SAFETY: the caller guarantees BMI2.
+            out |= unsafe { _pdep_u64(u64::from(p & 0xff), 0x0101_0101_0101_0101 << k) };
         }
         out
     }
@@ -605,6 +637,11 @@ mod x86_512 {
             // SAFETY: an `Avx512` value exists only after `Avx512::detect`
             // saw AVX2 too (through `Avx2::detect`).
             unsafe { super::x86::band_digits_avx2(cells) }
+        }
+        #[inline(always)]
+        fn spread_bytes(self, planes: [u32; 4]) -> u64 {
+            // SAFETY: `Avx512::detect` checked BMI2 too (through `Avx2::detect`).
+            unsafe { super::x86::spread_bytes_bmi2(planes) }
         }
         #[inline(always)]
         fn load_cand(self, cand: &[[u32; 4]; super::SLOTS], out: &mut [__m512i; 12]) {
@@ -945,6 +982,13 @@ mod tests {
                 let mut s = [[0u32; 4]; 4];
                 l.store_solved(got, &mut s);
                 assert_eq!(s[0], want);
+            }
+            // bytes from bit-planes
+            let planes = [next(), next(), next(), next()];
+            let got = l.spread_bytes(planes);
+            for i in 0..8 {
+                let want: u64 = (0..4).map(|k| u64::from((planes[k] >> i) & 1) << k).sum();
+                assert_eq!((got >> (8 * i)) & 0xff, want, "{planes:x?} byte {i}");
             }
             // digit masks from cell bytes
             let mut cells = [0u8; 96];

@@ -81,7 +81,7 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
         if alive {
             if cur.is_solved() {
                 o.solutions += 1;
-                cur.write_digits(out.cells_mut());
+                cur.write_digits(k, out.cells_mut());
                 if on_solution(out).is_break() {
                     o.stop = StopReason::Visitor;
                     return o;
