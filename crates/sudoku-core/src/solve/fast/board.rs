@@ -501,6 +501,10 @@ const SCORED: u32 = 12;
 /// bivalue cell without scoring.
 const SCORE_FROM_OPEN: u32 = 30;
 
+/// Below this many open cells (and from [`SCORE_FROM_OPEN`]) [`choose`]
+/// scores half as many cells.
+const SCORE_ALL_FROM_OPEN: u32 = 40;
+
 /// The branching choice on a propagated, unsolved board: (digit, band,
 /// bit) to place first, and the change that makes the other branch (the
 /// cell's other digit for a bivalue cell, else "not this digit").
@@ -511,10 +515,11 @@ const SCORE_FROM_OPEN: u32 = 30;
 /// removes many candidates, so both branches propagate far. (Bivalue-cell
 /// branching is what JCZSolve and tdoku do; the scoring is ours, chosen by
 /// measuring guesses on the benchmark sets.) Only the first [`SCORED`]
-/// bivalue cells (row-major) are scored, and none on a board with fewer
-/// than [`SCORE_FROM_OPEN`] open cells: there the first bivalue cell is
-/// taken, since near the leaves (and on the under-determined boards of
-/// multi-solution puzzles) scoring cost more time than it saved nodes.
+/// bivalue cells (row-major) are scored, half as many on a board with
+/// fewer than [`SCORE_ALL_FROM_OPEN`] open cells, and none with fewer than
+/// [`SCORE_FROM_OPEN`]: there the first bivalue cell is taken. Near the
+/// leaves, and on the under-determined boards of multi-solution puzzles,
+/// scoring costs more time than it saves nodes.
 /// Without a bivalue cell: the first cell with the fewest candidates. The
 /// cell's lowest digit is tried first. The heuristic changes speed only,
 /// never the answers.
@@ -536,7 +541,11 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32, Act) {
         // more costs more time than the better choice saves.
         let mut best = (0, 0, 0, 0);
         let open: u32 = (0..3).map(|b| (BAND & !bd.solved[0][b]).count_ones()).sum();
-        let mut left = SCORED;
+        let mut left = if open < SCORE_ALL_FROM_OPEN {
+            SCORED / 2
+        } else {
+            SCORED
+        };
         if open < SCORE_FROM_OPEN {
             let b = if bi[0] != 0 {
                 0
