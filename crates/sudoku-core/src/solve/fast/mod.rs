@@ -210,12 +210,8 @@ impl Fast {
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Report {
         let start = Instant::now();
-        self.run(
-            start,
-            Start::Board(Board::from_masks(cands)),
-            limits,
-            on_solution,
-        )
+        let board = Board::from_masks(cands);
+        self.run(start, Start::Board(&board), limits, on_solution)
     }
 
     fn run(

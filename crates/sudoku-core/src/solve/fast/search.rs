@@ -10,7 +10,7 @@ use crate::solve::{Limits, StopReason};
 /// Where a search starts.
 pub(crate) enum Start<'a> {
     /// A board made by the caller.
-    Board(Board),
+    Board(&'a Board),
     /// Givens, row-major, 0 = empty (the board is built by the kernel).
     Givens(&'a [u8]),
 }
@@ -72,7 +72,7 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
     }
     stack.clear();
     let mut cur = match start {
-        Start::Board(b) => b,
+        Start::Board(b) => *b,
         Start::Givens(cells) => Board::from_givens(k, cells),
     };
     o.nodes = 1;
