@@ -436,8 +436,15 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
             new[g] = l.andnot(solved, hidden_singles(l, cand[g]));
         }
         // Cells with exactly one candidate; every cell needs at least one.
+        // The counts of hidden singles do not wait for these (a naked
+        // single's one digit is the only hidden single its cell can have,
+        // so two placements in one cell show among hidden singles alone).
         let [once, twice, _] = count_slots::<L, false>(l, cand);
+        let [hidden, clash, _] = count_slots::<L, false>(l, &new[..L::N]);
         if !l.all_zero(l.andnot(once, full3)) {
+            break false;
+        }
+        if !l.all_zero(clash) {
             break false;
         }
         let naked = l.andnot(solved, l.andnot(twice, once));
@@ -445,10 +452,7 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
             new[g] = l.or(new[g], l.and(naked, cand[g]));
         }
         let new = &new[..L::N];
-        let [all, clash, _] = count_slots::<L, false>(l, new);
-        if !l.all_zero(clash) {
-            break false;
-        }
+        let all = l.or(hidden, naked);
         if l.all_zero(all) {
             full = true;
             continue;
