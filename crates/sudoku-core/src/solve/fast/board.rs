@@ -164,7 +164,8 @@ impl Board {
         let mut buf = [0u8; 88];
         for b in 0..3 {
             for c in 0..4 {
-                let bits = planes.map(|p| (p[b] >> (8 * c)) & 0xff);
+                let at_c = |k: usize| (planes[k][b] >> (8 * c)) & 0xff;
+                let bits = [at_c(0), at_c(1), at_c(2), at_c(3)];
                 let at = 27 * b + 8 * c;
                 buf[at..at + 8].copy_from_slice(&l.spread_bytes(bits).to_le_bytes());
             }
