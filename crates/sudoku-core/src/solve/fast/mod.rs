@@ -30,10 +30,18 @@
 //! recursion, nothing allocated per node; the stack and output grid are
 //! reused across puzzles). It branches on a bivalue cell when there is one,
 //! picking among the first twelve the cell whose two digits have the most
-//! candidates among its peers (product of count + 3), as the binary choice
-//! "digit d here" / "not here"; each side taken counts as a guess. Without
-//! a bivalue cell it takes a cell with the fewest candidates. The heuristic
-//! changes speed only, never answers.
+//! candidates among its peers (product of count + 3); with fewer than 40
+//! open cells it scores only the first six, with fewer than 30 it takes the
+//! first bivalue cell (near the leaves scoring costs more than it saves).
+//! The choice is binary, "digit d here" / "not here"; each side taken
+//! counts as a guess. Without a bivalue cell it takes a cell with the
+//! fewest candidates. The heuristic changes speed only, never answers.
+//!
+//! Once every cell is placed, the board is checked directly (each cell one
+//! digit, each digit in every row, column and box) instead of by further
+//! propagation rounds. The start board is built inside the kernel (byte
+//! compares with AVX2), and solutions are written from the digits'
+//! bit-planes without branches.
 //!
 //! # SIMD
 //!
