@@ -104,6 +104,36 @@ pub(crate) trait Lanes: Copy {
     fn band_mask(self, b: usize) -> Self::V {
         self.load(&super::board::ONE_BAND[b])
     }
+    /// For each digit `d + 1` and band `b`, the cells of the band holding
+    /// it (bit `i` for cell `27·b + i`), from 81 cell bytes padded to 96
+    /// with zeros.
+    #[inline(always)]
+    fn band_digits(self, cells: &[u8; 96]) -> [[u32; 3]; 9] {
+        // Branch-free: an empty cell (0) goes to row 0, which is dropped;
+        // a byte above 9 counts as 9.
+        let mut by_digit = [[0u32; 3]; 10];
+        for (b, band) in cells.chunks(27).take(3).enumerate() {
+            for (i, &d) in band.iter().enumerate() {
+                by_digit[usize::from(d.min(9))][b] |= 1u32 << i;
+            }
+        }
+        let mut out = [[0u32; 3]; 9];
+        out.copy_from_slice(&by_digit[1..]);
+        out
+    }
+    /// Eight bytes from four 8-bit planes: byte `i` has bit `k` set when
+    /// bit `i` of `planes[k]` is (bits above the eighth are ignored).
+    #[inline(always)]
+    fn spread_bytes(self, planes: [u32; 4]) -> u64 {
+        let mut out = 0u64;
+        for (k, &p) in planes.iter().enumerate() {
+            // Byte i of `y` keeps bit i of the plane, then becomes 0 or 1.
+            let y = (u64::from(p & 0xff) * 0x0101_0101_0101_0101) & 0x8040_2010_0804_0201;
+            let one = ((y + 0x7f7f_7f7f_7f7f_7f7f) & 0x8080_8080_8080_8080) >> 7;
+            out |= one << k;
+        }
+        out
+    }
     /// The digits (bit `d`) with a candidate in cell (`band`, bit `pos`);
     /// `v` holds `cand` as loaded by [`Lanes::load_cand`].
     #[inline(always)]
@@ -306,6 +336,16 @@ mod x86 {
         const W: usize = 2;
         const N: usize = 5;
         #[inline(always)]
+        fn band_digits(self, cells: &[u8; 96]) -> [[u32; 3]; 9] {
+            // SAFETY: see the impl comment.
+            unsafe { band_digits_avx2(cells) }
+        }
+        #[inline(always)]
+        fn spread_bytes(self, planes: [u32; 4]) -> u64 {
+            // SAFETY: `Avx2::detect` checked BMI2 too.
+            unsafe { spread_bytes_bmi2(planes) }
+        }
+        #[inline(always)]
         fn load(self, a: &[[u32; 4]]) -> __m256i {
             let a = &a[..2];
             // SAFETY: see the impl comment.
@@ -393,6 +433,43 @@ mod x86 {
                 _mm256_testz_si256(x, x) != 0
             }
         }
+    }
+
+    /// [`Lanes::band_digits`] with byte compares: one 32-byte load per
+    /// band, one compare and mask per digit.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[inline(always)]
+    pub(crate) unsafe fn band_digits_avx2(cells: &[u8; 96]) -> [[u32; 3]; 9] {
+        let mut out = [[0u32; 3]; 9];
+        for b in 0..3 {
+            let band = &cells[27 * b..27 * b + 32];
+            // SAFETY: `band` is 32 readable bytes (bounds checked above);
+            // the caller guarantees AVX2.
+            unsafe {
+                let v = _mm256_loadu_si256(band.as_ptr().cast());
+                for (d, o) in out.iter_mut().enumerate() {
+                    let eq = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(d as i8 + 1));
+                    o[b] = (_mm256_movemask_epi8(eq) as u32) & ((1 << 27) - 1);
+                }
+            }
+        }
+        out
+    }
+
+    /// [`Lanes::spread_bytes`] with BMI2 bit deposits.
+    ///
+    /// # Safety
+    /// The CPU must have BMI2.
+    #[inline(always)]
+    pub(crate) unsafe fn spread_bytes_bmi2(planes: [u32; 4]) -> u64 {
+        let mut out = 0u64;
+        for (k, &p) in planes.iter().enumerate() {
+            // SAFETY: the caller guarantees BMI2.
+            out |= unsafe { _pdep_u64(u64::from(p & 0xff), 0x0101_0101_0101_0101 << k) };
+        }
+        out
     }
 
     /// Run the search core with the AVX2 kernel.
@@ -555,6 +632,17 @@ mod x86_512 {
         type V = __m512i;
         const W: usize = 5;
         const N: usize = 2;
+        #[inline(always)]
+        fn band_digits(self, cells: &[u8; 96]) -> [[u32; 3]; 9] {
+            // SAFETY: an `Avx512` value exists only after `Avx512::detect`
+            // saw AVX2 too (through `Avx2::detect`).
+            unsafe { super::x86::band_digits_avx2(cells) }
+        }
+        #[inline(always)]
+        fn spread_bytes(self, planes: [u32; 4]) -> u64 {
+            // SAFETY: `Avx512::detect` checked BMI2 too (through `Avx2::detect`).
+            unsafe { super::x86::spread_bytes_bmi2(planes) }
+        }
         #[inline(always)]
         fn load_cand(self, cand: &[[u32; 4]; super::SLOTS], out: &mut [__m512i; 12]) {
             let (a, b, c) = (
@@ -894,6 +982,26 @@ mod tests {
                 let mut s = [[0u32; 4]; 4];
                 l.store_solved(got, &mut s);
                 assert_eq!(s[0], want);
+            }
+            // bytes from bit-planes
+            let planes = [next(), next(), next(), next()];
+            let got = l.spread_bytes(planes);
+            for i in 0..8 {
+                let want: u64 = (0..4).map(|k| u64::from((planes[k] >> i) & 1) << k).sum();
+                assert_eq!((got >> (8 * i)) & 0xff, want, "{planes:x?} byte {i}");
+            }
+            // digit masks from cell bytes
+            let mut cells = [0u8; 96];
+            for c in cells.iter_mut().take(81) {
+                *c = (next() % 10) as u8;
+            }
+            let want = Portable.band_digits(&cells);
+            assert_eq!(l.band_digits(&cells), want);
+            for (i, &c) in cells.iter().take(81).enumerate() {
+                for d in 0..9 {
+                    let set = want[d][i / 27] & (1 << (i % 27)) != 0;
+                    assert_eq!(set, usize::from(c) == d + 1, "cell {i} digit {d}");
+                }
             }
             // the digits of a cell
             for cell in [0usize, 13, 26, 27, 40, 53, 54, 67, 80] {

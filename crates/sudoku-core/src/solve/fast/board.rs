@@ -56,6 +56,23 @@ pub(crate) static ONE_BAND: [[[u32; 4]; 4]; 3] = [
     [[0, 0, u32::MAX, 0]; 4],
 ];
 
+/// `CELL_PEERS[cell]`: the cell and its 20 peers (see [`PEERS`]), per
+/// band, repeated in four slots so any kernel loads it whole (like
+/// [`Board::solved`]).
+static CELL_PEERS: [[[u32; 4]; 4]; 81] = cell_peers();
+
+const fn cell_peers() -> [[[u32; 4]; 4]; 81] {
+    let mut out = [[[0; 4]; 4]; 81];
+    let mut cell = 0;
+    while cell < 81 {
+        let mut p = PEERS[cell];
+        p[cell / 27] |= 1 << (cell % 27);
+        out[cell] = [p; 4];
+        cell += 1;
+    }
+    out
+}
+
 /// Per digit slot: all ones in the band lanes of real digits.
 pub(crate) static VALID: [[u32; 4]; SLOTS] = slots([u32::MAX, u32::MAX, u32::MAX, 0]);
 /// Per digit slot: bit 0 of each stack's column group, real digits only.
@@ -92,21 +109,25 @@ impl Board {
         b
     }
 
-    /// A board from givens (row-major, 0 = empty, digits 1..=9).
-    pub(crate) fn from_givens(cells: &[u8]) -> Board {
-        let mut givens = [[0u32; 4]; SLOTS];
+    /// A board from givens (row-major, 0 = empty, digits 1..=9; a cell
+    /// holding anything else gives an unspecified board, never a panic).
+    /// Cells past the 81st are ignored; missing ones count as empty.
+    #[inline(always)]
+    pub(crate) fn from_givens<L: Lanes>(l: L, cells: &[u8]) -> Board {
+        let mut padded = [0u8; 96];
+        let n = cells.len().min(81);
+        padded[..n].copy_from_slice(&cells[..n]);
+        let by_digit = l.band_digits(&padded);
         let mut any = [0u32; 3];
-        for (i, &d) in cells.iter().enumerate().take(81) {
-            if d != 0 {
-                let (b, bit) = (i / 27, 1u32 << (i % 27));
-                givens[usize::from(d - 1) % 9][b] |= bit;
-                any[b] |= bit;
+        for g in &by_digit {
+            for b in 0..3 {
+                any[b] |= g[b];
             }
         }
         let mut cand = [[0u32; 4]; SLOTS];
         for d in 0..9 {
             for b in 0..3 {
-                cand[d][b] = (BAND & !any[b]) | givens[d][b];
+                cand[d][b] = (BAND & !any[b]) | by_digit[d][b];
             }
         }
         Board {
@@ -121,17 +142,36 @@ impl Board {
         self.solved[0][0] & self.solved[0][1] & self.solved[0][2] == BAND
     }
 
-    /// Write the digits of a solved board, row-major, into `out`.
-    pub(crate) fn write_digits(&self, out: &mut [u8]) {
+    /// Write the digits of a solved board, row-major, into `out` (its
+    /// first 81 cells).
+    ///
+    /// Branch-free: the four bit-planes of the digits, per band, spread
+    /// eight cells at a time into bytes.
+    #[inline(always)]
+    pub(crate) fn write_digits<L: Lanes>(&self, l: L, out: &mut [u8]) {
+        let mut planes = [[0u32; 3]; 4];
         for d in 0..9 {
-            for b in 0..3 {
-                let mut w = self.cand[d][b];
-                while w != 0 {
-                    out[27 * b + w.trailing_zeros() as usize] = d as u8 + 1;
-                    w &= w - 1;
+            for (k, plane) in planes.iter_mut().enumerate() {
+                if (d + 1) >> k & 1 == 1 {
+                    for b in 0..3 {
+                        plane[b] |= self.cand[d][b];
+                    }
                 }
             }
         }
+        // Eight bytes per step; a band's last step runs into the next
+        // band, which overwrites it.
+        let mut buf = [0u8; 88];
+        for b in 0..3 {
+            for c in 0..4 {
+                let at_c = |k: usize| (planes[k][b] >> (8 * c)) & 0xff;
+                let bits = [at_c(0), at_c(1), at_c(2), at_c(3)];
+                let at = 27 * b + 8 * c;
+                buf[at..at + 8].copy_from_slice(&l.spread_bytes(bits).to_le_bytes());
+            }
+        }
+        let n = out.len().min(81);
+        out[..n].copy_from_slice(&buf[..n]);
     }
 }
 
@@ -286,16 +326,50 @@ fn count_slots<L: Lanes, const THRICE: bool>(l: L, v: &[L::V]) -> [L::V; 3] {
     l.fold::<THRICE>([o, t, h])
 }
 
+/// Whether a board with every cell placed is a solution: every cell keeps a
+/// digit, and every digit has a cell in each of its nine rows, columns and
+/// boxes.
+///
+/// A placed cell has at most one digit left (placing removes the others),
+/// so with every cell keeping one each cell has exactly one. A digit with a
+/// cell in each of nine rows has at least nine cells; 81 cells over nine
+/// digits leave exactly nine each, so one per row, and (covering nine
+/// columns and nine boxes with nine cells) one per column and box.
+#[inline(always)]
+fn complete<L: Lanes>(l: L, cand: &[L::V], valid: &[L::V], full3: L::V) -> bool {
+    let [once, _, _] = count_slots::<L, false>(l, cand);
+    if !l.all_zero(l.andnot(once, full3)) {
+        return false;
+    }
+    let row = l.splat(0x1ff);
+    let mut bad = l.splat(0);
+    for (&v, &ok) in cand.iter().zip(valid) {
+        let f0 = l.and(v, row);
+        let f1 = l.and(l.shr::<9>(v), row);
+        let f2 = l.shr::<18>(v);
+        let mut empty = l.or(
+            l.or(l.is_zero_mask(f0), l.is_zero_mask(f1)),
+            l.is_zero_mask(f2),
+        );
+        for m in BOX_MASK {
+            empty = l.or(empty, l.is_zero_mask(l.and(v, l.splat(m))));
+        }
+        let c = l.or(l.or(f0, f1), f2);
+        let cols = l.or(l.or(c, l.rot1(c)), l.rot2(c));
+        bad = l.or(bad, l.and(l.or(empty, l.xor(cols, row)), ok));
+    }
+    l.all_zero(bad)
+}
+
 /// Apply `act`, then propagate to a fixpoint. `false` on a contradiction (a
 /// cell without candidates, a digit without a place in a house, or two
 /// digits placed in one cell).
 ///
 /// Below the root, a digit placed twice in one house in the same round is
-/// not caught at once (that costs time on every round), but such a board never passes for solved: a board is solved only
-/// after a full round found every cell placed with exactly one digit and
-/// every digit with a place in each of its nine rows, columns and boxes;
-/// then each digit has at least nine cells, 81 in all, so exactly one per
-/// house.
+/// not caught at once (that costs time on every round), but such a board
+/// never passes for solved: once every cell is placed, [`complete`] checks
+/// that every cell keeps exactly one digit and every digit has a place in
+/// each of its nine rows, columns and boxes, which makes it a solution.
 #[inline(always)]
 pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
     #[cfg(feature = "probe")]
@@ -316,7 +390,7 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
         Act::Assign { d, band, bit } => {
             // Placed at once: other digits leave the cell, the digit its peers.
             let cell = l.and(l.splat(bit), l.band_mask(band));
-            let peers = peers_of(l, cell);
+            let peers = l.load_solved(&CELL_PEERS[27 * band + bit.trailing_zeros() as usize]);
             for g in 0..L::N {
                 let dm = l.digit_mask(d, g);
                 let gone = l.or(l.andnot(dm, cell), l.and(dm, peers));
@@ -363,8 +437,15 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
             new[g] = l.andnot(solved, hidden_singles(l, cand[g]));
         }
         // Cells with exactly one candidate; every cell needs at least one.
+        // The counts of hidden singles do not wait for these (a naked
+        // single's one digit is the only hidden single its cell can have,
+        // so two placements in one cell show among hidden singles alone).
         let [once, twice, _] = count_slots::<L, false>(l, cand);
+        let [hidden, clash, _] = count_slots::<L, false>(l, &new[..L::N]);
         if !l.all_zero(l.andnot(once, full3)) {
+            break false;
+        }
+        if !l.all_zero(clash) {
             break false;
         }
         let naked = l.andnot(solved, l.andnot(twice, once));
@@ -372,10 +453,7 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
             new[g] = l.or(new[g], l.and(naked, cand[g]));
         }
         let new = &new[..L::N];
-        let [all, clash, _] = count_slots::<L, false>(l, new);
-        if !l.all_zero(clash) {
-            break false;
-        }
+        let all = l.or(hidden, naked);
         if l.all_zero(all) {
             full = true;
             continue;
@@ -399,6 +477,12 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
             cand[g] = l.or(keep, new[g]);
         }
         solved = l.or(solved, all);
+        // Every cell placed: check the grid directly instead of running a
+        // singles round and a locked-candidates round that would find
+        // nothing to do.
+        if l.all_zero(l.andnot(solved, full3)) {
+            break complete(l, cand, &valid[..L::N], full3);
+        }
     };
     l.store_cand(&cand[..], &mut bd.cand);
     l.store_solved(solved, &mut bd.solved);
@@ -415,6 +499,17 @@ pub mod probe {
     pub static ROUNDS: AtomicU64 = AtomicU64::new(0);
 }
 
+/// How many bivalue cells [`choose`] scores at most.
+const SCORED: u32 = 12;
+
+/// Below this many open (unplaced) cells [`choose`] takes the first
+/// bivalue cell without scoring.
+const SCORE_FROM_OPEN: u32 = 30;
+
+/// Below this many open cells (and from [`SCORE_FROM_OPEN`]) [`choose`]
+/// scores half as many cells.
+const SCORE_ALL_FROM_OPEN: u32 = 40;
+
 /// The branching choice on a propagated, unsolved board: (digit, band,
 /// bit) to place first, and the change that makes the other branch (the
 /// cell's other digit for a bivalue cell, else "not this digit").
@@ -424,12 +519,15 @@ pub mod probe {
 /// over the two digits: whichever way the choice goes, placing the digit
 /// removes many candidates, so both branches propagate far. (Bivalue-cell
 /// branching is what JCZSolve and tdoku do; the scoring is ours, chosen by
-/// measuring guesses on the benchmark sets.) Without a bivalue cell: the
-/// first cell with the fewest candidates. The cell's lowest digit is tried
-/// first. The heuristic changes speed only, never the answers.
-/// How many bivalue cells [`choose`] scores at most.
-const SCORED: u32 = 12;
-
+/// measuring guesses on the benchmark sets.) Only the first [`SCORED`]
+/// bivalue cells (row-major) are scored, half as many on a board with
+/// fewer than [`SCORE_ALL_FROM_OPEN`] open cells, and none with fewer than
+/// [`SCORE_FROM_OPEN`]: there the first bivalue cell is taken. Near the
+/// leaves, and on the under-determined boards of multi-solution puzzles,
+/// scoring costs more time than it saves nodes.
+/// Without a bivalue cell: the first cell with the fewest candidates. The
+/// cell's lowest digit is tried first. The heuristic changes speed only,
+/// never the answers.
 #[inline(always)]
 pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32, Act) {
     let zero = l.splat(0);
@@ -447,7 +545,24 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32, Act) {
         // At most `SCORED` cells are scored (in row-major order): scoring
         // more costs more time than the better choice saves.
         let mut best = (0, 0, 0, 0);
-        let mut left = SCORED;
+        let open: u32 = (0..3).map(|b| (BAND & !bd.solved[0][b]).count_ones()).sum();
+        let mut left = if open < SCORE_ALL_FROM_OPEN {
+            SCORED / 2
+        } else {
+            SCORED
+        };
+        if open < SCORE_FROM_OPEN {
+            let b = if bi[0] != 0 {
+                0
+            } else if bi[1] != 0 {
+                1
+            } else {
+                2
+            };
+            let pos = bi[b].trailing_zeros();
+            best = (1, b, 1 << pos, l.digits_at(&cand, &bd.cand, b, pos));
+            left = 0;
+        }
         for b in 0..3 {
             let mut cells = bi[b];
             while cells != 0 && left > 0 {
@@ -638,6 +753,79 @@ mod act_tests {
 }
 
 #[cfg(test)]
+mod complete_tests {
+    use super::super::arch::{Avx2, Portable};
+    use super::*;
+
+    const SOLUTION: &str =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+    fn cells(line: &str) -> Vec<u8> {
+        line.bytes().map(|c| c - b'0').collect()
+    }
+
+    fn check<L: Lanes>(l: L, cells: &[u8]) -> bool {
+        let bd = Board::from_givens(l, cells);
+        let zero = l.splat(0);
+        let mut cand = [zero; 12];
+        let mut valid = [zero; 12];
+        l.load_cand(&bd.cand, &mut cand);
+        for g in 0..L::N {
+            valid[g] = l.valid(g);
+        }
+        let full3 = l.and(l.splat(BAND), l.valid(0));
+        complete(l, &cand[..L::N], &valid[..L::N], full3)
+    }
+
+    fn each_kernel(cells: &[u8]) -> bool {
+        let got = check(Portable, cells);
+        if let Some(k) = Avx2::detect() {
+            assert_eq!(check(k, cells), got);
+        }
+        #[cfg(all(target_arch = "x86_64", fast_avx512))]
+        if let Some(k) = super::super::arch::Avx512::detect() {
+            assert_eq!(check(k, cells), got);
+        }
+        got
+    }
+
+    #[test]
+    fn a_solution_is_complete() {
+        assert!(each_kernel(&cells(SOLUTION)));
+    }
+
+    #[test]
+    fn a_full_grid_breaking_a_rule_is_not() {
+        let good = cells(SOLUTION);
+        // Swap two cells of a row: rows stay whole, columns and boxes break.
+        let mut g = good.clone();
+        g.swap(0, 8);
+        assert!(!each_kernel(&g));
+        // Swap two cells of a box in one column: columns stay whole, rows break.
+        let mut g = good.clone();
+        g.swap(0, 9);
+        assert!(!each_kernel(&g));
+        // One digit in place of another: a digit misses a row, column and box.
+        let mut g = good.clone();
+        g[40] = g[41];
+        assert!(!each_kernel(&g));
+        // A cell left without any digit.
+        let mut g = good;
+        g[80] = 0;
+        let mut bd = Board::from_givens(Portable, &g);
+        for d in 0..9 {
+            bd.cand[d][2] &= !(1 << 26);
+        }
+        let zero = Portable.splat(0);
+        let mut cand = [zero; 12];
+        Portable.load_cand(&bd.cand, &mut cand);
+        let valid: Vec<_> = (0..9).map(|g| Portable.valid(g)).collect();
+        let full3 = Portable.and(Portable.splat(BAND), Portable.valid(0));
+        assert!(!complete(Portable, &cand[..9], &valid, full3));
+    }
+}
+
+#[cfg(test)]
 mod peers_tests {
     use super::super::arch::Portable;
     use super::*;
@@ -651,6 +839,7 @@ mod peers_tests {
             let mut want = PEERS[cell];
             want[cell / 27] |= 1 << (cell % 27);
             assert_eq!(p, want, "cell {cell}");
+            assert_eq!(CELL_PEERS[cell], [want; 4], "cell {cell}");
         }
     }
 }

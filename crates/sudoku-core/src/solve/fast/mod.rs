@@ -30,10 +30,18 @@
 //! recursion, nothing allocated per node; the stack and output grid are
 //! reused across puzzles). It branches on a bivalue cell when there is one,
 //! picking among the first twelve the cell whose two digits have the most
-//! candidates among its peers (product of count + 3), as the binary choice
-//! "digit d here" / "not here"; each side taken counts as a guess. Without
-//! a bivalue cell it takes a cell with the fewest candidates. The heuristic
-//! changes speed only, never answers.
+//! candidates among its peers (product of count + 3); with fewer than 40
+//! open cells it scores only the first six, with fewer than 30 it takes the
+//! first bivalue cell (near the leaves scoring costs more than it saves).
+//! The choice is binary, "digit d here" / "not here"; each side taken
+//! counts as a guess. Without a bivalue cell it takes a cell with the
+//! fewest candidates. The heuristic changes speed only, never answers.
+//!
+//! Once every cell is placed, the board is checked directly (each cell one
+//! digit, each digit in every row, column and box) instead of by further
+//! propagation rounds. The start board is built inside the kernel (byte
+//! compares with AVX2), and solutions are written from the digits'
+//! bit-planes without branches.
 //!
 //! # SIMD
 //!
@@ -91,7 +99,7 @@ use crate::solve::{Limits, Report, Solver, Stats, StopReason};
 
 use self::arch::{Avx2, Avx512};
 use self::board::Board;
-use self::search::{Job, Outcome};
+use self::search::{Job, Outcome, Start};
 
 /// Which implementation of the core a [`Fast`] solver runs. All give the
 /// same answers and statistics; they differ in speed only.
@@ -195,12 +203,7 @@ impl Fast {
             return Err(UnsupportedSize(puzzle.size()));
         }
         let start = Instant::now();
-        Ok(self.run(
-            start,
-            Board::from_givens(puzzle.cells()),
-            limits,
-            on_solution,
-        ))
+        Ok(self.run(start, Start::Givens(puzzle.cells()), limits, on_solution))
     }
 
     /// Search from a pencilmark state: `cands[cell]` has bit `d - 1` set when
@@ -215,13 +218,14 @@ impl Fast {
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Report {
         let start = Instant::now();
-        self.run(start, Board::from_masks(cands), limits, on_solution)
+        let board = Board::from_masks(cands);
+        self.run(start, Start::Board(&board), limits, on_solution)
     }
 
     fn run(
         &mut self,
         start: Instant,
-        board: Board,
+        board: Start<'_>,
         limits: &Limits,
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Report {

@@ -7,9 +7,17 @@ use super::board::{Act, Board, choose, propagate};
 use crate::grid::Grid;
 use crate::solve::{Limits, StopReason};
 
+/// Where a search starts.
+pub(crate) enum Start<'a> {
+    /// A board made by the caller.
+    Board(&'a Board),
+    /// Givens, row-major, 0 = empty (the board is built by the kernel).
+    Givens(&'a [u8]),
+}
+
 /// Everything one search needs; the buffers belong to the [`super::Fast`] solver.
 pub(crate) struct Job<'a> {
-    pub(crate) start: Board,
+    pub(crate) start: Start<'a>,
     pub(crate) limits: &'a Limits,
     pub(crate) on_solution: &'a mut dyn FnMut(&Grid) -> ControlFlow<()>,
     pub(crate) stack: &'a mut Vec<(Board, Act)>,
@@ -63,14 +71,17 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
         }
     }
     stack.clear();
-    let mut cur = start;
+    let mut cur = match start {
+        Start::Board(b) => *b,
+        Start::Givens(cells) => Board::from_givens(k, cells),
+    };
     o.nodes = 1;
     let mut alive = propagate(k, &mut cur, Act::None);
     loop {
         if alive {
             if cur.is_solved() {
                 o.solutions += 1;
-                cur.write_digits(out.cells_mut());
+                cur.write_digits(k, out.cells_mut());
                 if on_solution(out).is_break() {
                     o.stop = StopReason::Visitor;
                     return o;
