@@ -33,6 +33,17 @@ pub(crate) struct Links {
     /// `u32::MAX` for a covered item, 0 for an active one: `len | inactive`
     /// is the MRV key, scanned without following links.
     pub inactive: Vec<u32>,
+    /// Bit `i` set when item `i`'s list holds at most one option (every
+    /// item, active or not), kept up to date by every length change.
+    pub small: Vec<u64>,
+    /// Bit `i` set when item `i` is active (not covered); bit 0 (the root)
+    /// is never set. With `small` it finds a forced move or a dead end
+    /// without scanning every length.
+    pub active: Vec<u64>,
+    /// First and last node of the option of each option node (zero for
+    /// headers and spacers): lets `hide` run over an option in a loop of
+    /// fixed length instead of stopping at a spacer.
+    pub span: Vec<(u32, u32)>,
     /// Scratch: first node of each option (reused by `load`).
     starts: Vec<u32>,
     pub llink: Vec<u32>,
@@ -47,6 +58,8 @@ pub(crate) struct Links {
     pub count: Vec<u32>,
     /// Whether any primary item has bounds other than (1, 1).
     pub multi: bool,
+    /// Whether any option gives a secondary item a colour.
+    pub coloured: bool,
     /// Engine item of each problem item, and problem item of each engine item.
     pub to_engine: Vec<u32>,
     pub to_problem: Vec<u32>,
@@ -88,6 +101,77 @@ impl Links {
         debug_assert!((i as usize) < self.len.len());
         // SAFETY: as in `len`.
         unsafe { self.len.get_unchecked_mut(i as usize) }
+    }
+
+    /// Word `w` of the `small` bit set.
+    #[inline(always)]
+    fn small_mut(&mut self, i: u32) -> &mut u64 {
+        debug_assert!(((i / 64) as usize) < self.small.len());
+        // SAFETY: `i` is an item number (0..=n+1) and `small` has
+        // (n+2).div_ceil(64) words.
+        unsafe { self.small.get_unchecked_mut((i / 64) as usize) }
+    }
+
+    /// One fewer option in item `i`'s list.
+    #[inline(always)]
+    fn dec_len(&mut self, i: u32) {
+        let l = self.len_mut(i);
+        // wrapping: item 0 takes the skipped updates of `hide`
+        *l = l.wrapping_sub(1);
+        // without a branch: the test is taken about as often as not
+        let bit = ((*l == 1) as u64) << (i % 64);
+        *self.small_mut(i) |= bit;
+    }
+
+    /// One more option in item `i`'s list.
+    #[inline(always)]
+    fn inc_len(&mut self, i: u32) {
+        let l = self.len_mut(i);
+        *l = l.wrapping_add(1);
+        let bit = ((*l == 2) as u64) << (i % 64);
+        *self.small_mut(i) &= !bit;
+    }
+
+    /// The first active primary item with at most one option left, except
+    /// that an item with none in the same block of 32 (as [`min_primary`](Self::min_primary)
+    /// counts blocks) is preferred: exactly the item `min_primary` returns
+    /// when there is a forced move or a dead end, found from the bit sets.
+    #[inline]
+    pub fn min_small(&self) -> Option<(u32, u32)> {
+        let n1 = self.n1;
+        let words = (n1 / 64 + 1) as usize;
+        for w in 0..words {
+            let mut m = self.small[w] & self.active[w];
+            if w + 1 == words && n1 % 64 != 63 {
+                m &= (1u64 << (n1 % 64 + 1)) - 1;
+            }
+            if m == 0 {
+                continue;
+            }
+            let first = w as u32 * 64 + m.trailing_zeros();
+            // items 32k+1..=32k+32 form block k
+            let block_end = ((first - 1) / 32 + 1) * 32;
+            let mut rest = m;
+            let mut w2 = w;
+            loop {
+                while rest != 0 {
+                    let i = w2 as u32 * 64 + rest.trailing_zeros();
+                    if i > block_end || i > n1 {
+                        return Some((first, self.len(first)));
+                    }
+                    if self.len(i) == 0 {
+                        return Some((i, 0));
+                    }
+                    rest &= rest - 1;
+                }
+                w2 += 1;
+                if w2 >= words || w2 as u32 * 64 > block_end {
+                    return Some((first, self.len(first)));
+                }
+                rest = self.small[w2] & self.active[w2];
+            }
+        }
+        None
     }
 
     /// The primary item with the fewest options, first in order on ties, by
@@ -272,13 +356,42 @@ impl Links {
                 }
             }
         }
+        self.span.clear();
+        self.span.resize(self.nodes.len(), (0, 0));
+        for k in 0..p.option_count() {
+            let first = self.starts[k];
+            let last = first + p.option(k).len() as u32 - 1;
+            self.span[first as usize..=last as usize].fill((first, last));
+        }
+        let words = h.div_ceil(64);
+        self.small.clear();
+        self.small.resize(words, 0);
+        self.active.clear();
+        self.active.resize(words, 0);
+        for i in 1..=n {
+            if self.len[i as usize] <= 1 {
+                self.small[(i / 64) as usize] |= 1 << (i % 64);
+            }
+            self.active[(i / 64) as usize] |= 1 << (i % 64);
+        }
+        self.coloured = p.has_colours();
         self.updates = 0;
+    }
+
+    /// Whether the problem needs none of the colour and multiplicity
+    /// machinery: then committing a node of a chosen option is covering its
+    /// item, and `hide` never meets a purified node.
+    #[inline]
+    pub fn is_plain(&self) -> bool {
+        !self.multi && !self.coloured
     }
 
     pub fn bytes(&self) -> u64 {
         (self.nodes.capacity() * std::mem::size_of::<Node>()
             + (self.len.capacity()
                 + self.inactive.capacity()
+                + (self.small.capacity() + self.active.capacity()) * 2
+                + self.span.capacity() * 2
                 + self.starts.capacity()
                 + self.llink.capacity()
                 + self.rlink.capacity()
@@ -298,80 +411,150 @@ impl Links {
         (-self.nodes[x as usize].top - 1) as u32
     }
 
+    /// The first and last node of the option of node `p`.
     #[inline(always)]
-    fn hide(&mut self, p: u32) {
-        let mut q = p + 1;
+    fn span_of(&self, p: u32) -> (u32, u32) {
+        debug_assert!((p as usize) < self.span.len());
+        // SAFETY: `p` is an option node (a link read from an item list or
+        // a node of a chosen option), and `span` has one entry per node.
+        unsafe { *self.span.get_unchecked(p as usize) }
+    }
+
+    /// Take the option of node `p` out of the lists of its other items.
+    /// `C`: the problem may have colours, so purified nodes (colour < 0)
+    /// are already out of their lists and are skipped; with `C = false` that
+    /// check is compiled away.
+    ///
+    /// The loop runs over the whole option, a fixed number of times, and
+    /// "skips" `p` (and purified nodes) without a branch: their link updates
+    /// go to node 0 and item 0, which nothing reads (the root is not an item
+    /// list, and bit 0 is never active). Items of one option are distinct,
+    /// so the order of the updates within an option does not matter.
+    #[inline(always)]
+    fn hide_g<const C: bool>(&mut self, p: u32) {
+        let (s, e) = self.span_of(p);
         let mut updates = 0;
-        while q != p {
+        for q in s..=e {
             let Node {
                 top,
                 up,
                 down,
                 colour,
             } = *self.nd(q);
-            if top <= 0 {
-                q = up;
+            let skip = q == p || (C && colour < 0);
+            let (u, d, t) = if skip {
+                (0, 0, 0)
             } else {
-                if colour >= 0 {
-                    self.nd_mut(up).down = down;
-                    self.nd_mut(down).up = up;
-                    *self.len_mut(top as u32) -= 1;
-                    updates += 1;
-                }
-                q += 1;
-            }
+                (up, down, top as u32)
+            };
+            self.nd_mut(u).down = d;
+            self.nd_mut(d).up = u;
+            self.dec_len(t);
+            updates += !skip as u64;
         }
         self.updates += updates;
     }
 
     #[inline(always)]
-    fn unhide(&mut self, p: u32) {
-        let mut q = p - 1;
-        while q != p {
+    fn unhide_g<const C: bool>(&mut self, p: u32) {
+        let (s, e) = self.span_of(p);
+        for q in s..=e {
             let Node {
                 top,
                 up,
                 down,
                 colour,
             } = *self.nd(q);
-            if top <= 0 {
-                q = down;
+            let skip = q == p || (C && colour < 0);
+            let (u, d, t, v) = if skip {
+                (0, 0, 0, 0)
             } else {
-                if colour >= 0 {
-                    self.nd_mut(up).down = q;
-                    self.nd_mut(down).up = q;
-                    *self.len_mut(top as u32) += 1;
-                }
-                q -= 1;
-            }
+                (up, down, top as u32, q)
+            };
+            self.nd_mut(u).down = v;
+            self.nd_mut(d).up = v;
+            self.inc_len(t);
+        }
+    }
+
+    #[inline(always)]
+    fn hide(&mut self, p: u32) {
+        self.hide_g::<true>(p)
+    }
+
+    #[inline(always)]
+    fn unhide(&mut self, p: u32) {
+        self.unhide_g::<true>(p)
+    }
+
+    #[inline(always)]
+    fn deactivate(&mut self, i: u32) {
+        let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
+        self.rlink[l as usize] = r;
+        self.llink[r as usize] = l;
+        self.inactive[i as usize] = u32::MAX;
+        self.active[(i / 64) as usize] &= !(1 << (i % 64));
+    }
+
+    #[inline(always)]
+    fn reactivate(&mut self, i: u32) {
+        let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
+        self.rlink[l as usize] = i;
+        self.llink[r as usize] = i;
+        self.inactive[i as usize] = 0;
+        self.active[(i / 64) as usize] |= 1 << (i % 64);
+    }
+
+    /// Remove item `i` from its header list and hide every option in its
+    /// list; `C` as in `hide_g`.
+    #[inline(always)]
+    pub fn cover_g<const C: bool>(&mut self, i: u32) {
+        let mut p = self.nd(i).down;
+        while p != i {
+            self.hide_g::<C>(p);
+            p = self.nd(p).down;
+        }
+        self.deactivate(i);
+    }
+
+    #[inline(always)]
+    pub fn uncover_g<const C: bool>(&mut self, i: u32) {
+        self.reactivate(i);
+        let mut p = self.nd(i).up;
+        while p != i {
+            self.unhide_g::<C>(p);
+            p = self.nd(p).up;
+        }
+    }
+
+    /// `cover` on the code path for plain problems (`PLAIN`) or any problem.
+    #[inline(always)]
+    pub fn cover_p<const PLAIN: bool>(&mut self, i: u32) {
+        if PLAIN {
+            self.cover_g::<false>(i)
+        } else {
+            self.cover_g::<true>(i)
+        }
+    }
+
+    #[inline(always)]
+    pub fn uncover_p<const PLAIN: bool>(&mut self, i: u32) {
+        if PLAIN {
+            self.uncover_g::<false>(i)
+        } else {
+            self.uncover_g::<true>(i)
         }
     }
 
     /// Remove item `i` from its header list and hide every option in its list.
     #[inline]
     pub fn cover(&mut self, i: u32) {
-        let mut p = self.nd(i).down;
-        while p != i {
-            self.hide(p);
-            p = self.nd(p).down;
-        }
-        let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
-        self.rlink[l as usize] = r;
-        self.llink[r as usize] = l;
-        self.inactive[i as usize] = u32::MAX;
+        self.cover_g::<true>(i)
     }
 
     #[inline]
     pub fn uncover(&mut self, i: u32) {
-        let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
-        self.rlink[l as usize] = i;
-        self.llink[r as usize] = i;
-        self.inactive[i as usize] = 0;
-        let mut p = self.nd(i).up;
-        while p != i {
-            self.unhide(p);
-            p = self.nd(p).up;
-        }
+        self.uncover_g::<true>(i)
     }
 
     #[inline]
@@ -444,33 +627,44 @@ impl Links {
         }
     }
 
-    /// Commit every node of the option of `x` except `x` itself.
-    #[inline]
-    pub fn apply_others(&mut self, x: u32) {
-        let mut p = x + 1;
-        while p != x {
-            let j = self.nd(p).top;
-            if j <= 0 {
-                p = self.nd(p).up;
+    /// Commit every node of the option of `x` except `x` itself. With
+    /// `PLAIN` (no colours, no multiplicities: see [`is_plain`](Self::is_plain))
+    /// committing is covering.
+    #[inline(always)]
+    pub fn apply_others_g<const PLAIN: bool>(&mut self, x: u32) {
+        let (s, e) = self.span_of(x);
+        // the nodes after `x`, then those before it (Knuth's cyclic order)
+        for p in (x + 1..=e).chain(s..x) {
+            let j = self.nd(p).top as u32;
+            if PLAIN {
+                self.cover_g::<false>(j);
             } else {
-                self.commit(p, j as u32);
-                p += 1;
+                self.commit(p, j);
+            }
+        }
+    }
+
+    #[inline(always)]
+    pub fn unapply_others_g<const PLAIN: bool>(&mut self, x: u32) {
+        let (s, e) = self.span_of(x);
+        for p in (s..x).rev().chain((x + 1..=e).rev()) {
+            let j = self.nd(p).top as u32;
+            if PLAIN {
+                self.uncover_g::<false>(j);
+            } else {
+                self.uncommit(p, j);
             }
         }
     }
 
     #[inline]
+    pub fn apply_others(&mut self, x: u32) {
+        self.apply_others_g::<false>(x)
+    }
+
+    #[inline]
     pub fn unapply_others(&mut self, x: u32) {
-        let mut p = x - 1;
-        while p != x {
-            let j = self.nd(p).top;
-            if j <= 0 {
-                p = self.nd(p).down;
-            } else {
-                self.uncommit(p, j as u32);
-                p -= 1;
-            }
-        }
+        self.unapply_others_g::<false>(x)
     }
 
     /// Take the whole option of `x` out of every list, including `x` from its
@@ -480,7 +674,7 @@ impl Links {
         let Node { top, up, down, .. } = self.nodes[x as usize];
         self.nodes[up as usize].down = down;
         self.nodes[down as usize].up = up;
-        self.len[top as usize] -= 1;
+        self.dec_len(top as u32);
         self.updates += 1;
     }
 
@@ -488,7 +682,7 @@ impl Links {
         let Node { top, up, down, .. } = self.nodes[x as usize];
         self.nodes[up as usize].down = x;
         self.nodes[down as usize].up = x;
-        self.len[top as usize] += 1;
+        self.inc_len(top as u32);
         self.unhide(x);
     }
 

@@ -371,6 +371,10 @@ impl Problem {
             None => format!("#{item}"),
         }
     }
+    /// Whether any option gives a secondary item a colour.
+    pub fn has_colours(&self) -> bool {
+        self.entries.iter().any(|e| e.colour != 0)
+    }
     /// Whether any item has bounds other than exactly once / at most once.
     pub fn has_multiplicities(&self) -> bool {
         self.items

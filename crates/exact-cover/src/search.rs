@@ -437,7 +437,11 @@ impl Dlx {
             let lv = self.levels[self.level];
             match lv.mode {
                 Mode::Simple => {
-                    l.unapply_others(lv.x);
+                    if l.is_plain() {
+                        l.unapply_others_g::<true>(lv.x);
+                    } else {
+                        l.unapply_others(lv.x);
+                    }
                     l.uncover(lv.item);
                 }
                 Mode::Multi => {
@@ -477,15 +481,20 @@ impl Dlx {
     }
 
     #[inline]
-    fn choose(&mut self) -> (u32, i64) {
+    fn choose<const PLAIN: bool>(&mut self) -> (u32, i64) {
         let first = self.links.rlink[0];
         if self.config.heuristic == Heuristic::First {
             return (first, self.links.theta(first));
         }
         let random = self.config.seed.is_some();
-        if !random && !self.links.multi {
+        if !random && (PLAIN || !self.links.multi) {
             // the common case: plain minimum length, first of the ties
             if self.links.n1 <= 2048 {
+                // a forced move or a dead end, from the bit sets
+                if let Some((i, len)) = self.links.min_small() {
+                    debug_assert_eq!(self.links.min_primary(), Some((i, len)));
+                    return (i, len as i64);
+                }
                 return match self.links.min_primary() {
                     Some((i, len)) => (i, len as i64),
                     None => (first, self.links.theta(first)),
@@ -529,8 +538,20 @@ impl Dlx {
         (best, best_t)
     }
 
+    /// One run of the machine up to the next event, on the code path for
+    /// the loaded problem: plain problems (no colours, no multiplicities)
+    /// run a copy of the loop without the colour and multiplicity checks.
     #[inline]
     fn step<O: Observer>(&mut self, limits: &Limits, obs: &mut O) -> Step {
+        if self.links.is_plain() {
+            self.step_g::<O, true>(limits, obs)
+        } else {
+            self.step_g::<O, false>(limits, obs)
+        }
+    }
+
+    #[inline]
+    fn step_g<O: Observer, const PLAIN: bool>(&mut self, limits: &Limits, obs: &mut O) -> Step {
         loop {
             match self.phase {
                 Phase::Enter => {
@@ -567,7 +588,7 @@ impl Dlx {
                     }
                     let (i, theta) = match self.forced.get(l) {
                         Some(&(item, _)) => (item, self.links.theta(item)),
-                        None => self.choose(),
+                        None => self.choose::<PLAIN>(),
                     };
                     if theta <= 0 {
                         if O::ENABLED {
@@ -589,7 +610,7 @@ impl Dlx {
                     lv.pos = 0;
                     lv.total = theta as u32;
                     if self.links.is_simple(i) {
-                        self.links.cover(i);
+                        self.links.cover_p::<PLAIN>(i);
                         lv.x = self.links.nodes[i as usize].down;
                         lv.mode = Mode::Simple;
                         self.phase = Phase::TrySimple;
@@ -605,7 +626,7 @@ impl Dlx {
                         item: i, x, pos, ..
                     } = self.levels[l];
                     if x == i {
-                        self.links.uncover(i);
+                        self.links.uncover_p::<PLAIN>(i);
                         self.phase = Phase::Backtrack;
                         continue;
                     }
@@ -620,7 +641,7 @@ impl Dlx {
                         obs.try_option(l, self.links.option_of(x) as usize);
                     }
                     self.stats.guesses += (self.levels[l].total > 1) as u64;
-                    self.links.apply_others(x);
+                    self.links.apply_others_g::<PLAIN>(x);
                     self.chosen.push(x);
                     self.level += 1;
                     self.phase = Phase::Enter;
@@ -680,7 +701,7 @@ impl Dlx {
                     let links = &mut self.links;
                     match lv.mode {
                         Mode::Simple => {
-                            links.unapply_others(lv.x);
+                            links.unapply_others_g::<PLAIN>(lv.x);
                             self.chosen.pop();
                             self.levels[l].x = links.nodes[lv.x as usize].down;
                             self.levels[l].pos += 1;
@@ -688,7 +709,7 @@ impl Dlx {
                         }
                         Mode::Multi => {
                             let i = lv.item as usize;
-                            links.unapply_others(lv.x);
+                            links.unapply_others_g::<PLAIN>(lv.x);
                             if links.count[i] == links.hi[i] {
                                 links.uncover(lv.item);
                             }
