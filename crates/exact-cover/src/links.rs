@@ -298,20 +298,38 @@ impl Links {
             down: 0,
             colour: 0,
         });
+        // Lay out every option's nodes (in problem order) with their spans,
+        // threading the vertical lists at once when there is no order.
+        let (entries, bounds) = p.raw_parts();
+        self.starts.clear();
+        self.span.clear();
+        self.span.resize(n as usize + 2, (0, 0));
         let mut last_spacer = n as usize + 1;
-        // First lay out every option's nodes (in problem order), remembering
-        // where each option starts; then thread the vertical lists in `order`.
-        for k in 0..p.option_count() {
+        for (k, w) in bounds.windows(2).enumerate() {
+            let opt = &entries[w[0] as usize..w[1] as usize];
             let first = self.nodes.len() as u32;
-            for e in p.option(k) {
+            let last = first + opt.len() as u32 - 1;
+            self.starts.push(first);
+            for e in opt {
+                let i = self.to_engine[e.item as usize];
+                let x = self.nodes.len() as u32;
+                let (up, down) = if order.is_none() {
+                    let up = self.nodes[i as usize].up;
+                    self.nodes[up as usize].down = x;
+                    self.nodes[i as usize].up = x;
+                    self.len[i as usize] += 1;
+                    (up, i)
+                } else {
+                    (0, 0)
+                };
                 self.nodes.push(Node {
-                    top: self.to_engine[e.item as usize] as i32,
-                    up: 0,
-                    down: 0,
+                    top: i as i32,
+                    up,
+                    down,
                     colour: e.colour as i32,
                 });
+                self.span.push((first, last));
             }
-            let last = self.nodes.len() as u32 - 1;
             self.nodes[last_spacer].down = last;
             self.nodes.push(Node {
                 top: -(k as i32) - 1,
@@ -319,49 +337,24 @@ impl Links {
                 down: 0,
                 colour: 0,
             });
+            self.span.push((0, 0));
             last_spacer = self.nodes.len() - 1;
         }
-        // thread vertical lists
-        self.starts.clear();
-        {
-            let mut x = n as usize + 2;
-            for k in 0..p.option_count() {
-                self.starts.push(x as u32);
-                x += p.option(k).len() + 1;
-            }
-        }
-        let starts = &self.starts;
-        let len = &mut self.len;
-        let mut thread = |k: usize, nodes: &mut Vec<Node>| {
-            let s = starts[k] as usize;
-            for x in s..s + p.option(k).len() {
-                let i = nodes[x].top as usize;
-                let last = nodes[i].up;
-                nodes[x].up = last;
-                nodes[x].down = i as u32;
-                nodes[last as usize].down = x as u32;
-                nodes[i].up = x as u32;
-                len[i] += 1;
-            }
-        };
-        match order {
-            Some(ord) => {
-                for &k in ord {
-                    thread(k as usize, &mut self.nodes);
+        // thread vertical lists in `order`
+        if let Some(ord) = order {
+            for &k in ord {
+                let s = self.starts[k as usize] as usize;
+                let (_, e) = self.span[s];
+                for x in s..=e as usize {
+                    let i = self.nodes[x].top as usize;
+                    let last = self.nodes[i].up;
+                    self.nodes[x].up = last;
+                    self.nodes[x].down = i as u32;
+                    self.nodes[last as usize].down = x as u32;
+                    self.nodes[i].up = x as u32;
+                    self.len[i] += 1;
                 }
             }
-            None => {
-                for k in 0..p.option_count() {
-                    thread(k, &mut self.nodes);
-                }
-            }
-        }
-        self.span.clear();
-        self.span.resize(self.nodes.len(), (0, 0));
-        for k in 0..p.option_count() {
-            let first = self.starts[k];
-            let last = first + p.option(k).len() as u32 - 1;
-            self.span[first as usize..=last as usize].fill((first, last));
         }
         let words = h.div_ceil(64);
         self.small.clear();
@@ -434,23 +427,22 @@ impl Links {
     fn hide_g<const C: bool>(&mut self, p: u32) {
         let (s, e) = self.span_of(p);
         let mut updates = 0;
-        for q in s..=e {
+        #[allow(clippy::range_plus_one)] // `s..=e` compiles to a slower loop
+        for q in s..e + 1 {
             let Node {
                 top,
                 up,
                 down,
                 colour,
             } = *self.nd(q);
-            let skip = q == p || (C && colour < 0);
-            let (u, d, t) = if skip {
-                (0, 0, 0)
-            } else {
-                (up, down, top as u32)
-            };
+            // all ones to keep the node's update, zero to send it to node 0
+            let keep = (q != p && !(C && colour < 0)) as u32;
+            let m = keep.wrapping_neg();
+            let (u, d) = (up & m, down & m);
             self.nd_mut(u).down = d;
             self.nd_mut(d).up = u;
-            self.dec_len(t);
-            updates += !skip as u64;
+            self.dec_len(top as u32 & m);
+            updates += keep as u64;
         }
         self.updates += updates;
     }
@@ -458,22 +450,20 @@ impl Links {
     #[inline(always)]
     fn unhide_g<const C: bool>(&mut self, p: u32) {
         let (s, e) = self.span_of(p);
-        for q in s..=e {
+        #[allow(clippy::range_plus_one)]
+        for q in s..e + 1 {
             let Node {
                 top,
                 up,
                 down,
                 colour,
             } = *self.nd(q);
-            let skip = q == p || (C && colour < 0);
-            let (u, d, t, v) = if skip {
-                (0, 0, 0, 0)
-            } else {
-                (up, down, top as u32, q)
-            };
+            let keep = (q != p && !(C && colour < 0)) as u32;
+            let m = keep.wrapping_neg();
+            let (u, d, v) = (up & m, down & m, q & m);
             self.nd_mut(u).down = v;
             self.nd_mut(d).up = v;
-            self.inc_len(t);
+            self.inc_len(top as u32 & m);
         }
     }
 
@@ -634,7 +624,7 @@ impl Links {
     pub fn apply_others_g<const PLAIN: bool>(&mut self, x: u32) {
         let (s, e) = self.span_of(x);
         // the nodes after `x`, then those before it (Knuth's cyclic order)
-        for p in (x + 1..=e).chain(s..x) {
+        for p in (x + 1..e + 1).chain(s..x) {
             let j = self.nd(p).top as u32;
             if PLAIN {
                 self.cover_g::<false>(j);
@@ -647,7 +637,7 @@ impl Links {
     #[inline(always)]
     pub fn unapply_others_g<const PLAIN: bool>(&mut self, x: u32) {
         let (s, e) = self.span_of(x);
-        for p in (s..x).rev().chain((x + 1..=e).rev()) {
+        for p in (s..x).rev().chain((x + 1..e + 1).rev()) {
             let j = self.nd(p).top as u32;
             if PLAIN {
                 self.uncover_g::<false>(j);

@@ -234,7 +234,19 @@ impl ProblemBuilder {
     /// Add an option of uncoloured items by id. Fast path: the only check is
     /// that ids are in range and not repeated.
     pub fn option_ids(&mut self, items: &[u32]) -> &mut Self {
-        self.option(items.iter().map(|&i| (ItemId(i), None)))
+        let n = self.items.len();
+        let ok = !items.is_empty()
+            && items.iter().enumerate().all(|(k, &i)| {
+                (i as usize) < n && !items[..k].contains(&i)
+            });
+        if !ok {
+            // the general path finds and reports the error
+            return self.option(items.iter().map(|&i| (ItemId(i), None)));
+        }
+        self.entries
+            .extend(items.iter().map(|&item| Entry { item, colour: 0 }));
+        self.starts.push(self.entries.len() as u32);
+        self
     }
 
     /// Add an option by item names; `name:colour` gives a secondary item a colour.
@@ -370,6 +382,11 @@ impl Problem {
             Some(n) => n.to_string(),
             None => format!("#{item}"),
         }
+    }
+    /// All entries, and the start of each option in them (one more than
+    /// the number of options).
+    pub(crate) fn raw_parts(&self) -> (&[Entry], &[u32]) {
+        (&self.entries, &self.starts)
     }
     /// Whether any option gives a secondary item a colour.
     pub fn has_colours(&self) -> bool {
