@@ -234,19 +234,7 @@ impl ProblemBuilder {
     /// Add an option of uncoloured items by id. Fast path: the only check is
     /// that ids are in range and not repeated.
     pub fn option_ids(&mut self, items: &[u32]) -> &mut Self {
-        let n = self.items.len();
-        let ok = !items.is_empty()
-            && items.iter().enumerate().all(|(k, &i)| {
-                (i as usize) < n && !items[..k].contains(&i)
-            });
-        if !ok {
-            // the general path finds and reports the error
-            return self.option(items.iter().map(|&i| (ItemId(i), None)));
-        }
-        self.entries
-            .extend(items.iter().map(|&item| Entry { item, colour: 0 }));
-        self.starts.push(self.entries.len() as u32);
-        self
+        self.option(items.iter().map(|&i| (ItemId(i), None)))
     }
 
     /// Add an option by item names; `name:colour` gives a secondary item a colour.
