@@ -116,8 +116,7 @@ impl Links {
     #[inline(always)]
     fn dec_len(&mut self, i: u32) {
         let l = self.len_mut(i);
-        // wrapping: item 0 takes the skipped updates of `hide`
-        *l = l.wrapping_sub(1);
+        *l -= 1;
         // without a branch: the test is taken about as often as not
         let bit = ((*l == 1) as u64) << (i % 64);
         *self.small_mut(i) |= bit;
@@ -127,7 +126,7 @@ impl Links {
     #[inline(always)]
     fn inc_len(&mut self, i: u32) {
         let l = self.len_mut(i);
-        *l = l.wrapping_add(1);
+        *l += 1;
         let bit = ((*l == 2) as u64) << (i % 64);
         *self.small_mut(i) &= !bit;
     }
@@ -418,31 +417,28 @@ impl Links {
     /// are already out of their lists and are skipped; with `C = false` that
     /// check is compiled away.
     ///
-    /// The loop runs over the whole option, a fixed number of times, and
-    /// "skips" `p` (and purified nodes) without a branch: their link updates
-    /// go to node 0 and item 0, which nothing reads (the root is not an item
-    /// list, and bit 0 is never active). Items of one option are distinct,
-    /// so the order of the updates within an option does not matter.
+    /// The loop runs over the nodes after `p` in its option, then those
+    /// before it (Knuth's cyclic order), without meeting the spacers. Items
+    /// of one option are distinct, so the order of the updates within an
+    /// option does not matter.
     #[inline(always)]
     fn hide_g<const C: bool>(&mut self, p: u32) {
         let (s, e) = self.span_of(p);
         let mut updates = 0;
-        #[allow(clippy::range_plus_one)] // `s..=e` compiles to a slower loop
-        for q in s..e + 1 {
+        #[allow(clippy::range_plus_one)] // `a..=b` compiles to a slower loop
+        for q in (p + 1..e + 1).chain(s..p) {
             let Node {
                 top,
                 up,
                 down,
                 colour,
             } = *self.nd(q);
-            // all ones to keep the node's update, zero to send it to node 0
-            let keep = (q != p && !(C && colour < 0)) as u32;
-            let m = keep.wrapping_neg();
-            let (u, d) = (up & m, down & m);
-            self.nd_mut(u).down = d;
-            self.nd_mut(d).up = u;
-            self.dec_len(top as u32 & m);
-            updates += keep as u64;
+            if !C || colour >= 0 {
+                self.nd_mut(up).down = down;
+                self.nd_mut(down).up = up;
+                self.dec_len(top as u32);
+                updates += 1;
+            }
         }
         self.updates += updates;
     }
@@ -451,19 +447,18 @@ impl Links {
     fn unhide_g<const C: bool>(&mut self, p: u32) {
         let (s, e) = self.span_of(p);
         #[allow(clippy::range_plus_one)]
-        for q in s..e + 1 {
+        for q in (s..p).rev().chain((p + 1..e + 1).rev()) {
             let Node {
                 top,
                 up,
                 down,
                 colour,
             } = *self.nd(q);
-            let keep = (q != p && !(C && colour < 0)) as u32;
-            let m = keep.wrapping_neg();
-            let (u, d, v) = (up & m, down & m, q & m);
-            self.nd_mut(u).down = v;
-            self.nd_mut(d).up = v;
-            self.inc_len(top as u32 & m);
+            if !C || colour >= 0 {
+                self.nd_mut(up).down = q;
+                self.nd_mut(down).up = q;
+                self.inc_len(top as u32);
+            }
         }
     }
 
