@@ -422,23 +422,51 @@ impl Links {
     /// of one option are distinct, so the order of the updates within an
     /// option does not matter.
     #[inline(always)]
+    fn hide_node<const C: bool>(&mut self, q: u32) -> u64 {
+        let Node {
+            top,
+            up,
+            down,
+            colour,
+        } = *self.nd(q);
+        if !C || colour >= 0 {
+            self.nd_mut(up).down = down;
+            self.nd_mut(down).up = up;
+            self.dec_len(top as u32);
+            1
+        } else {
+            0
+        }
+    }
+
+    #[inline(always)]
+    fn unhide_node<const C: bool>(&mut self, q: u32) {
+        let Node {
+            top,
+            up,
+            down,
+            colour,
+        } = *self.nd(q);
+        if !C || colour >= 0 {
+            self.nd_mut(up).down = q;
+            self.nd_mut(down).up = q;
+            self.inc_len(top as u32);
+        }
+    }
+
+    #[inline(always)]
     fn hide_g<const C: bool>(&mut self, p: u32) {
         let (s, e) = self.span_of(p);
         let mut updates = 0;
-        #[allow(clippy::range_plus_one)] // `a..=b` compiles to a slower loop
-        for q in (p + 1..e + 1).chain(s..p) {
-            let Node {
-                top,
-                up,
-                down,
-                colour,
-            } = *self.nd(q);
-            if !C || colour >= 0 {
-                self.nd_mut(up).down = down;
-                self.nd_mut(down).up = up;
-                self.dec_len(top as u32);
-                updates += 1;
-            }
+        let mut q = p + 1;
+        while q <= e {
+            updates += self.hide_node::<C>(q);
+            q += 1;
+        }
+        let mut q = s;
+        while q < p {
+            updates += self.hide_node::<C>(q);
+            q += 1;
         }
         self.updates += updates;
     }
@@ -446,19 +474,15 @@ impl Links {
     #[inline(always)]
     fn unhide_g<const C: bool>(&mut self, p: u32) {
         let (s, e) = self.span_of(p);
-        #[allow(clippy::range_plus_one)]
-        for q in (s..p).rev().chain((p + 1..e + 1).rev()) {
-            let Node {
-                top,
-                up,
-                down,
-                colour,
-            } = *self.nd(q);
-            if !C || colour >= 0 {
-                self.nd_mut(up).down = q;
-                self.nd_mut(down).up = q;
-                self.inc_len(top as u32);
-            }
+        let mut q = p;
+        while q > s {
+            q -= 1;
+            self.unhide_node::<C>(q);
+        }
+        let mut q = e + 1;
+        while q > p + 1 {
+            q -= 1;
+            self.unhide_node::<C>(q);
         }
     }
 
