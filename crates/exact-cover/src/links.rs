@@ -395,6 +395,85 @@ impl Links {
                 * 4) as u64
     }
 
+    /// Number of options loaded.
+    pub fn option_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The first node of option `k` with a primary item (`None` when the
+    /// option has none: the search can never choose it).
+    fn primary_node(&self, k: usize) -> Option<u32> {
+        let (s, e) = self.span_of(self.starts[k]);
+        (s..=e).find(|&p| self.nodes[p as usize].top as u32 <= self.n1)
+    }
+
+    /// Whether option `k` can still be chosen: it has a primary item, which
+    /// is active and still has the option in its list. (Covering an item
+    /// hides every option in its list from the lists of their other items,
+    /// purifying hides options of another colour, and a selected option
+    /// leaves the lists of items with multiplicity.)
+    pub fn option_available(&self, k: usize) -> bool {
+        let Some(x) = self.primary_node(k) else {
+            return false;
+        };
+        let Node { top, up, .. } = self.nodes[x as usize];
+        self.is_active(top as u32) && self.nodes[up as usize].down == x
+    }
+
+    fn is_active(&self, i: u32) -> bool {
+        self.active[(i / 64) as usize] >> (i % 64) & 1 == 1
+    }
+
+    /// Choose option `k` outside the search, as the search chooses an option
+    /// for its first primary item (the caller checked
+    /// [`option_available`](Self::option_available)). Returns that node, for
+    /// [`unselect`](Self::unselect).
+    pub fn select(&mut self, k: usize) -> u32 {
+        let x = self.primary_node(k).expect("an available option");
+        let i = self.nodes[x as usize].top as u32;
+        if self.is_simple(i) {
+            self.cover(i);
+        } else {
+            self.hide_fully(x);
+            self.count[i as usize] += 1;
+            if self.count[i as usize] == self.hi[i as usize] {
+                self.cover(i);
+            }
+        }
+        self.apply_others(x);
+        x
+    }
+
+    /// Undo [`select`](Self::select) of the option of node `x` (in the
+    /// reverse order of the selections).
+    pub fn unselect(&mut self, x: u32) {
+        let i = self.nodes[x as usize].top as u32;
+        self.unapply_others(x);
+        if self.is_simple(i) {
+            self.uncover(i);
+        } else {
+            if self.count[i as usize] == self.hi[i as usize] {
+                self.uncover(i);
+            }
+            self.count[i as usize] -= 1;
+            self.unhide_fully(x);
+        }
+    }
+
+    /// Number of options that can still be chosen and their total number of
+    /// items (the size of the matrix the search sees).
+    pub fn live_size(&self) -> (usize, usize) {
+        let mut size = (0, 0);
+        for k in 0..self.starts.len() {
+            if self.option_available(k) {
+                let (s, e) = self.span_of(self.starts[k]);
+                size.0 += 1;
+                size.1 += (e - s + 1) as usize;
+            }
+        }
+        size
+    }
+
     /// The option (problem index) that node `x` belongs to.
     pub fn option_of(&self, mut x: u32) -> u32 {
         while self.nodes[x as usize].top > 0 {

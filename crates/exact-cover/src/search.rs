@@ -164,6 +164,8 @@ pub struct Dlx {
     base_level: usize,
     pause_at: usize,
     order: Vec<u32>,
+    /// Options chosen before the search ([`select`](Self::select)), by first node.
+    selected: Vec<u32>,
 }
 
 impl Dlx {
@@ -189,6 +191,7 @@ impl Dlx {
             base_level: 0,
             pause_at: usize::MAX,
             order: Vec::new(),
+            selected: Vec::new(),
         };
         d.load(problem);
         d
@@ -210,6 +213,7 @@ impl Dlx {
             None => None,
         };
         self.links.load(problem, order);
+        self.selected.clear();
         self.level = 0;
         self.phase = Phase::Enter;
         self.tweaks.clear();
@@ -227,6 +231,53 @@ impl Dlx {
                 total: 0,
             });
         }
+    }
+
+    /// Choose option `k` (problem index) before the search, as if it had
+    /// been chosen at the root: its items are covered and the options that
+    /// conflict with it take no part in later searches, which report only
+    /// solutions containing every selected option (the selected options
+    /// come first in each solution). This is how a puzzle's givens are
+    /// placed on a structure loaded once. Undo with
+    /// [`unselect_all`](Self::unselect_all) or by loading a problem.
+    ///
+    /// Returns `false`, changing nothing, when `k` is not an option or it
+    /// conflicts with the options already selected.
+    ///
+    /// ```
+    /// use exact_cover::{format, Dlx, Limits};
+    /// let p = format::parse("A B C\nA\nB\nC\nA B\n").unwrap().problem;
+    /// let mut dlx = Dlx::new(&p);
+    /// assert_eq!(dlx.count(&Limits::none()).stats.solutions(), 2);
+    /// assert!(dlx.select(3)); // A B
+    /// assert!(!dlx.select(0)); // A conflicts with A B
+    /// assert_eq!(dlx.count(&Limits::none()).stats.solutions(), 1);
+    /// dlx.unselect_all();
+    /// assert_eq!(dlx.count(&Limits::none()).stats.solutions(), 2);
+    /// ```
+    pub fn select(&mut self, k: usize) -> bool {
+        self.restart();
+        if k >= self.links.option_count() || !self.links.option_available(k) {
+            return false;
+        }
+        let x = self.links.select(k);
+        self.selected.push(x);
+        true
+    }
+
+    /// Undo every [`select`](Self::select).
+    pub fn unselect_all(&mut self) {
+        self.restart();
+        while let Some(x) = self.selected.pop() {
+            self.links.unselect(x);
+        }
+    }
+
+    /// The options that can still be chosen, and their total number of
+    /// items: the size of the matrix a search starts from once the
+    /// [`select`](Self::select)ed options are placed.
+    pub fn live_size(&self) -> (usize, usize) {
+        self.links.live_size()
     }
 
     /// The configuration.
@@ -247,7 +298,11 @@ impl Dlx {
     pub fn bytes(&self) -> u64 {
         self.links.bytes()
             + (self.levels.capacity() * std::mem::size_of::<Level>()
-                + (self.tweaks.capacity() + self.chosen.capacity() + self.order.capacity()) * 4
+                + (self.tweaks.capacity()
+                    + self.chosen.capacity()
+                    + self.order.capacity()
+                    + self.selected.capacity())
+                    * 4
                 + self.solution.capacity() * std::mem::size_of::<usize>()) as u64
     }
 
@@ -474,6 +529,10 @@ impl Dlx {
 
     fn fill_solution(&mut self) {
         self.solution.clear();
+        for k in 0..self.selected.len() {
+            let x = self.selected[k];
+            self.solution.push(self.links.option_of(x) as usize);
+        }
         for k in 0..self.chosen.len() {
             let x = self.chosen[k];
             self.solution.push(self.links.option_of(x) as usize);
