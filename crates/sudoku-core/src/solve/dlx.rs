@@ -5,7 +5,12 @@
 //!   a node limit);
 //! - `dlx`: the full reduction, branching on a column with the fewest rows;
 //! - `dlx-pruned`: givens placed before the search, conflicting rows never
-//!   inserted, fewest-rows column choice.
+//!   inserted, fewest-rows column choice. The full reduction of the empty
+//!   grid is loaded once per size and each puzzle's givens are
+//!   [selected](exact_cover::Dlx::select) on it: their items are covered
+//!   and the rows that conflict with them are hidden before the search
+//!   starts, so the search sees exactly the pruned matrix (the statistics
+//!   report its size) without building and loading a problem per puzzle.
 
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -34,6 +39,8 @@ pub struct DlxSolver {
     encoder: Encoder,
     problem: Problem,
     dlx: Option<Dlx>,
+    /// `dlx-pruned`: the side of the empty grid loaded in `dlx`.
+    loaded_side: usize,
     solution: Grid,
 }
 
@@ -45,6 +52,7 @@ impl DlxSolver {
             encoder: Encoder::default(),
             problem: Problem::default(),
             dlx: None,
+            loaded_side: 0,
             solution: Grid::empty(crate::grid::Size::NINE),
         }
     }
@@ -56,8 +64,41 @@ impl DlxSolver {
         }
     }
 
+    /// `dlx-pruned`: select the givens on the empty grid's reduction (loaded
+    /// once per size); `false` when the givens conflict.
+    fn prepare_pruned(&mut self, puzzle: &Grid) -> bool {
+        let size = puzzle.size();
+        let n = size.side();
+        if self.solution.size() != size {
+            self.solution = Grid::empty(size);
+        }
+        let dlx = match &mut self.dlx {
+            Some(d) if self.loaded_side == n => {
+                d.unselect_all();
+                d
+            }
+            slot => {
+                self.encoder
+                    .encode(&Grid::empty(size), Reduction::Full, &mut self.problem)
+                    .expect("the Sudoku encoding is always a valid problem");
+                self.loaded_side = n;
+                slot.insert(Dlx::new(&self.problem))
+            }
+        };
+        for (cell, &g) in puzzle.cells().iter().enumerate() {
+            // option k of the empty grid's reduction places digit k % n + 1 in cell k / n
+            if g != 0 && !dlx.select(cell * n + g as usize - 1) {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Encode the puzzle and load it; `false` when the givens conflict.
     fn prepare(&mut self, puzzle: &Grid) -> bool {
+        if self.method == DlxMethod::Pruned {
+            return self.prepare_pruned(puzzle);
+        }
         let ok = self
             .encoder
             .encode(puzzle, self.reduction(), &mut self.problem)
@@ -92,9 +133,13 @@ impl DlxSolver {
     ) -> Report {
         let start = Instant::now();
         let ok = self.prepare(puzzle);
+        let (rows, nodes) = match (&self.dlx, self.method) {
+            (Some(d), DlxMethod::Pruned) if ok => d.live_size(),
+            _ => (self.problem.option_count(), self.problem.entry_count()),
+        };
         let mut stats = Stats {
-            matrix_rows: self.problem.option_count() as u64,
-            matrix_nodes: self.problem.entry_count() as u64,
+            matrix_rows: rows as u64,
+            matrix_nodes: nodes as u64,
             ..Stats::default()
         };
         if !ok {
@@ -287,6 +332,27 @@ mod tests {
         let mut pruned = DlxSolver::new(DlxMethod::Pruned);
         let (_, rp) = pruned.first(&p, &Limits::none());
         assert!(rp.stats.matrix_rows < (81 - givens) * 9);
+    }
+
+    #[test]
+    fn pruned_statistics_describe_the_pruned_matrix() {
+        use crate::solve::encode::{Encoder, Reduction};
+        let mut pruned = DlxSolver::new(DlxMethod::Pruned);
+        for g in [grid(PUZZLE), near_complete(), grid(SOLUTION)] {
+            let mut problem = Problem::default();
+            assert!(
+                Encoder::default()
+                    .encode(&g, Reduction::Pruned, &mut problem)
+                    .unwrap()
+            );
+            let (_, r) = pruned.first(&g, &Limits::none());
+            if g.given_count() < 81 {
+                assert_eq!(r.stats.matrix_rows, problem.option_count() as u64);
+                assert_eq!(r.stats.matrix_nodes, problem.entry_count() as u64);
+            } else {
+                assert_eq!(r.stats.matrix_rows, 0);
+            }
+        }
     }
 
     #[test]
