@@ -460,20 +460,6 @@ impl Links {
         }
     }
 
-    /// Number of options that can still be chosen and their total number of
-    /// items (the size of the matrix the search sees).
-    pub fn live_size(&self) -> (usize, usize) {
-        let mut size = (0, 0);
-        for k in 0..self.starts.len() {
-            if self.option_available(k) {
-                let (s, e) = self.span_of(self.starts[k]);
-                size.0 += 1;
-                size.1 += (e - s + 1) as usize;
-            }
-        }
-        size
-    }
-
     /// The option (problem index) that node `x` belongs to.
     pub fn option_of(&self, mut x: u32) -> u32 {
         while self.nodes[x as usize].top > 0 {

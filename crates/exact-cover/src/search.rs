@@ -273,13 +273,6 @@ impl Dlx {
         }
     }
 
-    /// The options that can still be chosen, and their total number of
-    /// items: the size of the matrix a search starts from once the
-    /// [`select`](Self::select)ed options are placed.
-    pub fn live_size(&self) -> (usize, usize) {
-        self.links.live_size()
-    }
-
     /// The configuration.
     pub fn config(&self) -> Config {
         self.config

@@ -41,6 +41,10 @@ pub struct DlxSolver {
     dlx: Option<Dlx>,
     /// `dlx-pruned`: the side of the empty grid loaded in `dlx`.
     loaded_side: usize,
+    /// `dlx-pruned`: rows of the pruned matrix of the last puzzle.
+    pruned_rows: usize,
+    /// Scratch: digits used in each row, column and box (bit d-1).
+    used: Vec<u32>,
     solution: Grid,
 }
 
@@ -53,6 +57,8 @@ impl DlxSolver {
             problem: Problem::default(),
             dlx: None,
             loaded_side: 0,
+            pruned_rows: 0,
+            used: Vec::new(),
             solution: Grid::empty(crate::grid::Size::NINE),
         }
     }
@@ -85,10 +91,32 @@ impl DlxSolver {
                 slot.insert(Dlx::new(&self.problem))
             }
         };
+        self.pruned_rows = 0;
         for (cell, &g) in puzzle.cells().iter().enumerate() {
             // option k of the empty grid's reduction places digit k % n + 1 in cell k / n
             if g != 0 && !dlx.select(cell * n + g as usize - 1) {
                 return false;
+            }
+        }
+        // the rows left: every digit of an empty cell that no given in its
+        // row, column or box excludes (the pruned reduction's rows)
+        self.used.clear();
+        self.used.resize(3 * n, 0);
+        for (cell, &g) in puzzle.cells().iter().enumerate() {
+            if g != 0 {
+                let bit = 1 << (g - 1);
+                self.used[size.row_of(cell)] |= bit;
+                self.used[n + size.col_of(cell)] |= bit;
+                self.used[2 * n + size.box_of(cell)] |= bit;
+            }
+        }
+        let all = (1u64 << n) as u32 - 1;
+        for (cell, &g) in puzzle.cells().iter().enumerate() {
+            if g == 0 {
+                let used = self.used[size.row_of(cell)]
+                    | self.used[n + size.col_of(cell)]
+                    | self.used[2 * n + size.box_of(cell)];
+                self.pruned_rows += (all & !used).count_ones() as usize;
             }
         }
         true
@@ -133,8 +161,10 @@ impl DlxSolver {
     ) -> Report {
         let start = Instant::now();
         let ok = self.prepare(puzzle);
-        let (rows, nodes) = match (&self.dlx, self.method) {
-            (Some(d), DlxMethod::Pruned) if ok => d.live_size(),
+        let (rows, nodes) = match self.method {
+            // four items per row
+            DlxMethod::Pruned if ok => (self.pruned_rows, 4 * self.pruned_rows),
+            DlxMethod::Pruned => (0, 0),
             _ => (self.problem.option_count(), self.problem.entry_count()),
         };
         let mut stats = Stats {
