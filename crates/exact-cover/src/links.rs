@@ -431,6 +431,11 @@ impl Links {
     pub fn select(&mut self, k: usize) -> u32 {
         let x = self.primary_node(k).expect("an available option");
         let i = self.nodes[x as usize].top as u32;
+        if self.is_plain() {
+            self.cover_g::<false>(i);
+            self.apply_others_g::<true>(x);
+            return x;
+        }
         if self.is_simple(i) {
             self.cover(i);
         } else {
@@ -448,6 +453,11 @@ impl Links {
     /// reverse order of the selections).
     pub fn unselect(&mut self, x: u32) {
         let i = self.nodes[x as usize].top as u32;
+        if self.is_plain() {
+            self.unapply_others_g::<true>(x);
+            self.uncover_g::<false>(i);
+            return;
+        }
         self.unapply_others(x);
         if self.is_simple(i) {
             self.uncover(i);
