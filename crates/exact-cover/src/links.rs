@@ -131,53 +131,37 @@ impl Links {
         *self.small_mut(i) &= !bit;
     }
 
-    /// The first active primary item with at most one option left, except
-    /// that an item with none in the same block of 32 (as [`min_primary`](Self::min_primary)
-    /// counts blocks) is preferred: exactly the item `min_primary` returns
-    /// when there is a forced move or a dead end, found from the bit sets.
+    /// The first active primary item with no option left (a dead end), or
+    /// else the first with one (a forced move), found from the bit sets
+    /// without scanning every length: exactly what
+    /// [`min_primary`](Self::min_primary) returns when the minimum is at
+    /// most one. `None` when every active primary item has two options or more.
     #[inline]
     pub fn min_small(&self) -> Option<(u32, u32)> {
         let n1 = self.n1;
         let words = (n1 / 64 + 1) as usize;
+        let mut first = None;
         for w in 0..words {
             let mut m = self.small[w] & self.active[w];
             if w + 1 == words && n1 % 64 != 63 {
                 m &= (1u64 << (n1 % 64 + 1)) - 1;
             }
-            if m == 0 {
-                continue;
-            }
-            let first = w as u32 * 64 + m.trailing_zeros();
-            // items 32k+1..=32k+32 form block k
-            let block_end = ((first - 1) / 32 + 1) * 32;
-            let mut rest = m;
-            let mut w2 = w;
-            loop {
-                while rest != 0 {
-                    let i = w2 as u32 * 64 + rest.trailing_zeros();
-                    if i > block_end || i > n1 {
-                        return Some((first, self.len(first)));
-                    }
-                    if self.len(i) == 0 {
-                        return Some((i, 0));
-                    }
-                    rest &= rest - 1;
+            while m != 0 {
+                let i = w as u32 * 64 + m.trailing_zeros();
+                if self.len(i) == 0 {
+                    return Some((i, 0));
                 }
-                w2 += 1;
-                if w2 >= words || w2 as u32 * 64 > block_end {
-                    return Some((first, self.len(first)));
-                }
-                rest = self.small[w2] & self.active[w2];
+                first.get_or_insert(i);
+                m &= m - 1;
             }
         }
-        None
+        first.map(|i| (i, 1))
     }
 
     /// The primary item with the fewest options, first in order on ties, by
     /// a straight scan of `len | inactive` in blocks of 32 (vectorisable);
-    /// the scan stops after the first block holding an item with at most one
-    /// option (a dead end or a forced move). `None` when every primary item
-    /// is covered.
+    /// the scan stops after the first block holding an item with no
+    /// option left (a dead end). `None` when every primary item is covered.
     #[inline]
     pub fn min_primary(&self) -> Option<(u32, u32)> {
         const BLOCK: usize = 32;
@@ -190,7 +174,7 @@ impl Links {
             if m < best {
                 best = m;
                 best_block = b;
-                if m <= 1 {
+                if m == 0 {
                     break;
                 }
             }

@@ -28,9 +28,10 @@ pub enum Heuristic {
     /// (Knuth's branching degree for items with multiplicity); ties go to the
     /// first item in order, or a random one with a seed. The default.
     ///
-    /// Without a seed the scan runs over the items in blocks of 32 and stops
-    /// after the first block holding an item with at most one option, so a
-    /// forced move is taken as soon as it is seen.
+    /// Without a seed, items with at most one option left (dead ends and
+    /// forced moves) are found from bit sets kept up to date by the link
+    /// operations, without scanning every item; otherwise the lengths are
+    /// scanned in blocks of 32.
     #[default]
     Mrv,
     /// The first active item: no heuristic, the baseline the Sudoku study measures.
