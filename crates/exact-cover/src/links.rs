@@ -16,6 +16,10 @@
 
 use crate::problem::Problem;
 
+/// Problems with more primary items than this keep the bit set of items
+/// with at most one option (see [`Links::track`]).
+pub(crate) const TRACK_ITEMS: u32 = 128;
+
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
 pub(crate) struct Node {
@@ -60,6 +64,12 @@ pub(crate) struct Links {
     pub multi: bool,
     /// Whether any option gives a secondary item a colour.
     pub coloured: bool,
+    /// Whether `small` is kept up to date: for problems with more than
+    /// [`TRACK_ITEMS`] primary items, where it spares scanning them all at
+    /// every node. The plain code path skips the upkeep otherwise (it costs
+    /// about a quarter of the time on the pentomino instance, 72 items);
+    /// the general path always keeps it.
+    pub track: bool,
     /// Engine item of each problem item, and problem item of each engine item.
     pub to_engine: Vec<u32>,
     pub to_problem: Vec<u32>,
@@ -114,9 +124,12 @@ impl Links {
 
     /// One fewer option in item `i`'s list.
     #[inline(always)]
-    fn dec_len(&mut self, i: u32) {
+    fn dec_len<const T: bool>(&mut self, i: u32) {
         let l = self.len_mut(i);
         *l -= 1;
+        if !T {
+            return;
+        }
         // without a branch: the test is taken about as often as not
         let bit = ((*l == 1) as u64) << (i % 64);
         *self.small_mut(i) |= bit;
@@ -124,9 +137,12 @@ impl Links {
 
     /// One more option in item `i`'s list.
     #[inline(always)]
-    fn inc_len(&mut self, i: u32) {
+    fn inc_len<const T: bool>(&mut self, i: u32) {
         let l = self.len_mut(i);
         *l += 1;
+        if !T {
+            return;
+        }
         let bit = ((*l == 2) as u64) << (i % 64);
         *self.small_mut(i) &= !bit;
     }
@@ -351,6 +367,7 @@ impl Links {
             self.active[(i / 64) as usize] |= 1 << (i % 64);
         }
         self.coloured = p.has_colours();
+        self.track = !self.is_plain() || n1 > TRACK_ITEMS;
         self.updates = 0;
     }
 
@@ -416,8 +433,13 @@ impl Links {
         let x = self.primary_node(k).expect("an available option");
         let i = self.nodes[x as usize].top as u32;
         if self.is_plain() {
-            self.cover_g::<false>(i);
-            self.apply_others_g::<true>(x);
+            if self.track {
+                self.cover_g::<false, true>(i);
+                self.apply_others_g::<true, true>(x);
+            } else {
+                self.cover_g::<false, false>(i);
+                self.apply_others_g::<true, false>(x);
+            }
             return x;
         }
         if self.is_simple(i) {
@@ -438,8 +460,13 @@ impl Links {
     pub fn unselect(&mut self, x: u32) {
         let i = self.nodes[x as usize].top as u32;
         if self.is_plain() {
-            self.unapply_others_g::<true>(x);
-            self.uncover_g::<false>(i);
+            if self.track {
+                self.unapply_others_g::<true, true>(x);
+                self.uncover_g::<false, true>(i);
+            } else {
+                self.unapply_others_g::<true, false>(x);
+                self.uncover_g::<false, false>(i);
+            }
             return;
         }
         self.unapply_others(x);
@@ -481,7 +508,7 @@ impl Links {
     /// of one option are distinct, so the order of the updates within an
     /// option does not matter.
     #[inline(always)]
-    fn hide_node<const C: bool>(&mut self, q: u32) -> u64 {
+    fn hide_node<const C: bool, const T: bool>(&mut self, q: u32) -> u64 {
         let Node {
             top,
             up,
@@ -491,7 +518,7 @@ impl Links {
         if !C || colour >= 0 {
             self.nd_mut(up).down = down;
             self.nd_mut(down).up = up;
-            self.dec_len(top as u32);
+            self.dec_len::<T>(top as u32);
             1
         } else {
             0
@@ -499,7 +526,7 @@ impl Links {
     }
 
     #[inline(always)]
-    fn unhide_node<const C: bool>(&mut self, q: u32) {
+    fn unhide_node<const C: bool, const T: bool>(&mut self, q: u32) {
         let Node {
             top,
             up,
@@ -509,50 +536,50 @@ impl Links {
         if !C || colour >= 0 {
             self.nd_mut(up).down = q;
             self.nd_mut(down).up = q;
-            self.inc_len(top as u32);
+            self.inc_len::<T>(top as u32);
         }
     }
 
     #[inline(always)]
-    fn hide_g<const C: bool>(&mut self, p: u32) {
+    fn hide_g<const C: bool, const T: bool>(&mut self, p: u32) {
         let (s, e) = self.span_of(p);
         let mut updates = 0;
         let mut q = p + 1;
         while q <= e {
-            updates += self.hide_node::<C>(q);
+            updates += self.hide_node::<C, T>(q);
             q += 1;
         }
         let mut q = s;
         while q < p {
-            updates += self.hide_node::<C>(q);
+            updates += self.hide_node::<C, T>(q);
             q += 1;
         }
         self.updates += updates;
     }
 
     #[inline(always)]
-    fn unhide_g<const C: bool>(&mut self, p: u32) {
+    fn unhide_g<const C: bool, const T: bool>(&mut self, p: u32) {
         let (s, e) = self.span_of(p);
         let mut q = p;
         while q > s {
             q -= 1;
-            self.unhide_node::<C>(q);
+            self.unhide_node::<C, T>(q);
         }
         let mut q = e + 1;
         while q > p + 1 {
             q -= 1;
-            self.unhide_node::<C>(q);
+            self.unhide_node::<C, T>(q);
         }
     }
 
     #[inline(always)]
     fn hide(&mut self, p: u32) {
-        self.hide_g::<true>(p)
+        self.hide_g::<true, true>(p)
     }
 
     #[inline(always)]
     fn unhide(&mut self, p: u32) {
-        self.unhide_g::<true>(p)
+        self.unhide_g::<true, true>(p)
     }
 
     #[inline(always)]
@@ -576,53 +603,53 @@ impl Links {
     /// Remove item `i` from its header list and hide every option in its
     /// list; `C` as in `hide_g`.
     #[inline(always)]
-    pub fn cover_g<const C: bool>(&mut self, i: u32) {
+    pub fn cover_g<const C: bool, const T: bool>(&mut self, i: u32) {
         let mut p = self.nd(i).down;
         while p != i {
-            self.hide_g::<C>(p);
+            self.hide_g::<C, T>(p);
             p = self.nd(p).down;
         }
         self.deactivate(i);
     }
 
     #[inline(always)]
-    pub fn uncover_g<const C: bool>(&mut self, i: u32) {
+    pub fn uncover_g<const C: bool, const T: bool>(&mut self, i: u32) {
         self.reactivate(i);
         let mut p = self.nd(i).up;
         while p != i {
-            self.unhide_g::<C>(p);
+            self.unhide_g::<C, T>(p);
             p = self.nd(p).up;
         }
     }
 
     /// `cover` on the code path for plain problems (`PLAIN`) or any problem.
     #[inline(always)]
-    pub fn cover_p<const PLAIN: bool>(&mut self, i: u32) {
+    pub fn cover_p<const PLAIN: bool, const T: bool>(&mut self, i: u32) {
         if PLAIN {
-            self.cover_g::<false>(i)
+            self.cover_g::<false, T>(i)
         } else {
-            self.cover_g::<true>(i)
+            self.cover_g::<true, true>(i)
         }
     }
 
     #[inline(always)]
-    pub fn uncover_p<const PLAIN: bool>(&mut self, i: u32) {
+    pub fn uncover_p<const PLAIN: bool, const T: bool>(&mut self, i: u32) {
         if PLAIN {
-            self.uncover_g::<false>(i)
+            self.uncover_g::<false, T>(i)
         } else {
-            self.uncover_g::<true>(i)
+            self.uncover_g::<true, true>(i)
         }
     }
 
     /// Remove item `i` from its header list and hide every option in its list.
     #[inline]
     pub fn cover(&mut self, i: u32) {
-        self.cover_g::<true>(i)
+        self.cover_g::<true, true>(i)
     }
 
     #[inline]
     pub fn uncover(&mut self, i: u32) {
-        self.uncover_g::<true>(i)
+        self.uncover_g::<true, true>(i)
     }
 
     #[inline]
@@ -699,13 +726,13 @@ impl Links {
     /// `PLAIN` (no colours, no multiplicities: see [`is_plain`](Self::is_plain))
     /// committing is covering.
     #[inline(always)]
-    pub fn apply_others_g<const PLAIN: bool>(&mut self, x: u32) {
+    pub fn apply_others_g<const PLAIN: bool, const T: bool>(&mut self, x: u32) {
         let (s, e) = self.span_of(x);
         // the nodes after `x`, then those before it (Knuth's cyclic order)
         for p in (x + 1..e + 1).chain(s..x) {
             let j = self.nd(p).top as u32;
             if PLAIN {
-                self.cover_g::<false>(j);
+                self.cover_g::<false, T>(j);
             } else {
                 self.commit(p, j);
             }
@@ -713,12 +740,12 @@ impl Links {
     }
 
     #[inline(always)]
-    pub fn unapply_others_g<const PLAIN: bool>(&mut self, x: u32) {
+    pub fn unapply_others_g<const PLAIN: bool, const T: bool>(&mut self, x: u32) {
         let (s, e) = self.span_of(x);
         for p in (s..x).rev().chain((x + 1..e + 1).rev()) {
             let j = self.nd(p).top as u32;
             if PLAIN {
-                self.uncover_g::<false>(j);
+                self.uncover_g::<false, T>(j);
             } else {
                 self.uncommit(p, j);
             }
@@ -727,12 +754,12 @@ impl Links {
 
     #[inline]
     pub fn apply_others(&mut self, x: u32) {
-        self.apply_others_g::<false>(x)
+        self.apply_others_g::<false, true>(x)
     }
 
     #[inline]
     pub fn unapply_others(&mut self, x: u32) {
-        self.unapply_others_g::<false>(x)
+        self.unapply_others_g::<false, true>(x)
     }
 
     /// Take the whole option of `x` out of every list, including `x` from its
@@ -742,7 +769,7 @@ impl Links {
         let Node { top, up, down, .. } = self.nodes[x as usize];
         self.nodes[up as usize].down = down;
         self.nodes[down as usize].up = up;
-        self.dec_len(top as u32);
+        self.dec_len::<true>(top as u32);
         self.updates += 1;
     }
 
@@ -750,7 +777,7 @@ impl Links {
         let Node { top, up, down, .. } = self.nodes[x as usize];
         self.nodes[up as usize].down = x;
         self.nodes[down as usize].up = x;
-        self.inc_len(top as u32);
+        self.inc_len::<true>(top as u32);
         self.unhide(x);
     }
 

@@ -487,7 +487,7 @@ impl Dlx {
             match lv.mode {
                 Mode::Simple => {
                     if l.is_plain() {
-                        l.unapply_others_g::<true>(lv.x);
+                        l.unapply_others_g::<true, true>(lv.x);
                     } else {
                         l.unapply_others(lv.x);
                     }
@@ -534,7 +534,7 @@ impl Dlx {
     }
 
     #[inline]
-    fn choose<const PLAIN: bool>(&mut self) -> (u32, i64) {
+    fn choose<const PLAIN: bool, const T: bool>(&mut self) -> (u32, i64) {
         let first = self.links.rlink[0];
         if self.config.heuristic == Heuristic::First {
             return (first, self.links.theta(first));
@@ -544,7 +544,7 @@ impl Dlx {
             // the common case: plain minimum length, first of the ties
             if self.links.n1 <= 2048 {
                 // a forced move or a dead end, from the bit sets
-                if let Some((i, len)) = self.links.min_small() {
+                if let Some((i, len)) = if T { self.links.min_small() } else { None } {
                     debug_assert_eq!(self.links.min_primary(), Some((i, len)));
                     return (i, len as i64);
                 }
@@ -596,15 +596,19 @@ impl Dlx {
     /// run a copy of the loop without the colour and multiplicity checks.
     #[inline]
     fn step<O: Observer>(&mut self, limits: &Limits, obs: &mut O) -> Step {
-        if self.links.is_plain() {
-            self.step_g::<O, true>(limits, obs)
-        } else {
-            self.step_g::<O, false>(limits, obs)
+        match (self.links.is_plain(), self.links.track) {
+            (true, true) => self.step_g::<O, true, true>(limits, obs),
+            (true, false) => self.step_g::<O, true, false>(limits, obs),
+            (false, _) => self.step_g::<O, false, true>(limits, obs),
         }
     }
 
     #[inline]
-    fn step_g<O: Observer, const PLAIN: bool>(&mut self, limits: &Limits, obs: &mut O) -> Step {
+    fn step_g<O: Observer, const PLAIN: bool, const T: bool>(
+        &mut self,
+        limits: &Limits,
+        obs: &mut O,
+    ) -> Step {
         loop {
             match self.phase {
                 Phase::Enter => {
@@ -641,7 +645,7 @@ impl Dlx {
                     }
                     let (i, theta) = match self.forced.get(l) {
                         Some(&(item, _)) => (item, self.links.theta(item)),
-                        None => self.choose::<PLAIN>(),
+                        None => self.choose::<PLAIN, T>(),
                     };
                     if theta <= 0 {
                         if O::ENABLED {
@@ -663,7 +667,7 @@ impl Dlx {
                     lv.pos = 0;
                     lv.total = theta as u32;
                     if self.links.is_simple(i) {
-                        self.links.cover_p::<PLAIN>(i);
+                        self.links.cover_p::<PLAIN, T>(i);
                         lv.x = self.links.nodes[i as usize].down;
                         lv.mode = Mode::Simple;
                         self.phase = Phase::TrySimple;
@@ -679,7 +683,7 @@ impl Dlx {
                         item: i, x, pos, ..
                     } = self.levels[l];
                     if x == i {
-                        self.links.uncover_p::<PLAIN>(i);
+                        self.links.uncover_p::<PLAIN, T>(i);
                         self.phase = Phase::Backtrack;
                         continue;
                     }
@@ -694,7 +698,7 @@ impl Dlx {
                         obs.try_option(l, self.links.option_of(x) as usize);
                     }
                     self.stats.guesses += (self.levels[l].total > 1) as u64;
-                    self.links.apply_others_g::<PLAIN>(x);
+                    self.links.apply_others_g::<PLAIN, T>(x);
                     self.chosen.push(x);
                     self.level += 1;
                     self.phase = Phase::Enter;
@@ -754,7 +758,7 @@ impl Dlx {
                     let links = &mut self.links;
                     match lv.mode {
                         Mode::Simple => {
-                            links.unapply_others_g::<PLAIN>(lv.x);
+                            links.unapply_others_g::<PLAIN, T>(lv.x);
                             self.chosen.pop();
                             self.levels[l].x = links.nodes[lv.x as usize].down;
                             self.levels[l].pos += 1;
@@ -762,7 +766,7 @@ impl Dlx {
                         }
                         Mode::Multi => {
                             let i = lv.item as usize;
-                            links.unapply_others_g::<PLAIN>(lv.x);
+                            links.unapply_others_g::<PLAIN, T>(lv.x);
                             if links.count[i] == links.hi[i] {
                                 links.uncover(lv.item);
                             }
