@@ -174,6 +174,35 @@ impl Links {
         first.map(|i| (i, 1))
     }
 
+    /// [`min_primary`](Self::min_primary) for small problems: a walk over
+    /// the bits of the active primary items only (fewer as the search goes
+    /// deeper), stopping at a dead end.
+    #[inline]
+    pub fn min_active(&self) -> Option<(u32, u32)> {
+        let n1 = self.n1;
+        let words = (n1 / 64 + 1) as usize;
+        let (mut best, mut best_len) = (0, u32::MAX);
+        for w in 0..words {
+            let mut m = self.active[w];
+            if w + 1 == words && n1 % 64 != 63 {
+                m &= (1u64 << (n1 % 64 + 1)) - 1;
+            }
+            while m != 0 {
+                let i = w as u32 * 64 + m.trailing_zeros();
+                let l = self.len(i);
+                if l < best_len {
+                    best = i;
+                    best_len = l;
+                    if l == 0 {
+                        return Some((i, 0));
+                    }
+                }
+                m &= m - 1;
+            }
+        }
+        (best_len != u32::MAX).then_some((best, best_len))
+    }
+
     /// The primary item with the fewest options, first in order on ties, by
     /// a straight scan of `len | inactive` in blocks of 32 (vectorisable);
     /// the scan stops after the first block holding an item with no

@@ -543,10 +543,21 @@ impl Dlx {
         if !random && (PLAIN || !self.links.multi) {
             // the common case: plain minimum length, first of the ties
             if self.links.n1 <= 2048 {
-                // a forced move or a dead end, from the bit sets
-                if let Some((i, len)) = if T { self.links.min_small() } else { None } {
-                    debug_assert_eq!(self.links.min_primary(), Some((i, len)));
-                    return (i, len as i64);
+                // a forced move or a dead end from the bit sets; small
+                // problems walk their active items; others scan lengths
+                if T {
+                    if let Some((i, len)) = self.links.min_small() {
+                        debug_assert_eq!(self.links.min_primary(), Some((i, len)));
+                        return (i, len as i64);
+                    }
+                }
+                if self.links.n1 <= crate::links::TRACK_ITEMS {
+                    let found = self.links.min_active();
+                    debug_assert_eq!(found, self.links.min_primary());
+                    return match found {
+                        Some((i, len)) => (i, len as i64),
+                        None => (first, self.links.theta(first)),
+                    };
                 }
                 return match self.links.min_primary() {
                     Some((i, len)) => (i, len as i64),
