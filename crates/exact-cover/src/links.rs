@@ -13,6 +13,11 @@
 //!   by `purify`).
 //! - Primary items are `1..=n1` in a circular list through `llink`/`rlink`
 //!   rooted at 0; secondary items `n1+1..=n` in their own list rooted at `n+1`.
+//! - `span`: the first and last node of each option node's option, so that
+//!   `hide` walks an option in two plain loops.
+//! - `active` and `small`: bit sets of the active items and of the items
+//!   with at most one option left, from which the search finds dead ends and
+//!   forced moves without scanning every item.
 
 use crate::problem::Problem;
 
@@ -70,6 +75,9 @@ pub(crate) struct Links {
     /// about a quarter of the time on the pentomino instance, 72 items);
     /// the general path always keeps it.
     pub track: bool,
+    /// With `track`: the number of active primary items with an empty list
+    /// (dead ends), so that `min_small` looks for one only when there is one.
+    pub zeros: u32,
     /// Engine item of each problem item, and problem item of each engine item.
     pub to_engine: Vec<u32>,
     pub to_problem: Vec<u32>,
@@ -125,26 +133,30 @@ impl Links {
     /// One fewer option in item `i`'s list.
     #[inline(always)]
     fn dec_len<const T: bool>(&mut self, i: u32) {
-        let l = self.len_mut(i);
-        *l -= 1;
-        if !T {
-            return;
+        let n1 = self.n1;
+        let slot = self.len_mut(i);
+        *slot -= 1;
+        let l = *slot;
+        if T {
+            // without branches: the tests are taken about as often as not
+            let zero = (l == 0 && i <= n1) as u32;
+            self.zeros = self.zeros.wrapping_add(zero);
+            *self.small_mut(i) |= ((l == 1) as u64) << (i % 64);
         }
-        // without a branch: the test is taken about as often as not
-        let bit = ((*l == 1) as u64) << (i % 64);
-        *self.small_mut(i) |= bit;
     }
 
     /// One more option in item `i`'s list.
     #[inline(always)]
     fn inc_len<const T: bool>(&mut self, i: u32) {
-        let l = self.len_mut(i);
-        *l += 1;
-        if !T {
-            return;
+        let n1 = self.n1;
+        let slot = self.len_mut(i);
+        *slot += 1;
+        let l = *slot;
+        if T {
+            let zero = (l == 1 && i <= n1) as u32;
+            self.zeros = self.zeros.wrapping_sub(zero);
+            *self.small_mut(i) &= !(((l == 2) as u64) << (i % 64));
         }
-        let bit = ((*l == 2) as u64) << (i % 64);
-        *self.small_mut(i) &= !bit;
     }
 
     /// The first active primary item with no option left (a dead end), or
@@ -161,6 +173,11 @@ impl Links {
             let mut m = self.small[w] & self.active[w];
             if w + 1 == words && n1 % 64 != 63 {
                 m &= (1u64 << (n1 % 64 + 1)) - 1;
+            }
+            if m != 0 && self.zeros == 0 {
+                // no dead end: the first is a forced move
+                let i = w as u32 * 64 + m.trailing_zeros();
+                return Some((i, self.len(i)));
             }
             while m != 0 {
                 let i = w as u32 * 64 + m.trailing_zeros();
@@ -397,6 +414,7 @@ impl Links {
         }
         self.coloured = p.has_colours();
         self.track = !self.is_plain() || n1 > TRACK_ITEMS;
+        self.zeros = (1..=n1).filter(|&i| self.len[i as usize] == 0).count() as u32;
         self.updates = 0;
     }
 
@@ -527,15 +545,7 @@ impl Links {
         unsafe { *self.span.get_unchecked(p as usize) }
     }
 
-    /// Take the option of node `p` out of the lists of its other items.
-    /// `C`: the problem may have colours, so purified nodes (colour < 0)
-    /// are already out of their lists and are skipped; with `C = false` that
-    /// check is compiled away.
-    ///
-    /// The loop runs over the nodes after `p` in its option, then those
-    /// before it (Knuth's cyclic order), without meeting the spacers. Items
-    /// of one option are distinct, so the order of the updates within an
-    /// option does not matter.
+    /// One node of [`hide_g`](Self::hide_g): 1 when it was unlinked.
     #[inline(always)]
     fn hide_node<const C: bool, const T: bool>(&mut self, q: u32) -> u64 {
         let Node {
@@ -569,6 +579,16 @@ impl Links {
         }
     }
 
+    /// Take the option of node `p` out of the lists of its other items.
+    /// `C`: the problem may have colours, so purified nodes (colour < 0)
+    /// are already out of their lists and are skipped; with `C = false` that
+    /// check is compiled away.
+    ///
+    /// The loop runs over the nodes after `p` in its option, then those
+    /// before it (Knuth's cyclic order), without meeting the spacers. Items
+    /// of one option are distinct, so the order of the updates within an
+    /// option does not matter.
+    /// `T`: keep the `small` bit set up to date (see [`track`](Self::track)).
     #[inline(always)]
     fn hide_g<const C: bool, const T: bool>(&mut self, p: u32) {
         let (s, e) = self.span_of(p);
@@ -618,6 +638,8 @@ impl Links {
         self.llink[r as usize] = l;
         self.inactive[i as usize] = u32::MAX;
         self.active[(i / 64) as usize] &= !(1 << (i % 64));
+        let zero = (self.len(i) == 0 && i <= self.n1) as u32;
+        self.zeros = self.zeros.wrapping_sub(zero);
     }
 
     #[inline(always)]
@@ -627,6 +649,8 @@ impl Links {
         self.llink[r as usize] = i;
         self.inactive[i as usize] = 0;
         self.active[(i / 64) as usize] |= 1 << (i % 64);
+        let zero = (self.len(i) == 0 && i <= self.n1) as u32;
+        self.zeros = self.zeros.wrapping_add(zero);
     }
 
     /// Remove item `i` from its header list and hide every option in its
