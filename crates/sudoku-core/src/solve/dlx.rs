@@ -45,6 +45,9 @@ pub struct DlxSolver {
     pruned_rows: usize,
     /// Scratch: digits used in each row, column and box (bit d-1).
     used: Vec<u32>,
+    /// Each cell's row, column and box as indices into `used`, for the
+    /// loaded side (no divisions per puzzle).
+    units: Vec<[u16; 3]>,
     solution: Grid,
 }
 
@@ -59,6 +62,7 @@ impl DlxSolver {
             loaded_side: 0,
             pruned_rows: 0,
             used: Vec::new(),
+            units: Vec::new(),
             solution: Grid::empty(crate::grid::Size::NINE),
         }
     }
@@ -88,6 +92,12 @@ impl DlxSolver {
                     .encode(&Grid::empty(size), Reduction::Full, &mut self.problem)
                     .expect("the Sudoku encoding is always a valid problem");
                 self.loaded_side = n;
+                self.units = (0..n * n)
+                    .map(|c| {
+                        let (r, col, b) = (size.row_of(c), size.col_of(c), size.box_of(c));
+                        [r as u16, (n + col) as u16, (2 * n + b) as u16]
+                    })
+                    .collect();
                 slot.insert(Dlx::new(&self.problem))
             }
         };
@@ -102,20 +112,17 @@ impl DlxSolver {
         // row, column or box excludes (the pruned reduction's rows)
         self.used.clear();
         self.used.resize(3 * n, 0);
-        for (cell, &g) in puzzle.cells().iter().enumerate() {
+        for (&g, u) in puzzle.cells().iter().zip(&self.units) {
             if g != 0 {
-                let bit = 1 << (g - 1);
-                self.used[size.row_of(cell)] |= bit;
-                self.used[n + size.col_of(cell)] |= bit;
-                self.used[2 * n + size.box_of(cell)] |= bit;
+                for &k in u {
+                    self.used[k as usize] |= 1 << (g - 1);
+                }
             }
         }
         let all = (1u64 << n) as u32 - 1;
-        for (cell, &g) in puzzle.cells().iter().enumerate() {
+        for (&g, u) in puzzle.cells().iter().zip(&self.units) {
             if g == 0 {
-                let used = self.used[size.row_of(cell)]
-                    | self.used[n + size.col_of(cell)]
-                    | self.used[2 * n + size.box_of(cell)];
+                let used = u.iter().fold(0, |m, &k| m | self.used[k as usize]);
                 self.pruned_rows += (all & !used).count_ones() as usize;
             }
         }
