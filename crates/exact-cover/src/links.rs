@@ -75,6 +75,10 @@ pub(crate) struct Links {
     /// about a quarter of the time on the pentomino instance, 72 items);
     /// the general path always keeps it.
     pub track: bool,
+    /// With `track`: `small` and `zeros` missed updates (made by
+    /// [`select`](Self::select) on the plain path) and must be recomputed
+    /// before the search; see [`resync`](Self::resync).
+    pub stale: bool,
     /// With `track`: the number of active primary items with an empty list
     /// (dead ends), so that `min_small` looks for one only when there is one.
     pub zeros: u32,
@@ -414,8 +418,25 @@ impl Links {
         }
         self.coloured = p.has_colours();
         self.track = !self.is_plain() || n1 > TRACK_ITEMS;
+        self.stale = false;
         self.zeros = (1..=n1).filter(|&i| self.len[i as usize] == 0).count() as u32;
         self.updates = 0;
+    }
+
+    /// Recompute `small` and `zeros` from the lengths if they are stale.
+    #[inline]
+    pub fn resync(&mut self) {
+        if !self.stale {
+            return;
+        }
+        self.stale = false;
+        self.small.fill(0);
+        self.zeros = 0;
+        for i in 1..=self.n {
+            let l = self.len[i as usize];
+            self.small[(i / 64) as usize] |= ((l <= 1) as u64) << (i % 64);
+            self.zeros += (l == 0 && i <= self.n1 && self.is_active(i)) as u32;
+        }
     }
 
     /// Whether the problem needs none of the colour and multiplicity
@@ -480,13 +501,11 @@ impl Links {
         let x = self.primary_node(k).expect("an available option");
         let i = self.nodes[x as usize].top as u32;
         if self.is_plain() {
-            if self.track {
-                self.cover_g::<false, true>(i);
-                self.apply_others_g::<true, true>(x);
-            } else {
-                self.cover_g::<false, false>(i);
-                self.apply_others_g::<true, false>(x);
-            }
+            // without the bit set upkeep: `resync` redoes it once for all
+            // the selections, before the search
+            self.cover_g::<false, false>(i);
+            self.apply_others_g::<true, false>(x);
+            self.stale = self.track;
             return x;
         }
         if self.is_simple(i) {
@@ -507,13 +526,9 @@ impl Links {
     pub fn unselect(&mut self, x: u32) {
         let i = self.nodes[x as usize].top as u32;
         if self.is_plain() {
-            if self.track {
-                self.unapply_others_g::<true, true>(x);
-                self.uncover_g::<false, true>(i);
-            } else {
-                self.unapply_others_g::<true, false>(x);
-                self.uncover_g::<false, false>(i);
-            }
+            self.unapply_others_g::<true, false>(x);
+            self.uncover_g::<false, false>(i);
+            self.stale = self.track;
             return;
         }
         self.unapply_others(x);

@@ -257,7 +257,7 @@ impl Dlx {
     /// assert_eq!(dlx.count(&Limits::none()).stats.solutions(), 2);
     /// ```
     pub fn select(&mut self, k: usize) -> bool {
-        self.restart();
+        self.unwind();
         if k >= self.links.option_count() || !self.links.option_available(k) {
             return false;
         }
@@ -268,7 +268,7 @@ impl Dlx {
 
     /// Undo every [`select`](Self::select).
     pub fn unselect_all(&mut self) {
-        self.restart();
+        self.unwind();
         while let Some(x) = self.selected.pop() {
             self.links.unselect(x);
         }
@@ -467,8 +467,15 @@ impl Dlx {
 
     // ---- the machine ----
 
-    /// Undo every choice on the current path and start over at the root.
+    /// Undo every choice on the current path and start over at the root,
+    /// with the forced-move bit set up to date.
     fn restart(&mut self) {
+        self.unwind();
+        self.links.resync();
+    }
+
+    /// Undo every choice on the current path and start over at the root.
+    fn unwind(&mut self) {
         let l = &mut self.links;
         match self.phase {
             Phase::TrySimple => l.uncover(self.levels[self.level].item),
