@@ -543,12 +543,11 @@ impl Links {
         }
     }
 
-    /// The option (problem index) that node `x` belongs to.
-    pub fn option_of(&self, mut x: u32) -> u32 {
-        while self.nodes[x as usize].top > 0 {
-            x += 1;
-        }
-        (-self.nodes[x as usize].top - 1) as u32
+    /// The option (problem index) that node `x` belongs to: the spacer
+    /// after the option's last node holds it.
+    pub fn option_of(&self, x: u32) -> u32 {
+        let (_, e) = self.span_of(x);
+        (-self.nodes[e as usize + 1].top - 1) as u32
     }
 
     /// The first and last node of the option of node `p`.
