@@ -13,8 +13,17 @@
 //!   by `purify`).
 //! - Primary items are `1..=n1` in a circular list through `llink`/`rlink`
 //!   rooted at 0; secondary items `n1+1..=n` in their own list rooted at `n+1`.
+//! - `span`: the first and last node of each option node's option, so that
+//!   `hide` walks an option in two plain loops.
+//! - `active` and `small`: bit sets of the active items and of the items
+//!   with at most one option left, from which the search finds dead ends and
+//!   forced moves without scanning every item.
 
 use crate::problem::Problem;
+
+/// Problems with more primary items than this keep the bit set of items
+/// with at most one option (see [`Links::track`]).
+pub(crate) const TRACK_ITEMS: u32 = 128;
 
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
@@ -33,6 +42,17 @@ pub(crate) struct Links {
     /// `u32::MAX` for a covered item, 0 for an active one: `len | inactive`
     /// is the MRV key, scanned without following links.
     pub inactive: Vec<u32>,
+    /// Bit `i` set when item `i`'s list holds at most one option (every
+    /// item, active or not), kept up to date by every length change.
+    pub small: Vec<u64>,
+    /// Bit `i` set when item `i` is active (not covered); bit 0 (the root)
+    /// is never set. With `small` it finds a forced move or a dead end
+    /// without scanning every length.
+    pub active: Vec<u64>,
+    /// First and last node of the option of each option node (zero for
+    /// headers and spacers): lets `hide` run over an option in a loop of
+    /// fixed length instead of stopping at a spacer.
+    pub span: Vec<(u32, u32)>,
     /// Scratch: first node of each option (reused by `load`).
     starts: Vec<u32>,
     pub llink: Vec<u32>,
@@ -47,6 +67,21 @@ pub(crate) struct Links {
     pub count: Vec<u32>,
     /// Whether any primary item has bounds other than (1, 1).
     pub multi: bool,
+    /// Whether any option gives a secondary item a colour.
+    pub coloured: bool,
+    /// Whether `small` is kept up to date: for problems with more than
+    /// [`TRACK_ITEMS`] primary items, where it spares scanning them all at
+    /// every node. The plain code path skips the upkeep otherwise (it costs
+    /// about a quarter of the time on the pentomino instance, 72 items);
+    /// the general path always keeps it.
+    pub track: bool,
+    /// With `track`: `small` and `zeros` missed updates (made by
+    /// [`select`](Self::select) on the plain path) and must be recomputed
+    /// before the search; see [`resync`](Self::resync).
+    pub stale: bool,
+    /// With `track`: the number of active primary items with an empty list
+    /// (dead ends), so that `min_small` looks for one only when there is one.
+    pub zeros: u32,
     /// Engine item of each problem item, and problem item of each engine item.
     pub to_engine: Vec<u32>,
     pub to_problem: Vec<u32>,
@@ -90,11 +125,109 @@ impl Links {
         unsafe { self.len.get_unchecked_mut(i as usize) }
     }
 
+    /// Word `w` of the `small` bit set.
+    #[inline(always)]
+    fn small_mut(&mut self, i: u32) -> &mut u64 {
+        debug_assert!(((i / 64) as usize) < self.small.len());
+        // SAFETY: `i` is an item number (0..=n+1) and `small` has
+        // (n+2).div_ceil(64) words.
+        unsafe { self.small.get_unchecked_mut((i / 64) as usize) }
+    }
+
+    /// One fewer option in item `i`'s list.
+    #[inline(always)]
+    fn dec_len<const T: bool>(&mut self, i: u32) {
+        let n1 = self.n1;
+        let slot = self.len_mut(i);
+        *slot -= 1;
+        let l = *slot;
+        if T {
+            // without branches: the tests are taken about as often as not
+            let zero = (l == 0 && i <= n1) as u32;
+            self.zeros = self.zeros.wrapping_add(zero);
+            *self.small_mut(i) |= ((l == 1) as u64) << (i % 64);
+        }
+    }
+
+    /// One more option in item `i`'s list.
+    #[inline(always)]
+    fn inc_len<const T: bool>(&mut self, i: u32) {
+        let n1 = self.n1;
+        let slot = self.len_mut(i);
+        *slot += 1;
+        let l = *slot;
+        if T {
+            let zero = (l == 1 && i <= n1) as u32;
+            self.zeros = self.zeros.wrapping_sub(zero);
+            *self.small_mut(i) &= !(((l == 2) as u64) << (i % 64));
+        }
+    }
+
+    /// The first active primary item with no option left (a dead end), or
+    /// else the first with one (a forced move), found from the bit sets
+    /// without scanning every length: exactly what
+    /// [`min_primary`](Self::min_primary) returns when the minimum is at
+    /// most one. `None` when every active primary item has two options or more.
+    #[inline]
+    pub fn min_small(&self) -> Option<(u32, u32)> {
+        let n1 = self.n1;
+        let words = (n1 / 64 + 1) as usize;
+        let mut first = None;
+        for w in 0..words {
+            let mut m = self.small[w] & self.active[w];
+            if w + 1 == words && n1 % 64 != 63 {
+                m &= (1u64 << (n1 % 64 + 1)) - 1;
+            }
+            if m != 0 && self.zeros == 0 {
+                // no dead end: the first is a forced move
+                let i = w as u32 * 64 + m.trailing_zeros();
+                return Some((i, self.len(i)));
+            }
+            while m != 0 {
+                let i = w as u32 * 64 + m.trailing_zeros();
+                if self.len(i) == 0 {
+                    return Some((i, 0));
+                }
+                first.get_or_insert(i);
+                m &= m - 1;
+            }
+        }
+        first.map(|i| (i, 1))
+    }
+
+    /// [`min_primary`](Self::min_primary) for small problems: a walk over
+    /// the bits of the active primary items only (fewer as the search goes
+    /// deeper), stopping at a dead end.
+    #[inline]
+    pub fn min_active(&self) -> Option<(u32, u32)> {
+        let n1 = self.n1;
+        let words = (n1 / 64 + 1) as usize;
+        let (mut best, mut best_len) = (0, u32::MAX);
+        for w in 0..words {
+            let mut m = self.active[w];
+            if w + 1 == words && n1 % 64 != 63 {
+                m &= (1u64 << (n1 % 64 + 1)) - 1;
+            }
+            while m != 0 {
+                let i = w as u32 * 64 + m.trailing_zeros();
+                let l = self.len(i);
+                if l < best_len {
+                    best = i;
+                    best_len = l;
+                    if l == 0 {
+                        return Some((i, 0));
+                    }
+                }
+                m &= m - 1;
+            }
+        }
+        (best_len != u32::MAX).then_some((best, best_len))
+    }
+
     /// The primary item with the fewest options, first in order on ties, by
     /// a straight scan of `len | inactive` in blocks of 32 (vectorisable);
-    /// the scan stops after the first block holding an item with at most one
-    /// option (a dead end or a forced move). `None` when every primary item
-    /// is covered.
+    /// the scan stops after the first block holding an item with no
+    /// option left (a dead end). `None` when every primary item is covered.
     #[inline]
     pub fn min_primary(&self) -> Option<(u32, u32)> {
         const BLOCK: usize = 32;
@@ -107,7 +240,7 @@ impl Links {
             if m < best {
                 best = m;
                 best_block = b;
-                if m <= 1 {
+                if m == 0 {
                     break;
                 }
             }
@@ -214,20 +347,38 @@ impl Links {
             down: 0,
             colour: 0,
         });
+        // Lay out every option's nodes (in problem order) with their spans,
+        // threading the vertical lists at once when there is no order.
+        let (entries, bounds) = p.raw_parts();
+        self.starts.clear();
+        self.span.clear();
+        self.span.resize(n as usize + 2, (0, 0));
         let mut last_spacer = n as usize + 1;
-        // First lay out every option's nodes (in problem order), remembering
-        // where each option starts; then thread the vertical lists in `order`.
-        for k in 0..p.option_count() {
+        for (k, w) in bounds.windows(2).enumerate() {
+            let opt = &entries[w[0] as usize..w[1] as usize];
             let first = self.nodes.len() as u32;
-            for e in p.option(k) {
+            let last = first + opt.len() as u32 - 1;
+            self.starts.push(first);
+            for e in opt {
+                let i = self.to_engine[e.item as usize];
+                let x = self.nodes.len() as u32;
+                let (up, down) = if order.is_none() {
+                    let up = self.nodes[i as usize].up;
+                    self.nodes[up as usize].down = x;
+                    self.nodes[i as usize].up = x;
+                    self.len[i as usize] += 1;
+                    (up, i)
+                } else {
+                    (0, 0)
+                };
                 self.nodes.push(Node {
-                    top: self.to_engine[e.item as usize] as i32,
-                    up: 0,
-                    down: 0,
+                    top: i as i32,
+                    up,
+                    down,
                     colour: e.colour as i32,
                 });
+                self.span.push((first, last));
             }
-            let last = self.nodes.len() as u32 - 1;
             self.nodes[last_spacer].down = last;
             self.nodes.push(Node {
                 top: -(k as i32) - 1,
@@ -235,50 +386,73 @@ impl Links {
                 down: 0,
                 colour: 0,
             });
+            self.span.push((0, 0));
             last_spacer = self.nodes.len() - 1;
         }
-        // thread vertical lists
-        self.starts.clear();
-        {
-            let mut x = n as usize + 2;
-            for k in 0..p.option_count() {
-                self.starts.push(x as u32);
-                x += p.option(k).len() + 1;
-            }
-        }
-        let starts = &self.starts;
-        let len = &mut self.len;
-        let mut thread = |k: usize, nodes: &mut Vec<Node>| {
-            let s = starts[k] as usize;
-            for x in s..s + p.option(k).len() {
-                let i = nodes[x].top as usize;
-                let last = nodes[i].up;
-                nodes[x].up = last;
-                nodes[x].down = i as u32;
-                nodes[last as usize].down = x as u32;
-                nodes[i].up = x as u32;
-                len[i] += 1;
-            }
-        };
-        match order {
-            Some(ord) => {
-                for &k in ord {
-                    thread(k as usize, &mut self.nodes);
-                }
-            }
-            None => {
-                for k in 0..p.option_count() {
-                    thread(k, &mut self.nodes);
+        // thread vertical lists in `order`
+        if let Some(ord) = order {
+            for &k in ord {
+                let s = self.starts[k as usize] as usize;
+                let (_, e) = self.span[s];
+                for x in s..=e as usize {
+                    let i = self.nodes[x].top as usize;
+                    let last = self.nodes[i].up;
+                    self.nodes[x].up = last;
+                    self.nodes[x].down = i as u32;
+                    self.nodes[last as usize].down = x as u32;
+                    self.nodes[i].up = x as u32;
+                    self.len[i] += 1;
                 }
             }
         }
+        let words = h.div_ceil(64);
+        self.small.clear();
+        self.small.resize(words, 0);
+        self.active.clear();
+        self.active.resize(words, 0);
+        for i in 1..=n {
+            if self.len[i as usize] <= 1 {
+                self.small[(i / 64) as usize] |= 1 << (i % 64);
+            }
+            self.active[(i / 64) as usize] |= 1 << (i % 64);
+        }
+        self.coloured = p.has_colours();
+        self.track = !self.is_plain() || n1 > TRACK_ITEMS;
+        self.stale = false;
+        self.zeros = (1..=n1).filter(|&i| self.len[i as usize] == 0).count() as u32;
         self.updates = 0;
+    }
+
+    /// Recompute `small` and `zeros` from the lengths if they are stale.
+    #[inline]
+    pub fn resync(&mut self) {
+        if !self.stale {
+            return;
+        }
+        self.stale = false;
+        self.small.fill(0);
+        self.zeros = 0;
+        for i in 1..=self.n {
+            let l = self.len[i as usize];
+            self.small[(i / 64) as usize] |= ((l <= 1) as u64) << (i % 64);
+            self.zeros += (l == 0 && i <= self.n1 && self.is_active(i)) as u32;
+        }
+    }
+
+    /// Whether the problem needs none of the colour and multiplicity
+    /// machinery: then committing a node of a chosen option is covering its
+    /// item, and `hide` never meets a purified node.
+    #[inline]
+    pub fn is_plain(&self) -> bool {
+        !self.multi && !self.coloured
     }
 
     pub fn bytes(&self) -> u64 {
         (self.nodes.capacity() * std::mem::size_of::<Node>()
             + (self.len.capacity()
                 + self.inactive.capacity()
+                + (self.small.capacity() + self.active.capacity()) * 2
+                + self.span.capacity() * 2
                 + self.starts.capacity()
                 + self.llink.capacity()
                 + self.rlink.capacity()
@@ -290,88 +464,259 @@ impl Links {
                 * 4) as u64
     }
 
-    /// The option (problem index) that node `x` belongs to.
-    pub fn option_of(&self, mut x: u32) -> u32 {
-        while self.nodes[x as usize].top > 0 {
-            x += 1;
+    /// Number of options loaded.
+    pub fn option_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The first node of option `k` with a primary item (`None` when the
+    /// option has none: the search can never choose it).
+    fn primary_node(&self, k: usize) -> Option<u32> {
+        let (s, e) = self.span_of(self.starts[k]);
+        (s..=e).find(|&p| self.nodes[p as usize].top as u32 <= self.n1)
+    }
+
+    /// Whether option `k` can still be chosen: it has a primary item, which
+    /// is active and still has the option in its list. (Covering an item
+    /// hides every option in its list from the lists of their other items,
+    /// purifying hides options of another colour, and a selected option
+    /// leaves the lists of items with multiplicity.)
+    pub fn option_available(&self, k: usize) -> bool {
+        let Some(x) = self.primary_node(k) else {
+            return false;
+        };
+        let Node { top, up, .. } = self.nodes[x as usize];
+        self.is_active(top as u32) && self.nodes[up as usize].down == x
+    }
+
+    fn is_active(&self, i: u32) -> bool {
+        self.active[(i / 64) as usize] >> (i % 64) & 1 == 1
+    }
+
+    /// Choose option `k` outside the search, as the search chooses an option
+    /// for its first primary item (the caller checked
+    /// [`option_available`](Self::option_available)). Returns that node, for
+    /// [`unselect`](Self::unselect).
+    pub fn select(&mut self, k: usize) -> u32 {
+        let x = self.primary_node(k).expect("an available option");
+        let i = self.nodes[x as usize].top as u32;
+        if self.is_plain() {
+            // without the bit set upkeep: `resync` redoes it once for all
+            // the selections, before the search
+            self.cover_g::<false, false>(i);
+            self.apply_others_g::<true, false>(x);
+            self.stale = self.track;
+            return x;
         }
-        (-self.nodes[x as usize].top - 1) as u32
+        if self.is_simple(i) {
+            self.cover(i);
+        } else {
+            self.hide_fully(x);
+            self.count[i as usize] += 1;
+            if self.count[i as usize] == self.hi[i as usize] {
+                self.cover(i);
+            }
+        }
+        self.apply_others(x);
+        x
+    }
+
+    /// Undo [`select`](Self::select) of the option of node `x` (in the
+    /// reverse order of the selections).
+    pub fn unselect(&mut self, x: u32) {
+        let i = self.nodes[x as usize].top as u32;
+        if self.is_plain() {
+            self.unapply_others_g::<true, false>(x);
+            self.uncover_g::<false, false>(i);
+            self.stale = self.track;
+            return;
+        }
+        self.unapply_others(x);
+        if self.is_simple(i) {
+            self.uncover(i);
+        } else {
+            if self.count[i as usize] == self.hi[i as usize] {
+                self.uncover(i);
+            }
+            self.count[i as usize] -= 1;
+            self.unhide_fully(x);
+        }
+    }
+
+    /// The option (problem index) that node `x` belongs to: the spacer
+    /// after the option's last node holds it.
+    pub fn option_of(&self, x: u32) -> u32 {
+        let (_, e) = self.span_of(x);
+        (-self.nodes[e as usize + 1].top - 1) as u32
+    }
+
+    /// The first and last node of the option of node `p`.
+    #[inline(always)]
+    fn span_of(&self, p: u32) -> (u32, u32) {
+        debug_assert!((p as usize) < self.span.len());
+        // SAFETY: `p` is an option node (a link read from an item list or
+        // a node of a chosen option), and `span` has one entry per node.
+        unsafe { *self.span.get_unchecked(p as usize) }
+    }
+
+    /// One node of [`hide_g`](Self::hide_g): 1 when it was unlinked.
+    #[inline(always)]
+    fn hide_node<const C: bool, const T: bool>(&mut self, q: u32) -> u64 {
+        let Node {
+            top,
+            up,
+            down,
+            colour,
+        } = *self.nd(q);
+        if !C || colour >= 0 {
+            self.nd_mut(up).down = down;
+            self.nd_mut(down).up = up;
+            self.dec_len::<T>(top as u32);
+            1
+        } else {
+            0
+        }
     }
 
     #[inline(always)]
-    fn hide(&mut self, p: u32) {
-        let mut q = p + 1;
+    fn unhide_node<const C: bool, const T: bool>(&mut self, q: u32) {
+        let Node {
+            top,
+            up,
+            down,
+            colour,
+        } = *self.nd(q);
+        if !C || colour >= 0 {
+            self.nd_mut(up).down = q;
+            self.nd_mut(down).up = q;
+            self.inc_len::<T>(top as u32);
+        }
+    }
+
+    /// Take the option of node `p` out of the lists of its other items.
+    /// `C`: the problem may have colours, so purified nodes (colour < 0)
+    /// are already out of their lists and are skipped; with `C = false` that
+    /// check is compiled away.
+    ///
+    /// The loop runs over the nodes after `p` in its option, then those
+    /// before it (Knuth's cyclic order), without meeting the spacers. Items
+    /// of one option are distinct, so the order of the updates within an
+    /// option does not matter.
+    /// `T`: keep the `small` bit set up to date (see [`track`](Self::track)).
+    #[inline(always)]
+    fn hide_g<const C: bool, const T: bool>(&mut self, p: u32) {
+        let (s, e) = self.span_of(p);
         let mut updates = 0;
-        while q != p {
-            let Node {
-                top,
-                up,
-                down,
-                colour,
-            } = *self.nd(q);
-            if top <= 0 {
-                q = up;
-            } else {
-                if colour >= 0 {
-                    self.nd_mut(up).down = down;
-                    self.nd_mut(down).up = up;
-                    *self.len_mut(top as u32) -= 1;
-                    updates += 1;
-                }
-                q += 1;
-            }
+        let mut q = p + 1;
+        while q <= e {
+            updates += self.hide_node::<C, T>(q);
+            q += 1;
+        }
+        let mut q = s;
+        while q < p {
+            updates += self.hide_node::<C, T>(q);
+            q += 1;
         }
         self.updates += updates;
     }
 
     #[inline(always)]
+    fn unhide_g<const C: bool, const T: bool>(&mut self, p: u32) {
+        let (s, e) = self.span_of(p);
+        let mut q = p;
+        while q > s {
+            q -= 1;
+            self.unhide_node::<C, T>(q);
+        }
+        let mut q = e + 1;
+        while q > p + 1 {
+            q -= 1;
+            self.unhide_node::<C, T>(q);
+        }
+    }
+
+    #[inline(always)]
+    fn hide(&mut self, p: u32) {
+        self.hide_g::<true, true>(p)
+    }
+
+    #[inline(always)]
     fn unhide(&mut self, p: u32) {
-        let mut q = p - 1;
-        while q != p {
-            let Node {
-                top,
-                up,
-                down,
-                colour,
-            } = *self.nd(q);
-            if top <= 0 {
-                q = down;
-            } else {
-                if colour >= 0 {
-                    self.nd_mut(up).down = q;
-                    self.nd_mut(down).up = q;
-                    *self.len_mut(top as u32) += 1;
-                }
-                q -= 1;
-            }
+        self.unhide_g::<true, true>(p)
+    }
+
+    #[inline(always)]
+    fn deactivate(&mut self, i: u32) {
+        let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
+        self.rlink[l as usize] = r;
+        self.llink[r as usize] = l;
+        self.inactive[i as usize] = u32::MAX;
+        self.active[(i / 64) as usize] &= !(1 << (i % 64));
+        let zero = (self.len(i) == 0 && i <= self.n1) as u32;
+        self.zeros = self.zeros.wrapping_sub(zero);
+    }
+
+    #[inline(always)]
+    fn reactivate(&mut self, i: u32) {
+        let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
+        self.rlink[l as usize] = i;
+        self.llink[r as usize] = i;
+        self.inactive[i as usize] = 0;
+        self.active[(i / 64) as usize] |= 1 << (i % 64);
+        let zero = (self.len(i) == 0 && i <= self.n1) as u32;
+        self.zeros = self.zeros.wrapping_add(zero);
+    }
+
+    /// Remove item `i` from its header list and hide every option in its
+    /// list; `C` as in `hide_g`.
+    #[inline(always)]
+    pub fn cover_g<const C: bool, const T: bool>(&mut self, i: u32) {
+        let mut p = self.nd(i).down;
+        while p != i {
+            self.hide_g::<C, T>(p);
+            p = self.nd(p).down;
+        }
+        self.deactivate(i);
+    }
+
+    #[inline(always)]
+    pub fn uncover_g<const C: bool, const T: bool>(&mut self, i: u32) {
+        self.reactivate(i);
+        let mut p = self.nd(i).up;
+        while p != i {
+            self.unhide_g::<C, T>(p);
+            p = self.nd(p).up;
+        }
+    }
+
+    /// `cover` on the code path for plain problems (`PLAIN`) or any problem.
+    #[inline(always)]
+    pub fn cover_p<const PLAIN: bool, const T: bool>(&mut self, i: u32) {
+        if PLAIN {
+            self.cover_g::<false, T>(i)
+        } else {
+            self.cover_g::<true, true>(i)
+        }
+    }
+
+    #[inline(always)]
+    pub fn uncover_p<const PLAIN: bool, const T: bool>(&mut self, i: u32) {
+        if PLAIN {
+            self.uncover_g::<false, T>(i)
+        } else {
+            self.uncover_g::<true, true>(i)
         }
     }
 
     /// Remove item `i` from its header list and hide every option in its list.
     #[inline]
     pub fn cover(&mut self, i: u32) {
-        let mut p = self.nd(i).down;
-        while p != i {
-            self.hide(p);
-            p = self.nd(p).down;
-        }
-        let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
-        self.rlink[l as usize] = r;
-        self.llink[r as usize] = l;
-        self.inactive[i as usize] = u32::MAX;
+        self.cover_g::<true, true>(i)
     }
 
     #[inline]
     pub fn uncover(&mut self, i: u32) {
-        let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
-        self.rlink[l as usize] = i;
-        self.llink[r as usize] = i;
-        self.inactive[i as usize] = 0;
-        let mut p = self.nd(i).up;
-        while p != i {
-            self.unhide(p);
-            p = self.nd(p).up;
-        }
+        self.uncover_g::<true, true>(i)
     }
 
     #[inline]
@@ -444,33 +789,44 @@ impl Links {
         }
     }
 
-    /// Commit every node of the option of `x` except `x` itself.
-    #[inline]
-    pub fn apply_others(&mut self, x: u32) {
-        let mut p = x + 1;
-        while p != x {
-            let j = self.nd(p).top;
-            if j <= 0 {
-                p = self.nd(p).up;
+    /// Commit every node of the option of `x` except `x` itself. With
+    /// `PLAIN` (no colours, no multiplicities: see [`is_plain`](Self::is_plain))
+    /// committing is covering.
+    #[inline(always)]
+    pub fn apply_others_g<const PLAIN: bool, const T: bool>(&mut self, x: u32) {
+        let (s, e) = self.span_of(x);
+        // the nodes after `x`, then those before it (Knuth's cyclic order)
+        for p in (x + 1..e + 1).chain(s..x) {
+            let j = self.nd(p).top as u32;
+            if PLAIN {
+                self.cover_g::<false, T>(j);
             } else {
-                self.commit(p, j as u32);
-                p += 1;
+                self.commit(p, j);
+            }
+        }
+    }
+
+    #[inline(always)]
+    pub fn unapply_others_g<const PLAIN: bool, const T: bool>(&mut self, x: u32) {
+        let (s, e) = self.span_of(x);
+        for p in (s..x).rev().chain((x + 1..e + 1).rev()) {
+            let j = self.nd(p).top as u32;
+            if PLAIN {
+                self.uncover_g::<false, T>(j);
+            } else {
+                self.uncommit(p, j);
             }
         }
     }
 
     #[inline]
+    pub fn apply_others(&mut self, x: u32) {
+        self.apply_others_g::<false, true>(x)
+    }
+
+    #[inline]
     pub fn unapply_others(&mut self, x: u32) {
-        let mut p = x - 1;
-        while p != x {
-            let j = self.nd(p).top;
-            if j <= 0 {
-                p = self.nd(p).down;
-            } else {
-                self.uncommit(p, j as u32);
-                p -= 1;
-            }
-        }
+        self.unapply_others_g::<false, true>(x)
     }
 
     /// Take the whole option of `x` out of every list, including `x` from its
@@ -480,7 +836,7 @@ impl Links {
         let Node { top, up, down, .. } = self.nodes[x as usize];
         self.nodes[up as usize].down = down;
         self.nodes[down as usize].up = up;
-        self.len[top as usize] -= 1;
+        self.dec_len::<true>(top as u32);
         self.updates += 1;
     }
 
@@ -488,7 +844,7 @@ impl Links {
         let Node { top, up, down, .. } = self.nodes[x as usize];
         self.nodes[up as usize].down = x;
         self.nodes[down as usize].up = x;
-        self.len[top as usize] += 1;
+        self.inc_len::<true>(top as u32);
         self.unhide(x);
     }
 

@@ -371,6 +371,15 @@ impl Problem {
             None => format!("#{item}"),
         }
     }
+    /// All entries, and the start of each option in them (one more than
+    /// the number of options).
+    pub(crate) fn raw_parts(&self) -> (&[Entry], &[u32]) {
+        (&self.entries, &self.starts)
+    }
+    /// Whether any option gives a secondary item a colour.
+    pub fn has_colours(&self) -> bool {
+        self.entries.iter().any(|e| e.colour != 0)
+    }
     /// Whether any item has bounds other than exactly once / at most once.
     pub fn has_multiplicities(&self) -> bool {
         self.items

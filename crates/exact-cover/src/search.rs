@@ -28,9 +28,10 @@ pub enum Heuristic {
     /// (Knuth's branching degree for items with multiplicity); ties go to the
     /// first item in order, or a random one with a seed. The default.
     ///
-    /// Without a seed the scan runs over the items in blocks of 32 and stops
-    /// after the first block holding an item with at most one option, so a
-    /// forced move is taken as soon as it is seen.
+    /// Without a seed, items with at most one option left (dead ends and
+    /// forced moves) are found from bit sets kept up to date by the link
+    /// operations, without scanning every item; otherwise the lengths are
+    /// scanned in blocks of 32.
     #[default]
     Mrv,
     /// The first active item: no heuristic, the baseline the Sudoku study measures.
@@ -164,6 +165,8 @@ pub struct Dlx {
     base_level: usize,
     pause_at: usize,
     order: Vec<u32>,
+    /// Options chosen before the search ([`select`](Self::select)), by first node.
+    selected: Vec<u32>,
 }
 
 impl Dlx {
@@ -189,6 +192,7 @@ impl Dlx {
             base_level: 0,
             pause_at: usize::MAX,
             order: Vec::new(),
+            selected: Vec::new(),
         };
         d.load(problem);
         d
@@ -210,6 +214,7 @@ impl Dlx {
             None => None,
         };
         self.links.load(problem, order);
+        self.selected.clear();
         self.level = 0;
         self.phase = Phase::Enter;
         self.tweaks.clear();
@@ -226,6 +231,46 @@ impl Dlx {
                 pos: 0,
                 total: 0,
             });
+        }
+    }
+
+    /// Choose option `k` (problem index) before the search, as if it had
+    /// been chosen at the root: its items are covered and the options that
+    /// conflict with it take no part in later searches, which report only
+    /// solutions containing every selected option (the selected options
+    /// come first in each solution). This is how a puzzle's givens are
+    /// placed on a structure loaded once. Undo with
+    /// [`unselect_all`](Self::unselect_all) or by loading a problem.
+    ///
+    /// Returns `false`, changing nothing, when `k` is not an option or it
+    /// conflicts with the options already selected.
+    ///
+    /// ```
+    /// use exact_cover::{format, Dlx, Limits};
+    /// let p = format::parse("A B C\nA\nB\nC\nA B\n").unwrap().problem;
+    /// let mut dlx = Dlx::new(&p);
+    /// assert_eq!(dlx.count(&Limits::none()).stats.solutions(), 2);
+    /// assert!(dlx.select(3)); // A B
+    /// assert!(!dlx.select(0)); // A conflicts with A B
+    /// assert_eq!(dlx.count(&Limits::none()).stats.solutions(), 1);
+    /// dlx.unselect_all();
+    /// assert_eq!(dlx.count(&Limits::none()).stats.solutions(), 2);
+    /// ```
+    pub fn select(&mut self, k: usize) -> bool {
+        self.unwind();
+        if k >= self.links.option_count() || !self.links.option_available(k) {
+            return false;
+        }
+        let x = self.links.select(k);
+        self.selected.push(x);
+        true
+    }
+
+    /// Undo every [`select`](Self::select).
+    pub fn unselect_all(&mut self) {
+        self.unwind();
+        while let Some(x) = self.selected.pop() {
+            self.links.unselect(x);
         }
     }
 
@@ -247,7 +292,11 @@ impl Dlx {
     pub fn bytes(&self) -> u64 {
         self.links.bytes()
             + (self.levels.capacity() * std::mem::size_of::<Level>()
-                + (self.tweaks.capacity() + self.chosen.capacity() + self.order.capacity()) * 4
+                + (self.tweaks.capacity()
+                    + self.chosen.capacity()
+                    + self.order.capacity()
+                    + self.selected.capacity())
+                    * 4
                 + self.solution.capacity() * std::mem::size_of::<usize>()) as u64
     }
 
@@ -418,8 +467,15 @@ impl Dlx {
 
     // ---- the machine ----
 
-    /// Undo every choice on the current path and start over at the root.
+    /// Undo every choice on the current path and start over at the root,
+    /// with the forced-move bit set up to date.
     fn restart(&mut self) {
+        self.unwind();
+        self.links.resync();
+    }
+
+    /// Undo every choice on the current path and start over at the root.
+    fn unwind(&mut self) {
         let l = &mut self.links;
         match self.phase {
             Phase::TrySimple => l.uncover(self.levels[self.level].item),
@@ -437,7 +493,11 @@ impl Dlx {
             let lv = self.levels[self.level];
             match lv.mode {
                 Mode::Simple => {
-                    l.unapply_others(lv.x);
+                    if l.is_plain() {
+                        l.unapply_others_g::<true, true>(lv.x);
+                    } else {
+                        l.unapply_others(lv.x);
+                    }
                     l.uncover(lv.item);
                 }
                 Mode::Multi => {
@@ -470,6 +530,10 @@ impl Dlx {
 
     fn fill_solution(&mut self) {
         self.solution.clear();
+        for k in 0..self.selected.len() {
+            let x = self.selected[k];
+            self.solution.push(self.links.option_of(x) as usize);
+        }
         for k in 0..self.chosen.len() {
             let x = self.chosen[k];
             self.solution.push(self.links.option_of(x) as usize);
@@ -477,15 +541,31 @@ impl Dlx {
     }
 
     #[inline]
-    fn choose(&mut self) -> (u32, i64) {
+    fn choose<const PLAIN: bool, const T: bool>(&mut self) -> (u32, i64) {
         let first = self.links.rlink[0];
         if self.config.heuristic == Heuristic::First {
             return (first, self.links.theta(first));
         }
         let random = self.config.seed.is_some();
-        if !random && !self.links.multi {
+        if !random && (PLAIN || !self.links.multi) {
             // the common case: plain minimum length, first of the ties
             if self.links.n1 <= 2048 {
+                // a forced move or a dead end from the bit sets; small
+                // problems walk their active items; others scan lengths
+                if T {
+                    if let Some((i, len)) = self.links.min_small() {
+                        debug_assert_eq!(self.links.min_primary(), Some((i, len)));
+                        return (i, len as i64);
+                    }
+                }
+                if self.links.n1 <= crate::links::TRACK_ITEMS {
+                    let found = self.links.min_active();
+                    debug_assert_eq!(found, self.links.min_primary());
+                    return match found {
+                        Some((i, len)) => (i, len as i64),
+                        None => (first, self.links.theta(first)),
+                    };
+                }
                 return match self.links.min_primary() {
                     Some((i, len)) => (i, len as i64),
                     None => (first, self.links.theta(first)),
@@ -529,8 +609,24 @@ impl Dlx {
         (best, best_t)
     }
 
+    /// One run of the machine up to the next event, on the code path for
+    /// the loaded problem: plain problems (no colours, no multiplicities)
+    /// run a copy of the loop without the colour and multiplicity checks.
     #[inline]
     fn step<O: Observer>(&mut self, limits: &Limits, obs: &mut O) -> Step {
+        match (self.links.is_plain(), self.links.track) {
+            (true, true) => self.step_g::<O, true, true>(limits, obs),
+            (true, false) => self.step_g::<O, true, false>(limits, obs),
+            (false, _) => self.step_g::<O, false, true>(limits, obs),
+        }
+    }
+
+    #[inline]
+    fn step_g<O: Observer, const PLAIN: bool, const T: bool>(
+        &mut self,
+        limits: &Limits,
+        obs: &mut O,
+    ) -> Step {
         loop {
             match self.phase {
                 Phase::Enter => {
@@ -567,7 +663,7 @@ impl Dlx {
                     }
                     let (i, theta) = match self.forced.get(l) {
                         Some(&(item, _)) => (item, self.links.theta(item)),
-                        None => self.choose(),
+                        None => self.choose::<PLAIN, T>(),
                     };
                     if theta <= 0 {
                         if O::ENABLED {
@@ -589,7 +685,7 @@ impl Dlx {
                     lv.pos = 0;
                     lv.total = theta as u32;
                     if self.links.is_simple(i) {
-                        self.links.cover(i);
+                        self.links.cover_p::<PLAIN, T>(i);
                         lv.x = self.links.nodes[i as usize].down;
                         lv.mode = Mode::Simple;
                         self.phase = Phase::TrySimple;
@@ -605,7 +701,7 @@ impl Dlx {
                         item: i, x, pos, ..
                     } = self.levels[l];
                     if x == i {
-                        self.links.uncover(i);
+                        self.links.uncover_p::<PLAIN, T>(i);
                         self.phase = Phase::Backtrack;
                         continue;
                     }
@@ -620,7 +716,7 @@ impl Dlx {
                         obs.try_option(l, self.links.option_of(x) as usize);
                     }
                     self.stats.guesses += (self.levels[l].total > 1) as u64;
-                    self.links.apply_others(x);
+                    self.links.apply_others_g::<PLAIN, T>(x);
                     self.chosen.push(x);
                     self.level += 1;
                     self.phase = Phase::Enter;
@@ -680,7 +776,7 @@ impl Dlx {
                     let links = &mut self.links;
                     match lv.mode {
                         Mode::Simple => {
-                            links.unapply_others(lv.x);
+                            links.unapply_others_g::<PLAIN, T>(lv.x);
                             self.chosen.pop();
                             self.levels[l].x = links.nodes[lv.x as usize].down;
                             self.levels[l].pos += 1;
@@ -688,7 +784,7 @@ impl Dlx {
                         }
                         Mode::Multi => {
                             let i = lv.item as usize;
-                            links.unapply_others(lv.x);
+                            links.unapply_others_g::<PLAIN, T>(lv.x);
                             if links.count[i] == links.hi[i] {
                                 links.uncover(lv.item);
                             }

@@ -476,9 +476,17 @@ fn build(r: &Random) -> Problem {
 }
 
 fn brute_force(r: &Random) -> u64 {
+    brute_force_with(r, 0)
+}
+
+/// Brute-force count of the solutions that contain every option in `must` (a bit mask).
+fn brute_force_with(r: &Random, must: u32) -> u64 {
     let np = r.primary.len();
     let mut total = 0;
     for mask in 0u32..(1 << r.options.len()) {
+        if mask & must != must {
+            continue;
+        }
         let chosen: Vec<&Vec<(u32, u32)>> = r
             .options
             .iter()
@@ -524,6 +532,31 @@ proptest! {
         prop_assert_eq!(seeded, want);
         let par = count_parallel(&p, Config::default(), &Limits::none(), 2);
         prop_assert_eq!(par.stats.solutions(), want);
+        // options selected before the search: the solutions containing them
+        let mut dlx = Dlx::new(&p);
+        for (a, b) in [(0usize, 1usize), (1, 3), (2, 0)] {
+            if b >= r.options.len() {
+                continue;
+            }
+            let mut must = 0;
+            for k in [a, b] {
+                if dlx.select(k) {
+                    must |= 1 << k;
+                } else {
+                    // a conflict: no solution holds both
+                    prop_assert_eq!(brute_force_with(&r, must | 1 << k), 0);
+                }
+            }
+            let report = dlx.count(&Limits::none());
+            prop_assert_eq!(report.stats.solutions(), brute_force_with(&r, must));
+            let first = dlx.first(&Limits::none()).0;
+            if let Some(sol) = first {
+                prop_assert!((0..r.options.len()).all(|k| must >> k & 1 == 0 || sol.contains(&k)));
+            }
+            dlx.unselect_all();
+            prop_assert_eq!(dlx.count(&Limits::none()).stats.solutions(), want);
+        }
+        prop_assert!(!dlx.select(r.options.len()));
         // every solution is distinct
         let sols = all_solutions(&p, Config::default());
         let mut dedup = sols.clone();

@@ -5,7 +5,12 @@
 //!   a node limit);
 //! - `dlx`: the full reduction, branching on a column with the fewest rows;
 //! - `dlx-pruned`: givens placed before the search, conflicting rows never
-//!   inserted, fewest-rows column choice.
+//!   inserted, fewest-rows column choice. The full reduction of the empty
+//!   grid is loaded once per size and each puzzle's givens are
+//!   [selected](exact_cover::Dlx::select) on it: their items are covered
+//!   and the rows that conflict with them are hidden before the search
+//!   starts, so the search sees exactly the pruned matrix (the statistics
+//!   report its size) without building and loading a problem per puzzle.
 
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -34,6 +39,15 @@ pub struct DlxSolver {
     encoder: Encoder,
     problem: Problem,
     dlx: Option<Dlx>,
+    /// `dlx-pruned`: the side of the empty grid loaded in `dlx`.
+    loaded_side: usize,
+    /// `dlx-pruned`: rows of the pruned matrix of the last puzzle.
+    pruned_rows: usize,
+    /// Scratch: digits used in each row, column and box (bit d-1).
+    used: Vec<u32>,
+    /// Each cell's row, column and box as indices into `used`, for the
+    /// loaded side (no divisions per puzzle).
+    units: Vec<[u16; 3]>,
     solution: Grid,
 }
 
@@ -45,6 +59,10 @@ impl DlxSolver {
             encoder: Encoder::default(),
             problem: Problem::default(),
             dlx: None,
+            loaded_side: 0,
+            pruned_rows: 0,
+            used: Vec::new(),
+            units: Vec::new(),
             solution: Grid::empty(crate::grid::Size::NINE),
         }
     }
@@ -56,8 +74,66 @@ impl DlxSolver {
         }
     }
 
+    /// `dlx-pruned`: select the givens on the empty grid's reduction (loaded
+    /// once per size); `false` when the givens conflict.
+    fn prepare_pruned(&mut self, puzzle: &Grid) -> bool {
+        let size = puzzle.size();
+        let n = size.side();
+        if self.solution.size() != size {
+            self.solution = Grid::empty(size);
+        }
+        let dlx = match &mut self.dlx {
+            Some(d) if self.loaded_side == n => {
+                d.unselect_all();
+                d
+            }
+            slot => {
+                self.encoder
+                    .encode(&Grid::empty(size), Reduction::Full, &mut self.problem)
+                    .expect("the Sudoku encoding is always a valid problem");
+                self.loaded_side = n;
+                self.units = (0..n * n)
+                    .map(|c| {
+                        let (r, col, b) = (size.row_of(c), size.col_of(c), size.box_of(c));
+                        [r as u16, (n + col) as u16, (2 * n + b) as u16]
+                    })
+                    .collect();
+                slot.insert(Dlx::new(&self.problem))
+            }
+        };
+        self.pruned_rows = 0;
+        for (cell, &g) in puzzle.cells().iter().enumerate() {
+            // option k of the empty grid's reduction places digit k % n + 1 in cell k / n
+            if g != 0 && !dlx.select(cell * n + g as usize - 1) {
+                return false;
+            }
+        }
+        // the rows left: every digit of an empty cell that no given in its
+        // row, column or box excludes (the pruned reduction's rows)
+        self.used.clear();
+        self.used.resize(3 * n, 0);
+        for (&g, u) in puzzle.cells().iter().zip(&self.units) {
+            if g != 0 {
+                for &k in u {
+                    self.used[k as usize] |= 1 << (g - 1);
+                }
+            }
+        }
+        let all = (1u64 << n) as u32 - 1;
+        for (&g, u) in puzzle.cells().iter().zip(&self.units) {
+            if g == 0 {
+                let used = u.iter().fold(0, |m, &k| m | self.used[k as usize]);
+                self.pruned_rows += (all & !used).count_ones() as usize;
+            }
+        }
+        true
+    }
+
     /// Encode the puzzle and load it; `false` when the givens conflict.
     fn prepare(&mut self, puzzle: &Grid) -> bool {
+        if self.method == DlxMethod::Pruned {
+            return self.prepare_pruned(puzzle);
+        }
         let ok = self
             .encoder
             .encode(puzzle, self.reduction(), &mut self.problem)
@@ -92,9 +168,15 @@ impl DlxSolver {
     ) -> Report {
         let start = Instant::now();
         let ok = self.prepare(puzzle);
+        let (rows, nodes) = match self.method {
+            // four items per row
+            DlxMethod::Pruned if ok => (self.pruned_rows, 4 * self.pruned_rows),
+            DlxMethod::Pruned => (0, 0),
+            _ => (self.problem.option_count(), self.problem.entry_count()),
+        };
         let mut stats = Stats {
-            matrix_rows: self.problem.option_count() as u64,
-            matrix_nodes: self.problem.entry_count() as u64,
+            matrix_rows: rows as u64,
+            matrix_nodes: nodes as u64,
             ..Stats::default()
         };
         if !ok {
@@ -287,6 +369,27 @@ mod tests {
         let mut pruned = DlxSolver::new(DlxMethod::Pruned);
         let (_, rp) = pruned.first(&p, &Limits::none());
         assert!(rp.stats.matrix_rows < (81 - givens) * 9);
+    }
+
+    #[test]
+    fn pruned_statistics_describe_the_pruned_matrix() {
+        use crate::solve::encode::{Encoder, Reduction};
+        let mut pruned = DlxSolver::new(DlxMethod::Pruned);
+        for g in [grid(PUZZLE), near_complete(), grid(SOLUTION)] {
+            let mut problem = Problem::default();
+            assert!(
+                Encoder::default()
+                    .encode(&g, Reduction::Pruned, &mut problem)
+                    .unwrap()
+            );
+            let (_, r) = pruned.first(&g, &Limits::none());
+            if g.given_count() < 81 {
+                assert_eq!(r.stats.matrix_rows, problem.option_count() as u64);
+                assert_eq!(r.stats.matrix_nodes, problem.entry_count() as u64);
+            } else {
+                assert_eq!(r.stats.matrix_rows, 0);
+            }
+        }
     }
 
     #[test]

@@ -28,6 +28,9 @@ pub struct Encoder {
     /// Problem item → full item number (4·n² numbering), for names.
     pub(crate) item_names: Vec<u32>,
     compact: Vec<u32>,
+    /// `items_of` for every (cell, digit) of `table_side`, computed once per size.
+    table: Vec<[u32; 4]>,
+    table_side: usize,
 }
 
 /// The four full item numbers of placing `d` (1-based) at `cell`.
@@ -68,6 +71,15 @@ impl Encoder {
         let size = puzzle.size();
         let n = size.side();
         let full = 4 * n * n;
+        if self.table_side != n {
+            self.table.clear();
+            for cell in 0..n * n {
+                for d in 1..=n as u8 {
+                    self.table.push(items_of(size, cell, d));
+                }
+            }
+            self.table_side = n;
+        }
         self.placements.clear();
         self.item_names.clear();
         match reduction {
@@ -77,7 +89,8 @@ impl Encoder {
                 for (cell, &g) in puzzle.cells().iter().enumerate() {
                     let digits = if g != 0 { g..=g } else { 1..=n as u8 };
                     for d in digits {
-                        self.builder.option_ids(&items_of(size, cell, d));
+                        self.builder
+                            .option_ids(&self.table[cell * n + d as usize - 1]);
                         self.placements.push((cell as u32, d));
                     }
                 }
@@ -112,11 +125,11 @@ impl Encoder {
                         continue;
                     }
                     for d in 1..=n as u8 {
-                        let its = items_of(size, cell, d);
-                        if its.iter().any(|&i| self.compact[i as usize] == u32::MAX) {
+                        let its = self.table[cell * n + d as usize - 1];
+                        let ids = its.map(|i| self.compact[i as usize]);
+                        if ids.contains(&u32::MAX) {
                             continue;
                         }
-                        let ids = its.map(|i| self.compact[i as usize]);
                         self.builder.option_ids(&ids);
                         self.placements.push((cell as u32, d));
                     }
@@ -140,5 +153,6 @@ impl Encoder {
     pub fn bytes(&self) -> usize {
         (self.placements.capacity() * 8)
             + (self.item_names.capacity() + self.compact.capacity()) * 4
+            + self.table.capacity() * 16
     }
 }
