@@ -12,7 +12,9 @@
 //! - `colour`: 0 = none, `> 0` a colour, `< 0` "already known to match" (set
 //!   by `purify`).
 //! - Primary items are `1..=n1` in a circular list through `llink`/`rlink`
-//!   rooted at 0; secondary items `n1+1..=n` in their own list rooted at `n+1`.
+//!   rooted at 0; secondary items `n1+1..=n` in their own list rooted at `n+1`,
+//!   which nothing walks: covering a secondary item leaves it in that list
+//!   (and in `active`), only its options are hidden.
 //! - `span`: the first and last node of each option node's option, so that
 //!   `hide` walks an option in two plain loops.
 //! - `active` and `small`: bit sets of the active items and of the items
@@ -645,26 +647,54 @@ impl Links {
         self.unhide_g::<true, true>(p)
     }
 
+    /// Take primary item `i` out of the active list and bit set. Secondary
+    /// items are left alone: nothing walks their list or reads their
+    /// bits, and their lengths are not MRV candidates. `T`: keep `zeros`
+    /// up to date (see [`track`](Self::track)).
     #[inline(always)]
-    fn deactivate(&mut self, i: u32) {
-        let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
-        self.rlink[l as usize] = r;
-        self.llink[r as usize] = l;
-        self.inactive[i as usize] = u32::MAX;
-        self.active[(i / 64) as usize] &= !(1 << (i % 64));
-        let zero = (self.len(i) == 0 && i <= self.n1) as u32;
-        self.zeros = self.zeros.wrapping_sub(zero);
+    fn deactivate<const T: bool>(&mut self, i: u32) {
+        if i > self.n1 {
+            return;
+        }
+        let iu = i as usize;
+        debug_assert!(iu < self.llink.len() && iu < self.inactive.len());
+        // SAFETY: `i` is a primary item (1..=n1); `llink`, `rlink` and
+        // `inactive` have n+2 entries and hold only item numbers or root 0
+        // in 0..=n1, `active` has (n+2).div_ceil(64) words.
+        unsafe {
+            let l = *self.llink.get_unchecked(iu);
+            let r = *self.rlink.get_unchecked(iu);
+            *self.rlink.get_unchecked_mut(l as usize) = r;
+            *self.llink.get_unchecked_mut(r as usize) = l;
+            *self.inactive.get_unchecked_mut(iu) = u32::MAX;
+            *self.active.get_unchecked_mut(iu / 64) &= !(1 << (i % 64));
+        }
+        if T {
+            let zero = (self.len(i) == 0) as u32;
+            self.zeros = self.zeros.wrapping_sub(zero);
+        }
     }
 
     #[inline(always)]
-    fn reactivate(&mut self, i: u32) {
-        let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
-        self.rlink[l as usize] = i;
-        self.llink[r as usize] = i;
-        self.inactive[i as usize] = 0;
-        self.active[(i / 64) as usize] |= 1 << (i % 64);
-        let zero = (self.len(i) == 0 && i <= self.n1) as u32;
-        self.zeros = self.zeros.wrapping_add(zero);
+    fn reactivate<const T: bool>(&mut self, i: u32) {
+        if i > self.n1 {
+            return;
+        }
+        let iu = i as usize;
+        debug_assert!(iu < self.llink.len() && iu < self.inactive.len());
+        // SAFETY: as in `deactivate`.
+        unsafe {
+            let l = *self.llink.get_unchecked(iu);
+            let r = *self.rlink.get_unchecked(iu);
+            *self.rlink.get_unchecked_mut(l as usize) = i;
+            *self.llink.get_unchecked_mut(r as usize) = i;
+            *self.inactive.get_unchecked_mut(iu) = 0;
+            *self.active.get_unchecked_mut(iu / 64) |= 1 << (i % 64);
+        }
+        if T {
+            let zero = (self.len(i) == 0) as u32;
+            self.zeros = self.zeros.wrapping_add(zero);
+        }
     }
 
     /// Remove item `i` from its header list and hide every option in its
@@ -676,12 +706,12 @@ impl Links {
             self.hide_g::<C, T>(p);
             p = self.nd(p).down;
         }
-        self.deactivate(i);
+        self.deactivate::<T>(i);
     }
 
     #[inline(always)]
     pub fn uncover_g<const C: bool, const T: bool>(&mut self, i: u32) {
-        self.reactivate(i);
+        self.reactivate::<T>(i);
         let mut p = self.nd(i).up;
         while p != i {
             self.unhide_g::<C, T>(p);

@@ -684,7 +684,7 @@ impl Dlx {
                     lv.item = i;
                     lv.pos = 0;
                     lv.total = theta as u32;
-                    if self.links.is_simple(i) {
+                    if PLAIN || self.links.is_simple(i) {
                         self.links.cover_p::<PLAIN, T>(i);
                         lv.x = self.links.nodes[i as usize].down;
                         lv.mode = Mode::Simple;

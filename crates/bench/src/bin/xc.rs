@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use bench::xc_instances::{langford, queens, sudoku_xcc};
+use bench::xc_instances::{langford, queens, queens_organ_pipe, sudoku_xcc};
 use exact_cover::{Config, Dlx, Limits, count_parallel, format::parse};
 
 /// The stand-in for "a Sudoku with about a million solutions as XCC": the
@@ -69,6 +69,11 @@ fn main() {
     .expect("testdata/xc/pent6x10.dlx");
     let mut cases: Vec<(String, String, u64)> = vec![
         ("14-queens".into(), queens(14), 365_596),
+        (
+            "14-queens, organ-pipe order".into(),
+            queens_organ_pipe(14),
+            365_596,
+        ),
         ("Langford n=12".into(), langford(12), 216_288),
         ("pentominoes 6x10".into(), pent, 9_356),
         (
@@ -77,6 +82,11 @@ fn main() {
             1_677_910,
         ),
         ("15-queens".into(), queens(15), 2_279_184),
+        (
+            "15-queens, organ-pipe order".into(),
+            queens_organ_pipe(15),
+            2_279_184,
+        ),
     ];
     if quick {
         cases = vec![
