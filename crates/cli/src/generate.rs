@@ -20,7 +20,7 @@ use sudoku_core::Size;
 use sudoku_core::generate::{
     GenerateError, Generated, Generator, GeneratorConfig, Symmetry, puzzle_seed,
 };
-use sudoku_core::rate::Band;
+use sudoku_core::rate::{Band, Rating};
 
 use crate::output::{Format, grid_block};
 use crate::rate::rating_json;
@@ -334,12 +334,8 @@ fn write_puzzle(
                 line.push_str(&g.solution.to_line());
             }
             if let Some(r) = g.rating.as_ref().filter(|_| args.rate) {
-                line.push_str(&format!(
-                    " {:.1} {} {}",
-                    r.difficulty,
-                    r.band,
-                    r.hardest.map_or("-", |t| t.name())
-                ));
+                line.push(' ');
+                line.push_str(&rating_words(r));
             }
             writeln!(out, "{line}")?;
         }
@@ -349,12 +345,8 @@ fn write_puzzle(
             }
             let mut note = format!("# puzzle {}: {} clues", index + 1, g.puzzle.given_count());
             if let Some(r) = g.rating.as_ref().filter(|_| args.rate) {
-                note.push_str(&format!(
-                    ", rating {:.1} {} {}",
-                    r.difficulty,
-                    r.band,
-                    r.hardest.map_or("-", |t| t.name())
-                ));
+                note.push_str(", rating ");
+                note.push_str(&rating_words(r));
             }
             writeln!(out, "{note}")?;
             write!(out, "{}", grid_block(&g.puzzle))?;
@@ -382,4 +374,15 @@ fn write_puzzle(
         }
     }
     Ok(())
+}
+
+/// A rating as `--rate` prints it: difficulty, band, hardest technique
+/// (`-` when none was needed).
+fn rating_words(r: &Rating) -> String {
+    format!(
+        "{:.1} {} {}",
+        r.difficulty,
+        r.band,
+        r.hardest.map_or("-", |t| t.name())
+    )
 }
