@@ -116,17 +116,7 @@ fn pencilmark_record(source: &str, line: usize, text: &str) -> Record {
     });
     match parsed {
         Ok(c) => {
-            let cells = c
-                .masks()
-                .iter()
-                .map(|&m| {
-                    if m.count_ones() == 1 {
-                        m.trailing_zeros() as u8 + 1
-                    } else {
-                        0
-                    }
-                })
-                .collect();
+            let cells = c.singles();
             match Grid::from_cells(cells) {
                 Ok(g) => Record {
                     source: source.to_string(),
@@ -212,17 +202,7 @@ pub fn parse_position(text: &str) -> Result<Position, String> {
     if token_len == 64 || token_len == 729 {
         let marks = sudoku_core::format::Candidates::parse_pencilmarks(first)
             .map_err(|e| format!("pencilmarks: {e}"))?;
-        let cells: Vec<u8> = marks
-            .masks()
-            .iter()
-            .map(|&m| {
-                if m.count_ones() == 1 {
-                    m.trailing_zeros() as u8 + 1
-                } else {
-                    0
-                }
-            })
-            .collect();
+        let cells = marks.singles();
         let grid = Grid::from_cells(cells).map_err(|e| e.to_string())?;
         if let Some(c) = marks.masks().iter().position(|&m| m == 0) {
             let s = grid.size();

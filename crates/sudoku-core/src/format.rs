@@ -749,6 +749,21 @@ impl Candidates {
         &self.masks
     }
 
+    /// The cells reduced to one candidate, as a grid's cells (that digit;
+    /// 0 for a cell with none or several): what a pencilmark grid has placed.
+    pub fn singles(&self) -> Vec<u8> {
+        self.masks
+            .iter()
+            .map(|&m| {
+                if m.count_ones() == 1 {
+                    m.trailing_zeros() as u8 + 1
+                } else {
+                    0
+                }
+            })
+            .collect()
+    }
+
     /// The candidate digits of a cell, ascending.
     pub fn digits(&self, cell: usize) -> impl Iterator<Item = u8> + '_ {
         let m = self.masks[cell];

@@ -11,7 +11,6 @@
 //! the cache and the peak stack.
 
 use std::ops::ControlFlow;
-use std::time::Instant;
 
 use super::naive::fits;
 use super::{Budget, Limits, Report, Solver, Stats, StopReason};
@@ -128,16 +127,9 @@ impl Solver for Cached {
         limits: &Limits,
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Report {
-        let start = Instant::now();
-        let mut stats = Stats::default();
-        let mut budget = Budget::new(limits);
-        let stop = self.run(puzzle, &mut budget, &mut stats, on_solution);
-        stats.time = start.elapsed();
-        Report {
-            stats,
-            solutions: budget.solutions,
-            stop,
-        }
+        Budget::timed(limits, |budget, stats| {
+            self.run(puzzle, budget, stats, on_solution)
+        })
     }
 }
 

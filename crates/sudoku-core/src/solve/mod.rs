@@ -293,6 +293,24 @@ impl<'a> Budget<'a> {
         }
     }
 
+    /// Run a search body under `limits` and time it: the [`Report`] of the
+    /// simple methods, whose body returns why it stopped.
+    pub(crate) fn timed(
+        limits: &Limits,
+        body: impl FnOnce(&mut Budget<'_>, &mut Stats) -> StopReason,
+    ) -> Report {
+        let start = std::time::Instant::now();
+        let mut stats = Stats::default();
+        let mut budget = Budget::new(limits);
+        let stop = body(&mut budget, &mut stats);
+        stats.time = start.elapsed();
+        Report {
+            stats,
+            solutions: budget.solutions,
+            stop,
+        }
+    }
+
     /// Enter a node: `Err` with the reason when a limit says stop first.
     #[inline]
     pub(crate) fn enter(&self, stats: &mut Stats) -> Result<(), StopReason> {
