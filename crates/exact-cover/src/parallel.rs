@@ -37,7 +37,11 @@ pub fn count_parallel(
     loop {
         paths.clear();
         (above, split_stats) = proto.split(depth, &mut paths);
-        if paths.len() >= target || paths.is_empty() || depth >= 16 {
+        // forced moves (items with one option left) do not branch, so the
+        // depth is not bounded by a small constant: a Sudoku's givens and
+        // the singles they leave make a path of dozens of levels before
+        // the first real choice
+        if paths.len() >= target || paths.is_empty() {
             break;
         }
         depth += 1;

@@ -3,6 +3,10 @@
 //! run. Prints a Markdown table of median times over `--passes` runs.
 //!
 //! `cargo run -p bench --release --bin xc -- [--passes N] [--quick]`
+//!
+//! `--print NAME` writes one instance in Knuth's format to stdout instead
+//! (`queens14`, `queens14-organ-pipe`, `langford12`, `sudoku-many`, ...), to
+//! feed the `dlx` command.
 
 use std::time::{Duration, Instant};
 
@@ -53,6 +57,28 @@ fn peer_count(text: &str) -> u64 {
     n
 }
 
+fn print_instance(name: &str) {
+    let number = |prefix: &str, suffix: &str| -> Option<usize> {
+        name.strip_prefix(prefix)?
+            .strip_suffix(suffix)?
+            .parse()
+            .ok()
+    };
+    let text = if let Some(n) = number("queens", "-organ-pipe") {
+        queens_organ_pipe(n)
+    } else if let Some(n) = number("queens", "") {
+        queens(n)
+    } else if let Some(n) = number("langford", "") {
+        langford(n)
+    } else if name == "sudoku-many" {
+        sudoku_xcc(MANY_SUDOKU)
+    } else {
+        eprintln!("unknown instance {name}: queensN, queensN-organ-pipe, langfordN, sudoku-many");
+        std::process::exit(2);
+    };
+    print!("{text}");
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let passes = args
@@ -62,6 +88,14 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
     let quick = args.iter().any(|a| a == "--quick");
+    if let Some(name) = args
+        .iter()
+        .position(|a| a == "--print")
+        .and_then(|i| args.get(i + 1))
+    {
+        print_instance(name);
+        return;
+    }
     let pent = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../testdata/xc/pent6x10.dlx"
