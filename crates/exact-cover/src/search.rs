@@ -327,13 +327,15 @@ impl Dlx {
         obs: &mut O,
     ) -> Report {
         self.restart();
-        self.drive(limits, visit, obs)
+        self.drive(limits, Some(visit), obs)
     }
 
+    /// Run the search; `visit` sees each solution. Without a visitor (plain
+    /// counting) a solution's options are never gathered.
     fn drive<O: Observer>(
         &mut self,
         limits: &Limits,
-        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+        mut visit: Option<&mut dyn FnMut(&[usize]) -> ControlFlow<()>>,
         obs: &mut O,
     ) -> Report {
         let stop = loop {
@@ -346,9 +348,11 @@ impl Dlx {
                             break StopReason::SolutionLimit;
                         }
                     }
-                    self.fill_solution();
-                    if visit(&self.solution).is_break() {
-                        break StopReason::Visitor;
+                    if let Some(visit) = visit.as_mut() {
+                        self.fill_solution();
+                        if visit(&self.solution).is_break() {
+                            break StopReason::Visitor;
+                        }
                     }
                     if limits.max_solutions == Some(self.stats.solutions) {
                         break StopReason::SolutionLimit;
@@ -383,7 +387,13 @@ impl Dlx {
     /// Count solutions (up to `limits.max_solutions`); the count is
     /// `report.stats.solutions()`, exact when `report.stop.is_complete()`.
     pub fn count(&mut self, limits: &Limits) -> Report {
-        self.search(limits, |_| ControlFlow::Continue(()))
+        self.count_observed(limits, &mut NoObserver)
+    }
+
+    /// [`count`](Self::count) with an [`Observer`] watching each step.
+    pub fn count_observed<O: Observer>(&mut self, limits: &Limits, obs: &mut O) -> Report {
+        self.restart();
+        self.drive(limits, None, obs)
     }
 
     /// An iterator over all solutions (option indices, in the order chosen).
@@ -462,7 +472,7 @@ impl Dlx {
         self.stats.nodes = 0;
         self.stats.guesses = 0;
         self.links.updates = 0;
-        self.drive(limits, &mut |_| ControlFlow::Continue(()), &mut NoObserver)
+        self.drive(limits, None, &mut NoObserver)
     }
 
     // ---- the machine ----

@@ -164,9 +164,6 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
         let mut dlx = Dlx::with_config(&parsed.problem, config);
         let mut first = true;
         let mut visit = |sol: &[usize]| {
-            if args.count {
-                return ControlFlow::Continue(());
-            }
             match args.format {
                 Format::Json => {
                     json_solutions.push(
@@ -202,9 +199,15 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
                 .expect("valid template"),
             );
             let mut obs = Bar(bar);
-            let r = dlx.search_observed(&limits, &mut visit, &mut obs);
+            let r = if args.count {
+                dlx.count_observed(&limits, &mut obs)
+            } else {
+                dlx.search_observed(&limits, &mut visit, &mut obs)
+            };
             obs.0.finish_and_clear();
             r
+        } else if args.count {
+            dlx.count(&limits)
         } else {
             dlx.search(&limits, visit)
         }
