@@ -138,6 +138,9 @@ enum Step {
     Stop(StopReason),
 }
 
+/// What sees each solution: its options, in the order chosen.
+type Visitor<'a> = dyn FnMut(&[usize]) -> ControlFlow<()> + 'a;
+
 /// A dancing-links solver loaded with one problem. Reusable: [`load`](Self::load)
 /// another problem keeps the memory.
 ///
@@ -335,7 +338,7 @@ impl Dlx {
     fn drive<O: Observer>(
         &mut self,
         limits: &Limits,
-        mut visit: Option<&mut dyn FnMut(&[usize]) -> ControlFlow<()>>,
+        mut visit: Option<&mut Visitor<'_>>,
         obs: &mut O,
     ) -> Report {
         let stop = loop {
