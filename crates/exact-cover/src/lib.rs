@@ -32,6 +32,9 @@
 //! assert_eq!(dlx.count(&Limits::none()).stats.solutions(), 1);
 //! ```
 //!
+//! The crate's `examples/` show whole programs: `queens` (secondary items,
+//! [`count_parallel`]) and `word_squares` (colours).
+//!
 //! # Design
 //!
 //! - One node array in Knuth's packed layout with spacer nodes, `u32` links;
