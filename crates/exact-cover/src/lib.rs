@@ -40,6 +40,7 @@
 //! - Item choice is a run-time [`Heuristic`]: minimum remaining values
 //!   (default) or first item (the no-heuristic baseline).
 
+mod cells;
 pub mod format;
 mod limits;
 mod links;
@@ -48,6 +49,7 @@ mod problem;
 mod search;
 mod stats;
 
+pub use cells::{Cells, CellsError};
 pub use limits::{CancelToken, Limits};
 pub use parallel::count_parallel;
 pub use problem::{BuildError, ColourId, Entry, Item, ItemId, Problem, ProblemBuilder};

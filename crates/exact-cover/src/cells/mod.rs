@@ -1,0 +1,327 @@
+//! A second engine: exact cover with colours on *dancing cells* (sparse sets).
+//!
+//! This follows the algorithm of Knuth's SSXCC program and of *The Art of
+//! Computer Programming*, Volume 4, Pre-Fascicle 7A, section 7.2.2.3
+//! ("Dancing cells"); the code is our own.
+//!
+//! # Representation
+//!
+//! - Every option is a run of *nodes* (item, location) followed by a spacer
+//!   node that points back to the option's first node, so walking right from
+//!   any node of an option visits all of it.
+//! - Every item owns a contiguous slice of one shared array, `set`, holding
+//!   the nodes of the options that contain it; the first `size` of them are
+//!   the item's *active* options. Each node knows its location in its item's
+//!   slice, so removing it is a swap with the last active element and a
+//!   decrement of `size`. Nothing is relinked: the removed element stays just
+//!   past the end, so restoring the old size brings it back.
+//! - The active primary items form another sparse set (`pact`, `np`).
+//! - Sizes are saved on a *trail* the first time they change in each step
+//!   (a per-item stamp says whether the current step saved it already);
+//!   backtracking pops the trail back to a mark and restores the sizes.
+//!
+//! # Search
+//!
+//! At each node the search picks an active primary item `i` (MRV: fewest
+//! active options, ties to the first item in the problem's order, a size of
+//! 0 ends the node at once; or simply the first item), removes all of `i`'s
+//! options from every other item's set ("covering" `i`), and tries its options
+//! in turn. Trying option `x` covers each other primary item of `x` the same
+//! way, and *purifies* each secondary item of `x`: with a colour, only the
+//! options that give the item that colour stay; without one, every other
+//! option of the item goes. A purified secondary item is marked inactive so
+//! that a later option of the same colour leaves it alone.
+//!
+//! The search runs on an explicit stack and allocates nothing per node.
+//! Problems with multiplicities (Knuth's DLX3 `u:v|item`) are not handled
+//! here; [`Dlx`](crate::Dlx) handles them.
+
+use std::ops::ControlFlow;
+
+use crate::limits::Limits;
+use crate::problem::Problem;
+use crate::search::{Config, Heuristic};
+use crate::stats::{Report, Stats, StopReason};
+
+mod sets;
+
+use sets::{NONE, Sets};
+
+/// Why a problem cannot be loaded into [`Cells`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CellsError {
+    /// A primary item must be covered a number of times other than exactly
+    /// once; the dancing-cells engine covers every primary item exactly once.
+    #[error(
+        "item '{item}' has multiplicity {lo}..{hi}; the dancing-cells engine covers each \
+         primary item exactly once: use the dancing-links engine (Dlx) for multiplicities"
+    )]
+    Multiplicity { item: String, lo: u32, hi: u32 },
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Level {
+    /// The item branched on.
+    item: u32,
+    /// Index in the item's set of the option being tried, and the size of
+    /// the set when the item was chosen.
+    pos: u32,
+    total: u32,
+    /// Trail length before covering the item, and after.
+    mark0: u32,
+    mark1: u32,
+    /// Number of active primary items after covering the item.
+    np1: u32,
+    /// The node of the option being tried (in `item`).
+    x: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Enter,
+    Try,
+    Backtrack,
+}
+
+/// An XCC solver on dancing cells (Knuth's SSXCC algorithm), loaded with one
+/// problem: primary items covered exactly once, secondary items at most once
+/// or by options that agree on their colour.
+///
+/// Same answers as [`Dlx`](crate::Dlx), and with MRV the same search tree
+/// (node counts match); solutions may come in another order, since removing
+/// an element from a sparse set permutes the set.
+///
+/// ```
+/// use exact_cover::{format, Cells, Limits};
+/// let p = format::parse("A B C | X\nA X:1\nB C X:1\nB\nC\n").unwrap().problem;
+/// let mut cells = Cells::new(&p).unwrap();
+/// assert_eq!(cells.count(&Limits::none()).stats.solutions(), 2);
+/// let (first, _) = cells.first(&Limits::none());
+/// assert_eq!(first.unwrap().len(), 2);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Cells {
+    sets: Sets,
+    config: Config,
+    levels: Vec<Level>,
+    level: usize,
+    solution: Vec<usize>,
+    stats: Stats,
+}
+
+impl Cells {
+    /// Load `problem` with the default configuration (MRV, no seed).
+    ///
+    /// Fails when a primary item has a multiplicity other than exactly once.
+    pub fn new(problem: &Problem) -> Result<Cells, CellsError> {
+        Cells::with_config(problem, Config::default())
+    }
+
+    /// Load `problem` with `config`. [`Heuristic::Mrv`] and
+    /// [`Heuristic::First`] choose items as in [`Dlx`](crate::Dlx); with a
+    /// seed, each item's options are tried in a random (reproducible) order,
+    /// while MRV ties still go to the first item.
+    pub fn with_config(problem: &Problem, config: Config) -> Result<Cells, CellsError> {
+        if let Some((k, it)) = problem
+            .items()
+            .iter()
+            .enumerate()
+            .find(|(_, it)| !it.is_secondary() && it.bounds() != (1, 1))
+        {
+            let (lo, hi) = it.bounds();
+            return Err(CellsError::Multiplicity {
+                item: problem.item_name(k as u32),
+                lo,
+                hi,
+            });
+        }
+        Ok(Cells {
+            sets: Sets::load(problem, config.seed),
+            config,
+            levels: Vec::new(),
+            level: 0,
+            solution: Vec::new(),
+            stats: Stats::default(),
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> Config {
+        self.config
+    }
+
+    /// Bytes of the search structure (nodes, sets, trail, stacks).
+    pub fn bytes(&self) -> u64 {
+        self.sets.bytes()
+            + (self.levels.capacity() * std::mem::size_of::<Level>()
+                + self.solution.capacity() * std::mem::size_of::<usize>()) as u64
+    }
+
+    /// Count solutions (up to `limits.max_solutions`); the count is
+    /// `report.stats.solutions()`, exact when `report.stop.is_complete()`.
+    pub fn count(&mut self, limits: &Limits) -> Report {
+        self.run::<false>(limits, &mut |_| ControlFlow::Continue(()))
+    }
+
+    /// The first solution found (option indices, in the order chosen), if
+    /// any; `None` with a cut-short report means "unknown", not "none".
+    pub fn first(&mut self, limits: &Limits) -> (Option<Vec<usize>>, Report) {
+        let mut found = None;
+        let report = self.search(limits, |s| {
+            found = Some(s.to_vec());
+            ControlFlow::Break(())
+        });
+        (found, report)
+    }
+
+    /// Visit solutions (each as option indices of the problem, in the order
+    /// chosen) until the visitor breaks or a limit is reached.
+    pub fn search(
+        &mut self,
+        limits: &Limits,
+        mut visit: impl FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> Report {
+        self.run::<true>(limits, &mut visit)
+    }
+
+    fn fill_solution(&mut self) {
+        self.solution.clear();
+        for lv in &self.levels[..self.level] {
+            self.solution.push(self.sets.option_of(lv.x) as usize);
+        }
+    }
+
+    /// Undo whatever an earlier search left behind.
+    fn restart(&mut self) {
+        self.sets.reset();
+        self.level = 0;
+        self.stats = Stats::default();
+    }
+
+    fn run<const FILL: bool>(
+        &mut self,
+        limits: &Limits,
+        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> Report {
+        self.restart();
+        let stop = match (self.sets.coloured, self.config.heuristic) {
+            (false, Heuristic::Mrv) => self.drive::<FILL, false, true>(limits, visit),
+            (false, Heuristic::First) => self.drive::<FILL, false, false>(limits, visit),
+            (true, Heuristic::Mrv) => self.drive::<FILL, true, true>(limits, visit),
+            (true, Heuristic::First) => self.drive::<FILL, true, false>(limits, visit),
+        };
+        self.stats.updates = self.sets.updates;
+        self.stats.bytes = self.bytes();
+        Report {
+            stats: self.stats,
+            stop,
+        }
+    }
+
+    /// The search loop. `COLOURED`: the problem gives some secondary item a
+    /// colour (otherwise purifying is "remove every other option"). `MRV`:
+    /// minimum remaining values, else first item.
+    fn drive<const FILL: bool, const COLOURED: bool, const MRV: bool>(
+        &mut self,
+        limits: &Limits,
+        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> StopReason {
+        let slow = limits.has_slow_limits();
+        let mut phase = Phase::Enter;
+        loop {
+            match phase {
+                Phase::Enter => {
+                    if let Some(m) = limits.max_nodes {
+                        if self.stats.nodes >= m {
+                            return StopReason::NodeLimit;
+                        }
+                    }
+                    if slow && self.stats.nodes & 0x3ff == 0x3ff {
+                        if let Some(r) = limits.poll() {
+                            return r;
+                        }
+                    }
+                    self.stats.nodes += 1;
+                    let l = self.level;
+                    if l as u32 > self.stats.max_depth {
+                        self.stats.max_depth = l as u32;
+                    }
+                    if self.sets.np == 0 {
+                        self.stats.solutions += 1;
+                        phase = Phase::Backtrack;
+                        if let Some(m) = limits.max_solutions {
+                            if self.stats.solutions > m {
+                                // only reachable with max_solutions == 0
+                                self.stats.solutions -= 1;
+                                return StopReason::SolutionLimit;
+                            }
+                        }
+                        if FILL {
+                            self.fill_solution();
+                            if visit(&self.solution).is_break() {
+                                return StopReason::Visitor;
+                            }
+                        }
+                        if limits.max_solutions == Some(self.stats.solutions) {
+                            return StopReason::SolutionLimit;
+                        }
+                        continue;
+                    }
+                    let (i, s) = if MRV {
+                        self.sets.min_item()
+                    } else {
+                        self.sets.first_item()
+                    };
+                    if s == 0 {
+                        phase = Phase::Backtrack;
+                        continue;
+                    }
+                    if l >= self.levels.len() {
+                        // grows on first reaching this depth (amortised)
+                        self.levels.push(Level::default());
+                    }
+                    let mark0 = self.sets.trail_len();
+                    self.sets.cover_chosen(i);
+                    self.levels[l] = Level {
+                        item: i,
+                        pos: 0,
+                        total: s,
+                        mark0,
+                        mark1: self.sets.trail_len(),
+                        np1: self.sets.np,
+                        x: NONE,
+                    };
+                    phase = Phase::Try;
+                }
+                Phase::Try => {
+                    let l = self.level;
+                    let lv = self.levels[l];
+                    if lv.pos == lv.total {
+                        self.sets.restore(lv.mark0);
+                        self.sets.np = lv.np1 + 1;
+                        phase = Phase::Backtrack;
+                        continue;
+                    }
+                    self.stats.guesses += (lv.total > 1) as u64;
+                    let x = self.sets.member(lv.item, lv.pos);
+                    self.levels[l].x = x;
+                    self.sets.apply::<COLOURED>(x);
+                    self.level += 1;
+                    phase = Phase::Enter;
+                }
+                Phase::Backtrack => {
+                    if self.level == 0 {
+                        return StopReason::Exhausted;
+                    }
+                    self.level -= 1;
+                    let lv = &mut self.levels[self.level];
+                    lv.pos += 1;
+                    let (mark1, np1) = (lv.mark1, lv.np1);
+                    self.sets.restore(mark1);
+                    self.sets.np = np1;
+                    phase = Phase::Try;
+                }
+            }
+        }
+    }
+}
