@@ -204,11 +204,16 @@ impl Cells {
         visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
     ) -> Report {
         self.restart();
-        let stop = match (self.sets.coloured, self.config.heuristic) {
-            (false, Heuristic::Mrv) => self.drive::<FILL, false, true>(limits, visit),
-            (false, Heuristic::First) => self.drive::<FILL, false, false>(limits, visit),
-            (true, Heuristic::Mrv) => self.drive::<FILL, true, true>(limits, visit),
-            (true, Heuristic::First) => self.drive::<FILL, true, false>(limits, visit),
+        let mrv = self.config.heuristic == Heuristic::Mrv;
+        let stop = match (self.sets.coloured, mrv, self.sets.track) {
+            (false, true, false) => self.drive::<FILL, false, true, false>(limits, visit),
+            (false, true, true) => self.drive::<FILL, false, true, true>(limits, visit),
+            (false, false, false) => self.drive::<FILL, false, false, false>(limits, visit),
+            (false, false, true) => self.drive::<FILL, false, false, true>(limits, visit),
+            (true, true, false) => self.drive::<FILL, true, true, false>(limits, visit),
+            (true, true, true) => self.drive::<FILL, true, true, true>(limits, visit),
+            (true, false, false) => self.drive::<FILL, true, false, false>(limits, visit),
+            (true, false, true) => self.drive::<FILL, true, false, true>(limits, visit),
         };
         self.stats.updates = self.sets.updates;
         self.stats.bytes = self.bytes();
@@ -220,8 +225,9 @@ impl Cells {
 
     /// The search loop. `COLOURED`: the problem gives some secondary item a
     /// colour (otherwise purifying is "remove every other option"). `MRV`:
-    /// minimum remaining values, else first item.
-    fn drive<const FILL: bool, const COLOURED: bool, const MRV: bool>(
+    /// minimum remaining values, else first item. `T`: keep the bit sets of
+    /// items with at most one option (large problems).
+    fn drive<const FILL: bool, const COLOURED: bool, const MRV: bool, const T: bool>(
         &mut self,
         limits: &Limits,
         visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
@@ -281,7 +287,7 @@ impl Cells {
                         self.levels.push(Level::default());
                     }
                     let mark0 = self.sets.trail_len();
-                    self.sets.cover_chosen(i);
+                    self.sets.cover_chosen::<T>(i);
                     self.levels[l] = Level {
                         item: i,
                         pos: 0,
@@ -298,14 +304,14 @@ impl Cells {
                     let lv = self.levels[l];
                     if lv.pos == lv.total {
                         self.sets.restore(lv.mark0);
-                        self.sets.np = lv.np1 + 1;
+                        self.sets.reactivate(lv.np1 + 1);
                         phase = Phase::Backtrack;
                         continue;
                     }
                     self.stats.guesses += (lv.total > 1) as u64;
                     let x = self.sets.member(lv.item, lv.pos);
                     self.levels[l].x = x;
-                    self.sets.apply::<COLOURED>(x);
+                    self.sets.apply::<COLOURED, T>(x);
                     self.level += 1;
                     phase = Phase::Enter;
                 }
@@ -318,7 +324,7 @@ impl Cells {
                     lv.pos += 1;
                     let (mark1, np1) = (lv.mark1, lv.np1);
                     self.sets.restore(mark1);
-                    self.sets.np = np1;
+                    self.sets.reactivate(np1);
                     phase = Phase::Try;
                 }
             }

@@ -4,8 +4,16 @@
 //!
 //! Items are numbered for the engine: primary items `0..n1` in the
 //! problem's order, then secondary items `n1..n`.
+//!
+//! The update loops index without bounds checks ([`Hot`]); the indices are
+//! in bounds by construction, and debug builds assert it.
 
 use crate::problem::Problem;
+
+/// Problems with more primary items than this keep the bit sets that find
+/// forced moves and dead ends; for smaller ones a scan of the active items
+/// costs less than keeping them.
+pub(crate) const TRACK_ITEMS: usize = 128;
 
 /// "No node".
 pub(crate) const NONE: u32 = u32::MAX;
@@ -28,6 +36,20 @@ struct Node {
     loc: u32,
 }
 
+/// What the search keeps per item, in one record (16 bytes).
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
+struct ItemRec {
+    /// Number of active options.
+    size: u32,
+    /// Start of the item's slice of `set`.
+    base: u32,
+    /// The step in which `size` was last saved on the trail.
+    stamp: u32,
+    /// 1 when a secondary item was purified by a coloured option.
+    purified: u32,
+}
+
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Sets {
     nodes: Vec<Node>,
@@ -35,19 +57,21 @@ pub(crate) struct Sets {
     colour: Vec<u32>,
     /// Every item's set of option nodes, item after item.
     set: Vec<u32>,
-    /// Start of each item's slice of `set`.
-    base: Vec<u32>,
-    /// Number of active options of each item.
-    size: Vec<u32>,
-    /// The step in which each item's size was last saved on the trail.
-    stamp: Vec<u32>,
-    /// Whether each secondary item was purified (by a coloured option).
-    purified: Vec<bool>,
+    /// Per item: size, base, stamp, purified mark.
+    items: Vec<ItemRec>,
     /// Active primary items: `pact[..np]`; `ppos[i]` is `i`'s position.
     pact: Vec<u32>,
     ppos: Vec<u32>,
     /// Number of active primary items.
     pub np: u32,
+    /// Whether `small` and `active` are kept (problems with more than
+    /// [`TRACK_ITEMS`] primary items), so that MRV finds a dead end or a
+    /// forced move without scanning every active item.
+    pub track: bool,
+    /// Bit `i` set when item `i` has at most one active option (with `track`).
+    small: Vec<u64>,
+    /// Bit `i` set when primary item `i` is active (with `track`).
+    active: Vec<u64>,
     /// Number of primary items.
     n1: u32,
     /// (item, old size) pairs, or (`PURIFIED | item`, 0).
@@ -136,17 +160,34 @@ impl Sets {
                 x += 1;
             }
         }
+        let items = size
+            .iter()
+            .zip(&base)
+            .map(|(&size, &base)| ItemRec {
+                size,
+                base,
+                stamp: 0,
+                purified: 0,
+            })
+            .collect();
+        let words = n.div_ceil(64);
+        let mut small = vec![0u64; words];
+        let mut active = vec![0u64; words];
+        for (i, &s) in size.iter().enumerate() {
+            small[i / 64] |= ((s <= 1) as u64) << (i % 64);
+            active[i / 64] |= ((i < n1) as u64) << (i % 64);
+        }
         Sets {
             nodes,
             colour,
             set,
-            base,
-            size,
-            stamp: vec![0; n],
-            purified: vec![false; n],
+            items,
             pact: (0..n1 as u32).collect(),
             ppos: (0..n1 as u32).collect(),
             np: n1 as u32,
+            track: n1 > TRACK_ITEMS,
+            small,
+            active,
             n1: n1 as u32,
             trail: Vec::new(),
             epoch: 1,
@@ -157,22 +198,20 @@ impl Sets {
 
     pub fn bytes(&self) -> u64 {
         (self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.items.capacity() * std::mem::size_of::<ItemRec>()
             + (self.colour.capacity()
                 + self.set.capacity()
-                + self.base.capacity()
-                + self.size.capacity()
-                + self.stamp.capacity()
                 + self.pact.capacity()
                 + self.ppos.capacity())
                 * 4
-            + self.purified.capacity()
+            + (self.small.capacity() + self.active.capacity()) * 8
             + self.trail.capacity() * 8) as u64
     }
 
     /// Undo everything: every item and option active again.
     pub fn reset(&mut self) {
         self.restore(0);
-        self.np = self.n1;
+        self.reactivate(self.n1);
         self.updates = 0;
     }
 
@@ -183,14 +222,31 @@ impl Sets {
     /// Pop the trail back to `mark`, restoring sizes and purified marks.
     #[inline]
     pub fn restore(&mut self, mark: u32) {
+        let items = &mut self.items[..];
         while self.trail.len() > mark as usize {
             let (i, s) = self.trail.pop().expect("trail above mark");
             if i & PURIFIED != 0 {
-                self.purified[(i & !PURIFIED) as usize] = false;
+                items[(i & !PURIFIED) as usize].purified = 0;
             } else {
-                self.size[i as usize] = s;
+                items[i as usize].size = s;
+                if self.track {
+                    let (w, b) = ((i / 64) as usize, i % 64);
+                    self.small[w] = self.small[w] & !(1 << b) | ((s <= 1) as u64) << b;
+                }
             }
         }
+    }
+
+    /// Make the primary items deactivated since there were `np` active
+    /// ones active again.
+    #[inline]
+    pub fn reactivate(&mut self, np: u32) {
+        if self.track {
+            for &i in &self.pact[self.np as usize..np as usize] {
+                self.active[(i / 64) as usize] |= 1 << (i % 64);
+            }
+        }
+        self.np = np;
     }
 
     #[inline]
@@ -198,7 +254,9 @@ impl Sets {
         self.epoch += 1;
         if self.epoch == u32::MAX {
             // no stamp may equal a future step: start the count again
-            self.stamp.fill(0);
+            for it in &mut self.items {
+                it.stamp = 0;
+            }
             self.epoch = 1;
         }
     }
@@ -207,9 +265,28 @@ impl Sets {
     /// in order among ties; a size of 0 stops the scan), and its size.
     #[inline]
     pub fn min_item(&self) -> (u32, u32) {
+        let items = &self.items[..];
+        if self.track {
+            // a dead end anywhere, else the first forced move, from the bits
+            let mut forced = None;
+            for (w, (&s, &a)) in self.small.iter().zip(&self.active).enumerate() {
+                let mut m = s & a;
+                while m != 0 {
+                    let i = w as u32 * 64 + m.trailing_zeros();
+                    if items[i as usize].size == 0 {
+                        return (i, 0);
+                    }
+                    forced.get_or_insert(i);
+                    m &= m - 1;
+                }
+            }
+            if let Some(i) = forced {
+                return (i, 1);
+            }
+        }
         let mut best = u64::MAX;
         for &i in &self.pact[..self.np as usize] {
-            let key = (self.size[i as usize] as u64) << 32 | i as u64;
+            let key = (items[i as usize].size as u64) << 32 | i as u64;
             if key < best {
                 best = key;
                 if key < 1 << 32 {
@@ -227,13 +304,13 @@ impl Sets {
             .iter()
             .min()
             .expect("an active primary item");
-        (i, self.size[i as usize])
+        (i, self.items[i as usize].size)
     }
 
     /// Option node `pos` of item `i`'s set.
     #[inline]
     pub fn member(&self, i: u32, pos: u32) -> u32 {
-        self.set[(self.base[i as usize] + pos) as usize]
+        self.set[(self.items[i as usize].base + pos) as usize]
     }
 
     /// The problem's index of the option containing node `x`.
@@ -244,81 +321,50 @@ impl Sets {
         self.nodes[x as usize].item & !SPACER
     }
 
+    /// The arrays as separate slices, for the update loops.
+    #[inline]
+    fn hot(&mut self) -> Hot<'_> {
+        Hot {
+            nodes: &mut self.nodes,
+            set: &mut self.set,
+            items: &mut self.items,
+            trail: &mut self.trail,
+            small: &mut self.small,
+            epoch: self.epoch,
+            updates: 0,
+        }
+    }
+
     /// Remove primary item `i` from the active items.
     #[inline]
     fn deactivate(&mut self, i: u32) {
-        let p = self.ppos[i as usize];
+        let (pact, ppos) = (&mut self.pact[..], &mut self.ppos[..]);
+        let p = ppos[i as usize];
+        self.active[(i / 64) as usize] &= !(1 << (i % 64));
         self.np -= 1;
-        let last = self.pact[self.np as usize];
-        self.pact[p as usize] = last;
-        self.ppos[last as usize] = p;
-        self.pact[self.np as usize] = i;
-        self.ppos[i as usize] = self.np;
-    }
-
-    /// Remove node `w` from its item's set.
-    #[inline]
-    fn remove(&mut self, w: u32) {
-        let Node { item: i, loc: p } = self.nodes[w as usize];
-        let iu = i as usize;
-        let s = self.size[iu] - 1;
-        if self.stamp[iu] != self.epoch {
-            self.stamp[iu] = self.epoch;
-            self.trail.push((i, s + 1));
-        }
-        self.size[iu] = s;
-        let b = self.base[iu];
-        let last = self.set[(b + s) as usize];
-        self.set[(b + p) as usize] = last;
-        self.nodes[last as usize].loc = p;
-        self.set[(b + s) as usize] = w;
-        self.nodes[w as usize].loc = s;
-        self.updates += 1;
-    }
-
-    /// Remove every node of `y`'s option but `y` itself from its item's set.
-    #[inline]
-    fn hide(&mut self, y: u32) {
-        let mut w = y + 1;
-        loop {
-            let nd = self.nodes[w as usize];
-            if nd.item & SPACER != 0 {
-                w = nd.loc;
-                continue;
-            }
-            if w == y {
-                return;
-            }
-            self.remove(w);
-            w += 1;
-        }
-    }
-
-    /// Hide every active option of item `i` from the other items.
-    #[inline]
-    fn hide_all(&mut self, i: u32) {
-        let b = self.base[i as usize];
-        let s = self.size[i as usize];
-        for p in b..b + s {
-            let y = self.set[p as usize];
-            self.hide(y);
-        }
+        let last = pact[self.np as usize];
+        pact[p as usize] = last;
+        ppos[last as usize] = p;
+        pact[self.np as usize] = i;
+        ppos[i as usize] = self.np;
     }
 
     /// Cover primary item `i`, chosen to branch on: hide its options from
     /// every other item and make it inactive. Its own set stays as it is,
     /// so the options can be tried from it in turn.
     #[inline]
-    pub fn cover_chosen(&mut self, i: u32) {
+    pub fn cover_chosen<const T: bool>(&mut self, i: u32) {
         self.new_step();
-        self.hide_all(i);
+        let mut hot = self.hot();
+        hot.hide_all::<T>(i);
+        self.updates += hot.updates;
         self.deactivate(i);
     }
 
     /// Choose the option of node `x` (in the item branched on, already
     /// covered): cover its other primary items, purify its secondary items.
     #[inline]
-    pub fn apply<const COLOURED: bool>(&mut self, x: u32) {
+    pub fn apply<const COLOURED: bool, const T: bool>(&mut self, x: u32) {
         self.new_step();
         let mut w = x + 1;
         loop {
@@ -333,28 +379,163 @@ impl Sets {
             let j = nd.item;
             if j < self.n1 {
                 self.deactivate(j);
-                self.hide_all(j);
+                let mut hot = self.hot();
+                hot.hide_all::<T>(j);
+                self.updates += hot.updates;
             } else if !COLOURED {
                 // the option is still live, so no other option has used j
-                self.hide_all(j);
-            } else if !self.purified[j as usize] {
+                let mut hot = self.hot();
+                hot.hide_all::<T>(j);
+                self.updates += hot.updates;
+            } else if self.items[j as usize].purified == 0 {
                 let c = self.colour[w as usize];
+                let colour = &self.colour[..];
+                let mut hot = Hot {
+                    nodes: &mut self.nodes,
+                    set: &mut self.set,
+                    items: &mut self.items,
+                    trail: &mut self.trail,
+                    small: &mut self.small,
+                    epoch: self.epoch,
+                    updates: 0,
+                };
                 if c == 0 {
-                    self.hide_all(j);
+                    hot.hide_all::<T>(j);
                 } else {
-                    self.purified[j as usize] = true;
-                    self.trail.push((PURIFIED | j, 0));
-                    let b = self.base[j as usize];
-                    let s = self.size[j as usize];
-                    for p in b..b + s {
-                        let y = self.set[p as usize];
-                        if self.colour[y as usize] != c {
-                            self.hide(y);
-                        }
-                    }
+                    hot.purify::<T>(j, c, colour);
                 }
+                self.updates += hot.updates;
             }
             w += 1;
+        }
+    }
+}
+
+/// The arrays the update loops touch, borrowed as separate slices so that
+/// the compiler knows a store into one leaves the others alone.
+///
+/// Every index used here is in bounds by construction of [`Sets::load`]:
+/// node numbers come from `set`, from a spacer's `loc` (the first node of
+/// its option) or are `x + 1` for a node `x` that is not a spacer (every
+/// option ends with a spacer); item numbers are the `item` fields of
+/// non-spacer nodes (`< n`); set positions are `base + p` with
+/// `p < size <=` the item's slice length, since sizes only shrink below
+/// their loaded values and are restored to earlier values.
+struct Hot<'a> {
+    nodes: &'a mut [Node],
+    set: &'a mut [u32],
+    items: &'a mut [ItemRec],
+    trail: &'a mut Vec<(u32, u32)>,
+    small: &'a mut [u64],
+    epoch: u32,
+    updates: u64,
+}
+
+impl Hot<'_> {
+    #[inline(always)]
+    fn node(&self, x: u32) -> Node {
+        debug_assert!((x as usize) < self.nodes.len());
+        // SAFETY: `x` is a node number (see the type's comment).
+        unsafe { *self.nodes.get_unchecked(x as usize) }
+    }
+
+    #[inline(always)]
+    fn set_loc(&mut self, x: u32, loc: u32) {
+        debug_assert!((x as usize) < self.nodes.len());
+        // SAFETY: `x` is a node number (see the type's comment).
+        unsafe { self.nodes.get_unchecked_mut(x as usize).loc = loc }
+    }
+
+    #[inline(always)]
+    fn item(&mut self, i: u32) -> &mut ItemRec {
+        debug_assert!((i as usize) < self.items.len());
+        // SAFETY: `i` is the item of a non-spacer node (see the type's comment).
+        unsafe { self.items.get_unchecked_mut(i as usize) }
+    }
+
+    #[inline(always)]
+    fn at(&self, p: u32) -> u32 {
+        debug_assert!((p as usize) < self.set.len());
+        // SAFETY: `p` is `base + q` with `q < size` (see the type's comment).
+        unsafe { *self.set.get_unchecked(p as usize) }
+    }
+
+    #[inline(always)]
+    fn put(&mut self, p: u32, x: u32) {
+        debug_assert!((p as usize) < self.set.len());
+        // SAFETY: as in `at`.
+        unsafe { *self.set.get_unchecked_mut(p as usize) = x }
+    }
+
+    /// Remove node `w` from its item's set: swap it with the last active
+    /// element and shrink the set, saving the size first if this step has
+    /// not saved it yet.
+    #[inline(always)]
+    fn remove<const T: bool>(&mut self, w: u32, nd: Node) {
+        let epoch = self.epoch;
+        let rec = self.item(nd.item);
+        let s = rec.size - 1;
+        let b = rec.base;
+        rec.size = s;
+        if rec.stamp != epoch {
+            rec.stamp = epoch;
+            self.trail.push((nd.item, s + 1));
+        }
+        let last = self.at(b + s);
+        self.put(b + nd.loc, last);
+        self.set_loc(last, nd.loc);
+        self.put(b + s, w);
+        self.set_loc(w, s);
+        self.updates += 1;
+        if T {
+            let i = nd.item;
+            debug_assert!(((i / 64) as usize) < self.small.len());
+            // SAFETY: `i` is an item number and `small` has a bit per item.
+            let word = unsafe { self.small.get_unchecked_mut((i / 64) as usize) };
+            *word |= ((s <= 1) as u64) << (i % 64);
+        }
+    }
+
+    /// Remove every node of `y`'s option but `y` itself from its item's set.
+    #[inline(always)]
+    fn hide<const T: bool>(&mut self, y: u32) {
+        let mut w = y + 1;
+        loop {
+            let nd = self.node(w);
+            if nd.item & SPACER != 0 {
+                w = nd.loc;
+                continue;
+            }
+            if w == y {
+                return;
+            }
+            self.remove::<T>(w, nd);
+            w += 1;
+        }
+    }
+
+    /// Hide every active option of item `i` from the other items.
+    #[inline]
+    fn hide_all<const T: bool>(&mut self, i: u32) {
+        let ItemRec { size, base, .. } = *self.item(i);
+        for p in base..base + size {
+            let y = self.at(p);
+            self.hide::<T>(y);
+        }
+    }
+
+    /// Purify secondary item `j` for colour `c`: hide its options of other
+    /// colours, and mark it so that later options of colour `c` skip it.
+    #[inline]
+    fn purify<const T: bool>(&mut self, j: u32, c: u32, colour: &[u32]) {
+        self.item(j).purified = 1;
+        self.trail.push((PURIFIED | j, 0));
+        let ItemRec { size, base, .. } = *self.item(j);
+        for p in base..base + size {
+            let y = self.at(p);
+            if colour[y as usize] != c {
+                self.hide::<T>(y);
+            }
         }
     }
 }
