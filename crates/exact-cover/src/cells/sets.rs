@@ -262,7 +262,7 @@ impl Sets {
     }
 
     /// The active primary item with the fewest active options (the first
-    /// in order among ties; a size of 0 stops the scan), and its size.
+    /// in order among ties), and its size.
     #[inline]
     pub fn min_item(&self) -> (u32, u32) {
         let items = &self.items[..];
@@ -284,15 +284,12 @@ impl Sets {
                 return (i, 1);
             }
         }
+        // the exact minimum of (size, item) over the active items, without
+        // branches; a dead end found early saves nothing worth a branch
         let mut best = u64::MAX;
         for &i in &self.pact[..self.np as usize] {
             let key = (items[i as usize].size as u64) << 32 | i as u64;
-            if key < best {
-                best = key;
-                if key < 1 << 32 {
-                    break;
-                }
-            }
+            best = best.min(key);
         }
         (best as u32, (best >> 32) as u32)
     }
