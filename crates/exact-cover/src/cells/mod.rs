@@ -287,7 +287,11 @@ impl Cells {
                         self.levels.push(Level::default());
                     }
                     let mark0 = self.sets.trail_len();
-                    self.sets.cover_chosen::<T>(i);
+                    if s == 1 {
+                        self.sets.cover_forced(i);
+                    } else {
+                        self.sets.cover_chosen::<T>(i);
+                    }
                     self.levels[l] = Level {
                         item: i,
                         pos: 0,

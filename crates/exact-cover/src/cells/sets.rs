@@ -333,7 +333,7 @@ impl Sets {
     }
 
     /// Remove primary item `i` from the active items.
-    #[inline]
+    #[inline(always)]
     fn deactivate(&mut self, i: u32) {
         let (pact, ppos) = (&mut self.pact[..], &mut self.ppos[..]);
         let p = ppos[i as usize];
@@ -353,13 +353,25 @@ impl Sets {
     pub fn cover_chosen<const T: bool>(&mut self, i: u32) {
         self.new_step();
         let mut hot = self.hot();
-        hot.hide_all::<T>(i);
+        hot.hide_all::<T>(i, NONE);
         self.updates += hot.updates;
         self.deactivate(i);
     }
 
+    /// Branch on primary item `i`, which has a single option: make it
+    /// inactive and leave its option where it is. [`apply`](Self::apply)
+    /// then skips that option when it covers the option's other items, which
+    /// spares hiding it only to restore it at once (Knuth's SSXCC treats
+    /// forced moves specially too).
+    #[inline]
+    pub fn cover_forced(&mut self, i: u32) {
+        self.deactivate(i);
+    }
+
     /// Choose the option of node `x` (in the item branched on, already
-    /// covered): cover its other primary items, purify its secondary items.
+    /// covered by [`cover_chosen`](Self::cover_chosen) or
+    /// [`cover_forced`](Self::cover_forced)): cover its other primary items,
+    /// purify its secondary items.
     #[inline]
     pub fn apply<const COLOURED: bool, const T: bool>(&mut self, x: u32) {
         self.new_step();
@@ -377,12 +389,12 @@ impl Sets {
             if j < self.n1 {
                 self.deactivate(j);
                 let mut hot = self.hot();
-                hot.hide_all::<T>(j);
+                hot.hide_all::<T>(j, w);
                 self.updates += hot.updates;
             } else if !COLOURED {
                 // the option is still live, so no other option has used j
                 let mut hot = self.hot();
-                hot.hide_all::<T>(j);
+                hot.hide_all::<T>(j, w);
                 self.updates += hot.updates;
             } else if self.items[j as usize].purified == 0 {
                 let c = self.colour[w as usize];
@@ -397,7 +409,7 @@ impl Sets {
                     updates: 0,
                 };
                 if c == 0 {
-                    hot.hide_all::<T>(j);
+                    hot.hide_all::<T>(j, w);
                 } else {
                     hot.purify::<T>(j, c, colour);
                 }
@@ -496,28 +508,34 @@ impl Hot<'_> {
     /// Remove every node of `y`'s option but `y` itself from its item's set.
     #[inline(always)]
     fn hide<const T: bool>(&mut self, y: u32) {
+        // right of `y` up to the spacer, then from the option's start to `y`
         let mut w = y + 1;
         loop {
             let nd = self.node(w);
             if nd.item & SPACER != 0 {
                 w = nd.loc;
-                continue;
+                break;
             }
-            if w == y {
-                return;
-            }
+            self.remove::<T>(w, nd);
+            w += 1;
+        }
+        while w != y {
+            let nd = self.node(w);
             self.remove::<T>(w, nd);
             w += 1;
         }
     }
 
-    /// Hide every active option of item `i` from the other items.
+    /// Hide every active option of item `i` but the one of node `keep`
+    /// from the other items.
     #[inline]
-    fn hide_all<const T: bool>(&mut self, i: u32) {
+    fn hide_all<const T: bool>(&mut self, i: u32, keep: u32) {
         let ItemRec { size, base, .. } = *self.item(i);
         for p in base..base + size {
             let y = self.at(p);
-            self.hide::<T>(y);
+            if y != keep {
+                self.hide::<T>(y);
+            }
         }
     }
 
