@@ -373,7 +373,18 @@ fn random_problem() -> impl Strategy<Value = Random> {
 }
 
 fn build(r: &Random) -> Problem {
+    build_padded(r, 0)
+}
+
+/// The random problem with `pad` more primary items, each with one option
+/// of its own (forced moves that change no count). With more than 128
+/// primary items the engine keeps its bit sets of forced items, so padding
+/// tests that code path on the same random cores.
+fn build_padded(r: &Random, pad: usize) -> Problem {
     let mut b = ProblemBuilder::new();
+    for k in 0..pad {
+        b.primary(&format!("pad{k}"));
+    }
     for k in 0..r.primary {
         b.primary(&format!("p{k}"));
     }
@@ -389,8 +400,11 @@ fn build(r: &Random) -> Problem {
                 2 => Some(blue),
                 _ => None,
             };
-            (exact_cover::ItemId(i), colour)
+            (exact_cover::ItemId(i + pad as u32), colour)
         }));
+    }
+    for k in 0..pad {
+        b.option_ids(&[k as u32]);
     }
     b.build().unwrap()
 }
@@ -455,5 +469,11 @@ proptest! {
         // a solution limit stops at the limit or at the end
         let limited = Cells::new(&p).unwrap().count(&Limits::solutions(1));
         prop_assert_eq!(limited.stats.solutions(), want.min(1));
+        // the same with the bit sets of large problems
+        let big = build_padded(&r, 130);
+        let links = Dlx::new(&big).count(&Limits::none());
+        let cells = Cells::new(&big).unwrap().count(&Limits::none());
+        prop_assert_eq!(cells.stats.solutions(), want);
+        prop_assert_eq!(cells.stats.nodes(), links.stats.nodes());
     }
 }

@@ -251,6 +251,10 @@ impl Sets {
 
     #[inline]
     fn new_step(&mut self) {
+        // a step saves each item's size at most once and purifies each
+        // secondary item at most once: room for that many entries lets
+        // `Hot::save` write without a capacity check
+        self.trail.reserve(2 * self.items.len());
         self.epoch += 1;
         if self.epoch == u32::MAX {
             // no stamp may equal a future step: start the count again
@@ -476,6 +480,20 @@ impl Hot<'_> {
         unsafe { *self.set.get_unchecked_mut(p as usize) = x }
     }
 
+    /// Push `e` on the trail.
+    #[inline(always)]
+    fn save(&mut self, e: (u32, u32)) {
+        let len = self.trail.len();
+        debug_assert!(len < self.trail.capacity());
+        // SAFETY: `Sets::new_step` reserved room for every entry a step
+        // can push (one per item and one per purified item), and every
+        // `Hot` runs inside one step, so `len < capacity`.
+        unsafe {
+            self.trail.as_mut_ptr().add(len).write(e);
+            self.trail.set_len(len + 1);
+        }
+    }
+
     /// Remove node `w` from its item's set: swap it with the last active
     /// element and shrink the set, saving the size first if this step has
     /// not saved it yet.
@@ -488,14 +506,13 @@ impl Hot<'_> {
         rec.size = s;
         if rec.stamp != epoch {
             rec.stamp = epoch;
-            self.trail.push((nd.item, s + 1));
+            self.save((nd.item, s + 1));
         }
         let last = self.at(b + s);
         self.put(b + nd.loc, last);
         self.set_loc(last, nd.loc);
         self.put(b + s, w);
         self.set_loc(w, s);
-        self.updates += 1;
         if T {
             let i = nd.item;
             debug_assert!(((i / 64) as usize) < self.small.len());
@@ -507,23 +524,28 @@ impl Hot<'_> {
 
     /// Remove every node of `y`'s option but `y` itself from its item's set.
     #[inline(always)]
-    fn hide<const T: bool>(&mut self, y: u32) {
+    /// Returns the number of nodes removed.
+    fn hide<const T: bool>(&mut self, y: u32) -> u64 {
         // right of `y` up to the spacer, then from the option's start to `y`
         let mut w = y + 1;
+        let mut n = 0;
         loop {
             let nd = self.node(w);
             if nd.item & SPACER != 0 {
+                n += (w - y - 1) as u64;
                 w = nd.loc;
                 break;
             }
             self.remove::<T>(w, nd);
             w += 1;
         }
+        n += (y - w) as u64;
         while w != y {
             let nd = self.node(w);
             self.remove::<T>(w, nd);
             w += 1;
         }
+        n
     }
 
     /// Hide every active option of item `i` but the one of node `keep`
@@ -531,12 +553,14 @@ impl Hot<'_> {
     #[inline]
     fn hide_all<const T: bool>(&mut self, i: u32, keep: u32) {
         let ItemRec { size, base, .. } = *self.item(i);
+        let mut n = 0;
         for p in base..base + size {
             let y = self.at(p);
             if y != keep {
-                self.hide::<T>(y);
+                n += self.hide::<T>(y);
             }
         }
+        self.updates += n;
     }
 
     /// Purify secondary item `j` for colour `c`: hide its options of other
@@ -544,12 +568,13 @@ impl Hot<'_> {
     #[inline]
     fn purify<const T: bool>(&mut self, j: u32, c: u32, colour: &[u32]) {
         self.item(j).purified = 1;
-        self.trail.push((PURIFIED | j, 0));
+        self.save((PURIFIED | j, 0));
         let ItemRec { size, base, .. } = *self.item(j);
         for p in base..base + size {
             let y = self.at(p);
             if colour[y as usize] != c {
-                self.hide::<T>(y);
+                let n = self.hide::<T>(y);
+                self.updates += n;
             }
         }
     }
