@@ -40,9 +40,18 @@
 //! the items with at most one option, so that forced moves and dead ends are
 //! found without scanning every item.
 //!
-//! The search runs on an explicit stack and allocates nothing per node.
-//! Problems with multiplicities (Knuth's DLX3 `u:v|item`) are not handled
-//! here; [`Dlx`](crate::Dlx) handles them.
+//! Hiding an option removes its nodes from their items' sets without
+//! checking whether each item is still active: an option in the active
+//! part of an active item's set is "live", a live option's primary items are all
+//! active, and the only inactive items it can meet are secondary items
+//! purified with its own colour, whose sets nothing reads until the
+//! purification is undone. Apart from forced moves, the update counts equal
+//! the dancing-links engine's.
+//!
+//! The search runs on an explicit stack and allocates nothing per node (the
+//! stacks grow only when a search first reaches a new depth). Problems with
+//! multiplicities (Knuth's DLX3 `u:v|item`) are not handled here;
+//! [`Dlx`](crate::Dlx) handles them.
 
 use std::ops::ControlFlow;
 
