@@ -215,6 +215,16 @@ impl Sets {
         self.updates = 0;
     }
 
+    /// Start the step count at `epoch` with every stamp at `stamp`
+    /// (tests of the wrap-around).
+    #[cfg(test)]
+    pub fn set_epoch(&mut self, epoch: u32, stamp: u32) {
+        self.epoch = epoch;
+        for it in &mut self.items {
+            it.stamp = stamp;
+        }
+    }
+
     pub fn trail_len(&self) -> u32 {
         self.trail.len() as u32
     }
