@@ -477,3 +477,36 @@ proptest! {
         prop_assert_eq!(cells.stats.nodes(), links.stats.nodes());
     }
 }
+
+#[test]
+fn parallel_count_matches_sequential() {
+    for name in [
+        "queens10.dlx",
+        "langford11-sym.dlx",
+        "pent3x20.dlx",
+        "sudoku-inkala-xcc.dlx",
+        "toy1.dlx",
+    ] {
+        let p = parse(&testdata(name)).unwrap().problem;
+        let seq = Cells::new(&p).unwrap().count(&Limits::none());
+        let mut cells = Cells::new(&p).unwrap();
+        for threads in [2, 3] {
+            let par = cells.count_parallel(&Limits::none(), threads);
+            assert_eq!(par.stop, StopReason::Exhausted, "{name}");
+            assert_eq!(par.stats.solutions(), seq.stats.solutions(), "{name}");
+            assert_eq!(par.stats.nodes(), seq.stats.nodes(), "{name}: nodes add up");
+            assert_eq!(par.stats.guesses(), seq.stats.guesses(), "{name}");
+            assert_eq!(par.stats.updates(), seq.stats.updates(), "{name}");
+        }
+        // the solver still counts on one thread afterwards
+        assert_eq!(cells.count(&Limits::none()), seq, "{name}");
+    }
+    // a cancelled parallel count says so
+    let p = queens(9);
+    let token = CancelToken::new();
+    token.cancel();
+    let r = Cells::new(&p)
+        .unwrap()
+        .count_parallel(&Limits::none().with_cancel(token), 2);
+    assert_eq!(r.stop, StopReason::Cancelled);
+}

@@ -37,13 +37,12 @@ struct Args {
     /// Random tie-breaks and option order, reproducible with the same seed.
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
-    /// Threads for counting (0 = all cores). Needs --count; a --limit counts on one thread,
-    /// and so does --engine cells (it has no parallel counter yet).
+    /// Threads for counting (0 = all cores). Needs --count; a --limit counts on one thread.
     #[arg(long, value_name = "N", default_value_t = 1)]
     threads: usize,
     /// Search engine: links (Dancing Links, Knuth's DLX; handles multiplicities) or
-    /// cells (dancing cells, sparse sets as in Knuth's SSXCC; no multiplicities, counts on
-    /// one thread whatever --threads says, no progress bar).
+    /// cells (dancing cells, sparse sets as in Knuth's SSXCC; no multiplicities, no
+    /// progress bar).
     #[arg(long, value_enum, default_value_t = EngineArg::Links)]
     engine: EngineArg,
     /// Print statistics (nodes, updates, time, bytes, solutions) on stderr.
@@ -215,7 +214,9 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
             ControlFlow::Continue(())
         };
         if let Some(cells) = &mut cells {
-            if args.count {
+            if args.threads != 1 {
+                cells.count_parallel(&limits, args.threads)
+            } else if args.count {
                 cells.count(&limits)
             } else {
                 cells.search(&limits, visit)

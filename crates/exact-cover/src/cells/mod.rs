@@ -133,6 +133,16 @@ pub struct Cells {
     level: usize,
     solution: Vec<usize>,
     stats: Stats,
+    /// Parallel counting: the option nodes chosen at the first levels of a
+    /// replayed path, the level at which the search pauses (to record a
+    /// path, or to start counting below a replayed one), whether it is
+    /// recording, the recorded paths (`pause_at` nodes each), and the level
+    /// at which backtracking stops.
+    replay: Vec<u32>,
+    pause_at: usize,
+    splitting: bool,
+    paths: Vec<u32>,
+    base_level: usize,
 }
 
 impl Cells {
@@ -168,6 +178,11 @@ impl Cells {
             level: 0,
             solution: Vec::new(),
             stats: Stats::default(),
+            replay: Vec::new(),
+            pause_at: usize::MAX,
+            splitting: false,
+            paths: Vec::new(),
+            base_level: 0,
         })
     }
 
@@ -210,6 +225,90 @@ impl Cells {
         self.run::<true>(limits, &mut visit)
     }
 
+    /// Count all solutions on `threads` threads (0 = all cores): the tree
+    /// is split at a shallow level into subtrees (each a path of choices
+    /// from the root), which rayon threads count on clones of this solver.
+    ///
+    /// Gives the same count and node total as [`count`](Self::count). The
+    /// deadline and cancel token are honoured; a solution or node limit
+    /// makes the count run on one thread (those limits depend on the order
+    /// of the search).
+    pub fn count_parallel(&mut self, limits: &Limits, threads: usize) -> Report {
+        use rayon::prelude::*;
+        let threads = if threads == 0 {
+            rayon::current_num_threads()
+        } else {
+            threads
+        };
+        if threads <= 1 || limits.max_solutions.is_some() || limits.max_nodes.is_some() {
+            return self.count(limits);
+        }
+        let target = threads * 64;
+        let mut depth = 1;
+        let split = loop {
+            self.paths.clear();
+            self.pause_at = depth;
+            self.splitting = true;
+            let split = self.count(&Limits::none());
+            self.splitting = false;
+            self.pause_at = usize::MAX;
+            // forced moves do not branch, so a useful depth can be large
+            if self.paths.len() / depth >= target || self.paths.is_empty() {
+                break split;
+            }
+            depth += 1;
+        };
+        let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(p) => p,
+            Err(_) => return self.count(limits),
+        };
+        let paths = std::mem::take(&mut self.paths);
+        let proto: &Cells = self;
+        let reports: Vec<Report> = pool.install(|| {
+            paths
+                .par_chunks(depth)
+                .map_init(
+                    || proto.clone(),
+                    |cells, path| cells.count_subtree(path, limits),
+                )
+                .collect()
+        });
+        self.paths = paths;
+        let mut stats = split.stats;
+        let mut stop = StopReason::Exhausted;
+        for r in &reports {
+            stats.nodes += r.stats.nodes;
+            stats.updates += r.stats.updates;
+            stats.solutions += r.stats.solutions;
+            stats.guesses += r.stats.guesses;
+            stats.max_depth = stats.max_depth.max(r.stats.max_depth);
+            if !r.stop.is_complete() {
+                stop = r.stop;
+            }
+        }
+        stats.bytes = self.bytes() * threads as u64;
+        Report { stats, stop }
+    }
+
+    /// Count the subtree below `path` (option nodes chosen from the root,
+    /// as recorded by the split in [`count_parallel`](Self::count_parallel)).
+    fn count_subtree(&mut self, path: &[u32], limits: &Limits) -> Report {
+        if let Some(stop) = limits.poll() {
+            // subtrees may be too small for the search's own polling
+            return Report {
+                stats: Stats::default(),
+                stop,
+            };
+        }
+        self.replay.clear();
+        self.replay.extend_from_slice(path);
+        self.pause_at = path.len();
+        let r = self.count(limits);
+        self.replay.clear();
+        self.pause_at = usize::MAX;
+        r
+    }
+
     fn fill_solution(&mut self) {
         self.solution.clear();
         for lv in &self.levels[..self.level] {
@@ -221,6 +320,7 @@ impl Cells {
     fn restart(&mut self) {
         self.sets.reset();
         self.level = 0;
+        self.base_level = 0;
         self.stats = Stats::default();
     }
 
@@ -263,6 +363,21 @@ impl Cells {
         loop {
             match phase {
                 Phase::Enter => {
+                    if self.level == self.pause_at && self.sets.np != 0 {
+                        if self.splitting {
+                            // a subtree for another thread
+                            let path = self.levels[..self.level].iter().map(|lv| lv.x);
+                            self.paths.extend(path);
+                            phase = Phase::Backtrack;
+                            continue;
+                        }
+                        // the end of a replayed path, which the split
+                        // counted: count the subtree below it
+                        self.pause_at = usize::MAX;
+                        self.base_level = self.level;
+                        self.stats = Stats::default();
+                        self.sets.updates = 0;
+                    }
                     if let Some(m) = limits.max_nodes {
                         if self.stats.nodes >= m {
                             return StopReason::NodeLimit;
@@ -339,14 +454,22 @@ impl Cells {
                         continue;
                     }
                     self.stats.guesses += (lv.total > 1) as u64;
-                    let x = self.sets.member(lv.item, lv.pos);
+                    let x = if l < self.replay.len() {
+                        if lv.pos > 0 {
+                            // a replayed level tries its one option only
+                            return StopReason::Exhausted;
+                        }
+                        self.replay[l]
+                    } else {
+                        self.sets.member(lv.item, lv.pos)
+                    };
                     self.levels[l].x = x;
                     self.sets.apply::<COLOURED, T>(x);
                     self.level += 1;
                     phase = Phase::Enter;
                 }
                 Phase::Backtrack => {
-                    if self.level == 0 {
+                    if self.level == self.base_level {
                         return StopReason::Exhausted;
                     }
                     self.level -= 1;
