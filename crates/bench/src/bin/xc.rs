@@ -1,6 +1,6 @@
-//! Exact-cover benchmark: our dancing-links engine (one and two threads),
-//! our dancing-cells engine (one thread) and the `dlx` crate 0.8.5 side by
-//! side, counting all solutions of each instance, in one run. Prints a Markdown table of median times over `--passes` runs.
+//! Exact-cover benchmark: our dancing-links engine and our dancing-cells
+//! engine (one and two threads each) and the `dlx` crate 0.8.5 side by side,
+//! counting all solutions of each instance, in one run. Prints a Markdown table of median times over `--passes` runs.
 //!
 //! `cargo run -p bench --release --bin xc -- [--passes N] [--quick]`
 //!
@@ -129,9 +129,9 @@ fn main() {
         ];
     }
     println!(
-        "| instance | solutions | ours 1 thread | ours 2 threads | ours, cells | dlx 0.8.5 | dlx / ours (1 thread) | 1 thread / 2 threads | links / cells |"
+        "| instance | solutions | ours 1 thread | ours 2 threads | ours, cells | cells 2 threads | dlx 0.8.5 | dlx / ours (1 thread) | 1 thread / 2 threads | links / cells | cells 1 / 2 threads |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (name, text, want) in cases {
         let problem = parse(&text).expect("instance parses").problem;
         let (t1, r1) = time(passes, || {
@@ -145,11 +145,17 @@ fn main() {
                 .expect("no multiplicities in the instances")
                 .count(&Limits::none())
         });
+        let (tc2, rc2) = time(passes, || {
+            Cells::with_config(&problem, Config::default())
+                .expect("no multiplicities in the instances")
+                .count_parallel(&Limits::none(), 2)
+        });
         let (tp, np) = time(passes, || peer_count(&text));
         for (who, got) in [
             ("ours", r1.stats.solutions()),
             ("ours x2", r2.stats.solutions()),
             ("ours, cells", rc.stats.solutions()),
+            ("ours, cells x2", rc2.stats.solutions()),
             ("dlx", np),
         ] {
             if got != want {
@@ -158,14 +164,16 @@ fn main() {
             }
         }
         println!(
-            "| {name} | {want} | {:.3} s | {:.3} s | {:.3} s | {:.3} s | {:.2} | {:.2} | {:.2} |",
+            "| {name} | {want} | {:.3} s | {:.3} s | {:.3} s | {:.3} s | {:.3} s | {:.2} | {:.2} | {:.2} | {:.2} |",
             t1.as_secs_f64(),
             t2.as_secs_f64(),
             tc.as_secs_f64(),
+            tc2.as_secs_f64(),
             tp.as_secs_f64(),
             tp.as_secs_f64() / t1.as_secs_f64(),
             t1.as_secs_f64() / t2.as_secs_f64(),
             t1.as_secs_f64() / tc.as_secs_f64(),
+            tc.as_secs_f64() / tc2.as_secs_f64(),
         );
     }
 }
