@@ -20,8 +20,9 @@
 //! It takes the same [`Problem`], [`Config`] and [`Limits`], gives the same
 //! answers and, with MRV, the same search tree (node counts); it is faster
 //! where covering removes many options (pentominoes, Sudoku as XCC) and about
-//! level with [`Dlx`] elsewhere. It has no multiplicities
-//! ([`CellsError`]), no parallel counter and no observer yet.
+//! level with [`Dlx`] elsewhere. It counts in parallel too
+//! ([`Cells::count_parallel`]); it has no multiplicities ([`CellsError`]),
+//! no solution iterator and no observer yet.
 //!
 //! ```
 //! use exact_cover::{Dlx, Limits, ProblemBuilder};

@@ -49,7 +49,10 @@
 //! the dancing-links engine's.
 //!
 //! The search runs on an explicit stack and allocates nothing per node (the
-//! stacks grow only when a search first reaches a new depth). Problems with
+//! stacks grow only when a search first reaches a new depth). Parallel
+//! counting splits the tree at a shallow level, as for the dancing-links
+//! engine; a subtree is replayed from its path of option nodes (not of
+//! positions in the sets, whose order depends on the search's history). Problems with
 //! multiplicities (Knuth's DLX3 `u:v|item`) are not handled here;
 //! [`Dlx`](crate::Dlx) handles them.
 
