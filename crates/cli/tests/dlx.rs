@@ -88,3 +88,83 @@ fn bad_input_gives_line_and_column_and_exit_2() {
             "warning: line 2: option has no primary item",
         ));
 }
+
+#[test]
+fn engine_cells_gives_the_same_answers() {
+    let queens = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/xc/queens8.dlx"
+    ))
+    .unwrap();
+    for threads in ["1", "2"] {
+        dlx()
+            .args([
+                "--count",
+                "--stats",
+                "--engine",
+                "cells",
+                "--threads",
+                threads,
+            ])
+            .write_stdin(queens.clone())
+            .assert()
+            .success()
+            .stdout("92\n")
+            .stderr(predicate::str::contains("nodes").and(predicate::str::contains("updates")));
+    }
+    // the one solution of Knuth's first example, printed as written
+    let out = dlx()
+        .args(["--engine", "cells"])
+        .write_stdin(TOY)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("1 solution"));
+    let mut lines: Vec<String> = String::from_utf8(out.get_output().stdout.clone())
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    lines.sort();
+    assert_eq!(lines, ["A D", "B G", "C E F"]);
+    // Knuth's colour example
+    dlx()
+        .args(["--engine", "cells", "--count"])
+        .write_stdin("A B C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nX:0 Y:1\nB X:1\nC Y:1\n")
+        .assert()
+        .success()
+        .stdout("1\n");
+    // a limit cuts the search short and says so
+    dlx()
+        .args(["--engine", "cells", "--count", "--max-nodes", "5"])
+        .write_stdin(queens)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("search cut short"));
+}
+
+#[test]
+fn engine_cells_refuses_multiplicities_with_exit_2() {
+    dlx()
+        .args(["--engine", "cells"])
+        .write_stdin("2|A B\nA\nA\nA B\n")
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("'A'")
+                .and(predicate::str::contains("multiplicity"))
+                .and(predicate::str::contains("dancing-links")),
+        );
+    // the default engine handles them
+    dlx()
+        .args(["--count"])
+        .write_stdin("2|A B\nA\nA\nA B\n")
+        .assert()
+        .success()
+        .stdout("2\n");
+    dlx()
+        .args(["--engine", "sparse"])
+        .write_stdin(TOY)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("links").and(predicate::str::contains("cells")));
+}

@@ -18,7 +18,8 @@ impl Stats {
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
-    /// Link updates: list removals done by cover/hide/purify (Knuth's "updates").
+    /// Link updates: list removals done by cover/hide/purify (Knuth's
+    /// "updates"); for [`Cells`](crate::Cells), sparse-set removals.
     pub fn updates(&self) -> u64 {
         self.updates
     }

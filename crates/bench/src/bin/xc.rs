@@ -1,6 +1,6 @@
-//! Exact-cover benchmark: our engine (one and two threads) and the `dlx`
-//! crate 0.8.5 side by side, counting all solutions of each instance, in one
-//! run. Prints a Markdown table of median times over `--passes` runs.
+//! Exact-cover benchmark: our dancing-links engine and our dancing-cells
+//! engine (one and two threads each) and the `dlx` crate 0.8.5 side by side,
+//! counting all solutions of each instance, in one run. Prints a Markdown table of median times over `--passes` runs.
 //!
 //! `cargo run -p bench --release --bin xc -- [--passes N] [--quick]`
 //!
@@ -11,7 +11,7 @@
 use std::time::{Duration, Instant};
 
 use bench::xc_instances::{langford, queens, queens_organ_pipe, sudoku_xcc};
-use exact_cover::{Config, Dlx, Limits, count_parallel, format::parse};
+use exact_cover::{Cells, Config, Dlx, Limits, count_parallel, format::parse};
 
 /// The stand-in for "a Sudoku with about a million solutions as XCC": the
 /// bundled very hard puzzle with givens removed (1,677,910 solutions).
@@ -129,9 +129,9 @@ fn main() {
         ];
     }
     println!(
-        "| instance | solutions | ours 1 thread | ours 2 threads | dlx 0.8.5 | dlx / ours (1 thread) | 1 thread / 2 threads |"
+        "| instance | solutions | ours 1 thread | ours 2 threads | ours, cells | cells 2 threads | dlx 0.8.5 | dlx / ours (1 thread) | 1 thread / 2 threads | links / cells | cells 1 / 2 threads |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (name, text, want) in cases {
         let problem = parse(&text).expect("instance parses").problem;
         let (t1, r1) = time(passes, || {
@@ -140,10 +140,22 @@ fn main() {
         let (t2, r2) = time(passes, || {
             count_parallel(&problem, Config::default(), &Limits::none(), 2)
         });
+        let (tc, rc) = time(passes, || {
+            Cells::with_config(&problem, Config::default())
+                .expect("no multiplicities in the instances")
+                .count(&Limits::none())
+        });
+        let (tc2, rc2) = time(passes, || {
+            Cells::with_config(&problem, Config::default())
+                .expect("no multiplicities in the instances")
+                .count_parallel(&Limits::none(), 2)
+        });
         let (tp, np) = time(passes, || peer_count(&text));
         for (who, got) in [
             ("ours", r1.stats.solutions()),
             ("ours x2", r2.stats.solutions()),
+            ("ours, cells", rc.stats.solutions()),
+            ("ours, cells x2", rc2.stats.solutions()),
             ("dlx", np),
         ] {
             if got != want {
@@ -152,12 +164,16 @@ fn main() {
             }
         }
         println!(
-            "| {name} | {want} | {:.3} s | {:.3} s | {:.3} s | {:.2} | {:.2} |",
+            "| {name} | {want} | {:.3} s | {:.3} s | {:.3} s | {:.3} s | {:.3} s | {:.2} | {:.2} | {:.2} | {:.2} |",
             t1.as_secs_f64(),
             t2.as_secs_f64(),
+            tc.as_secs_f64(),
+            tc2.as_secs_f64(),
             tp.as_secs_f64(),
             tp.as_secs_f64() / t1.as_secs_f64(),
             t1.as_secs_f64() / t2.as_secs_f64(),
+            t1.as_secs_f64() / tc.as_secs_f64(),
+            tc.as_secs_f64() / tc2.as_secs_f64(),
         );
     }
 }

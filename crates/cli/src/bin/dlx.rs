@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::{Parser, ValueEnum};
 use exact_cover::format::parse;
-use exact_cover::{Config, Dlx, Heuristic, Limits, Observer, Report, Stats, count_parallel};
+use exact_cover::{Cells, Config, Dlx, Heuristic, Limits, Observer, Report, Stats, count_parallel};
 
 /// Solve an exact-cover problem given in Knuth's DLX format (items line, then
 /// one option per line; `|` separates secondary items; `item:colour` colours a
@@ -40,6 +40,11 @@ struct Args {
     /// Threads for counting (0 = all cores). Needs --count; a --limit counts on one thread.
     #[arg(long, value_name = "N", default_value_t = 1)]
     threads: usize,
+    /// Search engine: links (Dancing Links, Knuth's DLX; handles multiplicities) or
+    /// cells (dancing cells, sparse sets as in Knuth's SSXCC; no multiplicities, no
+    /// progress bar).
+    #[arg(long, value_enum, default_value_t = EngineArg::Links)]
+    engine: EngineArg,
     /// Print statistics (nodes, updates, time, bytes, solutions) on stderr.
     #[arg(long)]
     stats: bool,
@@ -55,6 +60,12 @@ struct Args {
 enum HeuristicArg {
     Mrv,
     First,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum EngineArg {
+    Links,
+    Cells,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -158,10 +169,19 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let mut out = BufWriter::new(stdout.lock());
     let mut json_solutions: Vec<Vec<&str>> = Vec::new();
     let mut io_error: Option<io::Error> = None;
-    let report: Report = if args.threads != 1 {
+    let mut cells = match args.engine {
+        EngineArg::Links => None,
+        EngineArg::Cells => match Cells::with_config(&parsed.problem, config) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                eprintln!("dlx: {source}: {e}");
+                return Ok(ExitCode::from(2));
+            }
+        },
+    };
+    let report: Report = if args.threads != 1 && cells.is_none() {
         count_parallel(&parsed.problem, config, &limits, args.threads)
     } else {
-        let mut dlx = Dlx::with_config(&parsed.problem, config);
         let mut first = true;
         let mut visit = |sol: &[usize]| {
             match args.format {
@@ -190,7 +210,16 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
             }
             ControlFlow::Continue(())
         };
-        if show_bar {
+        if let Some(cells) = &mut cells {
+            if args.threads != 1 {
+                cells.count_parallel(&limits, args.threads)
+            } else if args.count {
+                cells.count(&limits)
+            } else {
+                cells.search(&limits, visit)
+            }
+        } else if show_bar {
+            let mut dlx = Dlx::with_config(&parsed.problem, config);
             let bar = indicatif::ProgressBar::new(10_000);
             bar.set_style(
                 indicatif::ProgressStyle::with_template(
@@ -209,7 +238,7 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
         } else if args.count {
             dlx.count(&limits)
         } else {
-            dlx.search(&limits, visit)
+            Dlx::with_config(&parsed.problem, config).search(&limits, visit)
         }
     };
     if let Some(e) = io_error {

@@ -1,0 +1,591 @@
+//! The dancing-cells arrays: options as runs of nodes, one sparse set of
+//! active options per item in a shared array, a sparse set of active primary
+//! items, and the trail of sizes that backtracking restores.
+//!
+//! Items are numbered for the engine: primary items `0..n1` in the
+//! problem's order, then secondary items `n1..n`.
+//!
+//! The update loops index without bounds checks ([`Hot`]); the indices are
+//! in bounds by construction, and debug builds assert it.
+
+use crate::problem::Problem;
+
+/// Problems with more primary items than this keep the bit sets that find
+/// forced moves and dead ends; for smaller ones a scan of the active items
+/// costs less than keeping them.
+pub(crate) const TRACK_ITEMS: usize = 128;
+
+/// "No node".
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// The `item` field of a spacer node has this bit set; the other bits are
+/// the index of the option the spacer ends.
+const SPACER: u32 = 1 << 31;
+
+/// A trail entry with this bit set in its item means "mark the secondary
+/// item unpurified again".
+const PURIFIED: u32 = 1 << 31;
+
+/// An option node: its item and its location in the item's set (relative to
+/// the item's base). A spacer has `item = SPACER | option` and `loc` = the
+/// option's first node.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
+struct Node {
+    item: u32,
+    loc: u32,
+}
+
+/// What the search keeps per item, in one record (16 bytes).
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
+struct ItemRec {
+    /// Number of active options.
+    size: u32,
+    /// Start of the item's slice of `set`.
+    base: u32,
+    /// The step in which `size` was last saved on the trail.
+    stamp: u32,
+    /// 1 when a secondary item was purified by a coloured option.
+    purified: u32,
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Sets {
+    nodes: Vec<Node>,
+    /// Colour of each node (0 = none); empty for problems without colours.
+    colour: Vec<u32>,
+    /// Every item's set of option nodes, item after item.
+    set: Vec<u32>,
+    /// Per item: size, base, stamp, purified mark.
+    items: Vec<ItemRec>,
+    /// Active primary items: `pact[..np]`; `ppos[i]` is `i`'s position.
+    pact: Vec<u32>,
+    ppos: Vec<u32>,
+    /// Number of active primary items.
+    pub np: u32,
+    /// Whether `small` and `active` are kept (problems with more than
+    /// [`TRACK_ITEMS`] primary items), so that MRV finds a dead end or a
+    /// forced move without scanning every active item.
+    pub track: bool,
+    /// Bit `i` set when item `i` has at most one active option (with `track`).
+    small: Vec<u64>,
+    /// Bit `i` set when primary item `i` is active (with `track`).
+    active: Vec<u64>,
+    /// Number of primary items.
+    n1: u32,
+    /// (item, old size) pairs, or (`PURIFIED | item`, 0).
+    trail: Vec<(u32, u32)>,
+    /// Current step, for `stamp`.
+    epoch: u32,
+    /// Whether any option gives a secondary item a colour.
+    pub coloured: bool,
+    /// Sparse-set removals performed (this engine's "updates").
+    pub updates: u64,
+}
+
+/// SplitMix64 (Steele, Lea, Flood 2014): the seeded option order.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Sets {
+    /// Lay out `p`. With a seed, each item's set starts in a random order
+    /// (the options are entered in a shuffled order).
+    pub fn load(p: &Problem, seed: Option<u64>) -> Sets {
+        let items = p.items();
+        let n = items.len();
+        let n1 = items.iter().filter(|i| !i.is_secondary()).count();
+        let mut to_engine = vec![0u32; n];
+        let (mut np, mut ns) = (0u32, n1 as u32);
+        for (k, it) in items.iter().enumerate() {
+            let slot = if it.is_secondary() { &mut ns } else { &mut np };
+            to_engine[k] = *slot;
+            *slot += 1;
+        }
+        let coloured = p.has_colours();
+        let (entries, starts) = p.raw_parts();
+        let options = starts.len() - 1;
+        let mut nodes = Vec::with_capacity(entries.len() + options);
+        let mut colour = Vec::with_capacity(if coloured { nodes.capacity() } else { 0 });
+        let mut size = vec![0u32; n];
+        let mut first_node = Vec::with_capacity(options);
+        for k in 0..options {
+            let first = nodes.len() as u32;
+            first_node.push(first);
+            for e in &entries[starts[k] as usize..starts[k + 1] as usize] {
+                let i = to_engine[e.item as usize];
+                size[i as usize] += 1;
+                nodes.push(Node { item: i, loc: 0 });
+                if coloured {
+                    colour.push(e.colour);
+                }
+            }
+            nodes.push(Node {
+                item: SPACER | k as u32,
+                loc: first,
+            });
+            if coloured {
+                colour.push(0);
+            }
+        }
+        let mut base = Vec::with_capacity(n);
+        let mut total = 0u32;
+        for &s in &size {
+            base.push(total);
+            total += s;
+        }
+        let mut order: Vec<u32> = (0..options as u32).collect();
+        if let Some(seed) = seed {
+            let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
+            for k in (1..order.len()).rev() {
+                let j = (splitmix(&mut state) % (k as u64 + 1)) as usize;
+                order.swap(k, j);
+            }
+        }
+        let mut set = vec![0u32; total as usize];
+        let mut fill = vec![0u32; n];
+        for &k in &order {
+            let mut x = first_node[k as usize];
+            while nodes[x as usize].item & SPACER == 0 {
+                let i = nodes[x as usize].item as usize;
+                let loc = fill[i];
+                fill[i] += 1;
+                set[(base[i] + loc) as usize] = x;
+                nodes[x as usize].loc = loc;
+                x += 1;
+            }
+        }
+        let items = size
+            .iter()
+            .zip(&base)
+            .map(|(&size, &base)| ItemRec {
+                size,
+                base,
+                stamp: 0,
+                purified: 0,
+            })
+            .collect();
+        let words = n.div_ceil(64);
+        let mut small = vec![0u64; words];
+        let mut active = vec![0u64; words];
+        for (i, &s) in size.iter().enumerate() {
+            small[i / 64] |= ((s <= 1) as u64) << (i % 64);
+            active[i / 64] |= ((i < n1) as u64) << (i % 64);
+        }
+        Sets {
+            nodes,
+            colour,
+            set,
+            items,
+            pact: (0..n1 as u32).collect(),
+            ppos: (0..n1 as u32).collect(),
+            np: n1 as u32,
+            track: n1 > TRACK_ITEMS,
+            small,
+            active,
+            n1: n1 as u32,
+            trail: Vec::new(),
+            epoch: 1,
+            coloured,
+            updates: 0,
+        }
+    }
+
+    pub fn bytes(&self) -> u64 {
+        (self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.items.capacity() * std::mem::size_of::<ItemRec>()
+            + (self.colour.capacity()
+                + self.set.capacity()
+                + self.pact.capacity()
+                + self.ppos.capacity())
+                * 4
+            + (self.small.capacity() + self.active.capacity()) * 8
+            + self.trail.capacity() * 8) as u64
+    }
+
+    /// Undo everything: every item and option active again.
+    pub fn reset(&mut self) {
+        self.restore(0);
+        self.reactivate(self.n1);
+        self.updates = 0;
+    }
+
+    /// Start the step count at `epoch` with every stamp at `stamp`
+    /// (tests of the wrap-around).
+    #[cfg(test)]
+    pub fn set_epoch(&mut self, epoch: u32, stamp: u32) {
+        self.epoch = epoch;
+        for it in &mut self.items {
+            it.stamp = stamp;
+        }
+    }
+
+    pub fn trail_len(&self) -> u32 {
+        self.trail.len() as u32
+    }
+
+    /// Pop the trail back to `mark`, restoring sizes and purified marks.
+    #[inline]
+    pub fn restore(&mut self, mark: u32) {
+        let items = &mut self.items[..];
+        while self.trail.len() > mark as usize {
+            let (i, s) = self.trail.pop().expect("trail above mark");
+            if i & PURIFIED != 0 {
+                items[(i & !PURIFIED) as usize].purified = 0;
+            } else {
+                items[i as usize].size = s;
+                if self.track {
+                    let (w, b) = ((i / 64) as usize, i % 64);
+                    self.small[w] = self.small[w] & !(1 << b) | ((s <= 1) as u64) << b;
+                }
+            }
+        }
+    }
+
+    /// Make the primary items deactivated since there were `np` active
+    /// ones active again.
+    #[inline]
+    pub fn reactivate(&mut self, np: u32) {
+        if self.track {
+            for &i in &self.pact[self.np as usize..np as usize] {
+                self.active[(i / 64) as usize] |= 1 << (i % 64);
+            }
+        }
+        self.np = np;
+    }
+
+    #[inline]
+    fn new_step(&mut self) {
+        // a step saves each item's size at most once and purifies each
+        // secondary item at most once: room for that many entries lets
+        // `Hot::save` write without a capacity check
+        self.trail.reserve(2 * self.items.len());
+        self.epoch += 1;
+        if self.epoch == u32::MAX {
+            // no stamp may equal a future step: start the count again
+            for it in &mut self.items {
+                it.stamp = 0;
+            }
+            self.epoch = 1;
+        }
+    }
+
+    /// The active primary item with the fewest active options (the first
+    /// in order among ties), and its size.
+    #[inline]
+    pub fn min_item(&self) -> (u32, u32) {
+        let items = &self.items[..];
+        if self.track {
+            // a dead end anywhere, else the first forced move, from the bits
+            let mut forced = None;
+            for (w, (&s, &a)) in self.small.iter().zip(&self.active).enumerate() {
+                let mut m = s & a;
+                while m != 0 {
+                    let i = w as u32 * 64 + m.trailing_zeros();
+                    if items[i as usize].size == 0 {
+                        return (i, 0);
+                    }
+                    forced.get_or_insert(i);
+                    m &= m - 1;
+                }
+            }
+            if let Some(i) = forced {
+                return (i, 1);
+            }
+        }
+        // the exact minimum of (size, item) over the active items, without
+        // branches; a dead end found early saves nothing worth a branch
+        let mut best = u64::MAX;
+        for &i in &self.pact[..self.np as usize] {
+            let key = (items[i as usize].size as u64) << 32 | i as u64;
+            best = best.min(key);
+        }
+        (best as u32, (best >> 32) as u32)
+    }
+
+    /// The first active primary item in order, and its size.
+    #[inline]
+    pub fn first_item(&self) -> (u32, u32) {
+        let i = *self.pact[..self.np as usize]
+            .iter()
+            .min()
+            .expect("an active primary item");
+        (i, self.items[i as usize].size)
+    }
+
+    /// Option node `pos` of item `i`'s set.
+    #[inline]
+    pub fn member(&self, i: u32, pos: u32) -> u32 {
+        self.set[(self.items[i as usize].base + pos) as usize]
+    }
+
+    /// The problem's index of the option containing node `x`.
+    pub fn option_of(&self, mut x: u32) -> u32 {
+        while self.nodes[x as usize].item & SPACER == 0 {
+            x += 1;
+        }
+        self.nodes[x as usize].item & !SPACER
+    }
+
+    /// The arrays as separate slices, for the update loops.
+    #[inline]
+    fn hot(&mut self) -> Hot<'_> {
+        Hot {
+            nodes: &mut self.nodes,
+            set: &mut self.set,
+            items: &mut self.items,
+            trail: &mut self.trail,
+            small: &mut self.small,
+            epoch: self.epoch,
+            updates: 0,
+        }
+    }
+
+    /// Remove primary item `i` from the active items.
+    #[inline(always)]
+    fn deactivate(&mut self, i: u32) {
+        let (pact, ppos) = (&mut self.pact[..], &mut self.ppos[..]);
+        let p = ppos[i as usize];
+        self.active[(i / 64) as usize] &= !(1 << (i % 64));
+        self.np -= 1;
+        let last = pact[self.np as usize];
+        pact[p as usize] = last;
+        ppos[last as usize] = p;
+        pact[self.np as usize] = i;
+        ppos[i as usize] = self.np;
+    }
+
+    /// Cover primary item `i`, chosen to branch on: hide its options from
+    /// every other item and make it inactive. Its own set stays as it is,
+    /// so the options can be tried from it in turn.
+    #[inline]
+    pub fn cover_chosen<const T: bool>(&mut self, i: u32) {
+        self.new_step();
+        let mut hot = self.hot();
+        hot.hide_all::<T>(i, NONE);
+        self.updates += hot.updates;
+        self.deactivate(i);
+    }
+
+    /// Branch on primary item `i`, which has a single option: make it
+    /// inactive and leave its option where it is. [`apply`](Self::apply)
+    /// then skips that option when it covers the option's other items, which
+    /// spares hiding it only to restore it at once (Knuth's SSXCC treats
+    /// forced moves specially too).
+    #[inline]
+    pub fn cover_forced(&mut self, i: u32) {
+        self.deactivate(i);
+    }
+
+    /// Choose the option of node `x` (in the item branched on, already
+    /// covered by [`cover_chosen`](Self::cover_chosen) or
+    /// [`cover_forced`](Self::cover_forced)): cover its other primary items,
+    /// purify its secondary items.
+    #[inline]
+    pub fn apply<const COLOURED: bool, const T: bool>(&mut self, x: u32) {
+        self.new_step();
+        let mut w = x + 1;
+        loop {
+            let nd = self.nodes[w as usize];
+            if nd.item & SPACER != 0 {
+                w = nd.loc;
+                continue;
+            }
+            if w == x {
+                return;
+            }
+            let j = nd.item;
+            if j < self.n1 {
+                self.deactivate(j);
+                let mut hot = self.hot();
+                hot.hide_all::<T>(j, w);
+                self.updates += hot.updates;
+            } else if !COLOURED {
+                // the option is still live, so no other option has used j
+                let mut hot = self.hot();
+                hot.hide_all::<T>(j, w);
+                self.updates += hot.updates;
+            } else if self.items[j as usize].purified == 0 {
+                let c = self.colour[w as usize];
+                let colour = &self.colour[..];
+                let mut hot = Hot {
+                    nodes: &mut self.nodes,
+                    set: &mut self.set,
+                    items: &mut self.items,
+                    trail: &mut self.trail,
+                    small: &mut self.small,
+                    epoch: self.epoch,
+                    updates: 0,
+                };
+                if c == 0 {
+                    hot.hide_all::<T>(j, w);
+                } else {
+                    hot.purify::<T>(j, c, colour);
+                }
+                self.updates += hot.updates;
+            }
+            w += 1;
+        }
+    }
+}
+
+/// The arrays the update loops touch, borrowed as separate slices so that
+/// the compiler knows a store into one leaves the others alone.
+///
+/// Every index used here is in bounds by construction of [`Sets::load`]:
+/// node numbers come from `set`, from a spacer's `loc` (the first node of
+/// its option) or are `x + 1` for a node `x` that is not a spacer (every
+/// option ends with a spacer); item numbers are the `item` fields of
+/// non-spacer nodes (`< n`); set positions are `base + p` with
+/// `p < size <=` the item's slice length, since sizes only shrink below
+/// their loaded values and are restored to earlier values.
+struct Hot<'a> {
+    nodes: &'a mut [Node],
+    set: &'a mut [u32],
+    items: &'a mut [ItemRec],
+    trail: &'a mut Vec<(u32, u32)>,
+    small: &'a mut [u64],
+    epoch: u32,
+    updates: u64,
+}
+
+impl Hot<'_> {
+    #[inline(always)]
+    fn node(&self, x: u32) -> Node {
+        debug_assert!((x as usize) < self.nodes.len());
+        // SAFETY: `x` is a node number (see the type's comment).
+        unsafe { *self.nodes.get_unchecked(x as usize) }
+    }
+
+    #[inline(always)]
+    fn set_loc(&mut self, x: u32, loc: u32) {
+        debug_assert!((x as usize) < self.nodes.len());
+        // SAFETY: `x` is a node number (see the type's comment).
+        unsafe { self.nodes.get_unchecked_mut(x as usize).loc = loc }
+    }
+
+    #[inline(always)]
+    fn item(&mut self, i: u32) -> &mut ItemRec {
+        debug_assert!((i as usize) < self.items.len());
+        // SAFETY: `i` is the item of a non-spacer node (see the type's comment).
+        unsafe { self.items.get_unchecked_mut(i as usize) }
+    }
+
+    #[inline(always)]
+    fn at(&self, p: u32) -> u32 {
+        debug_assert!((p as usize) < self.set.len());
+        // SAFETY: `p` is `base + q` with `q < size` (see the type's comment).
+        unsafe { *self.set.get_unchecked(p as usize) }
+    }
+
+    #[inline(always)]
+    fn put(&mut self, p: u32, x: u32) {
+        debug_assert!((p as usize) < self.set.len());
+        // SAFETY: as in `at`.
+        unsafe { *self.set.get_unchecked_mut(p as usize) = x }
+    }
+
+    /// Push `e` on the trail.
+    #[inline(always)]
+    fn save(&mut self, e: (u32, u32)) {
+        let len = self.trail.len();
+        debug_assert!(len < self.trail.capacity());
+        // SAFETY: `Sets::new_step` reserved room for every entry a step
+        // can push (one per item and one per purified item), and every
+        // `Hot` runs inside one step, so `len < capacity`.
+        unsafe {
+            self.trail.as_mut_ptr().add(len).write(e);
+            self.trail.set_len(len + 1);
+        }
+    }
+
+    /// Remove node `w` from its item's set: swap it with the last active
+    /// element and shrink the set, saving the size first if this step has
+    /// not saved it yet.
+    #[inline(always)]
+    fn remove<const T: bool>(&mut self, w: u32, nd: Node) {
+        let epoch = self.epoch;
+        let rec = self.item(nd.item);
+        let s = rec.size - 1;
+        let b = rec.base;
+        rec.size = s;
+        if rec.stamp != epoch {
+            rec.stamp = epoch;
+            self.save((nd.item, s + 1));
+        }
+        let last = self.at(b + s);
+        self.put(b + nd.loc, last);
+        self.set_loc(last, nd.loc);
+        self.put(b + s, w);
+        self.set_loc(w, s);
+        if T {
+            let i = nd.item;
+            debug_assert!(((i / 64) as usize) < self.small.len());
+            // SAFETY: `i` is an item number and `small` has a bit per item.
+            let word = unsafe { self.small.get_unchecked_mut((i / 64) as usize) };
+            *word |= ((s <= 1) as u64) << (i % 64);
+        }
+    }
+
+    /// Remove every node of `y`'s option but `y` itself from its item's set.
+    #[inline(always)]
+    /// Returns the number of nodes removed.
+    fn hide<const T: bool>(&mut self, y: u32) -> u64 {
+        // right of `y` up to the spacer, then from the option's start to `y`
+        let mut w = y + 1;
+        let mut n = 0;
+        loop {
+            let nd = self.node(w);
+            if nd.item & SPACER != 0 {
+                n += (w - y - 1) as u64;
+                w = nd.loc;
+                break;
+            }
+            self.remove::<T>(w, nd);
+            w += 1;
+        }
+        n += (y - w) as u64;
+        while w != y {
+            let nd = self.node(w);
+            self.remove::<T>(w, nd);
+            w += 1;
+        }
+        n
+    }
+
+    /// Hide every active option of item `i` but the one of node `keep`
+    /// from the other items.
+    #[inline]
+    fn hide_all<const T: bool>(&mut self, i: u32, keep: u32) {
+        let ItemRec { size, base, .. } = *self.item(i);
+        let mut n = 0;
+        for p in base..base + size {
+            let y = self.at(p);
+            if y != keep {
+                n += self.hide::<T>(y);
+            }
+        }
+        self.updates += n;
+    }
+
+    /// Purify secondary item `j` for colour `c`: hide its options of other
+    /// colours, and mark it so that later options of colour `c` skip it.
+    #[inline]
+    fn purify<const T: bool>(&mut self, j: u32, c: u32, colour: &[u32]) {
+        self.item(j).purified = 1;
+        self.save((PURIFIED | j, 0));
+        let ItemRec { size, base, .. } = *self.item(j);
+        for p in base..base + size {
+            let y = self.at(p);
+            if colour[y as usize] != c {
+                let n = self.hide::<T>(y);
+                self.updates += n;
+            }
+        }
+    }
+}
