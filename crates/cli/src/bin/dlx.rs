@@ -236,7 +236,7 @@ fn run(args: &Args) -> anyhow::Result<ExitCode> {
             obs.0.finish_and_clear();
             r
         } else if args.count {
-            dlx.count(&limits)
+            Dlx::with_config(&parsed.problem, config).count(&limits)
         } else {
             Dlx::with_config(&parsed.problem, config).search(&limits, visit)
         }
