@@ -42,11 +42,7 @@ pub fn count_parallel(
     threads: usize,
 ) -> Report {
     let mut proto = Dlx::with_config(problem, config);
-    let threads = if threads == 0 {
-        rayon::current_num_threads()
-    } else {
-        threads
-    };
+    let threads = thread_count(threads);
     if threads <= 1 || limits.max_solutions.is_some() || limits.max_nodes.is_some() {
         return proto.count(limits);
     }
@@ -66,18 +62,30 @@ pub fn count_parallel(
     });
     let mut stats: Stats = split_stats;
     stats.solutions = above;
+    combine(stats, &reports, proto.bytes() * threads as u64)
+}
+
+/// The number of threads to use: `threads`, or all of rayon's for 0.
+pub(crate) fn thread_count(threads: usize) -> usize {
+    if threads == 0 {
+        rayon::current_num_threads()
+    } else {
+        threads
+    }
+}
+
+/// The report of a parallel count: the split's statistics plus every
+/// subtree's, `bytes` held in all, and the stop reason of a subtree cut
+/// short (or exhausted when none was).
+pub(crate) fn combine(mut stats: Stats, reports: &[Report], bytes: u64) -> Report {
     let mut stop = StopReason::Exhausted;
-    for r in &reports {
-        stats.nodes += r.stats.nodes;
-        stats.updates += r.stats.updates;
-        stats.solutions += r.stats.solutions;
-        stats.guesses += r.stats.guesses;
-        stats.max_depth = stats.max_depth.max(r.stats.max_depth);
+    for r in reports {
+        stats += r.stats;
         if !r.stop.is_complete() {
             stop = r.stop;
         }
     }
-    stats.bytes = proto.bytes() * threads as u64;
+    stats.bytes = bytes;
     Report { stats, stop }
 }
 

@@ -238,11 +238,7 @@ impl Cells {
     /// of the search).
     pub fn count_parallel(&mut self, limits: &Limits, threads: usize) -> Report {
         use rayon::prelude::*;
-        let threads = if threads == 0 {
-            rayon::current_num_threads()
-        } else {
-            threads
-        };
+        let threads = crate::parallel::thread_count(threads);
         if threads <= 1 || limits.max_solutions.is_some() || limits.max_nodes.is_some() {
             return self.count(limits);
         }
@@ -277,20 +273,7 @@ impl Cells {
                 .collect()
         });
         self.paths = paths;
-        let mut stats = split.stats;
-        let mut stop = StopReason::Exhausted;
-        for r in &reports {
-            stats.nodes += r.stats.nodes;
-            stats.updates += r.stats.updates;
-            stats.solutions += r.stats.solutions;
-            stats.guesses += r.stats.guesses;
-            stats.max_depth = stats.max_depth.max(r.stats.max_depth);
-            if !r.stop.is_complete() {
-                stop = r.stop;
-            }
-        }
-        stats.bytes = self.bytes() * threads as u64;
-        Report { stats, stop }
+        crate::parallel::combine(split.stats, &reports, self.bytes() * threads as u64)
     }
 
     /// Count the subtree below `path` (option nodes chosen from the root,
