@@ -3,14 +3,15 @@
 //! the multiplicity error, and a property test against brute force.
 
 use std::ops::ControlFlow;
-use std::path::PathBuf;
 
 use exact_cover::format::parse;
 use exact_cover::{
-    CancelToken, Cells, CellsError, Config, Dlx, Heuristic, Limits, Problem, ProblemBuilder,
-    StopReason,
+    CancelToken, Cells, CellsError, Config, Dlx, Heuristic, Limits, Problem, StopReason,
 };
 use proptest::prelude::*;
+
+mod common;
+use common::{brute_force, build, build_padded, queens, seven_element_problem, testdata};
 
 const MRV: Config = Config {
     heuristic: Heuristic::Mrv,
@@ -92,52 +93,10 @@ fn knuth_colour_example() {
 
 #[test]
 fn study_seven_element_example() {
-    // S = {1..7}; A={1,4,7} B={1,4} C={4,5,7} D={3,5,6} E={2,3,6,7} F={2,7}
-    let mut b = ProblemBuilder::new();
-    for n in 1..=7 {
-        b.primary(&n.to_string());
-    }
-    let sets: [&[u32]; 6] = [
-        &[1, 4, 7],
-        &[1, 4],
-        &[4, 5, 7],
-        &[3, 5, 6],
-        &[2, 3, 6, 7],
-        &[2, 7],
-    ];
-    for s in sets {
-        let ids: Vec<u32> = s.iter().map(|x| x - 1).collect();
-        b.option_ids(&ids);
-    }
-    let p = b.build().unwrap();
+    let p = seven_element_problem();
     for config in [MRV, FIRST] {
         assert_eq!(all_solutions(&p, config), vec![vec![1, 3, 5]], "{config:?}");
     }
-}
-
-/// n-queens with ranks and files primary, diagonals secondary.
-fn queens(n: usize) -> Problem {
-    let mut b = ProblemBuilder::new();
-    for i in 0..n {
-        b.primary(&format!("r{i}"));
-        b.primary(&format!("c{i}"));
-    }
-    for d in 0..2 * n - 1 {
-        b.secondary(&format!("a{d}"));
-        b.secondary(&format!("b{d}"));
-    }
-    for r in 0..n {
-        for c in 0..n {
-            let names = [
-                format!("r{r}"),
-                format!("c{c}"),
-                format!("a{}", r + c),
-                format!("b{}", n - 1 + r - c),
-            ];
-            b.option_named(names.iter());
-        }
-    }
-    b.build().unwrap()
 }
 
 #[test]
@@ -148,13 +107,6 @@ fn n_queens_counts() {
         assert_eq!(count_with(&p, MRV), want, "{n}-queens");
         assert_eq!(count_with(&p, FIRST), want, "{n}-queens, first item");
     }
-}
-
-fn testdata(name: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/xc")
-        .join(name);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 #[test]
@@ -335,126 +287,11 @@ fn multiplicities_are_refused_with_the_item_named() {
 
 // ---- property test against brute force and Dlx ----
 
-#[derive(Clone, Debug)]
-struct Random {
-    primary: usize,
-    secondary: usize,
-    options: Vec<Vec<(u32, u32)>>, // (item, colour 0 = none)
-}
-
-fn random_problem() -> impl Strategy<Value = Random> {
-    (1usize..=5, 0usize..=3).prop_flat_map(|(np, ns)| {
-        let n = np + ns;
-        let entry = (0..n as u32, 0u32..=2);
-        let option = prop::collection::vec(entry, 1..=4);
-        prop::collection::vec(option, 0..=11).prop_map(move |raw| {
-            let options = raw
-                .into_iter()
-                .map(|o| {
-                    let mut seen = Vec::new();
-                    let mut out = Vec::new();
-                    for (i, c) in o {
-                        if !seen.contains(&i) {
-                            seen.push(i);
-                            let c = if (i as usize) < np { 0 } else { c };
-                            out.push((i, c));
-                        }
-                    }
-                    out
-                })
-                .collect();
-            Random {
-                primary: np,
-                secondary: ns,
-                options,
-            }
-        })
-    })
-}
-
-fn build(r: &Random) -> Problem {
-    build_padded(r, 0)
-}
-
-/// The random problem with `pad` more primary items, each with one option
-/// of its own (forced moves that change no count). With more than 128
-/// primary items the engine keeps its bit sets of forced items, so padding
-/// tests that code path on the same random cores.
-fn build_padded(r: &Random, pad: usize) -> Problem {
-    let mut b = ProblemBuilder::new();
-    for k in 0..pad {
-        b.primary(&format!("pad{k}"));
-    }
-    for k in 0..r.primary {
-        b.primary(&format!("p{k}"));
-    }
-    for k in 0..r.secondary {
-        b.secondary(&format!("s{k}"));
-    }
-    let red = b.colour("1");
-    let blue = b.colour("2");
-    for o in &r.options {
-        b.option(o.iter().map(|&(i, c)| {
-            let colour = match c {
-                1 => Some(red),
-                2 => Some(blue),
-                _ => None,
-            };
-            (exact_cover::ItemId(i + pad as u32), colour)
-        }));
-    }
-    for k in 0..pad {
-        b.option_ids(&[k as u32]);
-    }
-    b.build().unwrap()
-}
-
-/// Brute-force count over all subsets of options. An option without a
-/// primary item may be in a subset only if it changes nothing, which the
-/// engines do not count: they only reach options through primary items.
-fn brute_force(r: &Random) -> u64 {
-    let np = r.primary;
-    let mut total = 0;
-    for mask in 0u32..(1 << r.options.len()) {
-        let chosen: Vec<&Vec<(u32, u32)>> = r
-            .options
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| mask >> k & 1 == 1)
-            .map(|(_, o)| o)
-            .collect();
-        if chosen
-            .iter()
-            .any(|o| o.iter().all(|&(i, _)| i as usize >= np))
-        {
-            continue;
-        }
-        let ok_primary = (0..np).all(|i| {
-            chosen
-                .iter()
-                .filter(|o| o.iter().any(|&(j, _)| j as usize == i))
-                .count()
-                == 1
-        });
-        let ok_secondary = (np..np + r.secondary).all(|i| {
-            let uses: Vec<u32> = chosen
-                .iter()
-                .filter_map(|o| o.iter().find(|&&(j, _)| j as usize == i).map(|&(_, c)| c))
-                .collect();
-            uses.len() <= 1 || uses.iter().all(|&c| c != 0 && c == uses[0])
-        });
-        if ok_primary && ok_secondary {
-            total += 1;
-        }
-    }
-    total
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
 
     #[test]
-    fn cells_count_equals_brute_force_and_dlx(r in random_problem()) {
+    fn cells_count_equals_brute_force_and_dlx(r in common::random_problem(false, false)) {
         let p = build(&r);
         let want = brute_force(&r);
         let links = Dlx::new(&p).count(&Limits::none());

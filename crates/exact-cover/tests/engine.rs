@@ -3,7 +3,6 @@
 //! a property test against brute force.
 
 use std::ops::ControlFlow;
-use std::path::PathBuf;
 
 use exact_cover::format::parse;
 use exact_cover::{
@@ -11,6 +10,9 @@ use exact_cover::{
     count_parallel,
 };
 use proptest::prelude::*;
+
+mod common;
+use common::{brute_force, brute_force_with, build, queens, seven_element_problem, testdata};
 
 fn all_solutions(p: &Problem, config: Config) -> Vec<Vec<usize>> {
     let mut dlx = Dlx::with_config(p, config);
@@ -62,24 +64,7 @@ fn knuth_colour_example() {
 
 #[test]
 fn study_seven_element_example() {
-    // S = {1..7}; A={1,4,7} B={1,4} C={4,5,7} D={3,5,6} E={2,3,6,7} F={2,7}
-    let mut b = ProblemBuilder::new();
-    for n in 1..=7 {
-        b.primary(&n.to_string());
-    }
-    let sets: [&[u32]; 6] = [
-        &[1, 4, 7],
-        &[1, 4],
-        &[4, 5, 7],
-        &[3, 5, 6],
-        &[2, 3, 6, 7],
-        &[2, 7],
-    ];
-    for s in sets {
-        let ids: Vec<u32> = s.iter().map(|x| x - 1).collect();
-        b.option_ids(&ids);
-    }
-    let p = b.build().unwrap();
+    let p = seven_element_problem();
     for h in [Heuristic::Mrv, Heuristic::First] {
         let sols = all_solutions(
             &p,
@@ -90,31 +75,6 @@ fn study_seven_element_example() {
         );
         assert_eq!(sols, vec![vec![1, 3, 5]], "B, D, F with {h:?}");
     }
-}
-
-/// n-queens with ranks and files primary, diagonals secondary.
-fn queens(n: usize) -> Problem {
-    let mut b = ProblemBuilder::new();
-    for i in 0..n {
-        b.primary(&format!("r{i}"));
-        b.primary(&format!("c{i}"));
-    }
-    for d in 0..2 * n - 1 {
-        b.secondary(&format!("a{d}"));
-        b.secondary(&format!("b{d}"));
-    }
-    for r in 0..n {
-        for c in 0..n {
-            let names = [
-                format!("r{r}"),
-                format!("c{c}"),
-                format!("a{}", r + c),
-                format!("b{}", n - 1 + r - c),
-            ];
-            b.option_named(names.iter());
-        }
-    }
-    b.build().unwrap()
 }
 
 #[test]
@@ -135,13 +95,6 @@ fn n_queens_counts() {
         .solutions();
         assert_eq!(first, want, "{n}-queens, first-item heuristic");
     }
-}
-
-fn testdata(name: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/xc")
-        .join(name);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 #[test]
@@ -409,118 +362,11 @@ fn format_round_trips() {
 
 // ---- property test against brute force ----
 
-#[derive(Clone, Debug)]
-struct Random {
-    primary: Vec<(u32, u32)>,
-    secondary: usize,
-    options: Vec<Vec<(u32, u32)>>, // (item, colour 0 = none)
-}
-
-fn random_problem() -> impl Strategy<Value = Random> {
-    (1usize..=5, 0usize..=3, any::<bool>()).prop_flat_map(|(np, ns, multi)| {
-        let bounds = if multi {
-            prop::collection::vec((0u32..=2, 1u32..=2).prop_map(|(a, b)| (a.min(b), b)), np).boxed()
-        } else {
-            Just(vec![(1, 1); np]).boxed()
-        };
-        let n = np + ns;
-        let entry = (0..n as u32, 0u32..=2);
-        let option = prop::collection::vec(entry, 1..=4);
-        (bounds, prop::collection::vec(option, 0..=11)).prop_map(move |(primary, raw)| {
-            let options = raw
-                .into_iter()
-                .map(|o| {
-                    let mut seen = Vec::new();
-                    let mut out = Vec::new();
-                    for (i, c) in o {
-                        if !seen.contains(&i) {
-                            seen.push(i);
-                            let c = if (i as usize) < np { 0 } else { c };
-                            out.push((i, c));
-                        }
-                    }
-                    out
-                })
-                .filter(|o: &Vec<(u32, u32)>| o.iter().any(|&(i, _)| (i as usize) < np))
-                .collect();
-            Random {
-                primary,
-                secondary: ns,
-                options,
-            }
-        })
-    })
-}
-
-fn build(r: &Random) -> Problem {
-    let mut b = ProblemBuilder::new();
-    for (k, &(lo, hi)) in r.primary.iter().enumerate() {
-        b.primary_with_bounds(&format!("p{k}"), lo, hi);
-    }
-    for k in 0..r.secondary {
-        b.secondary(&format!("s{k}"));
-    }
-    let red = b.colour("1");
-    let blue = b.colour("2");
-    for o in &r.options {
-        b.option(o.iter().map(|&(i, c)| {
-            let colour = match c {
-                1 => Some(red),
-                2 => Some(blue),
-                _ => None,
-            };
-            (exact_cover::ItemId(i), colour)
-        }));
-    }
-    b.build().unwrap()
-}
-
-fn brute_force(r: &Random) -> u64 {
-    brute_force_with(r, 0)
-}
-
-/// Brute-force count of the solutions that contain every option in `must` (a bit mask).
-fn brute_force_with(r: &Random, must: u32) -> u64 {
-    let np = r.primary.len();
-    let mut total = 0;
-    for mask in 0u32..(1 << r.options.len()) {
-        if mask & must != must {
-            continue;
-        }
-        let chosen: Vec<&Vec<(u32, u32)>> = r
-            .options
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| mask >> k & 1 == 1)
-            .map(|(_, o)| o)
-            .collect();
-        let ok_primary = (0..np).all(|i| {
-            let c = chosen
-                .iter()
-                .filter(|o| o.iter().any(|&(j, _)| j as usize == i))
-                .count() as u32;
-            let (lo, hi) = r.primary[i];
-            lo <= c && c <= hi
-        });
-        let ok_secondary = (np..np + r.secondary).all(|i| {
-            let uses: Vec<u32> = chosen
-                .iter()
-                .filter_map(|o| o.iter().find(|&&(j, _)| j as usize == i).map(|&(_, c)| c))
-                .collect();
-            uses.len() <= 1 || uses.iter().all(|&c| c != 0 && c == uses[0])
-        });
-        if ok_primary && ok_secondary {
-            total += 1;
-        }
-    }
-    total
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
 
     #[test]
-    fn engine_count_equals_brute_force(r in random_problem()) {
+    fn engine_count_equals_brute_force(r in common::random_problem(true, true)) {
         let p = build(&r);
         let want = brute_force(&r);
         prop_assert_eq!(count(&p), want);

@@ -1,0 +1,208 @@
+//! Fixtures shared by the engine tests (`engine.rs` for dancing links,
+//! `cells.rs` for dancing cells): the study's example, n-queens, the bundled
+//! instances, and random problems with a brute-force count.
+#![allow(dead_code)] // each test file uses its own part
+
+use std::path::PathBuf;
+
+use exact_cover::{Problem, ProblemBuilder};
+use proptest::prelude::*;
+
+/// The study's example: S = {1..7}; A={1,4,7} B={1,4} C={4,5,7} D={3,5,6}
+/// E={2,3,6,7} F={2,7}; the only exact cover is {B, D, F} (options 1, 3, 5).
+pub fn seven_element_problem() -> Problem {
+    let mut b = ProblemBuilder::new();
+    for n in 1..=7 {
+        b.primary(&n.to_string());
+    }
+    let sets: [&[u32]; 6] = [
+        &[1, 4, 7],
+        &[1, 4],
+        &[4, 5, 7],
+        &[3, 5, 6],
+        &[2, 3, 6, 7],
+        &[2, 7],
+    ];
+    for s in sets {
+        let ids: Vec<u32> = s.iter().map(|x| x - 1).collect();
+        b.option_ids(&ids);
+    }
+    b.build().unwrap()
+}
+
+/// n-queens with ranks and files primary, diagonals secondary.
+pub fn queens(n: usize) -> Problem {
+    let mut b = ProblemBuilder::new();
+    for i in 0..n {
+        b.primary(&format!("r{i}"));
+        b.primary(&format!("c{i}"));
+    }
+    for d in 0..2 * n - 1 {
+        b.secondary(&format!("a{d}"));
+        b.secondary(&format!("b{d}"));
+    }
+    for r in 0..n {
+        for c in 0..n {
+            let names = [
+                format!("r{r}"),
+                format!("c{c}"),
+                format!("a{}", r + c),
+                format!("b{}", n - 1 + r - c),
+            ];
+            b.option_named(names.iter());
+        }
+    }
+    b.build().unwrap()
+}
+
+/// A bundled instance from `testdata/xc`.
+pub fn testdata(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/xc")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A small random problem: primary items with bounds (lo, hi), secondary
+/// items, and options as (item, colour) lists (colour 0 = none; colours only
+/// on secondary items).
+#[derive(Clone, Debug)]
+pub struct Random {
+    pub primary: Vec<(u32, u32)>,
+    pub secondary: usize,
+    pub options: Vec<Vec<(u32, u32)>>,
+}
+
+/// Random problems of up to 5 primary and 3 secondary items and 11 options.
+/// `multiplicities`: some problems get bounds other than (1, 1).
+/// `anchored`: drop the options without a primary item (the parser drops
+/// them too); otherwise keep them, to test that the engines ignore them.
+pub fn random_problem(multiplicities: bool, anchored: bool) -> impl Strategy<Value = Random> {
+    let multi = if multiplicities {
+        any::<bool>().boxed()
+    } else {
+        Just(false).boxed()
+    };
+    (1usize..=5, 0usize..=3, multi).prop_flat_map(move |(np, ns, multi)| {
+        let bounds = if multi {
+            prop::collection::vec((0u32..=2, 1u32..=2).prop_map(|(a, b)| (a.min(b), b)), np).boxed()
+        } else {
+            Just(vec![(1, 1); np]).boxed()
+        };
+        let n = np + ns;
+        let entry = (0..n as u32, 0u32..=2);
+        let option = prop::collection::vec(entry, 1..=4);
+        (bounds, prop::collection::vec(option, 0..=11)).prop_map(move |(primary, raw)| {
+            let options = raw
+                .into_iter()
+                .map(|o| {
+                    let mut seen = Vec::new();
+                    let mut out = Vec::new();
+                    for (i, c) in o {
+                        if !seen.contains(&i) {
+                            seen.push(i);
+                            let c = if (i as usize) < np { 0 } else { c };
+                            out.push((i, c));
+                        }
+                    }
+                    out
+                })
+                .filter(|o: &Vec<(u32, u32)>| {
+                    !anchored || o.iter().any(|&(i, _)| (i as usize) < np)
+                })
+                .collect();
+            Random {
+                primary,
+                secondary: ns,
+                options,
+            }
+        })
+    })
+}
+
+pub fn build(r: &Random) -> Problem {
+    build_padded(r, 0)
+}
+
+/// The random problem with `pad` more primary items first, each with one
+/// option of its own (forced moves that change no count). With more than
+/// 128 primary items the engines keep bit sets of forced items, so padding
+/// tests that code path on the same random cores.
+pub fn build_padded(r: &Random, pad: usize) -> Problem {
+    let mut b = ProblemBuilder::new();
+    for k in 0..pad {
+        b.primary(&format!("pad{k}"));
+    }
+    for (k, &(lo, hi)) in r.primary.iter().enumerate() {
+        b.primary_with_bounds(&format!("p{k}"), lo, hi);
+    }
+    for k in 0..r.secondary {
+        b.secondary(&format!("s{k}"));
+    }
+    let red = b.colour("1");
+    let blue = b.colour("2");
+    for o in &r.options {
+        b.option(o.iter().map(|&(i, c)| {
+            let colour = match c {
+                1 => Some(red),
+                2 => Some(blue),
+                _ => None,
+            };
+            (exact_cover::ItemId(i + pad as u32), colour)
+        }));
+    }
+    for k in 0..pad {
+        b.option_ids(&[k as u32]);
+    }
+    b.build().unwrap()
+}
+
+pub fn brute_force(r: &Random) -> u64 {
+    brute_force_with(r, 0)
+}
+
+/// Brute-force count over all subsets of options that contain every option
+/// in `must` (a bit mask). An option without a primary item may be in a
+/// subset only if it changes nothing, which the engines do not count: they
+/// only reach options through primary items.
+pub fn brute_force_with(r: &Random, must: u32) -> u64 {
+    let np = r.primary.len();
+    let mut total = 0;
+    for mask in 0u32..(1 << r.options.len()) {
+        if mask & must != must {
+            continue;
+        }
+        let chosen: Vec<&Vec<(u32, u32)>> = r
+            .options
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| mask >> k & 1 == 1)
+            .map(|(_, o)| o)
+            .collect();
+        if chosen
+            .iter()
+            .any(|o| o.iter().all(|&(i, _)| i as usize >= np))
+        {
+            continue;
+        }
+        let ok_primary = (0..np).all(|i| {
+            let c = chosen
+                .iter()
+                .filter(|o| o.iter().any(|&(j, _)| j as usize == i))
+                .count() as u32;
+            let (lo, hi) = r.primary[i];
+            lo <= c && c <= hi
+        });
+        let ok_secondary = (np..np + r.secondary).all(|i| {
+            let uses: Vec<u32> = chosen
+                .iter()
+                .filter_map(|o| o.iter().find(|&&(j, _)| j as usize == i).map(|&(_, c)| c))
+                .collect();
+            uses.len() <= 1 || uses.iter().all(|&c| c != 0 && c == uses[0])
+        });
+        if ok_primary && ok_secondary {
+            total += 1;
+        }
+    }
+    total
+}
