@@ -11,7 +11,90 @@ pub mod output;
 pub mod rate;
 pub mod solve;
 
-use std::io;
+use std::io::{self, Write};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Exit codes shared by `sudoku` and `dlx`.
+pub mod exit {
+    /// Every answer is complete (solved, counted exactly, rated, ...).
+    pub const OK: u8 = 0;
+    /// Some answer is cut short by a limit, a puzzle has no solution or
+    /// several (for `solve`), or some input record is bad.
+    pub const INCOMPLETE: u8 = 1;
+    /// Usage error (bad flag or value) or I/O error (unreadable input,
+    /// unwritable output).
+    pub const USAGE: u8 = 2;
+}
+
+/// The largest number of seconds a timeout flag takes literally (about 31
+/// years); larger values mean "no deadline".
+pub const MAX_TIMEOUT_SECS: f64 = 1e9;
+
+/// Parse a timeout flag's value: seconds, a positive finite number.
+/// Values above [`MAX_TIMEOUT_SECS`] saturate (they never expire).
+pub fn parse_secs(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if secs.is_nan() || secs <= 0.0 {
+        return Err(format!(
+            "'{text}': a timeout is a positive number of seconds"
+        ));
+    }
+    Ok(Duration::from_secs_f64(secs.min(MAX_TIMEOUT_SECS)))
+}
+
+/// The instant `d` from now, or `None` (no deadline) when that is past what
+/// the clock can represent.
+pub fn deadline_after(d: Duration) -> Option<Instant> {
+    Instant::now().checked_add(d)
+}
+
+/// How many worker threads a command may start per core; `--threads` above
+/// this is capped (with a warning).
+pub const MAX_THREADS_PER_CORE: usize = 4;
+
+/// The cores of this machine (1 when unknown).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Resolve `--threads N`: 0 means one per core; more than
+/// [`MAX_THREADS_PER_CORE`] per core is capped, with a warning on stderr
+/// naming the program.
+pub fn worker_threads(program: &str, requested: usize) -> usize {
+    let cores = cores();
+    let max = MAX_THREADS_PER_CORE * cores;
+    match requested {
+        0 => cores,
+        n if n > max => {
+            eprintln!(
+                "{program}: warning: --threads {n} capped at {max} ({MAX_THREADS_PER_CORE} per core, {cores} cores)"
+            );
+            max
+        }
+        n => n,
+    }
+}
+
+/// Where a command writes its answers: the file of `-o FILE`, or standard
+/// output (no flag, or `-o -`).
+pub fn open_output(path: Option<&Path>) -> anyhow::Result<Box<dyn Write + Send>> {
+    use anyhow::Context;
+    match path {
+        Some(p) if p.as_os_str() != "-" => {
+            let f = std::fs::File::create(p)
+                .with_context(|| format!("-o: cannot create {}", p.display()))?;
+            Ok(Box::new(io::BufWriter::with_capacity(1 << 16, f)))
+        }
+        _ => Ok(Box::new(io::BufWriter::with_capacity(
+            1 << 16,
+            io::stdout(),
+        ))),
+    }
+}
 
 /// Whether an error chain ends in a broken pipe (the reader went away:
 /// `sudoku solve big.txt | head`), which is not a failure.

@@ -233,6 +233,143 @@ pub trait Solver {
     }
 }
 
+/// A solving method: every method of this module, by name.
+///
+/// The one list of methods: names (`FromStr`/`Display`, as `--algo` takes
+/// them), a fresh solver ([`Method::solver`]), and what each supports
+/// ([`Method::supports`], [`Method::traces`]).
+///
+/// ```
+/// use sudoku_core::solve::Method;
+/// use sudoku_core::Size;
+///
+/// let m: Method = "mrv-hidden".parse().unwrap();
+/// assert_eq!(m.to_string(), "mrv-hidden");
+/// assert!(m.supports(Size::SIXTEEN) && m.traces());
+/// assert!(!Method::Fast.supports(Size::SIXTEEN));
+/// assert_eq!(Method::auto(Size::NINE), Method::Fast);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Method {
+    /// Plain backtracking: first empty cell, digits 1..n, rules checked by
+    /// scanning. The readable oracle; slow on hard puzzles.
+    Naive,
+    /// Backtracking over candidates computed once from the givens. Slow on
+    /// hard puzzles.
+    Cached,
+    /// Candidate bitmasks, naked singles, fewest-candidates branching.
+    Mrv,
+    /// `mrv` plus hidden singles: the fastest general method (every size).
+    MrvHidden,
+    /// Dancing Links on the exact-cover reduction, first column (no
+    /// heuristic). Very slow on hard puzzles.
+    DlxFirst,
+    /// Dancing Links, fewest-options column (Knuth's Algorithm X).
+    Dlx,
+    /// Dancing Links with the givens selected up front (the pruned matrix).
+    DlxPruned,
+    /// The bit-parallel 9×9 solver built for speed (9×9 only; no trace).
+    Fast,
+}
+
+/// A method name that is not one of [`Method::ALL`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown method '{0}'; methods: naive, cached, mrv, mrv-hidden, dlx-first, dlx, dlx-pruned, fast"
+)]
+pub struct UnknownMethod(pub String);
+
+impl Method {
+    /// Every method, in the order of the comparison study (simplest first).
+    pub const ALL: [Method; 8] = [
+        Method::Naive,
+        Method::Cached,
+        Method::Mrv,
+        Method::MrvHidden,
+        Method::DlxFirst,
+        Method::Dlx,
+        Method::DlxPruned,
+        Method::Fast,
+    ];
+
+    /// The method's name, as `--algo` takes it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Method::Naive => "naive",
+            Method::Cached => "cached",
+            Method::Mrv => "mrv",
+            Method::MrvHidden => "mrv-hidden",
+            Method::DlxFirst => "dlx-first",
+            Method::Dlx => "dlx",
+            Method::DlxPruned => "dlx-pruned",
+            Method::Fast => "fast",
+        }
+    }
+
+    /// A fresh solver of this method (make one per thread and reuse it).
+    pub fn solver(self) -> Box<dyn Solver + Send> {
+        match self {
+            Method::Naive => Box::new(Naive::new()),
+            Method::Cached => Box::new(Cached::new()),
+            Method::Mrv => Box::new(Mrv::new()),
+            Method::MrvHidden => Box::new(MrvHidden::new()),
+            Method::DlxFirst => Box::new(dlx::DlxSolver::new(dlx::DlxMethod::First)),
+            Method::Dlx => Box::new(dlx::DlxSolver::new(dlx::DlxMethod::Mrv)),
+            Method::DlxPruned => Box::new(dlx::DlxSolver::new(dlx::DlxMethod::Pruned)),
+            Method::Fast => Box::new(fast::Fast::new()),
+        }
+    }
+
+    /// Whether the method solves grids of this size (`fast`: 9×9 only).
+    pub fn supports(self, size: crate::grid::Size) -> bool {
+        self != Method::Fast || size == crate::grid::Size::NINE
+    }
+
+    /// Whether [`Solver::search_traced`] reports the method's steps
+    /// (`mrv`, `mrv-hidden` and the three DLX methods).
+    pub fn traces(self) -> bool {
+        !matches!(self, Method::Naive | Method::Cached | Method::Fast)
+    }
+
+    /// Whether the method is too slow for hard puzzles or large batches
+    /// (`naive`, `cached`, `dlx-first`: seconds to hours on hard puzzles).
+    pub fn is_slow(self) -> bool {
+        matches!(self, Method::Naive | Method::Cached | Method::DlxFirst)
+    }
+
+    /// The method `auto` picks for a size: `fast` for 9×9, `mrv-hidden`
+    /// (the fastest general method) otherwise.
+    pub fn auto(size: crate::grid::Size) -> Method {
+        if size == crate::grid::Size::NINE {
+            Method::Fast
+        } else {
+            Method::MrvHidden
+        }
+    }
+
+    /// The method `auto` traces with: `mrv-hidden`, since `fast` has no trace.
+    pub fn auto_traced(size: crate::grid::Size) -> Method {
+        let m = Method::auto(size);
+        if m.traces() { m } else { Method::MrvHidden }
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = UnknownMethod;
+    fn from_str(s: &str) -> Result<Method, UnknownMethod> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| UnknownMethod(s.to_string()))
+    }
+}
+
 /// The names of every method [`by_name`] knows, in the order of the comparison
 /// study (simplest first).
 pub const METHODS: &[&str] = &[
@@ -249,26 +386,12 @@ pub const METHODS: &[&str] = &[
 /// The method `auto` picks for a grid size: `fast` for 9×9, else the fastest
 /// general method.
 pub fn default_method(size: crate::grid::Size) -> &'static str {
-    if size == crate::grid::Size::NINE {
-        "fast"
-    } else {
-        "mrv-hidden"
-    }
+    Method::auto(size).name()
 }
 
 /// A fresh solver for a method name from [`METHODS`].
 pub fn by_name(name: &str) -> Option<Box<dyn Solver + Send>> {
-    Some(match name {
-        "naive" => Box::new(Naive::new()),
-        "cached" => Box::new(Cached::new()),
-        "mrv" => Box::new(Mrv::new()),
-        "mrv-hidden" => Box::new(MrvHidden::new()),
-        "dlx-first" => Box::new(dlx::DlxSolver::new(dlx::DlxMethod::First)),
-        "dlx" => Box::new(dlx::DlxSolver::new(dlx::DlxMethod::Mrv)),
-        "dlx-pruned" => Box::new(dlx::DlxSolver::new(dlx::DlxMethod::Pruned)),
-        "fast" => Box::new(fast::Fast::new()),
-        _ => return None,
-    })
+    name.parse::<Method>().ok().map(Method::solver)
 }
 
 /// Node and time accounting shared by the methods: counts nodes, enforces the
