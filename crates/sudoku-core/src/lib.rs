@@ -51,6 +51,7 @@ pub mod bench;
 pub mod format;
 pub mod generate;
 pub mod grid;
+pub mod pipeline;
 pub mod rate;
 pub mod solve;
 
