@@ -1,43 +1,102 @@
-//! `sudoku explain`: the whole human-style solving path, step by step.
+//! `sudoku explain`: the whole human-style solving path of every puzzle of
+//! a stream, step by step, answers in input order.
 
-use std::io::{self, BufWriter, Write};
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
 use serde_json::json;
 use sudoku_core::rate::{Candidates, Rater, Step, apply};
 
-use crate::hint::{TextFormat, checked_position};
-use crate::rate::{rating_json, rating_line};
-use crate::rater_config;
+use crate::batch::{self, Answers};
+use crate::hint::TextFormat;
+use crate::input::{Body, Chunk, Input, Position, Record, position_of};
+use crate::rate::{RateTally, rateable, rating_json, rating_line, write_unrated};
+use crate::{When, open_output, progress_counter, rater_config, worker_threads};
 
-/// Explain a puzzle: every step of the easiest path in words, then the
-/// rating. Accepts pencilmark lines like `hint`.
+/// Explain puzzles: every step of the easiest path in words, then the
+/// rating, for every puzzle of the input. Accepts pencilmark lines like
+/// `hint`.
 #[derive(clap::Args, Debug, Clone)]
+#[command(after_long_help = format!("{}\n{}", crate::rating_help(), crate::PUZZLE_INPUT_HELP))]
 pub struct ExplainArgs {
-    /// The puzzle: a puzzle line, a pencilmark line, '-' for standard input,
-    /// or a file (its first puzzle).
-    pub puzzle: String,
+    /// Puzzles: files (every puzzle in them), '-' for standard input, or a
+    /// puzzle or pencilmark line itself. Standard input when none is given.
+    pub puzzles: Vec<String>,
     /// Print the candidate grid before each step.
     #[arg(long)]
     pub candidates: bool,
-    /// Output format.
+    /// Output format: text, or json (one JSON object per puzzle).
     #[arg(long, value_enum, default_value_t = TextFormat::Text)]
     pub format: TextFormat,
     /// Techniques the step solver must not use (names, comma-separated or
     /// repeated).
     #[arg(long, value_name = "TECHNIQUE")]
     pub disable: Vec<String>,
+    /// Worker threads (0 = one per core, at most 4 per core). Output stays
+    /// in input order.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+    /// Write the explanations to FILE ('-' = standard output).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Progress on stderr: auto (when stderr is a terminal), always, never.
+    #[arg(long, value_enum, default_value_t = When::Never)]
+    pub progress: When,
 }
 
 /// Run `sudoku explain`.
 pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
     let rater = Rater::new(rater_config(&args.disable)?);
+    let mut out = open_output(args.output.as_deref())?;
+    let bar = progress_counter(args.progress.enabled(), "puzzles");
+    let threads = worker_threads("sudoku", args.threads);
+    let inputs = args.puzzles.iter().map(|a| Input::from_arg(a)).collect();
+    let tally = batch::run(inputs, threads, &mut out, &bar, || (), |_, chunk, a| {
+        explain_chunk(&rater, args, chunk, a)
+    });
+    bar.finish_and_clear();
+    let tally: RateTally = tally.context("cannot write the explanation")?;
+    Ok(ExitCode::from(tally.exit_code()))
+}
+
+fn explain_chunk(rater: &Rater, args: &ExplainArgs, chunk: &Chunk, a: &mut Answers<RateTally>) {
     let json = args.format == TextFormat::Json;
-    let (p, warnings) = match checked_position(&args.puzzle, json)? {
-        Ok(pw) => pw,
-        Err(code) => return Ok(code),
-    };
+    for rec in &chunk.records {
+        if let Body::Notice(msg) = &rec.body {
+            a.tally.notices += 1;
+            let _ = writeln!(a.err, "sudoku: {msg}");
+            continue;
+        }
+        let p = match position_of(chunk, rec) {
+            Ok(p) => p,
+            Err(e) => {
+                a.tally.bad += 1;
+                write_unrated(&mut a.out, json, rec, "error", &e);
+                continue;
+            }
+        };
+        match rateable(&p) {
+            Ok(warnings) => {
+                a.tally.rated += 1;
+                if !json {
+                    for w in &warnings {
+                        let _ = writeln!(a.err, "sudoku: {}: warning: {w}", rec.place());
+                    }
+                }
+                explain(rater, args, rec, &p, &warnings, &mut a.out);
+            }
+            Err((status, e)) => {
+                a.tally.bad += 1;
+                write_unrated(&mut a.out, json, rec, status, &e);
+            }
+        }
+    }
+}
+
+/// One puzzle's explanation.
+fn explain(rater: &Rater, args: &ExplainArgs, rec: &Record, p: &Position, warnings: &[String], out: &mut Vec<u8>) {
     // The rating's path, replayed step by step (the rater is deterministic,
     // so the same steps come out).
     let rating = rater.rate_candidates(&p.candidates);
@@ -51,9 +110,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
         apply(&mut c, &step);
         steps.push((before, step));
     }
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    if json {
+    if args.format == TextFormat::Json {
         let list: Vec<serde_json::Value> = steps
             .iter()
             .enumerate()
@@ -72,6 +129,8 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
             })
             .collect();
         let mut obj = json!({
+            "source": &*rec.source,
+            "line": rec.line,
             "status": "explained",
             "puzzle": p.grid.to_line(),
             "pencilmarks": p.pencilmarks,
@@ -84,33 +143,24 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
         if !warnings.is_empty() {
             obj["warnings"] = json!(warnings);
         }
-        writeln!(out, "{obj}")?;
+        let _ = writeln!(out, "{obj}");
     } else {
-        for w in &warnings {
-            eprintln!("sudoku: warning: {w}");
-        }
-        writeln!(out, "puzzle {}", p.grid.to_line())?;
+        let _ = writeln!(out, "puzzle {}", p.grid.to_line());
         for (i, (before, s)) in steps.iter().enumerate() {
             if args.candidates {
-                write!(out, "{before}")?;
+                let _ = write!(out, "{before}");
             }
-            writeln!(
+            let _ = writeln!(
                 out,
                 "{:>3}. [{:.1}] {}",
                 i + 1,
                 s.technique.difficulty(),
                 s.prose()
-            )?;
+            );
         }
         if args.candidates && !c.is_solved() {
-            write!(out, "{c}")?;
+            let _ = write!(out, "{c}");
         }
-        writeln!(out, "rating {}", rating_line(&rating))?;
+        let _ = writeln!(out, "rating {}", rating_line(&rating));
     }
-    out.flush().context("cannot write the explanation")?;
-    Ok(if warnings.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
 }

@@ -79,7 +79,7 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub rate: bool,
     /// Output format: line (one puzzle per line), grid, json (JSON Lines).
-    #[arg(long, value_enum, default_value_t = Format::Line)]
+    #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Give up on a puzzle after this many seconds without one that meets
     /// the target.
@@ -327,7 +327,7 @@ fn write_puzzle(
     g: &Generated,
 ) -> anyhow::Result<()> {
     match args.format {
-        Format::Line => {
+        Format::Text => {
             let mut line = g.puzzle.to_line();
             if args.with_solution {
                 line.push(' ');

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use serde_json::json;
 use sudoku_core::rate::{HintLevel, Rater};
 
-use crate::input::{Position, PositionError, read_position, unique_solution};
+use crate::input::{Position, PositionError, read_position};
 use crate::rater_config;
 
 /// How a hint or explanation is written.
@@ -42,6 +42,17 @@ pub struct HintArgs {
     pub disable: Vec<String>,
 }
 
+/// Write a line to standard output: an error (a full disk, say) instead of
+/// `println!`'s panic; a closed pipe is told apart by the caller.
+fn say(line: &str) -> anyhow::Result<()> {
+    use anyhow::Context;
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}")
+        .and_then(|()| out.flush())
+        .context("cannot write the hint")
+}
+
 /// Read the position, or print the input error (exit code 1 for bad input,
 /// 2 for I/O).
 pub(crate) fn position_or_exit(
@@ -53,7 +64,7 @@ pub(crate) fn position_or_exit(
         Err(PositionError::Io(e)) => anyhow::bail!(e),
         Err(PositionError::Input(e)) => {
             if json {
-                println!("{}", json!({"status": "error", "error": e}));
+                say(&json!({"status": "error", "error": e}).to_string())?;
             } else {
                 eprintln!("sudoku: {e}");
             }
@@ -80,10 +91,7 @@ pub(crate) fn checked_position(
         Ok(w) => Ok(Ok((p, w))),
         Err(e) => {
             if json {
-                println!(
-                    "{}",
-                    json!({"status": "error", "puzzle": p.grid.to_line(), "error": e})
-                );
+                say(&json!({"status": "error", "puzzle": p.grid.to_line(), "error": e}).to_string())?;
             } else {
                 eprintln!("sudoku: {e}");
             }
@@ -92,30 +100,16 @@ pub(crate) fn checked_position(
     }
 }
 
+/// What makes a hint untrustworthy (several solutions, pencilmarks that
+/// removed a digit of the solution); `Err` when there is no solution.
 pub(crate) fn warnings(p: &Position) -> Result<Vec<String>, String> {
-    match unique_solution(&p.grid) {
-        Ok(solution) => {
-            let lost = p.pencilmarks
-                && (0..solution.cells().len()).any(|cell| {
-                    p.candidates.value(cell) == 0 && !p.candidates.has(cell, solution.get(cell))
-                });
-            Ok(if lost {
-                vec![
-                    "the pencilmarks remove a digit of the solution, so steps may be wrong"
-                        .to_string(),
-                ]
-            } else {
-                Vec::new()
-            })
+    match crate::rate::rateable(p) {
+        Ok(w) => Ok(w),
+        Err(("none", _)) if p.pencilmarks => {
+            Err("the filled cells of the pencilmarks have no solution".to_string())
         }
-        Err(e) if e.contains("no solution") => {
-            if p.pencilmarks {
-                Err("the filled cells of the pencilmarks have no solution".to_string())
-            } else {
-                Err(e)
-            }
-        }
-        Err(e) => Ok(vec![format!("{e}, so steps may be wrong")]),
+        Err(("none", e)) => Err(e),
+        Err((_, e)) => Ok(vec![format!("{e}, so steps may be wrong")]),
     }
 }
 
@@ -164,12 +158,12 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
         if !warnings.is_empty() {
             obj["warnings"] = json!(warnings);
         }
-        println!("{obj}");
+        say(&obj.to_string())?;
     } else {
         for w in &warnings {
             eprintln!("sudoku: warning: {w}");
         }
-        println!("{text}");
+        say(&text)?;
     }
     Ok(if warnings.is_empty() {
         ExitCode::SUCCESS

@@ -2,24 +2,55 @@
 //! input order, a bad puzzle becoming an error record in its place.
 
 use std::fs::File;
-use std::io::{self, BufReader};
+use std::io::{self, BufRead, BufReader, Read};
+use std::ops::Range;
 use std::path::PathBuf;
+use std::sync::Arc;
 
-use anyhow::Context;
+use sudoku_core::Grid;
 use sudoku_core::format::{Candidates, PuzzleParser};
-use sudoku_core::{Grid, Size};
 
-/// One input puzzle, or why it could not be read.
+/// The longest input line read, in bytes (a 25×25 pencilmark line has
+/// 15,625 characters). A longer line is an error record for its line; it is
+/// skipped without being held in memory.
+pub const MAX_LINE: usize = 1 << 16;
+
+/// Records per chunk, at most: the unit of work handed to a worker.
+pub const CHUNK_RECORDS: usize = 512;
+
+/// One input record: a puzzle, or why there is none.
 #[derive(Debug)]
 pub struct Record {
     /// File name, or `-` for standard input.
-    pub source: String,
+    pub source: Arc<str>,
     /// Input line where the puzzle starts (or the error was found), from 1.
     pub line: usize,
-    pub puzzle: Result<Grid, String>,
-    /// For a pencilmark line (729 characters for 9×9): the candidates, and
-    /// `puzzle` holds the cells that have a single candidate.
-    pub candidates: Option<Candidates>,
+    /// What was read.
+    pub body: Body,
+}
+
+/// What a record holds.
+#[derive(Debug)]
+pub enum Body {
+    /// A puzzle line, still to be parsed (by the worker): its cells'
+    /// bytes in the chunk's text, and the column of the first cell.
+    Cells {
+        /// The cells' bytes in [`Chunk::text`].
+        range: Range<usize>,
+        /// The 1-based column of the first cell.
+        column: usize,
+    },
+    /// A pencilmark line (64 or 729 characters), still to be parsed.
+    Pencilmarks {
+        /// The line's bytes in [`Chunk::text`].
+        range: Range<usize>,
+    },
+    /// A puzzle read by the grid parser (grids, 4×4 lines), or the error
+    /// that names its line and column.
+    Parsed(Result<Grid, String>),
+    /// Not a puzzle: something to tell on stderr (a file that cannot be
+    /// read, a file with no puzzles). Counts as a bad record.
+    Notice(String),
 }
 
 impl Record {
@@ -29,116 +60,419 @@ impl Record {
     }
 }
 
-/// Read every puzzle of `files` (standard input when empty or `-`).
-/// A malformed puzzle gives an error record; an unreadable file is an error.
-pub fn read_all(files: &[PathBuf]) -> anyhow::Result<Vec<Record>> {
-    let mut out = Vec::new();
-    if files.is_empty() {
-        read_one(io::stdin().lock(), "-", &mut out)?;
+/// A run of records and the bytes their unparsed lines point into.
+#[derive(Debug, Default)]
+pub struct Chunk {
+    /// The raw bytes of [`Body::Cells`] and [`Body::Pencilmarks`] records.
+    pub text: Vec<u8>,
+    /// The records, in input order.
+    pub records: Vec<Record>,
+}
+
+impl Chunk {
+    /// The bytes of a range of [`text`](Self::text).
+    pub fn bytes(&self, range: &Range<usize>) -> &[u8] {
+        &self.text[range.clone()]
     }
-    for f in files {
-        if f.as_os_str() == "-" {
-            read_one(io::stdin().lock(), "-", &mut out)?;
+}
+
+/// An open input.
+struct Open {
+    reader: BufReader<Box<dyn Read + Send>>,
+    source: Arc<str>,
+    line_no: usize,
+    records: usize,
+    parser: PuzzleParser,
+    /// The last line ended with CR: a LF right after it belongs to it.
+    skip_lf: bool,
+}
+
+/// Reads puzzle files (or standard input) as a stream of [`Chunk`]s, for
+/// the batch pipeline.
+///
+/// Lines end with LF, CRLF or a lone CR; a UTF-8 byte-order mark at the
+/// start of a file is skipped. Puzzle and pencilmark lines are passed on
+/// raw, to be parsed by the workers; grids and anything unusual go through
+/// [`PuzzleParser`] here. A chunk is handed on when it is full or when the
+/// input has nothing more buffered (the next read could wait on a pipe or a
+/// terminal), so a puzzle typed at a terminal is answered at once. A file
+/// that cannot be opened or read, or that holds no puzzle, becomes a
+/// [`Body::Notice`] and the next file is read.
+pub struct ChunkReader {
+    files: std::vec::IntoIter<Input>,
+    open: Option<Open>,
+    line: Vec<u8>,
+    chunk_records: usize,
+}
+
+impl std::fmt::Debug for ChunkReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChunkReader").finish_non_exhaustive()
+    }
+}
+
+impl ChunkReader {
+    /// A reader over `files` (standard input when empty; `-` is standard input).
+    pub fn new(files: &[PathBuf]) -> ChunkReader {
+        ChunkReader::of(files.iter().cloned().map(Input::File).collect())
+    }
+
+    /// A reader over files and texts (standard input when there are none).
+    pub fn of(inputs: Vec<Input>) -> ChunkReader {
+        let files = if inputs.is_empty() {
+            vec![Input::File(PathBuf::from("-"))]
         } else {
-            let file = File::open(f).with_context(|| format!("cannot open {}", f.display()))?;
-            read_one(BufReader::new(file), &f.display().to_string(), &mut out)?;
+            inputs
+        };
+        ChunkReader {
+            files: files.into_iter(),
+            open: None,
+            line: Vec::with_capacity(1024),
+            chunk_records: CHUNK_RECORDS,
         }
     }
-    Ok(out)
+
+    /// At most `n` records per chunk (at least 1).
+    pub fn chunk_records(mut self, n: usize) -> ChunkReader {
+        self.chunk_records = n.max(1);
+        self
+    }
+
+    /// Open the next file, or a notice that it cannot be opened.
+    fn open_next(&mut self, chunk: &mut Chunk) -> bool {
+        let path = match self.files.next() {
+            None => return false,
+            Some(Input::File(path)) => path,
+            Some(Input::Text(text)) => {
+                self.open = Some(Open::new(Box::new(io::Cursor::new(text)), Arc::from("argument")));
+                return true;
+            }
+        };
+        let (reader, source): (Box<dyn Read + Send>, Arc<str>) = if path.as_os_str() == "-" {
+            (Box::new(io::stdin()), Arc::from("-"))
+        } else {
+            let name: Arc<str> = Arc::from(path.display().to_string());
+            match File::open(&path) {
+                Ok(f) => (Box::new(f), name),
+                Err(e) => {
+                    chunk.records.push(Record {
+                        source: Arc::clone(&name),
+                        line: 0,
+                        body: Body::Notice(format!("cannot open {name}: {}", io_reason(&e))),
+                    });
+                    return true;
+                }
+            }
+        };
+        self.open = Some(Open::new(reader, source));
+        true
+    }
 }
 
-/// Whether a line is a pencilmark line: its first token has one character
-/// per (cell, digit) of a grid with n ≤ 9 (64 for 4×4, 729 for 9×9).
-fn is_pencilmark_line(line: &str) -> bool {
-    let tok = line.split_whitespace().next().unwrap_or("");
-    !tok.starts_with('#')
-        && [Size::FOUR, Size::NINE]
-            .iter()
-            .any(|s| tok.len() == s.cells() * s.side())
+impl Open {
+    fn new(reader: Box<dyn Read + Send>, source: Arc<str>) -> Open {
+        Open {
+            reader: BufReader::with_capacity(1 << 16, reader),
+            source,
+            line_no: 0,
+            records: 0,
+            parser: PuzzleParser::new(),
+            skip_lf: false,
+        }
+    }
 }
 
-fn read_one(
-    mut input: impl io::BufRead,
-    source: &str,
-    out: &mut Vec<Record>,
-) -> anyhow::Result<()> {
-    let mut parser = PuzzleParser::new();
-    let mut buf = Vec::new();
-    let mut line_no = 0;
-    let drain = |parser: &mut PuzzleParser, out: &mut Vec<Record>| {
-        while let Some(r) = parser.next_result() {
-            out.push(match r {
-                Ok(p) => Record {
-                    source: source.to_string(),
-                    line: p.line,
-                    puzzle: Ok(p.grid),
-                    candidates: None,
-                },
-                Err(e) => Record {
-                    source: source.to_string(),
-                    line: e.line,
-                    puzzle: Err(e.to_string()),
-                    candidates: None,
-                },
+/// One input of a batch.
+#[derive(Clone, Debug)]
+pub enum Input {
+    /// A file, or `-` for standard input.
+    File(PathBuf),
+    /// Puzzle text given on the command line (source name `argument`).
+    Text(String),
+}
+
+impl Input {
+    /// A command-line argument: `-` or an existing file, else the puzzle
+    /// text itself.
+    pub fn from_arg(arg: &str) -> Input {
+        if arg == "-" || std::path::Path::new(arg).exists() {
+            Input::File(PathBuf::from(arg))
+        } else {
+            Input::Text(arg.to_string())
+        }
+    }
+}
+
+/// An I/O error's reason without Rust's "(os error N)" suffix.
+fn io_reason(e: &io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(k) => s[..k].to_string(),
+        None => s,
+    }
+}
+
+/// Read one line into `line` (without its end), keeping at most
+/// [`MAX_LINE`] bytes: `Some(true)` when it was longer, `None` at the end.
+fn read_line(
+    r: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    skip_lf: &mut bool,
+) -> io::Result<Option<bool>> {
+    line.clear();
+    let (mut any, mut long) = (false, false);
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(any.then_some(long));
+        }
+        if std::mem::take(skip_lf) && buf[0] == b'\n' {
+            r.consume(1);
+            continue;
+        }
+        let end = buf.iter().position(|&b| b == b'\n' || b == b'\r');
+        let take = end.unwrap_or(buf.len());
+        if line.len() + take <= MAX_LINE {
+            line.extend_from_slice(&buf[..take]);
+        } else {
+            long = true;
+        }
+        any = true;
+        match end {
+            Some(i) => {
+                *skip_lf = buf[i] == b'\r';
+                r.consume(i + 1);
+                return Ok(Some(long));
+            }
+            None => r.consume(take),
+        }
+    }
+}
+
+/// The first whitespace-separated token of a line: its start and end.
+fn first_token(line: &[u8]) -> (usize, usize) {
+    let start = line
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(line.len());
+    let len = line[start..]
+        .iter()
+        .position(|b| b.is_ascii_whitespace())
+        .unwrap_or(line.len() - start);
+    (start, start + len)
+}
+
+impl Iterator for ChunkReader {
+    type Item = Chunk;
+
+    fn next(&mut self) -> Option<Chunk> {
+        let mut chunk = Chunk::default();
+        loop {
+            if chunk.records.len() >= self.chunk_records {
+                return Some(chunk);
+            }
+            let Some(open) = &mut self.open else {
+                if !self.open_next(&mut chunk) {
+                    return (!chunk.records.is_empty()).then_some(chunk);
+                }
+                continue;
+            };
+            let read = read_line(&mut open.reader, &mut self.line, &mut open.skip_lf);
+            let done = match read {
+                Ok(Some(long)) => {
+                    open.line_no += 1;
+                    let before = chunk.records.len();
+                    classify(open, &self.line, long, &mut chunk);
+                    open.records += chunk.records.len() - before;
+                    false
+                }
+                Ok(None) => true,
+                Err(e) => {
+                    chunk.records.push(Record {
+                        source: Arc::clone(&open.source),
+                        line: open.line_no + 1,
+                        body: Body::Notice(format!(
+                            "cannot read {} after line {}: {}",
+                            open.source,
+                            open.line_no,
+                            io_reason(&e)
+                        )),
+                    });
+                    true
+                }
+            };
+            if done {
+                let before = chunk.records.len();
+                open.parser.finish();
+                drain(open, &mut chunk);
+                open.records += chunk.records.len() - before;
+                if open.records == 0 {
+                    let what = if &*open.source == "-" {
+                        "standard input".to_string()
+                    } else {
+                        open.source.to_string()
+                    };
+                    chunk.records.push(Record {
+                        source: Arc::clone(&open.source),
+                        line: open.line_no,
+                        body: Body::Notice(format!("no puzzles in {what}")),
+                    });
+                }
+                self.open = None;
+                continue;
+            }
+            let waiting = self.open.as_ref().is_some_and(|o| o.reader.buffer().is_empty());
+            if waiting && !chunk.records.is_empty() {
+                return Some(chunk);
+            }
+        }
+    }
+}
+
+/// Move the parser's finished puzzles into the chunk.
+fn drain(open: &mut Open, chunk: &mut Chunk) {
+    while let Some(r) = open.parser.next_result() {
+        let (line, body) = match r {
+            Ok(p) => (p.line, Body::Parsed(Ok(p.grid))),
+            Err(e) => (e.line, Body::Parsed(Err(e.to_string()))),
+        };
+        chunk.records.push(Record {
+            source: Arc::clone(&open.source),
+            line,
+            body,
+        });
+    }
+}
+
+/// Turn one input line into records: raw puzzle and pencilmark lines as
+/// they are, the rest through the grid parser.
+fn classify(open: &mut Open, raw: &[u8], long: bool, chunk: &mut Chunk) {
+    let line_no = open.line_no;
+    let record = |chunk: &mut Chunk, body| {
+        chunk.records.push(Record {
+            source: Arc::clone(&open.source),
+            line: line_no,
+            body,
+        })
+    };
+    if long {
+        open.parser.finish();
+        drain(open, chunk);
+        let body = Body::Parsed(Err(format!(
+            "line {line_no}: the line is longer than {MAX_LINE} bytes (skipped)"
+        )));
+        chunk.records.push(Record {
+            source: Arc::clone(&open.source),
+            line: line_no,
+            body,
+        });
+        return;
+    }
+    let line = if line_no == 1 {
+        raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw)
+    } else {
+        raw
+    };
+    let (a, b) = first_token(line);
+    let token = &line[a..b];
+    let plain = token.is_ascii() && !token.contains(&b'|') && !token.starts_with(b"#");
+    if plain && open.parser.is_idle() && matches!(token.len(), 81 | 256 | 625) {
+        let start = chunk.text.len();
+        chunk.text.extend_from_slice(token);
+        let body = Body::Cells {
+            range: start..chunk.text.len(),
+            column: a + 1,
+        };
+        record(chunk, body);
+        return;
+    }
+    if plain && matches!(token.len(), 64 | 729) {
+        open.parser.finish();
+        drain(open, chunk);
+        let start = chunk.text.len();
+        chunk.text.extend_from_slice(&line[a..]);
+        let body = Body::Pencilmarks {
+            range: start..chunk.text.len(),
+        };
+        chunk.records.push(Record {
+            source: Arc::clone(&open.source),
+            line: line_no,
+            body,
+        });
+        return;
+    }
+    match std::str::from_utf8(line) {
+        Ok(text) => {
+            open.parser.feed_line(line_no, text);
+            drain(open, chunk);
+        }
+        Err(e) => {
+            let good = &line[..e.valid_up_to()];
+            let column = String::from_utf8_lossy(good).chars().count() + 1;
+            let body = Body::Parsed(Err(format!(
+                "line {line_no}, column {column}: the line is not UTF-8 text (byte 0x{:02X})",
+                line[e.valid_up_to()]
+            )));
+            record(chunk, body);
+        }
+    }
+}
+
+/// A pencilmark record's candidates and the grid of its single-candidate
+/// cells, or the error that names the line (and cell).
+pub fn parse_pencilmark_record(line: usize, text: &[u8]) -> Result<(Grid, Candidates), String> {
+    let text = String::from_utf8_lossy(text);
+    let c = Candidates::parse_pencilmarks(text.trim_end()).map_err(|e| {
+        // the parser numbers its single line 1: give the input line
+        e.to_string().replacen("line 1,", &format!("line {line},"), 1)
+    })?;
+    if let Some(cell) = c.masks().iter().position(|&m| m == 0) {
+        return Err(format!(
+            "line {line}: cell {} has no candidate left",
+            c.size().cell_name(cell)
+        ));
+    }
+    let grid = Grid::from_cells(c.singles()).map_err(|e| format!("line {line}: {e}"))?;
+    if let Some(conflict) = grid.first_conflict() {
+        return Err(format!("line {line}: {conflict}"));
+    }
+    Ok((grid, c))
+}
+
+/// A record's position for the step solver (`rate`, `explain`): its grid
+/// and candidates, from the grid or from the player's pencilmarks. Not for
+/// [`Body::Notice`] records (an error).
+pub fn position_of(chunk: &Chunk, rec: &Record) -> Result<Position, String> {
+    let grid = match &rec.body {
+        Body::Notice(msg) => return Err(msg.clone()),
+        Body::Parsed(r) => r.clone()?,
+        Body::Cells { range, column } => {
+            let mut g = Grid::empty(sudoku_core::Size::NINE);
+            sudoku_core::format::parse_cells_into(&mut g, chunk.bytes(range), rec.line, *column)
+                .map_err(|e| e.to_string())?;
+            g
+        }
+        Body::Pencilmarks { range } => {
+            let (grid, marks) = parse_pencilmark_record(rec.line, chunk.bytes(range))?;
+            let candidates =
+                sudoku_core::rate::Candidates::with_pencilmarks(&grid, marks.masks())
+                    .map_err(|e| format!("line {}: {e}", rec.line))?;
+            return Ok(Position {
+                grid,
+                candidates,
+                pencilmarks: true,
             });
         }
     };
-    loop {
-        buf.clear();
-        let n = input
-            .read_until(b'\n', &mut buf)
-            .with_context(|| format!("cannot read {source}"))?;
-        if n == 0 {
-            break;
-        }
-        line_no += 1;
-        let line = String::from_utf8_lossy(&buf);
-        if is_pencilmark_line(&line) {
-            // a pencilmark line stands alone: finish whatever came before
-            parser.finish();
-            drain(&mut parser, out);
-            out.push(pencilmark_record(source, line_no, &line));
-        } else {
-            parser.feed_line(line_no, &line);
-            drain(&mut parser, out);
-        }
-    }
-    parser.finish();
-    drain(&mut parser, out);
-    Ok(())
-}
-
-fn pencilmark_record(source: &str, line: usize, text: &str) -> Record {
-    let parsed = Candidates::parse_pencilmarks(text.trim_end()).map_err(|e| {
-        // the parser numbers its single line 1: give the input line
-        let msg = e.to_string();
-        msg.replacen("line 1,", &format!("line {line},"), 1)
-    });
-    match parsed {
-        Ok(c) => {
-            let cells = c.singles();
-            match Grid::from_cells(cells) {
-                Ok(g) => Record {
-                    source: source.to_string(),
-                    line,
-                    puzzle: Ok(g),
-                    candidates: Some(c),
-                },
-                Err(e) => Record {
-                    source: source.to_string(),
-                    line,
-                    puzzle: Err(format!("line {line}: {e}")),
-                    candidates: None,
-                },
-            }
-        }
-        Err(msg) => Record {
-            source: source.to_string(),
-            line,
-            puzzle: Err(msg),
-            candidates: None,
-        },
-    }
+    Ok(Position {
+        candidates: sudoku_core::rate::Candidates::from_grid(&grid),
+        grid,
+        pencilmarks: false,
+    })
 }
 
 /// One position for `hint` and `explain`: a puzzle, or a player's
@@ -237,8 +571,7 @@ pub fn parse_position(text: &str) -> Result<Position, String> {
 /// solution, or a message saying what is wrong.
 pub fn unique_solution(grid: &Grid) -> Result<Grid, String> {
     use sudoku_core::Uniqueness;
-    let mut solver = sudoku_core::solve::by_name(sudoku_core::solve::default_method(grid.size()))
-        .ok_or_else(|| "no solving method for this size".to_string())?;
+    let mut solver = sudoku_core::solve::Method::auto(grid.size()).solver();
     let limits = sudoku_core::Limits {
         deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(10)),
         ..sudoku_core::Limits::none()

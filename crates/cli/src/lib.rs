@@ -2,6 +2,7 @@
 //! `sudoku` subcommand. Thin: it parses arguments, calls the libraries and
 //! formats their answers.
 
+pub mod batch;
 pub mod bench;
 pub mod explain;
 pub mod generate;
@@ -142,6 +143,43 @@ pub fn batch_tools(
     Ok((pool, bar))
 }
 
+/// A progress counter on stderr for a stream of unknown length (count, rate
+/// and elapsed time), hidden when `show` is false.
+pub fn progress_counter(show: bool, what: &str) -> indicatif::ProgressBar {
+    if !show {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{{elapsed_precise}} {{spinner}} {{human_pos}} {what} ({{per_sec}})"
+        ))
+        .expect("valid template"),
+    );
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
+}
+
+/// The input and exit-code part of the batch commands' `--help`.
+pub const PUZZLE_INPUT_HELP: &str = "\
+Input: one puzzle per line (16, 81, 256 or 625 characters for 4x4, 9x9, 16x16,
+25x25; '.', '0' or '_' for a blank; letters A-P for digits above 9; text after
+the puzzle is a comment; lines starting with '#' are comments; LF, CRLF or CR
+line ends), grids of n lines with or without '|', '-', '+' borders, or
+pencilmark lines (729 characters for 9x9, 64 for 4x4: for each cell and digit,
+the digit if it is a candidate, else '.'). Lines longer than 65536 bytes are
+errors. Input is read as a stream: answers come out in input order as soon as
+they are ready, whatever the input's length.
+
+A bad puzzle gets an error record in its place (`error: FILE: line 4, column
+17: 'x' is not a digit or blank`) and the rest is still answered; a file that
+cannot be read is reported on stderr and the other files are still read.
+
+Exit codes: 0 every answer complete (solve: every puzzle has exactly one
+solution; count: every count exact and not zero; rate: every puzzle rated),
+1 some answer cut short by a limit, a puzzle with no solution (or several, for
+solve and rate), a bad record or an unreadable file, 2 usage or I/O error.";
+
 /// A progress bar on stderr for `len` items, hidden when `show` is false.
 pub fn progress_bar(len: u64, show: bool, what: &str) -> indicatif::ProgressBar {
     if !show {
@@ -165,6 +203,22 @@ pub fn parse_technique(flag: &str, name: &str) -> anyhow::Result<sudoku_core::ra
             technique_names()
         )
     })
+}
+
+/// The rating part of `rate`, `explain` and `generate --help`: the bands'
+/// thresholds and every technique with its difficulty.
+pub fn rating_help() -> String {
+    use std::fmt::Write as _;
+    let mut s = String::from(
+        "Ratings are on the Sudoku Explainer scale: the difficulty of the hardest technique on the \
+         path that always takes the easiest step.\nBands: easy 1.0-1.5, medium 1.6-2.8, hard 2.9-4.1, \
+         expert 4.2-5.0, extreme 5.1 and up, needs-guessing (the techniques cannot finish).\n\
+         Techniques (name: difficulty), easiest first:\n",
+    );
+    for t in sudoku_core::rate::Technique::ALL {
+        let _ = writeln!(s, "  {:<22} {:.1}", t.name(), t.difficulty());
+    }
+    s
 }
 
 /// Every technique name, easiest first, comma-separated.

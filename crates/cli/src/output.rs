@@ -5,8 +5,9 @@ use sudoku_core::Grid;
 /// How answers are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// One line per puzzle.
-    Line,
+    /// Plain text, one line per puzzle (also called `line`).
+    #[value(alias = "line")]
+    Text,
     /// A drawn grid per puzzle.
     Grid,
     /// One JSON object per line (JSON Lines).

@@ -1,78 +1,197 @@
-//! `sudoku rate`: rate every puzzle of a batch with the human-style step
-//! solver, in input order.
+//! `sudoku rate`: rate every puzzle of a stream with the human-style step
+//! solver, answers in input order.
 
-use std::io::{self, BufWriter, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use rayon::prelude::*;
 use serde_json::json;
 use sudoku_core::rate::{Outcome, Rater, Rating};
 
-use crate::input::{Record, read_all};
-use crate::{When, batch_tools, rater_config};
+use crate::batch::{self, Answers};
+use crate::input::{Body, Chunk, Position, Record, position_of, unique_solution};
+use crate::{When, exit, open_output, progress_counter, rater_config, worker_threads};
 
 /// How ratings are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum RateFormat {
-    /// One line per puzzle: rating, band, hardest technique, technique counts.
-    Line,
+    /// One line per puzzle: rating, band, hardest technique, technique
+    /// counts (also called `line`).
+    #[value(alias = "line")]
+    Text,
     /// One JSON object per puzzle (JSON Lines).
     Json,
 }
 
 /// Rate puzzles: the hardest technique on the easiest path, its rating on
 /// the Sudoku Explainer scale, the band and how often each technique was used.
+///
+/// A puzzle with several solutions or none is not rated (its status says
+/// which); pencilmark lines are rated from the player's candidates.
 #[derive(clap::Args, Debug, Clone)]
+#[command(after_long_help = format!("{}\n{}", crate::rating_help(), crate::PUZZLE_INPUT_HELP))]
 pub struct RateArgs {
-    /// Puzzle files: one puzzle per line, or grids of n lines. Standard input
-    /// when none is given or for '-'.
+    /// Puzzle files: one puzzle per line, or grids of n lines, or pencilmark
+    /// lines. Standard input when none is given or for '-'.
     pub files: Vec<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = RateFormat::Line)]
+    #[arg(long, value_enum, default_value_t = RateFormat::Text)]
     pub format: RateFormat,
     /// Techniques the rater must not use (names, comma-separated or repeated).
     #[arg(long, value_name = "TECHNIQUE")]
     pub disable: Vec<String>,
-    /// Worker threads (0 = all cores). Output stays in input order.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    /// Worker threads (0 = one per core, at most 4 per core). Output stays
+    /// in input order.
+    #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
-    /// Progress bar on stderr: auto (when stderr is a terminal), always, never.
+    /// Write the ratings to FILE ('-' = standard output).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Progress on stderr: auto (when stderr is a terminal), always, never.
     #[arg(long, value_enum, default_value_t = When::Auto)]
     pub progress: When,
+}
+
+/// Counts over a run of `rate` or `explain`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RateTally {
+    /// Puzzles rated (solved or stuck).
+    pub rated: u64,
+    /// Puzzles not rated: no solution, several, or a bad record.
+    pub bad: u64,
+    /// Files that could not be read or held no puzzle.
+    pub notices: u64,
+}
+
+impl batch::Tally for RateTally {
+    fn add(&mut self, o: &Self) {
+        self.rated += o.rated;
+        self.bad += o.bad;
+        self.notices += o.notices;
+    }
+    fn records(&self) -> u64 {
+        self.rated + self.bad
+    }
+}
+
+impl RateTally {
+    /// 0 when every record was rated, else 1.
+    pub fn exit_code(&self) -> u8 {
+        if self.bad + self.notices == 0 && self.rated > 0 {
+            exit::OK
+        } else {
+            exit::INCOMPLETE
+        }
+    }
+}
+
+/// Whether a position can be rated: its warnings, or why not (status and
+/// message: `none`, `multiple`).
+pub fn rateable(p: &Position) -> Result<Vec<String>, (&'static str, String)> {
+    match unique_solution(&p.grid) {
+        Ok(solution) => {
+            let lost = p.pencilmarks
+                && (0..solution.cells().len()).any(|cell| {
+                    p.candidates.value(cell) == 0 && !p.candidates.has(cell, solution.get(cell))
+                });
+            Ok(if lost {
+                vec!["the pencilmarks remove a digit of the solution, so steps may be wrong".to_string()]
+            } else {
+                Vec::new()
+            })
+        }
+        Err(e) if e.contains("no solution") => Err(("none", e)),
+        Err(e) if e.contains("several") => Err(("multiple", e)),
+        Err(e) => Ok(vec![format!("{e}, so steps may be wrong")]),
+    }
+}
+
+/// Write a record that was not rated: an error line, or a JSON record.
+pub fn write_unrated(
+    out: &mut Vec<u8>,
+    json: bool,
+    rec: &Record,
+    status: &str,
+    e: &str,
+) {
+    if json {
+        let obj = json!({
+            "source": &*rec.source,
+            "line": rec.line,
+            "status": status,
+            "error": e,
+        });
+        let _ = writeln!(out, "{obj}");
+    } else if status == "error" {
+        let _ = writeln!(out, "error: {}: {e}", rec.source);
+    } else {
+        let _ = writeln!(out, "{status}: {}: line {}: {e} (not rated)", rec.source, rec.line);
+    }
 }
 
 /// Run `sudoku rate`.
 pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
     let rater = Rater::new(rater_config(&args.disable)?);
-    let records = read_all(&args.files)?;
-    let (pool, bar) = batch_tools(args.threads, records.len(), args.progress)?;
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    let mut all_good = true;
-    for chunk in records.chunks(1024) {
-        let rate = |r: &Record| r.puzzle.as_ref().ok().map(|g| rater.rate(g));
-        let ratings: Vec<Option<Rating>> = if args.threads == 1 {
-            chunk.iter().map(rate).collect()
-        } else {
-            pool.install(|| chunk.par_iter().map(rate).collect())
-        };
-        for (rec, rating) in chunk.iter().zip(&ratings) {
-            all_good &= rating
-                .as_ref()
-                .is_some_and(|r| r.outcome != Outcome::NoSolution);
-            write_rating(&mut out, args.format, rec, rating.as_ref())?;
-        }
-        bar.inc(chunk.len() as u64);
-    }
+    let mut out = open_output(args.output.as_deref())?;
+    let bar = progress_counter(args.progress.enabled(), "puzzles");
+    let threads = worker_threads("sudoku", args.threads);
+    let json = args.format == RateFormat::Json;
+    let tally = batch::run(batch::files(&args.files), threads, &mut out, &bar, || (), |_, chunk, a| {
+        rate_chunk(&rater, json, chunk, a)
+    });
     bar.finish_and_clear();
-    out.flush().context("cannot write the ratings")?;
-    Ok(if all_good {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    let tally: RateTally = tally.context("cannot write the ratings")?;
+    Ok(ExitCode::from(tally.exit_code()))
+}
+
+fn rate_chunk(rater: &Rater, json: bool, chunk: &Chunk, a: &mut Answers<RateTally>) {
+    for rec in &chunk.records {
+        if let Body::Notice(msg) = &rec.body {
+            a.tally.notices += 1;
+            let _ = writeln!(a.err, "sudoku: {msg}");
+            continue;
+        }
+        let p = match position_of(chunk, rec) {
+            Ok(p) => p,
+            Err(e) => {
+                a.tally.bad += 1;
+                write_unrated(&mut a.out, json, rec, "error", &e);
+                continue;
+            }
+        };
+        let warnings = match rateable(&p) {
+            Ok(w) => w,
+            Err((status, e)) => {
+                a.tally.bad += 1;
+                write_unrated(&mut a.out, json, rec, status, &e);
+                continue;
+            }
+        };
+        let r = rater.rate_candidates(&p.candidates);
+        a.tally.rated += 1;
+        if json {
+            let mut obj = json!({
+                "source": &*rec.source,
+                "line": rec.line,
+                "puzzle": p.grid.to_line(),
+                "pencilmarks": p.pencilmarks,
+                "status": "rated",
+            });
+            if let (Some(o), serde_json::Value::Object(m)) = (obj.as_object_mut(), rating_json(&r)) {
+                o.extend(m);
+            }
+            if !warnings.is_empty() {
+                obj["warnings"] = json!(warnings);
+            }
+            let _ = writeln!(a.out, "{obj}");
+        } else {
+            let _ = writeln!(a.out, "{}", rating_line(&r));
+            for w in &warnings {
+                let _ = writeln!(a.err, "sudoku: {}: warning: {w}", rec.place());
+            }
+        }
+    }
 }
 
 /// The rating as one line: `4.2 expert xy-wing naked-single:12,...`, with
@@ -124,43 +243,4 @@ pub fn rating_json(r: &Rating) -> serde_json::Value {
         "empty_left": r.empty_left,
         "candidates_left": r.candidates_left,
     })
-}
-
-fn write_rating(
-    out: &mut impl Write,
-    format: RateFormat,
-    rec: &Record,
-    rating: Option<&Rating>,
-) -> anyhow::Result<()> {
-    match (format, &rec.puzzle, rating) {
-        (RateFormat::Json, Ok(p), Some(r)) => {
-            let mut obj = json!({
-                "source": rec.source,
-                "line": rec.line,
-                "puzzle": p.to_line(),
-                "status": "rated",
-            });
-            if let (Some(o), serde_json::Value::Object(m)) = (obj.as_object_mut(), rating_json(r)) {
-                o.extend(m);
-            }
-            writeln!(out, "{obj}")?;
-        }
-        (RateFormat::Line, Ok(_), Some(r)) => writeln!(out, "{}", rating_line(r))?,
-        (format, puzzle, _) => {
-            let e = puzzle.as_ref().err().map_or("not rated", |e| e.as_str());
-            if format == RateFormat::Json {
-                let obj = json!({
-                    "source": rec.source,
-                    "line": rec.line,
-                    "status": "error",
-                    "error": e,
-                });
-                writeln!(out, "{obj}")?;
-            } else {
-                writeln!(out, "error: {}: {e}", rec.source)?;
-                eprintln!("sudoku: {}: {e}", rec.source);
-            }
-        }
-    }
-    Ok(())
 }

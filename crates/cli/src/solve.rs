@@ -1,317 +1,523 @@
-//! `sudoku solve`: solve (or count) every puzzle of a batch, in input order.
+//! `sudoku solve` and `sudoku count`: solve (or count) every puzzle of a
+//! stream, answers in input order.
+//!
+//! The input is read as a stream of chunks ([`ChunkReader`]) and solved on
+//! the library's ordered pipeline ([`sudoku_core::pipeline`]): memory is
+//! bounded by the pipeline's window, never by the input, and each answer is
+//! written as soon as it and the answers before it are ready. A worker
+//! parses a chunk's puzzle lines into one reused grid, solves them with its
+//! own solvers, and formats the answers into the chunk's output buffer, so
+//! nothing is allocated per puzzle on the 9×9 line path.
+//!
+//! `--trace` runs on one thread and writes every step as it happens.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use rayon::prelude::*;
 use serde_json::json;
-use sudoku_core::format::Candidates;
+use sudoku_core::solve::Method;
+use sudoku_core::solve::TraceLines;
 use sudoku_core::solve::fast::Fast;
-use sudoku_core::solve::{METHODS, TraceLines, by_name, default_method};
-use sudoku_core::{Grid, Limits, Report, Size, Solver, StopReason};
+use sudoku_core::solve::CancelToken;
+use sudoku_core::{Grid, Limits, Report, Size, Solver, StopReason, TraceStep};
 
-use crate::input::{Record, read_all};
+use crate::batch::{self, Answers, Tally as _};
+use crate::input::{Body, Chunk, ChunkReader, Record, parse_pencilmark_record};
 use crate::output::{Format, grid_block};
-use crate::{When, batch_tools};
+use crate::{When, deadline_after, exit, open_output, parse_secs, progress_counter, worker_threads};
+
+/// A solving method for `--algo`: `auto` or one of [`Method::ALL`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algo {
+    /// `fast` for 9×9, `mrv-hidden` for other sizes.
+    Auto,
+    /// This method for every puzzle.
+    Method(Method),
+}
+
+/// Parse `--algo`.
+pub fn parse_algo(text: &str) -> Result<Algo, String> {
+    if text == "auto" {
+        return Ok(Algo::Auto);
+    }
+    text.parse::<Method>()
+        .map(Algo::Method)
+        .map_err(|_| format!("unknown method '{text}'; choose auto or one of {}", method_list()))
+}
+
+/// Every method name, comma-separated.
+pub fn method_list() -> String {
+    Method::ALL.map(|m| m.name()).join(", ")
+}
 
 /// Solve puzzles: one answer per input puzzle, in input order.
 #[derive(clap::Args, Debug, Clone)]
+#[command(after_long_help = crate::PUZZLE_INPUT_HELP)]
 pub struct SolveArgs {
     /// Puzzle files: one puzzle per line, or grids of n lines. Standard input
     /// when none is given or for '-'.
     pub files: Vec<PathBuf>,
-    /// Solving method: auto (fast for 9x9, mrv-hidden otherwise), or one of
-    /// naive, cached, mrv, mrv-hidden, dlx-first, dlx, dlx-pruned, fast.
-    #[arg(long, default_value = "auto")]
-    pub algo: String,
+    /// Solving method: auto (fast for 9x9, mrv-hidden otherwise), naive and
+    /// cached (plain backtracking; slow on hard puzzles), mrv, mrv-hidden,
+    /// dlx-first (slow: no heuristic), dlx, dlx-pruned, fast (9x9 only).
+    #[arg(long, value_name = "METHOD", default_value = "auto", value_parser = parse_algo)]
+    pub algo: Algo,
     /// Count solutions (up to --limit) instead of printing one.
     #[arg(long)]
     pub count: bool,
-    /// With --count: stop counting at N (the default 2 tells unique from multiple).
-    #[arg(long, value_name = "N", default_value_t = 2)]
+    /// Stop each search after N solutions (at least 1). The default 2 tells
+    /// unique from multiple; a count that reaches it is "at least N".
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: u64,
     /// Print statistics per puzzle (stderr, or in the JSON) and a summary.
     #[arg(long)]
     pub stats: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Line)]
+    /// Output format: text (one line per puzzle; also called line), grid,
+    /// json (JSON Lines).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Print the search as readable steps (mrv, mrv-hidden and the dlx methods; one thread).
+    /// Print the search as readable steps as it goes (one thread; every
+    /// method but naive and cached; fast and auto trace with mrv-hidden).
     #[arg(long)]
     pub trace: bool,
-    /// Worker threads (0 = all cores). Output stays in input order.
+    /// Worker threads (0 = one per core, at most 4 per core). Output stays
+    /// in input order.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
     /// Give up on a puzzle after N search nodes (its answer is "unknown").
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
     /// Give up on a puzzle after this many seconds (its answer is "unknown").
-    #[arg(long, value_name = "SECS")]
-    pub timeout: Option<f64>,
-    /// Progress bar on stderr: auto (when stderr is a terminal), always, never.
+    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    pub timeout: Option<Duration>,
+    /// Write the answers to FILE ('-' = standard output).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Progress on stderr: auto (when stderr is a terminal), always, never.
     #[arg(long, value_enum, default_value_t = When::Auto)]
     pub progress: When,
 }
 
 /// What happened to one puzzle.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Verdict {
     Unique,
     Multiple,
     NoSolution,
     Unknown(StopReason),
-    Error(String),
 }
 
 impl Verdict {
-    fn word(&self) -> &'static str {
+    fn of(report: &Report) -> Verdict {
+        match (report.solutions, report.stop) {
+            (2.., _) => Verdict::Multiple,
+            (_, StopReason::Exhausted) if report.solutions == 1 => Verdict::Unique,
+            (_, StopReason::Exhausted) => Verdict::NoSolution,
+            (_, stop) => Verdict::Unknown(stop),
+        }
+    }
+
+    fn word(self) -> &'static str {
         match self {
             Verdict::Unique => "unique",
             Verdict::Multiple => "multiple",
             Verdict::NoSolution => "none",
             Verdict::Unknown(_) => "unknown",
-            Verdict::Error(_) => "error",
         }
     }
 }
 
-#[derive(Debug)]
-struct Outcome {
-    verdict: Verdict,
-    method: &'static str,
-    solutions: Vec<Grid>,
-    count: u64,
-    report: Option<Report>,
-    trace: Vec<String>,
+/// A worker's reusable state: a solver per method (made on first use), the
+/// bit-parallel solver for pencilmarks, the puzzle and two solutions.
+struct Worker {
+    solvers: Vec<Option<Box<dyn Solver + Send>>>,
+    fast: Option<Fast>,
+    grid: Grid,
+    solutions: [Grid; 2],
 }
 
-/// One solver per method, made on first use (one set per thread), and the
-/// bit-parallel solver for pencilmark input.
-#[derive(Default)]
-struct Solvers(Vec<(&'static str, Box<dyn Solver + Send>)>, Option<Fast>);
+impl Worker {
+    fn new() -> Worker {
+        Worker {
+            solvers: (0..Method::ALL.len()).map(|_| None).collect(),
+            fast: None,
+            grid: Grid::empty(Size::NINE),
+            solutions: [Grid::empty(Size::NINE), Grid::empty(Size::NINE)],
+        }
+    }
+}
 
-impl Solvers {
-    fn get(&mut self, name: &'static str) -> &mut (dyn Solver + Send) {
-        let k = match self.0.iter().position(|(n, _)| *n == name) {
-            Some(k) => k,
-            None => {
-                self.0
-                    .push((name, by_name(name).expect("method names are checked")));
-                self.0.len() - 1
+/// What every record needs from the arguments.
+struct Job<'a> {
+    args: &'a SolveArgs,
+    /// Trace steps go here (the trace run only).
+    trace: bool,
+}
+
+/// Run `sudoku solve` (or `count`, with `args.count`).
+pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
+    if args.trace {
+        if let Algo::Method(m) = args.algo {
+            if !m.traces() && m != Method::Fast {
+                let can: Vec<&str> = Method::ALL
+                    .iter()
+                    .filter(|m| m.traces())
+                    .map(|m| m.name())
+                    .collect();
+                anyhow::bail!(
+                    "--trace: the {m} method has no trace; methods that trace: {} (and auto or fast, traced with mrv-hidden)",
+                    can.join(", ")
+                );
+            }
+        }
+        if matches!(args.algo, Algo::Auto | Algo::Method(Method::Fast)) {
+            eprintln!(
+                "sudoku: --trace: the fast method has no trace; 9x9 puzzles are traced with mrv-hidden (same answers)"
+            );
+        }
+    }
+    let mut out = open_output(args.output.as_deref())?;
+    let start = Instant::now();
+    let bar = progress_counter(args.progress.enabled(), "puzzles");
+    let mut tally = Tally::default();
+    let result = if args.trace {
+        run_traced(args, ChunkReader::new(&args.files), &mut out, &mut tally, &bar)
+    } else {
+        let threads = worker_threads("sudoku", args.threads);
+        let job = Job { args, trace: false };
+        batch::run(batch::files(&args.files), threads, &mut out, &bar, Worker::new, |w, chunk, a| {
+            job.chunk(w, chunk, a)
+        })
+        .map(|t| tally = t)
+    };
+    bar.finish_and_clear();
+    result.and_then(|()| out.flush()).context("cannot write the answers")?;
+    tally.finish(args, start.elapsed());
+    Ok(ExitCode::from(tally.exit_code(args.count)))
+}
+
+/// `--trace`: one record at a time on this thread, each step written as it
+/// is made. A write error cancels the search.
+fn run_traced(
+    args: &SolveArgs,
+    reader: ChunkReader,
+    out: &mut Box<dyn Write + Send>,
+    tally: &mut Tally,
+    bar: &indicatif::ProgressBar,
+) -> io::Result<()> {
+    let job = Job { args, trace: true };
+    let mut w = Worker::new();
+    for chunk in reader.chunk_records(1) {
+        let mut err = Vec::new();
+        let mut t = Tally::default();
+        for rec in &chunk.records {
+            job.record(&mut w, &chunk, rec, out, &mut err, &mut t)?;
+        }
+        out.flush()?;
+        io::stderr().write_all(&err)?;
+        bar.inc(t.records());
+        tally.add(&t);
+    }
+    Ok(())
+}
+
+impl Job<'_> {
+    fn chunk(&self, w: &mut Worker, chunk: &Chunk, a: &mut Answers<Tally>) {
+        for rec in &chunk.records {
+            // Writing to memory cannot fail.
+            let _ = self.record(w, chunk, rec, &mut a.out, &mut a.err, &mut a.tally);
+        }
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            max_solutions: Some(self.args.limit),
+            max_nodes: self.args.max_nodes,
+            deadline: self.args.timeout.and_then(deadline_after),
+            cancel: None,
+        }
+    }
+
+    /// Solve one record and write its answer (and, traced, its steps).
+    fn record(
+        &self,
+        w: &mut Worker,
+        chunk: &Chunk,
+        rec: &Record,
+        out: &mut dyn Write,
+        err: &mut Vec<u8>,
+        tally: &mut Tally,
+    ) -> io::Result<()> {
+        let Worker {
+            solvers,
+            fast,
+            grid,
+            solutions,
+        } = w;
+        let puzzle: &Grid = match &rec.body {
+            Body::Notice(msg) => {
+                tally.notices += 1;
+                return writeln!(err, "sudoku: {msg}");
+            }
+            Body::Parsed(Err(e)) => return self.error(out, tally, rec, e),
+            Body::Parsed(Ok(g)) => g,
+            Body::Cells { range, column } => {
+                match sudoku_core::format::parse_cells_into(grid, chunk.bytes(range), rec.line, *column) {
+                    Ok(()) => grid,
+                    Err(e) => return self.error(out, tally, rec, &e.to_string()),
+                }
+            }
+            Body::Pencilmarks { range } => {
+                let (g, c) = match parse_pencilmark_record(rec.line, chunk.bytes(range)) {
+                    Ok(gc) => gc,
+                    Err(e) => return self.error(out, tally, rec, &e),
+                };
+                if !matches!(self.args.algo, Algo::Auto | Algo::Method(Method::Fast)) || self.trace {
+                    let e = format!("line {}: pencilmark input is solved by the fast method only: use --algo auto or fast, without --trace", rec.line);
+                    return self.error(out, tally, rec, &e);
+                }
+                if g.size() != Size::NINE {
+                    let e = format!("line {}: pencilmark input is supported for 9x9 grids", rec.line);
+                    return self.error(out, tally, rec, &e);
+                }
+                let mut masks = [0u16; 81];
+                for (m, &x) in masks.iter_mut().zip(c.masks()) {
+                    *m = x as u16;
+                }
+                let fast = fast.get_or_insert_with(Fast::new);
+                let mut found = 0usize;
+                let report = fast.search_candidates(&masks, &self.limits(), &mut |s: &Grid| {
+                    keep(solutions, &mut found, s)
+                });
+                return self.answer(out, err, tally, rec, &g, Method::Fast, &report, solutions);
             }
         };
-        self.0[k].1.as_mut()
-    }
-}
-
-fn method_for(algo: &str, g: &Grid) -> &'static str {
-    if algo == "auto" {
-        default_method(g.size())
-    } else {
-        METHODS
-            .iter()
-            .copied()
-            .find(|m| *m == algo)
-            .expect("checked")
-    }
-}
-
-fn limits_of(args: &SolveArgs) -> Limits {
-    let mut l = Limits::none();
-    l.max_nodes = args.max_nodes;
-    if let Some(t) = args.timeout {
-        l.deadline = Some(Instant::now() + Duration::from_secs_f64(t));
-    }
-    l
-}
-
-fn solve_one(args: &SolveArgs, solvers: &mut Solvers, rec: &Record) -> Outcome {
-    let puzzle = match &rec.puzzle {
-        Ok(g) => g,
-        Err(e) => {
-            return Outcome {
-                verdict: Verdict::Error(e.clone()),
-                method: "",
-                solutions: Vec::new(),
-                count: 0,
-                report: None,
-                trace: Vec::new(),
-            };
-        }
-    };
-    let limit = if args.count { args.limit.max(1) } else { 2 };
-    if let Some(c) = &rec.candidates {
-        return solve_pencilmarks(args, solvers, rec.line, puzzle, c, limit);
-    }
-    let method = method_for(&args.algo, puzzle);
-    let solver = solvers.get(method);
-    let limits = Limits {
-        max_solutions: Some(limit),
-        ..limits_of(args)
-    };
-    let mut solutions: Vec<Grid> = Vec::new();
-    let mut keep = |g: &Grid| {
-        if solutions.len() < 2 {
-            solutions.push(g.clone());
-        }
-        ControlFlow::Continue(())
-    };
-    let mut trace = Vec::new();
-    let report = if args.trace {
-        let mut lines = TraceLines::new(puzzle.size());
-        let r = solver
-            .search_traced(puzzle, &limits, &mut keep, &mut |step| {
-                trace.extend(lines.push(step))
-            })
-            .expect("trace support is checked before solving");
-        trace.extend(lines.finish());
-        r
-    } else {
-        solver.search(puzzle, &limits, &mut keep)
-    };
-    finish(method, solutions, report, trace)
-}
-
-fn finish(
-    method: &'static str,
-    solutions: Vec<Grid>,
-    report: Report,
-    trace: Vec<String>,
-) -> Outcome {
-    let n = report.solutions;
-    let verdict = match (n, report.stop) {
-        (2.., _) => Verdict::Multiple,
-        (_, stop) if stop.is_cut_short() => Verdict::Unknown(stop),
-        (1, _) => Verdict::Unique,
-        _ => Verdict::NoSolution,
-    };
-    Outcome {
-        verdict,
-        method,
-        solutions,
-        count: n,
-        report: Some(report),
-        trace,
-    }
-}
-
-/// A 729-character pencilmark line: the candidates count, so only the
-/// bit-parallel method (which starts from candidates) solves it.
-fn solve_pencilmarks(
-    args: &SolveArgs,
-    solvers: &mut Solvers,
-    line: usize,
-    puzzle: &Grid,
-    c: &Candidates,
-    limit: u64,
-) -> Outcome {
-    let error = |msg: String| Outcome {
-        verdict: Verdict::Error(msg),
-        method: "",
-        solutions: Vec::new(),
-        count: 0,
-        report: None,
-        trace: Vec::new(),
-    };
-    if !matches!(args.algo.as_str(), "auto" | "fast") || args.trace {
-        return error(format!(
-            "line {line}: pencilmark input is solved by the fast method only: use --algo auto or fast, without --trace"
-        ));
-    }
-    if puzzle.size() != Size::NINE {
-        return error(format!(
-            "line {line}: pencilmark input is supported for 9x9 grids"
-        ));
-    }
-    let mut masks = [0u16; 81];
-    for (m, &x) in masks.iter_mut().zip(c.masks()) {
-        *m = x as u16;
-    }
-    let fast = solvers.1.get_or_insert_with(Fast::new);
-    let limits = Limits {
-        max_solutions: Some(limit),
-        ..limits_of(args)
-    };
-    let mut solutions: Vec<Grid> = Vec::new();
-    let report = fast.search_candidates(&masks, &limits, &mut |g: &Grid| {
-        if solutions.len() < 2 {
-            solutions.push(g.clone());
-        }
-        ControlFlow::Continue(())
-    });
-    finish("fast", solutions, report, Vec::new())
-}
-
-/// Run `sudoku solve`.
-pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
-    if args.algo != "auto" && !METHODS.contains(&args.algo.as_str()) {
-        anyhow::bail!(
-            "--algo: unknown method '{}'; choose auto or one of {}",
-            args.algo,
-            METHODS.join(", ")
-        );
-    }
-    if args.trace && ["naive", "cached"].contains(&args.algo.as_str()) {
-        anyhow::bail!(
-            "--trace: the {} method has no trace; use mrv, mrv-hidden, dlx or dlx-pruned",
-            args.algo
-        );
-    }
-    if let Some(t) = args.timeout {
-        if !(t.is_finite() && t > 0.0) {
-            anyhow::bail!("--timeout takes a positive number of seconds, got {t}");
-        }
-    }
-    let records = read_all(&args.files)?;
-    let threads = if args.trace { 1 } else { args.threads };
-    let (pool, bar) = batch_tools(threads, records.len(), args.progress)?;
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    let start = Instant::now();
-    let mut tally = Tally::default();
-    let mut serial = Solvers::default();
-    for chunk in records.chunks(1024) {
-        let outcomes: Vec<Outcome> = if threads == 1 {
-            chunk
-                .iter()
-                .map(|r| solve_one(args, &mut serial, r))
-                .collect()
-        } else {
-            pool.install(|| {
-                chunk
-                    .par_iter()
-                    .map_init(Solvers::default, |s, r| solve_one(args, s, r))
-                    .collect()
-            })
+        let size = puzzle.size();
+        let method = match self.args.algo {
+            Algo::Auto if self.trace => Method::auto_traced(size),
+            Algo::Auto => Method::auto(size),
+            Algo::Method(Method::Fast) if self.trace => Method::auto_traced(size),
+            Algo::Method(m) => m,
         };
-        for (rec, o) in chunk.iter().zip(&outcomes) {
-            write_outcome(&mut out, args, rec, o)?;
-            tally.add(o);
-            if args.stats && args.format != Format::Json {
-                if let Some(r) = &o.report {
-                    eprintln!("{}: {}", rec.place(), stats_line(o.method, r));
+        if !method.supports(size) {
+            let e = format!(
+                "the {method} method solves 9x9 grids only, not {size}; use --algo auto or mrv-hidden"
+            );
+            return self.error(out, tally, rec, &e);
+        }
+        let solver = solvers[method as usize].get_or_insert_with(|| method.solver());
+        let mut found = 0usize;
+        let mut on_solution = |s: &Grid| keep(solutions, &mut found, s);
+        let report = if self.trace {
+            let cancel = CancelToken::new();
+            let limits = Limits {
+                cancel: Some(cancel.clone()),
+                ..self.limits()
+            };
+            let mut steps = Steps {
+                out: &mut *out,
+                lines: TraceLines::new(size),
+                json: self.args.format == Format::Json,
+                rec,
+                error: None,
+                cancel,
+            };
+            let report = solver
+                .search_traced(puzzle, &limits, &mut on_solution, &mut |s| steps.step(s))
+                .expect("methods that trace are checked before solving");
+            steps.finish()?;
+            report
+        } else {
+            solver.search(puzzle, &self.limits(), &mut on_solution)
+        };
+        self.answer(out, err, tally, rec, puzzle, method, &report, solutions)
+    }
+
+    fn error(&self, out: &mut dyn Write, tally: &mut Tally, rec: &Record, e: &str) -> io::Result<()> {
+        tally.errors += 1;
+        if self.args.format == Format::Json {
+            let obj = json!({
+                "source": &*rec.source,
+                "line": rec.line,
+                "status": "error",
+                "error": e,
+            });
+            writeln!(out, "{obj}")
+        } else {
+            writeln!(out, "error: {}: {e}", rec.source)
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn answer(
+        &self,
+        out: &mut dyn Write,
+        err: &mut Vec<u8>,
+        tally: &mut Tally,
+        rec: &Record,
+        puzzle: &Grid,
+        method: Method,
+        report: &Report,
+        solutions: &[Grid; 2],
+    ) -> io::Result<()> {
+        let args = self.args;
+        let verdict = Verdict::of(report);
+        tally.count(verdict, report);
+        let n = report.solutions;
+        let complete = report.stop.is_complete();
+        let found = &solutions[..(n.min(2) as usize)];
+        match args.format {
+            Format::Json => {
+                let mut obj = json!({
+                    "source": &*rec.source,
+                    "line": rec.line,
+                    "status": verdict.word(),
+                    "puzzle": puzzle.to_line(),
+                    "method": method.name(),
+                });
+                if !complete {
+                    obj["stopped"] = json!(report.stop);
+                }
+                if args.count {
+                    obj["count"] = json!(n);
+                    obj["complete"] = json!(complete);
+                } else if let Some(s) = found.first() {
+                    obj["solution"] = json!(s.to_line());
+                    if let Some(s2) = found.get(1) {
+                        obj["second_solution"] = json!(s2.to_line());
+                    }
+                }
+                if args.stats {
+                    obj["stats"] = stats_json(&report.stats);
+                }
+                writeln!(out, "{obj}")?;
+            }
+            Format::Text | Format::Grid => {
+                let grid = args.format == Format::Grid;
+                if args.count {
+                    let what = count_text(verdict, n, report.stop);
+                    if grid {
+                        writeln!(out, "# line {}: {what}", rec.line)?;
+                    } else {
+                        writeln!(out, "{what}")?;
+                    }
+                } else {
+                    match (verdict, found.first()) {
+                        (Verdict::NoSolution, _) => writeln!(out, "none")?,
+                        (Verdict::Unknown(stop), None) => writeln!(out, "unknown ({stop})")?,
+                        (_, Some(s)) if grid => {
+                            let note = match verdict {
+                                Verdict::Multiple => " (one of several solutions)",
+                                Verdict::Unknown(_) => " (a solution; uniqueness unknown)",
+                                _ => "",
+                            };
+                            writeln!(out, "# line {}{note}", rec.line)?;
+                            writeln!(out, "{}", grid_block(s))?;
+                        }
+                        (_, Some(s)) => {
+                            let mut line = Vec::with_capacity(96);
+                            s.write_line(&mut line);
+                            match verdict {
+                                Verdict::Multiple => line.extend_from_slice(b" multiple"),
+                                Verdict::Unknown(stop) => {
+                                    line.extend_from_slice(format!(" unknown ({stop})").as_bytes())
+                                }
+                                _ => {}
+                            }
+                            line.push(b'\n');
+                            out.write_all(&line)?;
+                        }
+                        (_, None) => writeln!(out, "{}", verdict.word())?,
+                    }
+                }
+                if args.stats {
+                    writeln!(err, "{}: {}", rec.place(), stats_line(method, report))?;
                 }
             }
         }
-        bar.inc(chunk.len() as u64);
+        Ok(())
     }
-    bar.finish_and_clear();
-    out.flush().context("cannot write the answers")?;
-    if args.stats {
-        eprintln!("{}", tally.summary(start.elapsed()));
+}
+
+/// Keep the first two solutions (copied into reused grids).
+fn keep(solutions: &mut [Grid; 2], found: &mut usize, s: &Grid) -> ControlFlow<()> {
+    if let Some(slot) = solutions.get_mut(*found) {
+        slot.copy_from(s);
     }
-    Ok(if tally.all_unique() {
-        ExitCode::SUCCESS
+    *found += 1;
+    ControlFlow::Continue(())
+}
+
+/// A count as text: exact (`1 unique`, `0 none`, `7 multiple`) or, when a
+/// limit stopped it, `at least N` with the word and the limit.
+fn count_text(verdict: Verdict, n: u64, stop: StopReason) -> String {
+    if stop.is_complete() {
+        format!("{n} {}", verdict.word())
     } else {
-        ExitCode::from(1)
+        format!("at least {n} {} ({stop})", verdict.word())
+    }
+}
+
+/// Trace steps written as they come: prose lines, or one JSON line each.
+struct Steps<'a> {
+    out: &'a mut dyn Write,
+    lines: TraceLines,
+    json: bool,
+    rec: &'a Record,
+    error: Option<io::Error>,
+    cancel: CancelToken,
+}
+
+impl Steps<'_> {
+    fn step(&mut self, step: &TraceStep) {
+        if self.error.is_some() {
+            return;
+        }
+        let r = if self.json {
+            let obj = json!({"source": &*self.rec.source, "line": self.rec.line, "step": step});
+            writeln!(self.out, "{obj}")
+        } else {
+            self.lines
+                .push(step)
+                .iter()
+                .try_for_each(|l| writeln!(self.out, "{l}"))
+        };
+        if let Err(e) = r {
+            self.error = Some(e);
+            self.cancel.cancel();
+        }
+    }
+
+    fn finish(mut self) -> io::Result<()> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        if !self.json {
+            if let Some(l) = self.lines.finish() {
+                writeln!(self.out, "{l}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn stats_json(s: &sudoku_core::Stats) -> serde_json::Value {
+    json!({
+        "micros": s.time.as_micros() as u64,
+        "nodes": s.nodes,
+        "guesses": s.guesses,
+        "max_depth": s.max_depth,
+        "state_bytes": s.state_bytes,
+        "matrix_rows": s.matrix_rows,
+        "matrix_nodes": s.matrix_nodes,
     })
 }
 
-fn stats_line(method: &str, r: &Report) -> String {
+fn stats_line(method: Method, r: &Report) -> String {
     let s = &r.stats;
     let mut line = format!(
         "{method}: {} µs, {} nodes, {} guesses, depth {}, {} bytes of search state",
@@ -330,149 +536,95 @@ fn stats_line(method: &str, r: &Report) -> String {
     line
 }
 
-fn write_outcome(
-    out: &mut impl Write,
-    args: &SolveArgs,
-    rec: &Record,
-    o: &Outcome,
-) -> anyhow::Result<()> {
-    for t in &o.trace {
-        writeln!(out, "{t}")?;
-    }
-    match args.format {
-        Format::Json => {
-            let mut obj = json!({
-                "source": rec.source,
-                "line": rec.line,
-                "status": o.verdict.word(),
-            });
-            if let Ok(p) = &rec.puzzle {
-                obj["puzzle"] = json!(p.to_line());
-                obj["method"] = json!(o.method);
-            }
-            match &o.verdict {
-                Verdict::Error(e) => obj["error"] = json!(e),
-                Verdict::Unknown(stop) => obj["stopped"] = json!(stop),
-                _ => {}
-            }
-            if args.count {
-                obj["count"] = json!(o.count);
-                obj["complete"] = json!(o.report.is_some_and(|r| r.stop.is_complete()));
-            } else if let Some(s) = o.solutions.first() {
-                obj["solution"] = json!(s.to_line());
-                if let Some(s2) = o.solutions.get(1) {
-                    obj["second_solution"] = json!(s2.to_line());
-                }
-            }
-            if args.stats {
-                if let Some(r) = &o.report {
-                    obj["stats"] = json!({
-                        "micros": r.stats.time.as_micros() as u64,
-                        "nodes": r.stats.nodes,
-                        "guesses": r.stats.guesses,
-                        "max_depth": r.stats.max_depth,
-                        "state_bytes": r.stats.state_bytes,
-                        "matrix_rows": r.stats.matrix_rows,
-                        "matrix_nodes": r.stats.matrix_nodes,
-                    });
-                }
-            }
-            writeln!(out, "{obj}")?;
-        }
-        Format::Line | Format::Grid => {
-            let grid = args.format == Format::Grid;
-            match &o.verdict {
-                Verdict::Error(e) => writeln!(out, "error: {}: {e}", rec.source)?,
-                Verdict::Unknown(stop) if !args.count => writeln!(out, "unknown ({stop})")?,
-                _ if args.count => {
-                    let cut = o.report.is_some_and(|r| !r.stop.is_complete());
-                    let plus = if cut { "+" } else { "" };
-                    if grid {
-                        writeln!(
-                            out,
-                            "# line {}: {}{plus} solutions, {}",
-                            rec.line,
-                            o.count,
-                            o.verdict.word()
-                        )?;
-                    } else {
-                        writeln!(out, "{}{plus} {}", o.count, o.verdict.word())?;
-                    }
-                }
-                Verdict::NoSolution => writeln!(out, "none")?,
-                Verdict::Unique | Verdict::Multiple | Verdict::Unknown(_) => {
-                    let s = &o.solutions[0];
-                    let multiple = matches!(o.verdict, Verdict::Multiple);
-                    if grid {
-                        let note = if multiple {
-                            " (one of several solutions)"
-                        } else {
-                            ""
-                        };
-                        writeln!(out, "# line {}{note}", rec.line)?;
-                        write!(out, "{}", grid_block(s))?;
-                        writeln!(out)?;
-                    } else if multiple {
-                        writeln!(out, "{} multiple", s.to_line())?;
-                    } else {
-                        writeln!(out, "{}", s.to_line())?;
-                    }
-                }
-            }
-        }
-    }
-    if let Verdict::Error(e) = &o.verdict {
-        if args.format != Format::Json {
-            eprintln!("sudoku: {}: {e}", rec.source);
-        }
-    }
-    Ok(())
-}
-
-#[derive(Default)]
+/// Counts over a run.
+#[derive(Default, Debug, Clone, Copy)]
 struct Tally {
     unique: u64,
     multiple: u64,
     none: u64,
     unknown: u64,
+    /// Answers whose search a limit stopped (counts that are "at least").
+    incomplete: u64,
     errors: u64,
+    notices: u64,
     nodes: u64,
     guesses: u64,
 }
 
 impl Tally {
-    fn add(&mut self, o: &Outcome) {
-        match o.verdict {
+    fn count(&mut self, v: Verdict, r: &Report) {
+        match v {
             Verdict::Unique => self.unique += 1,
             Verdict::Multiple => self.multiple += 1,
             Verdict::NoSolution => self.none += 1,
             Verdict::Unknown(_) => self.unknown += 1,
-            Verdict::Error(_) => self.errors += 1,
         }
-        if let Some(r) = &o.report {
-            self.nodes += r.stats.nodes;
-            self.guesses += r.stats.guesses;
+        if !r.stop.is_complete() {
+            self.incomplete += 1;
+        }
+        self.nodes += r.stats.nodes;
+        self.guesses += r.stats.guesses;
+    }
+
+}
+
+impl batch::Tally for Tally {
+    fn records(&self) -> u64 {
+        self.unique + self.multiple + self.none + self.unknown + self.errors
+    }
+
+    fn add(&mut self, o: &Tally) {
+        self.unique += o.unique;
+        self.multiple += o.multiple;
+        self.none += o.none;
+        self.unknown += o.unknown;
+        self.incomplete += o.incomplete;
+        self.errors += o.errors;
+        self.notices += o.notices;
+        self.nodes += o.nodes;
+        self.guesses += o.guesses;
+    }
+}
+
+impl Tally {
+    /// 0 when every answer is complete: for `solve`, every puzzle has
+    /// exactly one solution; for `count`, every count is exact and not
+    /// zero. 1 otherwise (a limit, no solution, several for `solve`, a bad
+    /// record or an unreadable file).
+    fn exit_code(&self, count: bool) -> u8 {
+        let bad = self.errors + self.notices + self.none + self.unknown + self.incomplete;
+        let several = if count { 0 } else { self.multiple };
+        if bad + several == 0 && self.records() > 0 {
+            exit::OK
+        } else {
+            exit::INCOMPLETE
         }
     }
 
-    fn all_unique(&self) -> bool {
-        self.multiple + self.none + self.unknown == 0 && self.errors == 0
-    }
-
-    fn summary(&self, t: Duration) -> String {
-        let n = self.unique + self.multiple + self.none + self.unknown + self.errors;
-        let solved = (n - self.errors).max(1);
-        format!(
-            "{n} puzzles: {} unique, {} multiple, {} none, {} unknown, {} errors; {:.3} s ({:.0} puzzles/s); {:.1} nodes and {:.1} guesses per puzzle",
-            self.unique,
-            self.multiple,
-            self.none,
-            self.unknown,
-            self.errors,
-            t.as_secs_f64(),
-            n as f64 / t.as_secs_f64().max(1e-9),
-            self.nodes as f64 / solved as f64,
-            self.guesses as f64 / solved as f64,
-        )
+    /// The summary on stderr: with --stats always, otherwise when records
+    /// were bad (they are said once, in the output).
+    fn finish(&self, args: &SolveArgs, t: Duration) {
+        if args.stats {
+            let n = self.records();
+            let solved = (n - self.errors).max(1);
+            eprintln!(
+                "{n} puzzles: {} unique, {} multiple, {} none, {} unknown, {} errors; {:.3} s ({:.0} puzzles/s); {:.1} nodes and {:.1} guesses per puzzle",
+                self.unique,
+                self.multiple,
+                self.none,
+                self.unknown,
+                self.errors,
+                t.as_secs_f64(),
+                n as f64 / t.as_secs_f64().max(1e-9),
+                self.nodes as f64 / solved as f64,
+                self.guesses as f64 / solved as f64,
+            );
+        } else if self.errors > 0 {
+            let s = if self.errors == 1 { "" } else { "s" };
+            eprintln!(
+                "sudoku: {} bad record{s} (see the error lines in the output)",
+                self.errors
+            );
+        }
     }
 }

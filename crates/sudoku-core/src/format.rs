@@ -64,7 +64,7 @@ pub struct ParseError {
 #[non_exhaustive]
 pub enum ParseErrorKind {
     /// A character that is neither a digit (1-9, A-P) nor a blank (`.`, `0`, `_`).
-    #[error("'{found}' is not a digit or blank")]
+    #[error("'{}' is not a digit or blank", found.escape_debug())]
     BadChar {
         /// The character.
         found: char,
@@ -128,7 +128,7 @@ pub enum ParseErrorKind {
         found: usize,
     },
     /// A pencilmark character that is neither its digit nor `.`.
-    #[error("'{found}' in a pencilmark line where '{expected}' or '.' was expected")]
+    #[error("'{}' in a pencilmark line where '{expected}' or '.' was expected", found.escape_debug())]
     BadPencilmark {
         /// The character.
         found: char,
@@ -286,6 +286,39 @@ fn parse_line_token(
     finish_grid(cells, &positions, line_no, comment)
 }
 
+/// Parse a line-form puzzle of ASCII bytes (n² cells, no comment) into
+/// `grid`, reusing its buffer: the batch reader's path, which allocates
+/// nothing for a good puzzle. `line` and `start` (the 1-based column of the
+/// first cell) place errors, which are those of [`parse_line`].
+pub fn parse_cells_into(
+    grid: &mut Grid,
+    token: &[u8],
+    line: usize,
+    start: usize,
+) -> Result<(), ParseError> {
+    let size = match Size::from_cell_count(token.len()) {
+        Some(size) if token.is_ascii() => size,
+        _ => {
+            let text = String::from_utf8_lossy(token);
+            *grid = parse_line_token(line, &text, start, None)?.grid;
+            return Ok(());
+        }
+    };
+    grid.reset(size);
+    for (i, (cell, &b)) in grid.cells_mut().iter_mut().zip(token).enumerate() {
+        *cell = cell_value(size, b as char).map_err(|kind| ParseError {
+            line,
+            column: start + i,
+            kind,
+        })?;
+    }
+    if grid.has_conflict() {
+        let positions: Vec<(usize, usize)> = (0..token.len()).map(|i| (line, start + i)).collect();
+        return finish_grid(grid.cells().to_vec(), &positions, line, None).map(|_| ());
+    }
+    Ok(())
+}
+
 /// Parse one puzzle line (`.3..9..5....` with an optional comment after whitespace).
 /// Errors report line 1.
 pub fn parse_line(line: &str) -> Result<Grid, ParseError> {
@@ -413,6 +446,12 @@ impl PuzzleParser {
     /// A parser at the start of input.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Whether no puzzle is under way: no grid block begun and no line held
+    /// back. A line-form puzzle line fed now is read on its own.
+    pub fn is_idle(&self) -> bool {
+        self.block.is_none() && self.held.is_none()
     }
 
     /// The next finished result, if any.

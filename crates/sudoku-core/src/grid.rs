@@ -210,6 +210,44 @@ impl Grid {
         Ok(Grid { size, cells })
     }
 
+    /// Make this the empty grid of `size`, reusing its buffer.
+    pub fn reset(&mut self, size: Size) {
+        self.size = size;
+        self.cells.clear();
+        self.cells.resize(size.cells(), 0);
+    }
+
+    /// Make this a copy of `other`, reusing its buffer (no allocation when
+    /// the sizes match).
+    pub fn copy_from(&mut self, other: &Grid) {
+        self.size = other.size;
+        self.cells.clear();
+        self.cells.extend_from_slice(&other.cells);
+    }
+
+    /// Whether two filled cells break a rule (one pass with bitmasks, no
+    /// allocation); [`first_conflict`](Self::first_conflict) names them.
+    pub fn has_conflict(&self) -> bool {
+        let s = self.size;
+        let (n, b) = (s.side(), s.box_size());
+        let (mut rows, mut cols, mut boxes) = ([0u32; 25], [0u32; 25], [0u32; 25]);
+        for (i, &d) in self.cells.iter().enumerate() {
+            if d == 0 {
+                continue;
+            }
+            let bit = 1u32 << d;
+            let (r, c) = (i / n, i % n);
+            let bx = r / b * b + c / b;
+            if (rows[r] | cols[c] | boxes[bx]) & bit != 0 {
+                return true;
+            }
+            rows[r] |= bit;
+            cols[c] |= bit;
+            boxes[bx] |= bit;
+        }
+        false
+    }
+
     /// The size.
     pub fn size(&self) -> Size {
         self.size
@@ -250,6 +288,9 @@ impl Grid {
     /// The first pair of filled cells that break a rule, scanning rows, then
     /// columns, then boxes.
     pub fn first_conflict(&self) -> Option<Conflict> {
+        if !self.has_conflict() {
+            return None;
+        }
         let n = self.side();
         let s = self.size;
         let mut seen = vec![usize::MAX; n + 1];
@@ -303,6 +344,12 @@ impl Grid {
     /// The one-line form: n² characters, '.' for empty.
     pub fn to_line(&self) -> String {
         self.cells.iter().map(|&d| digit_char(d)).collect()
+    }
+
+    /// Append the one-line form to `out` (no allocation beyond `out`'s growth).
+    pub fn write_line(&self, out: &mut Vec<u8>) {
+        const DIGITS: &[u8; 26] = b".123456789ABCDEFGHIJKLMNOP";
+        out.extend(self.cells.iter().map(|&d| DIGITS[d as usize]));
     }
 }
 
