@@ -53,9 +53,14 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
     let bar = progress_counter(args.progress.enabled(), "puzzles");
     let threads = worker_threads("sudoku", args.threads);
     let inputs = args.puzzles.iter().map(|a| Input::from_arg(a)).collect();
-    let tally = batch::run(inputs, threads, &mut out, &bar, || (), |_, chunk, a| {
-        explain_chunk(&rater, args, chunk, a)
-    });
+    let tally = batch::run(
+        inputs,
+        threads,
+        &mut out,
+        &bar,
+        || (),
+        |_, chunk, a| explain_chunk(&rater, args, chunk, a),
+    );
     bar.finish_and_clear();
     let tally: RateTally = tally.context("cannot write the explanation")?;
     Ok(ExitCode::from(tally.exit_code()))
@@ -96,7 +101,14 @@ fn explain_chunk(rater: &Rater, args: &ExplainArgs, chunk: &Chunk, a: &mut Answe
 }
 
 /// One puzzle's explanation.
-fn explain(rater: &Rater, args: &ExplainArgs, rec: &Record, p: &Position, warnings: &[String], out: &mut Vec<u8>) {
+fn explain(
+    rater: &Rater,
+    args: &ExplainArgs,
+    rec: &Record,
+    p: &Position,
+    warnings: &[String],
+    out: &mut Vec<u8>,
+) {
     // The rating's path, replayed step by step (the rater is deterministic,
     // so the same steps come out).
     let rating = rater.rate_candidates(&p.candidates);

@@ -91,7 +91,9 @@ pub(crate) fn checked_position(
         Ok(w) => Ok(Ok((p, w))),
         Err(e) => {
             if json {
-                say(&json!({"status": "error", "puzzle": p.grid.to_line(), "error": e}).to_string())?;
+                say(
+                    &json!({"status": "error", "puzzle": p.grid.to_line(), "error": e}).to_string(),
+                )?;
             } else {
                 eprintln!("sudoku: {e}");
             }

@@ -144,7 +144,10 @@ impl ChunkReader {
             None => return false,
             Some(Input::File(path)) => path,
             Some(Input::Text(text)) => {
-                self.open = Some(Open::new(Box::new(io::Cursor::new(text)), Arc::from("argument")));
+                self.open = Some(Open::new(
+                    Box::new(io::Cursor::new(text)),
+                    Arc::from("argument"),
+                ));
                 return true;
             }
         };
@@ -325,7 +328,10 @@ impl Iterator for ChunkReader {
                 self.open = None;
                 continue;
             }
-            let waiting = self.open.as_ref().is_some_and(|o| o.reader.buffer().is_empty());
+            let waiting = self
+                .open
+                .as_ref()
+                .is_some_and(|o| o.reader.buffer().is_empty());
             if waiting && !chunk.records.is_empty() {
                 return Some(chunk);
             }
@@ -428,7 +434,8 @@ pub fn parse_pencilmark_record(line: usize, text: &[u8]) -> Result<(Grid, Candid
     let text = String::from_utf8_lossy(text);
     let c = Candidates::parse_pencilmarks(text.trim_end()).map_err(|e| {
         // the parser numbers its single line 1: give the input line
-        e.to_string().replacen("line 1,", &format!("line {line},"), 1)
+        e.to_string()
+            .replacen("line 1,", &format!("line {line},"), 1)
     })?;
     if let Some(cell) = c.masks().iter().position(|&m| m == 0) {
         return Err(format!(
@@ -458,9 +465,8 @@ pub fn position_of(chunk: &Chunk, rec: &Record) -> Result<Position, String> {
         }
         Body::Pencilmarks { range } => {
             let (grid, marks) = parse_pencilmark_record(rec.line, chunk.bytes(range))?;
-            let candidates =
-                sudoku_core::rate::Candidates::with_pencilmarks(&grid, marks.masks())
-                    .map_err(|e| format!("line {}: {e}", rec.line))?;
+            let candidates = sudoku_core::rate::Candidates::with_pencilmarks(&grid, marks.masks())
+                .map_err(|e| format!("line {}: {e}", rec.line))?;
             return Ok(Position {
                 grid,
                 candidates,

@@ -96,7 +96,10 @@ pub fn rateable(p: &Position) -> Result<Vec<String>, (&'static str, String)> {
                     p.candidates.value(cell) == 0 && !p.candidates.has(cell, solution.get(cell))
                 });
             Ok(if lost {
-                vec!["the pencilmarks remove a digit of the solution, so steps may be wrong".to_string()]
+                vec![
+                    "the pencilmarks remove a digit of the solution, so steps may be wrong"
+                        .to_string(),
+                ]
             } else {
                 Vec::new()
             })
@@ -108,13 +111,7 @@ pub fn rateable(p: &Position) -> Result<Vec<String>, (&'static str, String)> {
 }
 
 /// Write a record that was not rated: an error line, or a JSON record.
-pub fn write_unrated(
-    out: &mut Vec<u8>,
-    json: bool,
-    rec: &Record,
-    status: &str,
-    e: &str,
-) {
+pub fn write_unrated(out: &mut Vec<u8>, json: bool, rec: &Record, status: &str, e: &str) {
     if json {
         let obj = json!({
             "source": &*rec.source,
@@ -126,7 +123,11 @@ pub fn write_unrated(
     } else if status == "error" {
         let _ = writeln!(out, "error: {}: {e}", rec.source);
     } else {
-        let _ = writeln!(out, "{status}: {}: line {}: {e} (not rated)", rec.source, rec.line);
+        let _ = writeln!(
+            out,
+            "{status}: {}: line {}: {e} (not rated)",
+            rec.source, rec.line
+        );
     }
 }
 
@@ -137,9 +138,14 @@ pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
     let bar = progress_counter(args.progress.enabled(), "puzzles");
     let threads = worker_threads("sudoku", args.threads);
     let json = args.format == RateFormat::Json;
-    let tally = batch::run(batch::files(&args.files), threads, &mut out, &bar, || (), |_, chunk, a| {
-        rate_chunk(&rater, json, chunk, a)
-    });
+    let tally = batch::run(
+        batch::files(&args.files),
+        threads,
+        &mut out,
+        &bar,
+        || (),
+        |_, chunk, a| rate_chunk(&rater, json, chunk, a),
+    );
     bar.finish_and_clear();
     let tally: RateTally = tally.context("cannot write the ratings")?;
     Ok(ExitCode::from(tally.exit_code()))
@@ -178,7 +184,8 @@ fn rate_chunk(rater: &Rater, json: bool, chunk: &Chunk, a: &mut Answers<RateTall
                 "pencilmarks": p.pencilmarks,
                 "status": "rated",
             });
-            if let (Some(o), serde_json::Value::Object(m)) = (obj.as_object_mut(), rating_json(&r)) {
+            if let (Some(o), serde_json::Value::Object(m)) = (obj.as_object_mut(), rating_json(&r))
+            {
                 o.extend(m);
             }
             if !warnings.is_empty() {

@@ -19,16 +19,18 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use serde_json::json;
+use sudoku_core::solve::CancelToken;
 use sudoku_core::solve::Method;
 use sudoku_core::solve::TraceLines;
 use sudoku_core::solve::fast::Fast;
-use sudoku_core::solve::CancelToken;
 use sudoku_core::{Grid, Limits, Report, Size, Solver, StopReason, TraceStep};
 
 use crate::batch::{self, Answers, Tally as _};
 use crate::input::{Body, Chunk, ChunkReader, Record, parse_pencilmark_record};
 use crate::output::{Format, grid_block};
-use crate::{When, deadline_after, exit, open_output, parse_secs, progress_counter, worker_threads};
+use crate::{
+    When, deadline_after, exit, open_output, parse_secs, progress_counter, worker_threads,
+};
 
 /// A solving method for `--algo`: `auto` or one of [`Method::ALL`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,9 +46,12 @@ pub fn parse_algo(text: &str) -> Result<Algo, String> {
     if text == "auto" {
         return Ok(Algo::Auto);
     }
-    text.parse::<Method>()
-        .map(Algo::Method)
-        .map_err(|_| format!("unknown method '{text}'; choose auto or one of {}", method_list()))
+    text.parse::<Method>().map(Algo::Method).map_err(|_| {
+        format!(
+            "unknown method '{text}'; choose auto or one of {}",
+            method_list()
+        )
+    })
 }
 
 /// Every method name, comma-separated.
@@ -185,17 +190,30 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let bar = progress_counter(args.progress.enabled(), "puzzles");
     let mut tally = Tally::default();
     let result = if args.trace {
-        run_traced(args, ChunkReader::new(&args.files), &mut out, &mut tally, &bar)
+        run_traced(
+            args,
+            ChunkReader::new(&args.files),
+            &mut out,
+            &mut tally,
+            &bar,
+        )
     } else {
         let threads = worker_threads("sudoku", args.threads);
         let job = Job { args, trace: false };
-        batch::run(batch::files(&args.files), threads, &mut out, &bar, Worker::new, |w, chunk, a| {
-            job.chunk(w, chunk, a)
-        })
+        batch::run(
+            batch::files(&args.files),
+            threads,
+            &mut out,
+            &bar,
+            Worker::new,
+            |w, chunk, a| job.chunk(w, chunk, a),
+        )
         .map(|t| tally = t)
     };
     bar.finish_and_clear();
-    result.and_then(|()| out.flush()).context("cannot write the answers")?;
+    result
+        .and_then(|()| out.flush())
+        .context("cannot write the answers")?;
     tally.finish(args, start.elapsed());
     Ok(ExitCode::from(tally.exit_code(args.count)))
 }
@@ -266,7 +284,12 @@ impl Job<'_> {
             Body::Parsed(Err(e)) => return self.error(out, tally, rec, e),
             Body::Parsed(Ok(g)) => g,
             Body::Cells { range, column } => {
-                match sudoku_core::format::parse_cells_into(grid, chunk.bytes(range), rec.line, *column) {
+                match sudoku_core::format::parse_cells_into(
+                    grid,
+                    chunk.bytes(range),
+                    rec.line,
+                    *column,
+                ) {
                     Ok(()) => grid,
                     Err(e) => return self.error(out, tally, rec, &e.to_string()),
                 }
@@ -276,12 +299,19 @@ impl Job<'_> {
                     Ok(gc) => gc,
                     Err(e) => return self.error(out, tally, rec, &e),
                 };
-                if !matches!(self.args.algo, Algo::Auto | Algo::Method(Method::Fast)) || self.trace {
-                    let e = format!("line {}: pencilmark input is solved by the fast method only: use --algo auto or fast, without --trace", rec.line);
+                if !matches!(self.args.algo, Algo::Auto | Algo::Method(Method::Fast)) || self.trace
+                {
+                    let e = format!(
+                        "line {}: pencilmark input is solved by the fast method only: use --algo auto or fast, without --trace",
+                        rec.line
+                    );
                     return self.error(out, tally, rec, &e);
                 }
                 if g.size() != Size::NINE {
-                    let e = format!("line {}: pencilmark input is supported for 9x9 grids", rec.line);
+                    let e = format!(
+                        "line {}: pencilmark input is supported for 9x9 grids",
+                        rec.line
+                    );
                     return self.error(out, tally, rec, &e);
                 }
                 let mut masks = [0u16; 81];
@@ -337,7 +367,13 @@ impl Job<'_> {
         self.answer(out, err, tally, rec, puzzle, method, &report, solutions)
     }
 
-    fn error(&self, out: &mut dyn Write, tally: &mut Tally, rec: &Record, e: &str) -> io::Result<()> {
+    fn error(
+        &self,
+        out: &mut dyn Write,
+        tally: &mut Tally,
+        rec: &Record,
+        e: &str,
+    ) -> io::Result<()> {
         tally.errors += 1;
         if self.args.format == Format::Json {
             let obj = json!({
@@ -565,7 +601,6 @@ impl Tally {
         self.nodes += r.stats.nodes;
         self.guesses += r.stats.guesses;
     }
-
 }
 
 impl batch::Tally for Tally {

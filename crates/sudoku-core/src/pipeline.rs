@@ -252,7 +252,11 @@ mod tests {
                     },
                 )
                 .unwrap();
-            assert_eq!(out, (0..1000).map(|x| x * 3).collect::<Vec<_>>(), "{threads} threads");
+            assert_eq!(
+                out,
+                (0..1000).map(|x| x * 3).collect::<Vec<_>>(),
+                "{threads} threads"
+            );
         }
     }
 
