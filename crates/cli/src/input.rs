@@ -237,7 +237,7 @@ fn read_line(
             r.consume(1);
             continue;
         }
-        let end = buf.iter().position(|&b| b == b'\n' || b == b'\r');
+        let end = memchr::memchr2(b'\n', b'\r', buf);
         let take = end.unwrap_or(buf.len());
         if line.len() + take <= MAX_LINE {
             line.extend_from_slice(&buf[..take]);
@@ -262,10 +262,15 @@ fn first_token(line: &[u8]) -> (usize, usize) {
         .iter()
         .position(|b| !b.is_ascii_whitespace())
         .unwrap_or(line.len());
-    let len = line[start..]
-        .iter()
-        .position(|b| b.is_ascii_whitespace())
-        .unwrap_or(line.len() - start);
+    // a puzzle line is usually the whole line: check its end first
+    let rest = &line[start..];
+    let len = match rest.last() {
+        Some(c) if !c.is_ascii_whitespace() && !rest.iter().any(u8::is_ascii_whitespace) => rest.len(),
+        _ => rest
+            .iter()
+            .position(u8::is_ascii_whitespace)
+            .unwrap_or(rest.len()),
+    };
     (start, start + len)
 }
 
@@ -385,7 +390,8 @@ fn classify(open: &mut Open, raw: &[u8], long: bool, chunk: &mut Chunk) {
     };
     let (a, b) = first_token(line);
     let token = &line[a..b];
-    let plain = token.is_ascii() && !token.contains(&b'|') && !token.starts_with(b"#");
+    // ASCII, no border bar, not a comment (one pass over the token)
+    let plain = token.first() != Some(&b'#') && token.iter().all(|&c| c < 0x80 && c != b'|');
     if plain && open.parser.is_idle() && matches!(token.len(), 81 | 256 | 625) {
         let start = chunk.text.len();
         chunk.text.extend_from_slice(token);

@@ -435,12 +435,10 @@ impl Job<'_> {
             Format::Text | Format::Grid => {
                 let grid = args.format == Format::Grid;
                 if args.count {
-                    let what = count_text(verdict, n, report.stop);
                     if grid {
-                        writeln!(out, "# line {}: {what}", rec.line)?;
-                    } else {
-                        writeln!(out, "{what}")?;
+                        write!(out, "# line {}: ", rec.line)?;
                     }
+                    write_count(out, verdict, n, report.stop)?;
                 } else {
                     match (verdict, found.first()) {
                         (Verdict::NoSolution, _) => writeln!(out, "none")?,
@@ -488,13 +486,13 @@ fn keep(solutions: &mut [Grid; 2], found: &mut usize, s: &Grid) -> ControlFlow<(
     ControlFlow::Continue(())
 }
 
-/// A count as text: exact (`1 unique`, `0 none`, `7 multiple`) or, when a
-/// limit stopped it, `at least N` with the word and the limit.
-fn count_text(verdict: Verdict, n: u64, stop: StopReason) -> String {
+/// A count as a line: exact (`1 unique`, `0 none`, `7 multiple`) or, when
+/// a limit stopped it, `at least N` with the word and the limit.
+fn write_count(out: &mut dyn Write, verdict: Verdict, n: u64, stop: StopReason) -> io::Result<()> {
     if stop.is_complete() {
-        format!("{n} {}", verdict.word())
+        writeln!(out, "{n} {}", verdict.word())
     } else {
-        format!("at least {n} {} ({stop})", verdict.word())
+        writeln!(out, "at least {n} {} ({stop})", verdict.word())
     }
 }
 

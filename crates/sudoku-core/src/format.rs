@@ -305,12 +305,23 @@ pub fn parse_cells_into(
         }
     };
     grid.reset(size);
-    for (i, (cell, &b)) in grid.cells_mut().iter_mut().zip(token).enumerate() {
-        *cell = cell_value(size, b as char).map_err(|kind| ParseError {
-            line,
-            column: start + i,
-            kind,
-        })?;
+    let side = size.side() as u8;
+    // One table look-up per byte; a bad byte is found again below, slowly,
+    // for its message.
+    let mut bad = false;
+    for (cell, &b) in grid.cells_mut().iter_mut().zip(token) {
+        let v = CELL_VALUE[b as usize];
+        bad |= v > side;
+        *cell = v;
+    }
+    if bad {
+        for (i, &b) in token.iter().enumerate() {
+            cell_value(size, b as char).map_err(|kind| ParseError {
+                line,
+                column: start + i,
+                kind,
+            })?;
+        }
     }
     if grid.has_conflict() {
         let positions: Vec<(usize, usize)> = (0..token.len()).map(|i| (line, start + i)).collect();
@@ -318,6 +329,23 @@ pub fn parse_cells_into(
     }
     Ok(())
 }
+
+/// [`char_value`] of every byte, 255 for a byte that is not a cell.
+static CELL_VALUE: [u8; 256] = {
+    let mut t = [255u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = match b as u8 {
+            b'.' | b'0' | b'_' => 0,
+            d @ b'1'..=b'9' => d - b'0',
+            d @ b'A'..=b'P' => d - b'A' + 10,
+            d @ b'a'..=b'p' => d - b'a' + 10,
+            _ => 255,
+        };
+        b += 1;
+    }
+    t
+};
 
 /// Parse one puzzle line (`.3..9..5....` with an optional comment after whitespace).
 /// Errors report line 1.

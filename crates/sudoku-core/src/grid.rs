@@ -228,24 +228,12 @@ impl Grid {
     /// Whether two filled cells break a rule (one pass with bitmasks, no
     /// allocation); [`first_conflict`](Self::first_conflict) names them.
     pub fn has_conflict(&self) -> bool {
-        let s = self.size;
-        let (n, b) = (s.side(), s.box_size());
-        let (mut rows, mut cols, mut boxes) = ([0u32; 25], [0u32; 25], [0u32; 25]);
-        for (i, &d) in self.cells.iter().enumerate() {
-            if d == 0 {
-                continue;
-            }
-            let bit = 1u32 << d;
-            let (r, c) = (i / n, i % n);
-            let bx = r / b * b + c / b;
-            if (rows[r] | cols[c] | boxes[bx]) & bit != 0 {
-                return true;
-            }
-            rows[r] |= bit;
-            cols[c] |= bit;
-            boxes[bx] |= bit;
+        match self.size.box_size() {
+            2 => conflict_in::<2, 4>(&self.cells),
+            3 => conflict_in::<3, 9>(&self.cells),
+            4 => conflict_in::<4, 16>(&self.cells),
+            _ => conflict_in::<5, 25>(&self.cells),
         }
-        false
     }
 
     /// The size.
@@ -351,6 +339,25 @@ impl Grid {
         const DIGITS: &[u8; 26] = b".123456789ABCDEFGHIJKLMNOP";
         out.extend(self.cells.iter().map(|&d| DIGITS[d as usize]));
     }
+}
+
+/// Whether the cells of an N×N grid (boxes B×B) repeat a digit in a house:
+/// one pass, a bitmask per house, constant divisions.
+fn conflict_in<const B: usize, const N: usize>(cells: &[u8]) -> bool {
+    let (mut rows, mut cols, mut boxes) = ([0u32; N], [0u32; N], [0u32; N]);
+    let mut clash = 0u32;
+    for (r, row) in cells.chunks_exact(N).enumerate().take(N) {
+        for (c, &d) in row.iter().enumerate() {
+            // bit 0 stands for an empty cell and is ignored
+            let bit = (1u32 << d) & !1;
+            let bx = r / B * B + c / B;
+            clash |= (rows[r] | cols[c] | boxes[bx]) & bit;
+            rows[r] |= bit;
+            cols[c] |= bit;
+            boxes[bx] |= bit;
+        }
+    }
+    clash != 0
 }
 
 impl fmt::Debug for Grid {
