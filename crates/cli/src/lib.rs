@@ -3,6 +3,7 @@
 //! formats their answers.
 
 pub mod bench;
+pub mod dlx;
 pub mod explain;
 pub mod generate;
 pub mod hint;
