@@ -4,6 +4,7 @@
 
 pub mod batch;
 pub mod bench;
+pub mod dlx;
 pub mod explain;
 pub mod generate;
 pub mod hint;

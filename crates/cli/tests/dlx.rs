@@ -1,10 +1,43 @@
 //! The `dlx` binary on Knuth-format input.
 
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+use std::sync::mpsc;
+use std::time::Duration;
+
 use assert_cmd::Command;
+use assert_cmd::assert::OutputAssertExt;
 use predicates::prelude::*;
 
 fn dlx() -> Command {
     Command::cargo_bin("dlx").expect("binary builds")
+}
+
+const QUEENS8: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/xc/queens8.dlx");
+
+fn queens8() -> String {
+    std::fs::read_to_string(QUEENS8).unwrap()
+}
+
+/// Every line of JSON Lines output, parsed.
+fn json_lines(out: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8(out.to_vec())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is one JSON value"))
+        .collect()
+}
+
+/// `n` items with 4 options each: 4^n solutions.
+fn many_solutions(n: usize) -> String {
+    let items: Vec<String> = (0..n).map(|i| format!("I{i}")).collect();
+    let mut text = items.join(" ") + "\n";
+    for i in &items {
+        for _ in 0..4 {
+            text += &format!("{i}\n");
+        }
+    }
+    text
 }
 
 const TOY: &str =
@@ -51,11 +84,12 @@ fn limit_says_the_search_was_cut_short() {
         "/../../testdata/xc/queens8.dlx"
     ))
     .unwrap();
+    // exit code 1 since the search was cut short (it was 0 before)
     let out = dlx()
         .args(["--limit", "3"])
         .write_stdin(queens)
         .assert()
-        .success();
+        .code(1);
     let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert_eq!(stdout.split("\n\n").count(), 3);
     out.stderr(predicate::str::contains("cut short"));
@@ -63,15 +97,21 @@ fn limit_says_the_search_was_cut_short() {
 
 #[test]
 fn json_output() {
+    // JSON Lines (it was one pretty document with a "solutions" array):
+    // one line per solution, then the summary line
     let out = dlx()
         .args(["--format", "json"])
         .write_stdin(TOY)
         .assert()
         .success();
-    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let lines = json_lines(&out.get_output().stdout);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["solution"][1], "C E F");
+    let v = &lines[1];
     assert_eq!(v["count"], 1);
     assert_eq!(v["complete"], true);
-    assert_eq!(v["solutions"][0][1], "C E F");
+    assert_eq!(v["stop"], "exhausted");
+    assert!(v["stats"]["nodes"].as_u64().unwrap() > 0);
 }
 
 #[test]
@@ -133,12 +173,12 @@ fn engine_cells_gives_the_same_answers() {
         .assert()
         .success()
         .stdout("1\n");
-    // a limit cuts the search short and says so
+    // a limit cuts the search short and says so (exit code 1; it was 0)
     dlx()
         .args(["--engine", "cells", "--count", "--max-nodes", "5"])
         .write_stdin(queens)
         .assert()
-        .success()
+        .code(1)
         .stderr(predicate::str::contains("search cut short"));
 }
 
@@ -167,4 +207,388 @@ fn engine_cells_refuses_multiplicities_with_exit_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("links").and(predicate::str::contains("cells")));
+}
+
+#[test]
+fn a_count_cut_short_says_at_least_and_exits_1() {
+    dlx()
+        .args(["--count", "--max-nodes", "5"])
+        .write_stdin(queens8())
+        .assert()
+        .code(1)
+        .stdout(
+            predicate::str::starts_with("at least ")
+                .and(predicate::str::ends_with(" (node limit reached)\n")),
+        );
+    dlx()
+        .args(["--count", "--limit", "3"])
+        .write_stdin(queens8())
+        .assert()
+        .code(1)
+        .stdout("at least 3 (solution limit reached)\n");
+    let pent = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/xc/pent6x10.dlx"
+    );
+    for threads in ["1", "2"] {
+        dlx()
+            .args([
+                "--count",
+                "--timeout",
+                "0.000001",
+                "--threads",
+                threads,
+                pent,
+            ])
+            .assert()
+            .code(1)
+            .stdout(
+                predicate::str::starts_with("at least ")
+                    .and(predicate::str::ends_with(" (time limit reached)\n")),
+            );
+    }
+    let out = dlx()
+        .args(["--count", "--max-nodes", "5", "--format", "json"])
+        .write_stdin(queens8())
+        .assert()
+        .code(1);
+    let lines = json_lines(&out.get_output().stdout);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["complete"], false);
+    assert_eq!(lines[0]["stop"], "node-limit");
+    // printing solutions, cut short: JSON says so too
+    let out = dlx()
+        .args(["--limit", "2", "--format", "json"])
+        .write_stdin(queens8())
+        .assert()
+        .code(1);
+    let lines = json_lines(&out.get_output().stdout);
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[2]["count"], 2);
+    assert_eq!(lines[2]["complete"], false);
+    assert_eq!(lines[2]["stop"], "solution-limit");
+    // a limit that is not reached leaves the answer complete
+    dlx()
+        .args(["--count", "--limit", "1000"])
+        .write_stdin(queens8())
+        .assert()
+        .success()
+        .stdout("92\n");
+}
+
+#[test]
+fn no_solution_exits_1() {
+    let none = "A B C\nA B\nB C\n";
+    dlx()
+        .arg("--count")
+        .write_stdin(none)
+        .assert()
+        .code(1)
+        .stdout("0\n")
+        .stderr(predicate::str::contains("0 solutions"));
+    dlx().write_stdin(none).assert().code(1).stdout("");
+    dlx()
+        .args(["--engine", "cells"])
+        .write_stdin(none)
+        .assert()
+        .code(1)
+        .stdout("");
+}
+
+#[test]
+fn huge_timeouts_run_to_the_end_and_bad_ones_are_usage_errors() {
+    for t in ["1e19", "1e20", "1e300"] {
+        dlx()
+            .args(["--count", "--timeout", t])
+            .write_stdin(TOY)
+            .assert()
+            .success()
+            .stdout("1\n");
+        dlx()
+            .args(["--timeout", t, "--engine", "cells"])
+            .write_stdin(TOY)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("C E F"));
+    }
+    for t in ["0", "-1", "NaN", "soon"] {
+        dlx()
+            .args(["--count", &format!("--timeout={t}")])
+            .write_stdin(TOY)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--timeout"));
+    }
+}
+
+/// Start `dlx ARGS` on `input` with stdout piped, read its first line, then
+/// close the pipe; the exit status and stderr once it is done.
+fn first_line_then_close(args: &[&str], input: String) -> (String, i32, String) {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dlx"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let stdout = child.stdout.take().unwrap();
+    // the first line comes while the search goes on (4^20 solutions: a
+    // search that kept its solutions until the end would never answer)
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let mut reader = BufReader::new(stdout);
+        reader.read_line(&mut line).unwrap();
+        tx.send(line).unwrap();
+        // `reader` (the read end) is dropped here
+    });
+    let line = match rx.recv_timeout(Duration::from_secs(60)) {
+        Ok(line) => line,
+        Err(_) => {
+            child.kill().unwrap();
+            panic!("no solution line within 60 s: the output is not streamed");
+        }
+    };
+    let out = child.wait_with_output().unwrap();
+    (
+        line,
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_closed_pipe_is_a_quiet_success() {
+    for format in ["json", "text"] {
+        let (line, code, stderr) = first_line_then_close(&["--format", format], many_solutions(20));
+        if format == "json" {
+            let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+            assert_eq!(v["solution"].as_array().unwrap().len(), 20);
+        } else {
+            assert!(line.starts_with('I'), "{line:?}");
+        }
+        assert_eq!(code, 0, "--format {format}: stderr {stderr:?}");
+        assert!(!stderr.contains("Broken pipe"), "{stderr:?}");
+        assert!(!stderr.contains("panicked"), "{stderr:?}");
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_is_an_io_error_with_exit_2() {
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    for format in ["json", "text"] {
+        for count in [false, true] {
+            let mut args = vec!["--format", format];
+            if count {
+                args.push("--count");
+            }
+            dlx()
+                .args(&args)
+                .args(["-o", "/dev/full"])
+                .write_stdin(queens8())
+                .assert()
+                .code(2)
+                .stderr(
+                    predicate::str::contains("No space left")
+                        .and(predicate::str::contains("/dev/full"))
+                        .and(predicate::str::contains("panicked").not()),
+                );
+            std::process::Command::new(assert_cmd::cargo::cargo_bin("dlx"))
+                .args(&args)
+                .arg(QUEENS8)
+                .stdout(full())
+                .assert()
+                .code(2)
+                .stderr(
+                    predicate::str::contains("No space left")
+                        .and(predicate::str::contains("standard output"))
+                        .and(predicate::str::contains("panicked").not()),
+                );
+        }
+    }
+    // a stream longer than any buffer fails while the search runs
+    dlx()
+        .args(["--format", "json", "-o", "/dev/full"])
+        .write_stdin(many_solutions(10))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("No space left"));
+}
+
+#[test]
+fn json_lines_stream_one_line_per_solution() {
+    let out = dlx()
+        .args(["--format", "json"])
+        .write_stdin(queens8())
+        .assert()
+        .success();
+    let lines = json_lines(&out.get_output().stdout);
+    assert_eq!(lines.len(), 93);
+    for l in &lines[..92] {
+        assert_eq!(l["solution"].as_array().unwrap().len(), 8, "{l}");
+    }
+    assert_eq!(lines[92]["count"], 92);
+    assert_eq!(lines[92]["complete"], true);
+    assert!(lines[92].get("solution").is_none());
+    // counting: the summary line only
+    let out = dlx()
+        .args(["--format", "json", "--count"])
+        .write_stdin(queens8())
+        .assert()
+        .success();
+    let lines = json_lines(&out.get_output().stdout);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["count"], 92);
+}
+
+#[test]
+fn threads_are_capped_default_to_all_cores_for_counting_and_need_count() {
+    dlx()
+        .args(["--count", "--threads", "100000"])
+        .write_stdin(queens8())
+        .assert()
+        .success()
+        .stdout("92\n")
+        .stderr(predicate::str::contains("--threads 100000 capped at"));
+    dlx()
+        .args(["--count", "--engine", "cells", "--threads", "0"])
+        .write_stdin(queens8())
+        .assert()
+        .success()
+        .stdout("92\n");
+    for threads in ["2", "0"] {
+        dlx()
+            .args(["--threads", threads])
+            .write_stdin(queens8())
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("needs --count"));
+    }
+    dlx()
+        .args(["--threads", "1"])
+        .write_stdin(TOY)
+        .assert()
+        .success();
+}
+
+#[test]
+fn output_file_and_dash() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join(format!("dlx-output-{}.txt", std::process::id()));
+    dlx()
+        .arg("-o")
+        .arg(&path)
+        .write_stdin(TOY)
+        .assert()
+        .success()
+        .stdout("");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "A D\nC E F\nB G\n");
+    dlx()
+        .args(["--count", "--output"])
+        .arg(&path)
+        .write_stdin(queens8())
+        .assert()
+        .success();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "92\n");
+    std::fs::remove_file(&path).unwrap();
+    dlx()
+        .args(["-o", "-"])
+        .write_stdin(TOY)
+        .assert()
+        .success()
+        .stdout("A D\nC E F\nB G\n");
+    // a bad input leaves the output file alone (not even created)
+    dlx()
+        .arg("-o")
+        .arg(&path)
+        .write_stdin("A B\nA Q\n")
+        .assert()
+        .code(2);
+    assert!(!path.exists());
+}
+
+#[test]
+fn format_line_is_text_and_limit_0_is_a_usage_error() {
+    for format in ["line", "text"] {
+        dlx()
+            .args(["--format", format])
+            .write_stdin(TOY)
+            .assert()
+            .success()
+            .stdout("A D\nC E F\nB G\n");
+    }
+    dlx()
+        .args(["--limit", "0"])
+        .write_stdin(TOY)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--limit 0"));
+    dlx()
+        .args(["--limit", "1"])
+        .write_stdin(TOY)
+        .assert()
+        .code(1)
+        .stdout("A D\nC E F\nB G\n");
+}
+
+#[test]
+fn help_explains_format_outputs_and_exit_codes() {
+    dlx().arg("--help").assert().success().stdout(
+        predicate::str::contains("primary items")
+            .and(predicate::str::contains("secondary items"))
+            .and(predicate::str::contains("item:colour"))
+            .and(predicate::str::contains("u:v|item"))
+            .and(predicate::str::contains("are comments"))
+            .and(predicate::str::contains("A B C D E | F G"))
+            .and(predicate::str::contains("JSON Lines"))
+            .and(predicate::str::contains("at least N"))
+            .and(predicate::str::contains("EXIT CODES"))
+            .and(predicate::str::contains(
+                "no multiplicities, no progress bar",
+            )),
+    );
+    dlx()
+        .arg("-h")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("dlx --help"));
+}
+
+#[test]
+fn invalid_utf8_is_reported_with_line_and_column() {
+    let bytes = b"A B \xc3\xa9\nA\nB \xc3\xa9\n\xc3\xa9 \xff B\n".to_vec();
+    dlx().write_stdin(bytes.clone()).assert().code(2).stderr(
+        predicate::str::contains("<stdin>: line 4, column 3")
+            .and(predicate::str::contains("not valid UTF-8")),
+    );
+    let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("dlx-latin1-{}.dlx", std::process::id()));
+    std::fs::write(&path, &bytes).unwrap();
+    dlx()
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "line 4, column 3: not valid UTF-8 (byte 0xFF)",
+        ));
+    std::fs::remove_file(&path).unwrap();
+    // the same problem in UTF-8 solves
+    dlx()
+        .arg("--count")
+        .write_stdin("A B \u{e9}\nA\nB \u{e9}\n")
+        .assert()
+        .success()
+        .stdout("1\n");
 }

@@ -3,6 +3,7 @@
 //! counting all solutions of each instance, in one run. Prints a Markdown table of median times over `--passes` runs.
 //!
 //! `cargo run -p bench --release --bin xc -- [--passes N] [--quick]`
+//! (`--help` for usage; unknown arguments are an error, exit code 2)
 //!
 //! `--print NAME` writes one instance in Knuth's format to stdout instead
 //! (`queens14`, `queens14-organ-pipe`, `langford12`, `sudoku-many`, ...), to
@@ -79,23 +80,83 @@ fn print_instance(name: &str) {
     print!("{text}");
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let passes = args
-        .iter()
-        .position(|a| a == "--passes")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3);
-    let quick = args.iter().any(|a| a == "--quick");
-    if let Some(name) = args
-        .iter()
-        .position(|a| a == "--print")
-        .and_then(|i| args.get(i + 1))
-    {
-        print_instance(name);
-        return;
+const USAGE: &str = "\
+Exact-cover benchmark: our dancing-links and dancing-cells engines (one and two
+threads each) and the dlx crate 0.8.5, counting all solutions of each instance;
+prints a Markdown table of median times.
+
+Usage: xc [--passes N] [--quick]
+       xc --print NAME
+
+Options:
+  --passes N    runs per measurement, the median is shown (default 3)
+  --quick       two small instances (12-queens, Langford n=11) instead of the full set
+  --print NAME  write one instance in Knuth's format to stdout instead (queensN,
+                queensN-organ-pipe, langfordN, sudoku-many), to feed the dlx command
+  -h, --help    print this help
+";
+
+/// What the command line asks for.
+#[derive(Debug)]
+enum Run {
+    Help,
+    Print(String),
+    Bench { passes: usize, quick: bool },
+}
+
+/// Parse the arguments (`--flag VALUE` or `--flag=VALUE`).
+fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Run, String> {
+    let mut passes = 3;
+    let mut quick = false;
+    let mut print = None;
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (arg.clone(), None),
+        };
+        let mut value = |name: &str| {
+            inline
+                .clone()
+                .or_else(|| args.next())
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(Run::Help),
+            "--quick" if inline.is_none() => quick = true,
+            "--passes" => {
+                let v = value("--passes")?;
+                passes = match v.parse() {
+                    Ok(n) if n > 0 => n,
+                    _ => return Err(format!("--passes takes a positive number, got '{v}'")),
+                };
+            }
+            "--print" => print = Some(value("--print")?),
+            _ => return Err(format!("unexpected argument '{arg}'")),
+        }
     }
+    Ok(match print {
+        Some(name) => Run::Print(name),
+        None => Run::Bench { passes, quick },
+    })
+}
+
+fn main() {
+    let (passes, quick) = match parse_args(std::env::args().skip(1)) {
+        Ok(Run::Help) => {
+            print!("{USAGE}");
+            return;
+        }
+        Ok(Run::Print(name)) => {
+            print_instance(&name);
+            return;
+        }
+        Ok(Run::Bench { passes, quick }) => (passes, quick),
+        Err(e) => {
+            eprintln!("xc: {e}\nRun 'xc --help' for usage.");
+            std::process::exit(2);
+        }
+    };
     let pent = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../testdata/xc/pent6x10.dlx"

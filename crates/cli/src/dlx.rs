@@ -1,0 +1,596 @@
+//! `dlx`: solve exact-cover problems written in Knuth's DLX text format.
+//!
+//! [`run`] chains four steps, each a small function: [`read_input`] (the
+//! bytes of a file or standard input, as text; invalid UTF-8 is reported
+//! with its line and column), [`parse_input`] (Knuth's format),
+//! [`configure`] (engine, limits, heuristic, threads, progress bar) and
+//! [`search`], which streams each solution to the output as it is found;
+//! [`write_summary`] ends the output and [`exit_code`] says how complete the
+//! answer is.
+
+use std::io::{self, Read, Write};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, anyhow};
+use clap::{Parser, ValueEnum};
+use exact_cover::format::{ParseError, Parsed, parse};
+use exact_cover::{
+    Cells, Config, Dlx, Heuristic, Limits, Observer, Report, Stats, StopReason, count_parallel,
+};
+
+use crate::{When, deadline_after, exit, open_output, parse_secs, worker_threads};
+
+const ABOUT: &str = "Solve an exact-cover problem given in Knuth's DLX text format";
+
+const AFTER_HELP: &str =
+    "Run 'dlx --help' for the input format, the output formats and the exit codes.";
+
+const AFTER_LONG_HELP: &str = r#"INPUT FORMAT (Knuth's, as read by his DLX1, DLX2 and DLX3 programs):
+  - Lines whose first non-blank character is '|' are comments; blank lines are skipped.
+  - The first other line lists the items: the primary items (each must be covered
+    exactly once), then a lone '|', then the secondary items (covered at most once;
+    the '|' and the secondary items are optional).
+  - Every later line is one option: the names of its items, separated by blanks.
+  - 'item:colour' in an option gives a secondary item a colour: options that share
+    the item must then agree on its colour instead of excluding each other.
+  - 'u:v|item' on the items line lets a primary item be covered between u and v
+    times, 'v|item' exactly v times (links engine only).
+
+  Example (Knuth's first example, with F and G secondary):
+    | a comment
+    A B C D E | F G
+    C E F
+    A D G
+    B C F
+    A D
+    B G
+    D E G
+  Its one solution, in text format:
+    A D
+    C E F
+    B G
+
+OUTPUT (standard output, or -o FILE):
+  text (or line)  each solution as its options, one per line, as written in the input,
+                  with a blank line between solutions. With --count: the number of
+                  solutions, or 'at least N (REASON)' when a limit stopped the search,
+                  e.g. 'at least 12 (node limit reached)'.
+  json            JSON Lines, written as the search goes: one line per solution,
+                    {"solution": ["A D", "C E F", "B G"]}
+                  (none with --count), then one summary line,
+                    {"count": 1, "complete": true, "stop": "exhausted",
+                     "stats": {"nodes": .., "updates": .., "max_depth": .., "bytes": ..,
+                               "seconds": ..}}
+                  where "stop" is exhausted, solution-limit, node-limit or deadline and
+                  "complete" is true only for exhausted (the count is exact).
+  Standard error gets the number of solutions (and why the search stopped when it
+  was cut short), warnings, --stats and the progress bar.
+
+ENGINES:
+  links  Dancing Links (Knuth's DLX); handles multiplicities; progress bar.
+  cells  dancing cells (sparse sets, as in Knuth's SSXCC); often faster; no
+         multiplicities, no progress bar.
+
+EXIT CODES (the same table as 'sudoku'):
+  0  complete answer: the whole search ran and found at least one solution.
+  1  cut short by a limit (--limit, --max-nodes, --timeout), or the problem has
+     no solution at all.
+  2  usage error (bad flag or value), unreadable or malformed input (the message
+     names the line and column), or an output error (unwritable file, full disk).
+     A closed pipe ('dlx ... | head') is not an error: exit 0."#;
+
+/// The `dlx` command line.
+#[derive(Parser, Debug)]
+#[command(
+    name = "dlx",
+    version,
+    about = ABOUT,
+    long_about = None,
+    after_help = AFTER_HELP,
+    after_long_help = AFTER_LONG_HELP
+)]
+pub struct Args {
+    /// Input file ('-' or nothing: standard input).
+    pub file: Option<PathBuf>,
+    /// Write the answers to FILE ('-': standard output, the default).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Only count the solutions (in parallel: see --threads).
+    #[arg(long)]
+    pub count: bool,
+    /// Stop after N solutions (N >= 1). With --count, counts on one thread.
+    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    pub limit: Option<u64>,
+    /// Stop after N search nodes. With --count, counts on one thread.
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
+    /// Stop after this many seconds (above 1e9: no deadline).
+    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    pub timeout: Option<Duration>,
+    /// Item choice: mrv (fewest options first) or first (no heuristic).
+    #[arg(long, value_enum, default_value_t = HeuristicArg::Mrv)]
+    pub heuristic: HeuristicArg,
+    /// Random tie-breaks and option order, reproducible with the same seed.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Threads for --count (default 0 = all cores; at most 4 per core).
+    ///
+    /// Solutions are printed from one thread, so without --count only 1 is
+    /// accepted; --limit and --max-nodes count on one thread (their answer depends
+    /// on the search order). The count is the same on any number of threads.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Search engine: links (Dancing Links) or cells (dancing cells).
+    ///
+    /// links: Knuth's DLX; handles multiplicities. cells: sparse sets as in Knuth's
+    /// SSXCC; no multiplicities, no progress bar.
+    #[arg(long, value_enum, default_value_t = EngineArg::Links)]
+    pub engine: EngineArg,
+    /// Print statistics (nodes, updates, time, bytes, solutions) on stderr.
+    #[arg(long)]
+    pub stats: bool,
+    /// Output format: text (alias line) or json (JSON Lines). See --help.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Progress bar on stderr: auto (when stderr is a terminal), always, never.
+    ///
+    /// Links engine on one thread only: '--count --progress always' counts on one
+    /// thread unless --threads says otherwise.
+    #[arg(long, value_enum, default_value_t = When::Auto)]
+    pub progress: When,
+}
+
+/// `--heuristic`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HeuristicArg {
+    Mrv,
+    First,
+}
+
+/// `--engine`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    Links,
+    Cells,
+}
+
+/// `--format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Options as written, a blank line between solutions.
+    #[value(alias = "line")]
+    Text,
+    /// JSON Lines: one line per solution, then a summary line.
+    Json,
+}
+
+/// `--limit`: a positive number of solutions.
+fn parse_limit(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err(
+            "--limit 0 would stop before the first solution; give N >= 1 \
+                      (or --count to count them all)"
+                .to_string(),
+        ),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{text}' is not a number of solutions")),
+    }
+}
+
+/// Run `dlx` with parsed arguments; `Err` is a usage, input or I/O error
+/// (exit code 2, unless it is a closed pipe: see [`crate::is_broken_pipe`]).
+pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let input = read_input(args.file.as_deref())?;
+    let parsed = parse_input(&input)?;
+    let mut plan = configure(args, &parsed, &input.source)?;
+    let mut out = open_output(args.output.as_deref())?;
+    let destination = match &args.output {
+        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
+        _ => "standard output".to_string(),
+    };
+    let start = Instant::now();
+    let report = search(&mut plan, &parsed, &mut out)
+        .with_context(|| format!("cannot write the solutions to {destination}"))?;
+    let elapsed = start.elapsed();
+    write_summary(&mut out, &plan, &report, elapsed)
+        .and_then(|()| out.flush())
+        .with_context(|| format!("cannot write to {destination}"))?;
+    report_on_stderr(&report, elapsed, args.stats);
+    Ok(ExitCode::from(exit_code(&report)))
+}
+
+/// The input text and where it came from (a path, or `<stdin>`).
+#[derive(Debug)]
+pub struct Input {
+    pub text: String,
+    pub source: String,
+}
+
+/// Read a file (standard input for `None` or `-`) as UTF-8 text.
+pub fn read_input(file: Option<&Path>) -> anyhow::Result<Input> {
+    let (bytes, source) = match file {
+        Some(p) if p.as_os_str() != "-" => (
+            std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?,
+            p.display().to_string(),
+        ),
+        _ => {
+            let mut bytes = Vec::new();
+            io::stdin()
+                .lock()
+                .read_to_end(&mut bytes)
+                .context("cannot read standard input")?;
+            (bytes, "<stdin>".to_string())
+        }
+    };
+    let text = decode_utf8(bytes).map_err(|e| anyhow!("{source}: {e}"))?;
+    Ok(Input { text, source })
+}
+
+/// The bytes as text, or where the first invalid UTF-8 sequence is (1-based
+/// line, and column in characters as in parse errors).
+pub fn decode_utf8(bytes: Vec<u8>) -> Result<String, ParseError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        let valid = std::str::from_utf8(&bytes[..at]).expect("valid up to here");
+        let line_start = valid.rfind('\n').map_or(0, |k| k + 1);
+        ParseError {
+            line: valid.matches('\n').count() + 1,
+            column: valid[line_start..].chars().count() + 1,
+            message: format!("not valid UTF-8 (byte 0x{:02X})", bytes[at]),
+        }
+    })
+}
+
+/// Parse the problem; print the parser's warnings on stderr.
+pub fn parse_input(input: &Input) -> anyhow::Result<Parsed> {
+    let parsed = parse(&input.text).map_err(|e| anyhow!("{}: {e}", input.source))?;
+    for w in &parsed.warnings {
+        eprintln!("dlx: {}: warning: {w}", input.source);
+    }
+    Ok(parsed)
+}
+
+/// The solver a plan runs.
+#[derive(Debug)]
+pub enum Engine {
+    /// Dancing links, built when the search starts (a parallel count builds
+    /// one per thread).
+    Links,
+    /// Dancing cells, built (and checked) by [`configure`].
+    Cells(Box<Cells>),
+}
+
+/// Everything the search needs besides the problem.
+#[derive(Debug)]
+pub struct Plan {
+    pub engine: Engine,
+    pub config: Config,
+    pub limits: Limits,
+    /// Count only (no solutions written).
+    pub count: bool,
+    /// Worker threads (counting only; 1 otherwise).
+    pub threads: usize,
+    /// Show a progress bar (links engine on one thread).
+    pub progress: bool,
+    pub format: Format,
+}
+
+/// Check the arguments against each other and the problem, and build the plan.
+pub fn configure(args: &Args, parsed: &Parsed, source: &str) -> anyhow::Result<Plan> {
+    let config = Config {
+        heuristic: match args.heuristic {
+            HeuristicArg::Mrv => Heuristic::Mrv,
+            HeuristicArg::First => Heuristic::First,
+        },
+        seed: args.seed,
+    };
+    let limits = Limits {
+        max_solutions: args.limit,
+        max_nodes: args.max_nodes,
+        deadline: args.timeout.and_then(deadline_after),
+        cancel: None,
+    };
+    let threads = threads(args)?;
+    let engine = match args.engine {
+        EngineArg::Links => Engine::Links,
+        EngineArg::Cells => Engine::Cells(Box::new(
+            Cells::with_config(&parsed.problem, config).map_err(|e| anyhow!("{source}: {e}"))?,
+        )),
+    };
+    let mut progress = args.progress.enabled();
+    if progress && (args.engine == EngineArg::Cells || threads > 1) {
+        if args.progress == When::Always {
+            eprintln!(
+                "dlx: warning: no progress bar {}",
+                if args.engine == EngineArg::Cells {
+                    "with the cells engine"
+                } else {
+                    "when counting on several threads"
+                }
+            );
+        }
+        progress = false;
+    }
+    Ok(Plan {
+        engine,
+        config,
+        limits,
+        count: args.count,
+        threads,
+        progress,
+        format: args.format,
+    })
+}
+
+/// The threads of `--threads`: one unless counting; all cores by default
+/// when counting without a solution or node limit.
+fn threads(args: &Args) -> anyhow::Result<usize> {
+    if !args.count {
+        return match args.threads {
+            None | Some(1) => Ok(1),
+            Some(n) => anyhow::bail!(
+                "--threads {n} needs --count: solutions are printed from one thread \
+                 (--threads counts in parallel)"
+            ),
+        };
+    }
+    if args.limit.is_some() || args.max_nodes.is_some() {
+        // these limits depend on the order of the search
+        return Ok(1);
+    }
+    Ok(match args.threads {
+        Some(n) => worker_threads("dlx", n),
+        None if args.progress == When::Always => 1,
+        None => worker_threads("dlx", 0),
+    })
+}
+
+/// Run the search, writing each solution to `out` as it is found (nothing
+/// when counting). A write error stops the search and is returned.
+pub fn search(plan: &mut Plan, parsed: &Parsed, out: &mut dyn Write) -> io::Result<Report> {
+    if plan.count {
+        return Ok(count(plan, parsed));
+    }
+    let mut sink = SolutionWriter::new(out, plan.format, &parsed.option_texts);
+    let mut visit = |sol: &[usize]| sink.visit(sol);
+    let report = match &mut plan.engine {
+        Engine::Cells(cells) => cells.search(&plan.limits, visit),
+        Engine::Links if plan.progress => {
+            let mut dlx = Dlx::with_config(&parsed.problem, plan.config);
+            let mut bar = Bar::new();
+            let r = dlx.search_observed(&plan.limits, &mut visit, &mut bar);
+            bar.0.finish_and_clear();
+            r
+        }
+        Engine::Links => Dlx::with_config(&parsed.problem, plan.config).search(&plan.limits, visit),
+    };
+    match sink.error.take() {
+        Some(e) => Err(e),
+        None => Ok(report),
+    }
+}
+
+/// Count the solutions, on `plan.threads` threads.
+fn count(plan: &mut Plan, parsed: &Parsed) -> Report {
+    match &mut plan.engine {
+        Engine::Cells(cells) if plan.threads > 1 => {
+            cells.count_parallel(&plan.limits, plan.threads)
+        }
+        Engine::Cells(cells) => cells.count(&plan.limits),
+        Engine::Links if plan.threads > 1 => {
+            count_parallel(&parsed.problem, plan.config, &plan.limits, plan.threads)
+        }
+        Engine::Links if plan.progress => {
+            let mut dlx = Dlx::with_config(&parsed.problem, plan.config);
+            let mut bar = Bar::new();
+            let r = dlx.count_observed(&plan.limits, &mut bar);
+            bar.0.finish_and_clear();
+            r
+        }
+        Engine::Links => Dlx::with_config(&parsed.problem, plan.config).count(&plan.limits),
+    }
+}
+
+/// How often streamed solutions are flushed at least, so a slow search
+/// shows its solutions as they come while a fast one writes in big blocks.
+const FLUSH_EVERY: Duration = Duration::from_millis(200);
+
+/// Writes solutions as they are found; keeps the first write error.
+struct SolutionWriter<'a> {
+    out: &'a mut dyn Write,
+    format: Format,
+    texts: &'a [String],
+    first: bool,
+    line: Vec<u8>,
+    last_flush: Instant,
+    error: Option<io::Error>,
+}
+
+impl<'a> SolutionWriter<'a> {
+    fn new(out: &'a mut dyn Write, format: Format, texts: &'a [String]) -> Self {
+        SolutionWriter {
+            out,
+            format,
+            texts,
+            first: true,
+            line: Vec::new(),
+            last_flush: Instant::now(),
+            error: None,
+        }
+    }
+
+    fn visit(&mut self, sol: &[usize]) -> ControlFlow<()> {
+        match self.write(sol) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                self.error = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    }
+
+    fn write(&mut self, sol: &[usize]) -> io::Result<()> {
+        match self.format {
+            Format::Text => {
+                if !std::mem::take(&mut self.first) {
+                    self.out.write_all(b"\n")?;
+                }
+                for &k in sol {
+                    self.out.write_all(self.texts[k].as_bytes())?;
+                    self.out.write_all(b"\n")?;
+                }
+            }
+            Format::Json => {
+                #[derive(serde::Serialize)]
+                struct Line<'t> {
+                    solution: Vec<&'t str>,
+                }
+                let line = Line {
+                    solution: sol.iter().map(|&k| self.texts[k].as_str()).collect(),
+                };
+                self.line.clear();
+                serde_json::to_writer(&mut self.line, &line)?;
+                self.line.push(b'\n');
+                self.out.write_all(&self.line)?;
+            }
+        }
+        if self.last_flush.elapsed() >= FLUSH_EVERY {
+            self.out.flush()?;
+            self.last_flush = Instant::now();
+        }
+        Ok(())
+    }
+}
+
+/// The progress bar: Knuth's estimate of the fraction of the tree done.
+struct Bar(indicatif::ProgressBar);
+
+impl Bar {
+    fn new() -> Bar {
+        let bar = indicatif::ProgressBar::new(10_000);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{elapsed_precise} [{wide_bar}] {percent}% (est.) {msg}",
+            )
+            .expect("valid template"),
+        );
+        Bar(bar)
+    }
+}
+
+impl Observer for Bar {
+    fn tick(&mut self, progress: f64, stats: &Stats) {
+        self.0.set_position((progress * 10_000.0) as u64);
+        self.0.set_message(format!(
+            "{} solutions, {} nodes",
+            stats.solutions(),
+            stats.nodes()
+        ));
+    }
+}
+
+/// End the output: the count (text `--count`) or the JSON summary line.
+pub fn write_summary(
+    out: &mut dyn Write,
+    plan: &Plan,
+    report: &Report,
+    elapsed: Duration,
+) -> io::Result<()> {
+    let s = &report.stats;
+    match plan.format {
+        Format::Text if plan.count => writeln!(out, "{}", count_text(report)),
+        Format::Text => Ok(()),
+        Format::Json => {
+            let summary = Summary {
+                count: s.solutions(),
+                complete: report.stop.is_complete(),
+                stop: report.stop,
+                stats: SummaryStats {
+                    nodes: s.nodes(),
+                    updates: s.updates(),
+                    max_depth: s.max_depth(),
+                    bytes: s.bytes(),
+                    seconds: elapsed.as_secs_f64(),
+                },
+            };
+            let mut line = serde_json::to_vec(&summary)?;
+            line.push(b'\n');
+            out.write_all(&line)
+        }
+    }
+}
+
+/// The JSON summary line (fields in this order).
+#[derive(serde::Serialize)]
+struct Summary {
+    count: u64,
+    complete: bool,
+    stop: StopReason,
+    stats: SummaryStats,
+}
+
+#[derive(serde::Serialize)]
+struct SummaryStats {
+    nodes: u64,
+    updates: u64,
+    max_depth: u32,
+    bytes: u64,
+    seconds: f64,
+}
+
+/// The count as text: `N` when exact, `at least N (why it stopped)` when a
+/// limit cut the search short.
+pub fn count_text(report: &Report) -> String {
+    let n = report.stats.solutions();
+    if report.stop.is_complete() {
+        n.to_string()
+    } else {
+        format!("at least {n} ({})", report.stop)
+    }
+}
+
+/// The solutions found (and why the search stopped, when cut short) and
+/// the statistics, on stderr.
+fn report_on_stderr(report: &Report, elapsed: Duration, stats: bool) {
+    let s = &report.stats;
+    let noun = if s.solutions() == 1 {
+        "solution"
+    } else {
+        "solutions"
+    };
+    if report.stop.is_complete() {
+        eprintln!("{} {noun}", s.solutions());
+    } else {
+        eprintln!(
+            "{} {noun} (search cut short: {})",
+            s.solutions(),
+            report.stop
+        );
+    }
+    if stats {
+        eprintln!(
+            "nodes {}  updates {}  max depth {}  bytes {}  time {:.3}s  solutions {}",
+            s.nodes(),
+            s.updates(),
+            s.max_depth(),
+            s.bytes(),
+            elapsed.as_secs_f64(),
+            s.solutions()
+        );
+    }
+}
+
+/// The exit code of a search: [`exit::OK`] for a complete search with at
+/// least one solution, [`exit::INCOMPLETE`] when a limit cut it short or
+/// there is no solution.
+pub fn exit_code(report: &Report) -> u8 {
+    if report.stop == StopReason::Exhausted && report.stats.solutions() > 0 {
+        exit::OK
+    } else {
+        exit::INCOMPLETE
+    }
+}
