@@ -265,7 +265,9 @@ fn first_token(line: &[u8]) -> (usize, usize) {
     // a puzzle line is usually the whole line: check its end first
     let rest = &line[start..];
     let len = match rest.last() {
-        Some(c) if !c.is_ascii_whitespace() && !rest.iter().any(u8::is_ascii_whitespace) => rest.len(),
+        Some(c) if !c.is_ascii_whitespace() && !rest.iter().any(u8::is_ascii_whitespace) => {
+            rest.len()
+        }
         _ => rest
             .iter()
             .position(u8::is_ascii_whitespace)

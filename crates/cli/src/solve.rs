@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use serde_json::json;
+use sudoku_core::format;
 use sudoku_core::solve::CancelToken;
 use sudoku_core::solve::Method;
 use sudoku_core::solve::TraceLines;
@@ -276,6 +277,7 @@ impl Job<'_> {
             grid,
             solutions,
         } = w;
+        let mut unchecked = None;
         let puzzle: &Grid = match &rec.body {
             Body::Notice(msg) => {
                 tally.notices += 1;
@@ -284,15 +286,18 @@ impl Job<'_> {
             Body::Parsed(Err(e)) => return self.error(out, tally, rec, e),
             Body::Parsed(Ok(g)) => g,
             Body::Cells { range, column } => {
-                match sudoku_core::format::parse_cells_into(
-                    grid,
-                    chunk.bytes(range),
-                    rec.line,
-                    *column,
-                ) {
-                    Ok(()) => grid,
-                    Err(e) => return self.error(out, tally, rec, &e.to_string()),
+                // Givens that conflict have no solution: checked below,
+                // only for puzzles without one (or before a trace).
+                let read = format::read_cells_into(grid, chunk.bytes(range), rec.line, *column);
+                let checked = read.and_then(|()| match self.trace {
+                    true => format::check_givens(grid, rec.line, *column),
+                    false => Ok(()),
+                });
+                if let Err(e) = checked {
+                    return self.error(out, tally, rec, &e.to_string());
                 }
+                unchecked = Some(*column);
+                grid
             }
             Body::Pencilmarks { range } => {
                 let (g, c) = match parse_pencilmark_record(rec.line, chunk.bytes(range)) {
@@ -364,6 +369,11 @@ impl Job<'_> {
         } else {
             solver.search(puzzle, &self.limits(), &mut on_solution)
         };
+        if let (Some(column), 0) = (unchecked, report.solutions) {
+            if let Err(e) = format::check_givens(puzzle, rec.line, column) {
+                return self.error(out, tally, rec, &e.to_string());
+            }
+        }
         self.answer(out, err, tally, rec, puzzle, method, &report, solutions)
     }
 

@@ -296,6 +296,19 @@ pub fn parse_cells_into(
     line: usize,
     start: usize,
 ) -> Result<(), ParseError> {
+    read_cells_into(grid, token, line, start)?;
+    check_givens(grid, line, start)
+}
+
+/// [`parse_cells_into`] without the check for givens that break a rule:
+/// call [`check_givens`] before trusting the grid. (A batch solver skips
+/// the check for puzzles it finds a solution of, which cannot conflict.)
+pub fn read_cells_into(
+    grid: &mut Grid,
+    token: &[u8],
+    line: usize,
+    start: usize,
+) -> Result<(), ParseError> {
     let size = match Size::from_cell_count(token.len()) {
         Some(size) if token.is_ascii() => size,
         _ => {
@@ -323,8 +336,15 @@ pub fn parse_cells_into(
             })?;
         }
     }
+    Ok(())
+}
+
+/// The error for givens that break a rule, placed as in a line-form puzzle
+/// at `line` whose first cell is at column `start`.
+pub fn check_givens(grid: &Grid, line: usize, start: usize) -> Result<(), ParseError> {
     if grid.has_conflict() {
-        let positions: Vec<(usize, usize)> = (0..token.len()).map(|i| (line, start + i)).collect();
+        let positions: Vec<(usize, usize)> =
+            (0..grid.cells().len()).map(|i| (line, start + i)).collect();
         return finish_grid(grid.cells().to_vec(), &positions, line, None).map(|_| ());
     }
     Ok(())
