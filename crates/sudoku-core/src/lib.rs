@@ -24,8 +24,8 @@
 //!   says why in its [`Report`], and its answer is "unknown", never "no
 //!   solution".
 //!
-//! - [`bench`](mod@bench) measures methods on puzzle sets (the loop behind `sudoku bench`):
-//!   passes, medians, time budgets, and every answer checked.
+//! Measuring methods side by side on puzzle sets (`sudoku bench`) is the
+//! command line's job: the loop lives in the `sudoku-cli` crate.
 //!
 //! # Example
 //!
@@ -47,7 +47,6 @@
 //! # Ok::<(), sudoku_core::ParseError>(())
 //! ```
 
-pub mod bench;
 pub mod format;
 pub mod generate;
 pub mod grid;

@@ -299,6 +299,45 @@ fn limits_stop_the_search() {
 }
 
 #[test]
+fn untimed_searches_answer_the_same_without_reading_the_clock() {
+    let hard = dataset("forum_hardest_1106");
+    for mut fast in solvers() {
+        for g in hard.iter().take(20) {
+            let (timed, a) = fast.uniqueness(g, &Limits::none());
+            fast.set_timed(false);
+            let (untimed, b) = fast.uniqueness(g, &Limits::none());
+            fast.set_timed(true);
+            assert_eq!(timed, untimed);
+            assert!(matches!(untimed, Uniqueness::Unique(_)), "{}", g.to_line());
+            assert_eq!(
+                (a.stats.nodes, a.stats.guesses),
+                (b.stats.nodes, b.stats.guesses)
+            );
+            assert!(a.stats.time > std::time::Duration::ZERO);
+            assert_eq!(b.stats.time, std::time::Duration::ZERO);
+        }
+        // Without a clock read, a cancelled token still stops the search at
+        // once, and a past deadline at the next poll (every 1024 nodes).
+        fast.set_timed(false);
+        let token = CancelToken::new();
+        token.cancel();
+        let empty = Grid::empty(Size::NINE);
+        let (u, r) = fast.uniqueness(&empty, &Limits::none().with_cancel(token));
+        assert_eq!(
+            (u, r.stats.nodes),
+            (Uniqueness::Unknown(StopReason::Cancelled), 0)
+        );
+        let past = Limits::none().with_deadline(std::time::Instant::now());
+        let (n, r) = fast.count(&empty, u64::MAX, &past);
+        assert_eq!(r.stop, StopReason::Deadline);
+        assert!(n < u64::MAX && r.stats.nodes <= 1024, "{n} {:?}", r.stats);
+        fast.set_timed(true);
+        let (_, r) = fast.count(&empty, u64::MAX, &past);
+        assert_eq!((r.stop, r.stats.nodes), (StopReason::Deadline, 0));
+    }
+}
+
+#[test]
 fn other_sizes_are_refused_clearly() {
     let g = Grid::empty(Size::FOUR);
     let mut fast = Fast::new();

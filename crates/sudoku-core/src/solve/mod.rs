@@ -29,7 +29,8 @@ pub use naive::Naive;
 /// Statistics every method reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Stats {
-    /// Wall time of the search.
+    /// Wall time of the search (zero from a solver whose timing was turned
+    /// off, see [`Solver::set_timed`]).
     pub time: Duration,
     /// Search nodes: states the search entered (the root counts as one).
     pub nodes: u64,
@@ -169,6 +170,16 @@ pub trait Solver {
         limits: &Limits,
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Report;
+
+    /// Whether [`search`](Self::search) measures its own time
+    /// ([`Stats::time`]); on for every new solver. A caller that times whole
+    /// batches itself (`sudoku bench`) may turn it off to save the clock reads
+    /// of every search (two of them, a few percent of a 9×9 solve by `fast`);
+    /// the time is then zero. Methods where those reads are negligible keep
+    /// timing and ignore this (the default does nothing).
+    fn set_timed(&mut self, timed: bool) {
+        let _ = timed;
+    }
 
     /// Like [`search`](Self::search), also reporting each step to `trace`.
     /// Methods without a trace return `None` and do not search.

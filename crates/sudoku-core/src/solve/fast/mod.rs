@@ -92,7 +92,7 @@ mod search;
 mod tables;
 
 use std::ops::ControlFlow;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::grid::{Grid, Size};
 use crate::solve::{Limits, Report, Solver, Stats, StopReason};
@@ -133,6 +133,9 @@ pub struct Fast {
     engine: Engine,
     stack: Vec<(Board, board::Act)>,
     out: Grid,
+    /// Whether searches read the clock for [`Stats::time`] (see
+    /// [`Solver::set_timed`]).
+    timed: bool,
 }
 
 impl Default for Fast {
@@ -180,6 +183,7 @@ impl Fast {
             engine,
             stack: Vec::with_capacity(96),
             out: Grid::empty(Size::NINE),
+            timed: true,
         }
     }
 
@@ -202,8 +206,7 @@ impl Fast {
         if puzzle.size() != Size::NINE {
             return Err(UnsupportedSize(puzzle.size()));
         }
-        let start = Instant::now();
-        Ok(self.run(start, Start::Givens(puzzle.cells()), limits, on_solution))
+        Ok(self.run(Start::Givens(puzzle.cells()), limits, on_solution))
     }
 
     /// Search from a pencilmark state: `cands[cell]` has bit `d - 1` set when
@@ -217,33 +220,64 @@ impl Fast {
         limits: &Limits,
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Report {
-        let start = Instant::now();
+        let start = self.timed.then(Instant::now);
         let board = Board::from_masks(cands);
-        self.run(start, Start::Board(&board), limits, on_solution)
+        self.run_from(start, Start::Board(&board), limits, on_solution)
     }
 
     fn run(
         &mut self,
-        start: Instant,
         board: Start<'_>,
         limits: &Limits,
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Report {
-        let job = Job {
-            start: board,
-            limits,
-            on_solution,
-            stack: &mut self.stack,
-            out: &mut self.out,
-        };
-        let o: Outcome = match self.engine {
-            Engine::Avx512(w) => arch::run_avx512(w, job),
-            Engine::Avx2(w) => arch::run_avx2(w, job),
-            Engine::Scalar => search::run(arch::Portable, job),
+        let start = self.timed.then(Instant::now);
+        self.run_from(start, board, limits, on_solution)
+    }
+
+    /// The search, timed from `start` when timing is on. The slow limits are
+    /// checked once here without a clock read of their own: the cancel token
+    /// (an atomic load) always, the deadline against `start` when there is
+    /// one (an untimed search leaves the deadline to the kernel's poll every
+    /// 1024 nodes, so a search that short may finish past it).
+    fn run_from(
+        &mut self,
+        start: Option<Instant>,
+        board: Start<'_>,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Report {
+        let cancelled = limits.cancel.as_ref().is_some_and(|c| c.is_cancelled());
+        let late = matches!((start, limits.deadline), (Some(s), Some(d)) if s >= d);
+        let o: Outcome = if cancelled || late {
+            Outcome {
+                nodes: 0,
+                guesses: 0,
+                max_depth: 0,
+                solutions: 0,
+                stop: if cancelled {
+                    StopReason::Cancelled
+                } else {
+                    StopReason::Deadline
+                },
+            }
+        } else {
+            let job = Job {
+                start: board,
+                limits,
+                on_solution,
+                stack: &mut self.stack,
+                out: &mut self.out,
+            };
+            match self.engine {
+                Engine::Avx512(w) => arch::run_avx512(w, job),
+                Engine::Avx2(w) => arch::run_avx2(w, job),
+                Engine::Scalar => search::run(arch::Portable, job),
+            }
         };
         Report {
             stats: Stats {
-                time: start.elapsed(),
+                time: start.map_or(Duration::ZERO, |s| s.elapsed()),
                 nodes: o.nodes,
                 guesses: o.guesses,
                 max_depth: o.max_depth,
@@ -261,6 +295,11 @@ impl Fast {
 impl Solver for Fast {
     fn name(&self) -> &'static str {
         "fast"
+    }
+
+    /// Off saves the two clock reads of every search; see the trait.
+    fn set_timed(&mut self, timed: bool) {
+        self.timed = timed;
     }
 
     /// 9×9 only; other sizes return at once with no solution and

@@ -34,7 +34,9 @@ pub(crate) struct Outcome {
     pub(crate) stop: StopReason,
 }
 
-/// How often (in nodes) the deadline and cancel token are polled.
+/// How often (in nodes) the deadline and cancel token are polled (the caller
+/// checks them once before the search starts, without a clock read of its
+/// own: see `Fast::run_from`).
 const POLL_EVERY: u64 = 1024;
 
 #[inline(always)]
@@ -63,12 +65,6 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
     if max_nodes == 0 {
         o.stop = StopReason::NodeLimit;
         return o;
-    }
-    if slow {
-        if let Some(stop) = limits.poll() {
-            o.stop = stop;
-            return o;
-        }
     }
     stack.clear();
     let mut cur = match start {
