@@ -5,7 +5,6 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::ops::Range;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use sudoku_core::Grid;
 use sudoku_core::format::{Candidates, PuzzleParser};
@@ -21,8 +20,11 @@ pub const CHUNK_RECORDS: usize = 512;
 /// One input record: a puzzle, or why there is none.
 #[derive(Debug)]
 pub struct Record {
-    /// File name, or `-` for standard input.
-    pub source: Arc<str>,
+    /// File name, or `-` for standard input. (A name, not a counted
+    /// reference: records cross threads by the hundred thousand, and a
+    /// shared count would bounce between cores. Each file opened leaks its
+    /// name once, for the life of the process.)
+    pub source: &'static str,
     /// Input line where the puzzle starts (or the error was found), from 1.
     pub line: usize,
     /// What was read.
@@ -79,7 +81,7 @@ impl Chunk {
 /// An open input.
 struct Open {
     reader: BufReader<Box<dyn Read + Send>>,
-    source: Arc<str>,
+    source: &'static str,
     line_no: usize,
     records: usize,
     parser: PuzzleParser,
@@ -144,22 +146,19 @@ impl ChunkReader {
             None => return false,
             Some(Input::File(path)) => path,
             Some(Input::Text(text)) => {
-                self.open = Some(Open::new(
-                    Box::new(io::Cursor::new(text)),
-                    Arc::from("argument"),
-                ));
+                self.open = Some(Open::new(Box::new(io::Cursor::new(text)), "argument"));
                 return true;
             }
         };
-        let (reader, source): (Box<dyn Read + Send>, Arc<str>) = if path.as_os_str() == "-" {
-            (Box::new(io::stdin()), Arc::from("-"))
+        let (reader, source): (Box<dyn Read + Send>, &'static str) = if path.as_os_str() == "-" {
+            (Box::new(io::stdin()), "-")
         } else {
-            let name: Arc<str> = Arc::from(path.display().to_string());
+            let name: &'static str = Box::leak(path.display().to_string().into_boxed_str());
             match File::open(&path) {
                 Ok(f) => (Box::new(f), name),
                 Err(e) => {
                     chunk.records.push(Record {
-                        source: Arc::clone(&name),
+                        source: name,
                         line: 0,
                         body: Body::Notice(format!("cannot open {name}: {}", io_reason(&e))),
                     });
@@ -173,7 +172,7 @@ impl ChunkReader {
 }
 
 impl Open {
-    fn new(reader: Box<dyn Read + Send>, source: Arc<str>) -> Open {
+    fn new(reader: Box<dyn Read + Send>, source: &'static str) -> Open {
         Open {
             reader: BufReader::with_capacity(1 << 16, reader),
             source,
@@ -256,24 +255,45 @@ fn read_line(
     }
 }
 
-/// The first whitespace-separated token of a line: its start and end.
-fn first_token(line: &[u8]) -> (usize, usize) {
+/// Byte classes for [`first_token`]: whitespace, and bytes that keep a
+/// token from being a plain puzzle line (non-ASCII, the border bar).
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = if (b as u8).is_ascii_whitespace() {
+            SPACE
+        } else if b >= 0x80 || b == b'|' as usize {
+            NOT_PLAIN
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
+const SPACE: u8 = 1;
+const NOT_PLAIN: u8 = 2;
+
+/// The first whitespace-separated token of a line: its start, its end, and
+/// whether it is plain (ASCII, no `|`, not a `#` comment), in one pass.
+fn first_token(line: &[u8]) -> (usize, usize, bool) {
     let start = line
         .iter()
-        .position(|b| !b.is_ascii_whitespace())
+        .position(|&b| CLASS[b as usize] != SPACE)
         .unwrap_or(line.len());
-    // a puzzle line is usually the whole line: check its end first
-    let rest = &line[start..];
-    let len = match rest.last() {
-        Some(c) if !c.is_ascii_whitespace() && !rest.iter().any(u8::is_ascii_whitespace) => {
-            rest.len()
+    let mut seen = 0u8;
+    let mut end = line.len();
+    for (i, &b) in line.iter().enumerate().skip(start) {
+        let c = CLASS[b as usize];
+        if c == SPACE {
+            end = i;
+            break;
         }
-        _ => rest
-            .iter()
-            .position(u8::is_ascii_whitespace)
-            .unwrap_or(rest.len()),
-    };
-    (start, start + len)
+        seen |= c;
+    }
+    let plain = seen & NOT_PLAIN == 0 && line.get(start) != Some(&b'#');
+    (start, end, plain)
 }
 
 impl Iterator for ChunkReader {
@@ -303,7 +323,7 @@ impl Iterator for ChunkReader {
                 Ok(None) => true,
                 Err(e) => {
                     chunk.records.push(Record {
-                        source: Arc::clone(&open.source),
+                        source: open.source,
                         line: open.line_no + 1,
                         body: Body::Notice(format!(
                             "cannot read {} after line {}: {}",
@@ -321,13 +341,13 @@ impl Iterator for ChunkReader {
                 drain(open, &mut chunk);
                 open.records += chunk.records.len() - before;
                 if open.records == 0 {
-                    let what = if &*open.source == "-" {
+                    let what = if open.source == "-" {
                         "standard input".to_string()
                     } else {
                         open.source.to_string()
                     };
                     chunk.records.push(Record {
-                        source: Arc::clone(&open.source),
+                        source: open.source,
                         line: open.line_no,
                         body: Body::Notice(format!("no puzzles in {what}")),
                     });
@@ -354,7 +374,7 @@ fn drain(open: &mut Open, chunk: &mut Chunk) {
             Err(e) => (e.line, Body::Parsed(Err(e.to_string()))),
         };
         chunk.records.push(Record {
-            source: Arc::clone(&open.source),
+            source: open.source,
             line,
             body,
         });
@@ -367,7 +387,7 @@ fn classify(open: &mut Open, raw: &[u8], long: bool, chunk: &mut Chunk) {
     let line_no = open.line_no;
     let record = |chunk: &mut Chunk, body| {
         chunk.records.push(Record {
-            source: Arc::clone(&open.source),
+            source: open.source,
             line: line_no,
             body,
         })
@@ -379,7 +399,7 @@ fn classify(open: &mut Open, raw: &[u8], long: bool, chunk: &mut Chunk) {
             "line {line_no}: the line is longer than {MAX_LINE} bytes (skipped)"
         )));
         chunk.records.push(Record {
-            source: Arc::clone(&open.source),
+            source: open.source,
             line: line_no,
             body,
         });
@@ -390,10 +410,8 @@ fn classify(open: &mut Open, raw: &[u8], long: bool, chunk: &mut Chunk) {
     } else {
         raw
     };
-    let (a, b) = first_token(line);
+    let (a, b, plain) = first_token(line);
     let token = &line[a..b];
-    // ASCII, no border bar, not a comment (one pass over the token)
-    let plain = token.first() != Some(&b'#') && token.iter().all(|&c| c < 0x80 && c != b'|');
     if plain && open.parser.is_idle() && matches!(token.len(), 81 | 256 | 625) {
         let start = chunk.text.len();
         chunk.text.extend_from_slice(token);
@@ -413,7 +431,7 @@ fn classify(open: &mut Open, raw: &[u8], long: bool, chunk: &mut Chunk) {
             range: start..chunk.text.len(),
         };
         chunk.records.push(Record {
-            source: Arc::clone(&open.source),
+            source: open.source,
             line: line_no,
             body,
         });

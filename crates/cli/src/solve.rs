@@ -323,7 +323,11 @@ impl Job<'_> {
                 for (m, &x) in masks.iter_mut().zip(c.masks()) {
                     *m = x as u16;
                 }
-                let fast = fast.get_or_insert_with(Fast::new);
+                let fast = fast.get_or_insert_with(|| {
+                    let mut f = Fast::new();
+                    f.set_timed(self.args.stats);
+                    f
+                });
                 let mut found = 0usize;
                 let report = fast.search_candidates(&masks, &self.limits(), &mut |s: &Grid| {
                     keep(solutions, &mut found, s)
@@ -344,7 +348,12 @@ impl Job<'_> {
             );
             return self.error(out, tally, rec, &e);
         }
-        let solver = solvers[method as usize].get_or_insert_with(|| method.solver());
+        let solver = solvers[method as usize].get_or_insert_with(|| {
+            let mut s = method.solver();
+            // per-puzzle times only when they are printed
+            s.set_timed(self.args.stats);
+            s
+        });
         let mut found = 0usize;
         let mut on_solution = |s: &Grid| keep(solutions, &mut found, s);
         let report = if self.trace {
