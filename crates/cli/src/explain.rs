@@ -141,7 +141,7 @@ fn explain(
             })
             .collect();
         let mut obj = json!({
-            "source": &*rec.source,
+            "source": rec.source,
             "line": rec.line,
             "status": "explained",
             "puzzle": p.grid.to_line(),

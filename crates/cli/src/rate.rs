@@ -114,7 +114,7 @@ pub fn rateable(p: &Position) -> Result<Vec<String>, (&'static str, String)> {
 pub fn write_unrated(out: &mut Vec<u8>, json: bool, rec: &Record, status: &str, e: &str) {
     if json {
         let obj = json!({
-            "source": &*rec.source,
+            "source": rec.source,
             "line": rec.line,
             "status": status,
             "error": e,
@@ -178,7 +178,7 @@ fn rate_chunk(rater: &Rater, json: bool, chunk: &Chunk, a: &mut Answers<RateTall
         a.tally.rated += 1;
         if json {
             let mut obj = json!({
-                "source": &*rec.source,
+                "source": rec.source,
                 "line": rec.line,
                 "puzzle": p.grid.to_line(),
                 "pencilmarks": p.pencilmarks,

@@ -396,7 +396,7 @@ impl Job<'_> {
         tally.errors += 1;
         if self.args.format == Format::Json {
             let obj = json!({
-                "source": &*rec.source,
+                "source": rec.source,
                 "line": rec.line,
                 "status": "error",
                 "error": e,
@@ -428,7 +428,7 @@ impl Job<'_> {
         match args.format {
             Format::Json => {
                 let mut obj = json!({
-                    "source": &*rec.source,
+                    "source": rec.source,
                     "line": rec.line,
                     "status": verdict.word(),
                     "puzzle": puzzle.to_line(),
@@ -531,7 +531,7 @@ impl Steps<'_> {
             return;
         }
         let r = if self.json {
-            let obj = json!({"source": &*self.rec.source, "line": self.rec.line, "step": step});
+            let obj = json!({"source": self.rec.source, "line": self.rec.line, "step": step});
             writeln!(self.out, "{obj}")
         } else {
             self.lines
