@@ -34,12 +34,20 @@ fn trace_works_with_the_default_method_and_says_what_it_traces_with() {
         .write_stdin(format!("{PUZZLE}\n"))
         .assert()
         .success();
-    // a method without a trace is refused before reading, naming those that trace
-    sudoku()
-        .args(["solve", "--trace", "--algo", "naive"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("mrv-hidden").and(predicate::str::contains("dlx-pruned")));
+    // every searching method traces, the simplest too
+    for algo in ["naive", "cached"] {
+        let out = sudoku()
+            .args(["solve", "--trace", "--algo", algo])
+            .write_stdin(format!("{PUZZLE}\n"))
+            .assert()
+            .success();
+        let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+        assert!(
+            text.contains("try") && text.contains("back"),
+            "{algo}: {text}"
+        );
+        assert_eq!(text.lines().last(), Some(SOLUTION));
+    }
 }
 
 #[test]

@@ -13,7 +13,9 @@
 use std::ops::ControlFlow;
 
 use super::naive::fits;
-use super::{Budget, Limits, Report, Solver, Stats, StopReason};
+use super::{
+    Budget, FnTrace, Limits, NoTrace, Report, Solver, Stats, StopReason, TraceStep, Tracer,
+};
 use crate::format::Candidates;
 use crate::grid::Grid;
 
@@ -31,12 +33,13 @@ impl Cached {
         Self::default()
     }
 
-    fn run(
+    fn run<T: Tracer>(
         &mut self,
         puzzle: &Grid,
         budget: &mut Budget<'_>,
         stats: &mut Stats,
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+        trace: &mut T,
     ) -> StopReason {
         if budget.solutions_done() {
             return StopReason::SolutionLimit;
@@ -46,6 +49,7 @@ impl Cached {
         }
         let size = puzzle.size();
         if puzzle.first_conflict().is_some() {
+            trace.step(TraceStep::Conflict);
             return StopReason::Exhausted;
         }
         let cands = Candidates::from_grid(puzzle);
@@ -59,7 +63,10 @@ impl Cached {
                 .map(|(c, _)| (c as u32, cands.get(c))),
         );
         stats.state_bytes = (size.cells() + self.empties.len() * 8) as u64;
-        if self.empties.iter().any(|&(_, m)| m == 0) {
+        if let Some(&(cell, _)) = self.empties.iter().find(|&&(_, m)| m == 0) {
+            trace.step(TraceStep::DeadEnd {
+                cell: cell as usize,
+            });
             return StopReason::Exhausted;
         }
         let work = match &mut self.work {
@@ -74,6 +81,7 @@ impl Cached {
         let mut level = 0usize;
         loop {
             if level == empties.len() {
+                trace.step(TraceStep::Solution);
                 if let Err(r) = budget.solution(work, on_solution) {
                     return r;
                 }
@@ -91,6 +99,13 @@ impl Cached {
                 let cells = work.cells_mut();
                 let cur = cells[cell];
                 cells[cell] = 0;
+                let choice = mask.count_ones() > 1;
+                if T::ON && cur != 0 && choice {
+                    trace.step(TraceStep::Backtrack {
+                        depth: level as u32,
+                        cell,
+                    });
+                }
                 // Cached digits above the current one.
                 let mut rest = mask & !((1u32 << cur) - 1);
                 let mut placed = false;
@@ -101,7 +116,23 @@ impl Cached {
                         if let Err(r) = budget.enter(stats) {
                             return r;
                         }
-                        stats.guesses += u64::from(mask.count_ones() > 1);
+                        stats.guesses += u64::from(choice);
+                        if T::ON {
+                            trace.step(if choice {
+                                let candidates = (1..=size.side() as u8)
+                                    .filter(|&k| mask & (1 << (k - 1)) != 0)
+                                    .filter(|&k| fits(cells, size, cell, k))
+                                    .collect();
+                                TraceStep::Try {
+                                    depth: level as u32,
+                                    cell,
+                                    candidates,
+                                    digit: d,
+                                }
+                            } else {
+                                TraceStep::NakedSingle { cell, digit: d }
+                            });
+                        }
                         cells[cell] = d;
                         placed = true;
                         break;
@@ -109,6 +140,9 @@ impl Cached {
                 }
                 if placed {
                     break;
+                }
+                if cur == 0 {
+                    trace.step(TraceStep::DeadEnd { cell });
                 }
                 level -= 1;
             }
@@ -128,8 +162,22 @@ impl Solver for Cached {
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Report {
         Budget::timed(limits, |budget, stats| {
-            self.run(puzzle, budget, stats, on_solution)
+            self.run(puzzle, budget, stats, on_solution, &mut NoTrace)
         })
+    }
+
+    /// The trace, as [`naive`](super::naive)'s: singles and tries among
+    /// the cached digits that still fit, dead ends and backtracks.
+    fn search_traced(
+        &mut self,
+        puzzle: &Grid,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+        trace: &mut dyn FnMut(&TraceStep),
+    ) -> Option<Report> {
+        Some(Budget::timed(limits, |budget, stats| {
+            self.run(puzzle, budget, stats, on_solution, &mut FnTrace(trace))
+        }))
     }
 }
 
@@ -155,5 +203,44 @@ mod tests {
         }
         let (count, report) = Cached::new().count(&g, 2, &Limits::none());
         assert_eq!((count, report.stop), (0, StopReason::Exhausted));
+    }
+
+    #[test]
+    fn the_trace_has_a_try_per_guess_and_ends_in_the_solutions() {
+        use crate::format::parse_line;
+        // a 4x4 puzzle with two solutions, and a 9x9 one with one
+        for (line, solutions) in [
+            ("1.......2.......", 24u64),
+            (
+                ".3..9..5.....1...45..8....7....3.2..6....9.4...7..25.......19....69....812.....7.",
+                1,
+            ),
+        ] {
+            let p = parse_line(line).expect("parses");
+            let mut steps = Vec::new();
+            let report = Cached::new()
+                .search_traced(
+                    &p,
+                    &Limits::none(),
+                    &mut |_| ControlFlow::Continue(()),
+                    &mut |s| steps.push(s.clone()),
+                )
+                .expect("cached traces");
+            let count = |f: fn(&TraceStep) -> bool| steps.iter().filter(|s| f(s)).count() as u64;
+            assert_eq!(
+                count(|s| matches!(s, TraceStep::Try { .. })),
+                report.stats.guesses
+            );
+            assert_eq!(count(|s| matches!(s, TraceStep::Solution)), solutions);
+            assert_eq!(report.solutions, solutions);
+            assert!(count(|s| matches!(s, TraceStep::Backtrack { .. })) > 0);
+            // the same search as without a trace
+            let plain =
+                Cached::new().search(&p, &Limits::none(), &mut |_| ControlFlow::Continue(()));
+            assert_eq!(
+                (plain.stats.nodes, plain.solutions),
+                (report.stats.nodes, report.solutions)
+            );
+        }
     }
 }

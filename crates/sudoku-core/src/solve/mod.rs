@@ -337,9 +337,10 @@ impl Method {
     }
 
     /// Whether [`Solver::search_traced`] reports the method's steps
-    /// (`mrv`, `mrv-hidden` and the three DLX methods).
+    /// (every method but `fast`, whose 9×9 puzzles are traced by
+    /// [`Method::auto_traced`]).
     pub fn traces(self) -> bool {
-        !matches!(self, Method::Naive | Method::Cached | Method::Fast)
+        self != Method::Fast
     }
 
     /// Whether the method is too slow for hard puzzles or large batches

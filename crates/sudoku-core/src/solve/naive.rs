@@ -14,7 +14,9 @@
 
 use std::ops::ControlFlow;
 
-use super::{Budget, Limits, Report, Solver, Stats, StopReason};
+use super::{
+    Budget, FnTrace, Limits, NoTrace, Report, Solver, Stats, StopReason, TraceStep, Tracer,
+};
 use crate::grid::{Grid, Size};
 
 /// Whether digit `d` can go in `cell` of `cells`: no other cell of its row,
@@ -73,18 +75,35 @@ impl Solver for Naive {
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Report {
         Budget::timed(limits, |budget, stats| {
-            self.run(puzzle, budget, stats, on_solution)
+            self.run(puzzle, budget, stats, on_solution, &mut NoTrace)
         })
+    }
+
+    /// The trace: a cell where one digit fits is a naked single, a cell
+    /// where several fit a try (with the digits that fit); a cell where
+    /// none fits is a dead end, and going back to an earlier cell for its
+    /// next digit a backtrack.
+    fn search_traced(
+        &mut self,
+        puzzle: &Grid,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+        trace: &mut dyn FnMut(&TraceStep),
+    ) -> Option<Report> {
+        Some(Budget::timed(limits, |budget, stats| {
+            self.run(puzzle, budget, stats, on_solution, &mut FnTrace(trace))
+        }))
     }
 }
 
 impl Naive {
-    fn run(
+    fn run<T: Tracer>(
         &mut self,
         puzzle: &Grid,
         budget: &mut Budget<'_>,
         stats: &mut Stats,
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+        trace: &mut T,
     ) -> StopReason {
         if budget.solutions_done() {
             return StopReason::SolutionLimit;
@@ -97,6 +116,7 @@ impl Naive {
         let total = size.cells();
         stats.state_bytes = total as u64;
         if puzzle.first_conflict().is_some() {
+            trace.step(TraceStep::Conflict);
             return StopReason::Exhausted;
         }
         let work = match &mut self.work {
@@ -113,6 +133,7 @@ impl Naive {
         let mut pos = next_empty(work.cells(), 0);
         loop {
             if pos == total {
+                trace.step(TraceStep::Solution);
                 if let Err(r) = budget.solution(work, on_solution) {
                     return r;
                 }
@@ -134,17 +155,38 @@ impl Naive {
                     return StopReason::Exhausted;
                 };
                 let cell = top.cell as usize;
+                let depth = stack.len() as u32;
                 let cells = work.cells_mut();
                 let from = cells[cell] + 1;
                 cells[cell] = 0;
+                if T::ON && from > 1 && top.choice {
+                    trace.step(TraceStep::Backtrack { depth, cell });
+                }
                 if let Some(d) = (from..=n).find(|&d| fits(cells, size, cell, d)) {
                     if let Err(r) = budget.enter(stats) {
                         return r;
                     }
                     stats.guesses += u64::from(top.choice);
+                    if T::ON {
+                        trace.step(if top.choice {
+                            let candidates =
+                                (1..=n).filter(|&d| fits(cells, size, cell, d)).collect();
+                            TraceStep::Try {
+                                depth,
+                                cell,
+                                candidates,
+                                digit: d,
+                            }
+                        } else {
+                            TraceStep::NakedSingle { cell, digit: d }
+                        });
+                    }
                     cells[cell] = d;
                     pos = next_empty(cells, cell + 1);
                     break;
+                }
+                if from == 1 {
+                    trace.step(TraceStep::DeadEnd { cell });
                 }
                 stack.pop();
             }
@@ -175,5 +217,44 @@ mod tests {
         assert_eq!(count, 288);
         assert_eq!(report.stop, StopReason::Exhausted);
         assert_eq!(report.stats.max_depth, 16);
+    }
+
+    #[test]
+    fn the_trace_has_a_try_per_guess_and_ends_in_the_solutions() {
+        use crate::format::parse_line;
+        // a 4x4 puzzle with two solutions, and a 9x9 one with one
+        for (line, solutions) in [
+            ("1.......2.......", 24u64),
+            (
+                ".3..9..5.....1...45..8....7....3.2..6....9.4...7..25.......19....69....812.....7.",
+                1,
+            ),
+        ] {
+            let p = parse_line(line).expect("parses");
+            let mut steps = Vec::new();
+            let report = Naive::new()
+                .search_traced(
+                    &p,
+                    &Limits::none(),
+                    &mut |_| ControlFlow::Continue(()),
+                    &mut |s| steps.push(s.clone()),
+                )
+                .expect("naive traces");
+            let count = |f: fn(&TraceStep) -> bool| steps.iter().filter(|s| f(s)).count() as u64;
+            assert_eq!(
+                count(|s| matches!(s, TraceStep::Try { .. })),
+                report.stats.guesses
+            );
+            assert_eq!(count(|s| matches!(s, TraceStep::Solution)), solutions);
+            assert_eq!(report.solutions, solutions);
+            assert!(count(|s| matches!(s, TraceStep::Backtrack { .. })) > 0);
+            // the same search as without a trace
+            let plain =
+                Naive::new().search(&p, &Limits::none(), &mut |_| ControlFlow::Continue(()));
+            assert_eq!(
+                (plain.stats.nodes, plain.solutions),
+                (report.stats.nodes, report.solutions)
+            );
+        }
     }
 }
