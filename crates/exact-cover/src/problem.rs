@@ -84,7 +84,7 @@ pub enum BuildError {
 /// let problem = b.build().unwrap();
 /// assert_eq!(problem.option_count(), 2);
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ProblemBuilder {
     items: Vec<Item>,
     by_name: HashMap<Box<str>, u32>,
@@ -95,13 +95,26 @@ pub struct ProblemBuilder {
     error: Option<BuildError>,
 }
 
+impl Default for ProblemBuilder {
+    /// An empty builder, as [`ProblemBuilder::new`]. (Written by hand: the
+    /// option table starts with the first option's start, 0.)
+    fn default() -> Self {
+        Self {
+            items: Vec::new(),
+            by_name: HashMap::new(),
+            colours: Vec::new(),
+            colour_ids: HashMap::new(),
+            entries: Vec::new(),
+            starts: vec![0],
+            error: None,
+        }
+    }
+}
+
 impl ProblemBuilder {
     /// An empty builder.
     pub fn new() -> Self {
-        Self {
-            starts: vec![0],
-            ..Self::default()
-        }
+        Self::default()
     }
 
     /// An empty builder with `primary` unnamed primary items (ids `0..primary`)
@@ -407,5 +420,25 @@ impl fmt::Display for Problem {
     /// The problem in Knuth's DLX text format (items line, then one option per line).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         crate::format::write_problem(self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_default_builder_is_a_new_one() {
+        let mut b = ProblemBuilder::default();
+        b.primary("A");
+        b.primary("B");
+        b.option_named(["A"]).option_named(["B"]);
+        let p = b.build().expect("builds");
+        assert_eq!(p.option_count(), 2);
+        let mut n = ProblemBuilder::new();
+        n.primary("A");
+        n.primary("B");
+        n.option_named(["A"]).option_named(["B"]);
+        assert_eq!(n.build().expect("builds"), p);
     }
 }
