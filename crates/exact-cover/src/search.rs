@@ -11,6 +11,7 @@
 //! The search is a resumable state machine, so the visitor, the iterator and
 //! the parallel counter share one loop, and nothing is allocated per node.
 
+use crate::rng::SplitMix64;
 use std::ops::ControlFlow;
 
 use crate::limits::Limits;
@@ -162,7 +163,7 @@ pub struct Dlx {
     chosen: Vec<u32>,
     solution: Vec<usize>,
     stats: Stats,
-    rng: u64,
+    rng: SplitMix64,
     /// Replay: (item, alternative) forced at the first levels.
     forced: Vec<(u32, u32)>,
     base_level: usize,
@@ -190,7 +191,7 @@ impl Dlx {
             chosen: Vec::new(),
             solution: Vec::new(),
             stats: Stats::default(),
-            rng: 0,
+            rng: SplitMix64::new(0),
             forced: Vec::new(),
             base_level: 0,
             pause_at: usize::MAX,
@@ -205,7 +206,7 @@ impl Dlx {
     pub fn load(&mut self, problem: &Problem) {
         let order = match self.config.seed {
             Some(seed) => {
-                self.rng = seed ^ 0x9E37_79B9_7F4A_7C15;
+                self.rng = SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
                 self.order.clear();
                 self.order.extend(0..problem.option_count() as u32);
                 for k in (1..self.order.len()).rev() {
@@ -287,7 +288,7 @@ impl Dlx {
     pub fn set_config(&mut self, config: Config) {
         self.config = config;
         if let Some(s) = config.seed {
-            self.rng = s ^ 0x9E37_79B9_7F4A_7C15;
+            self.rng = SplitMix64::new(s ^ 0x9E37_79B9_7F4A_7C15);
         }
     }
 
@@ -304,12 +305,7 @@ impl Dlx {
     }
 
     fn next_random(&mut self) -> u64 {
-        // SplitMix64 (Steele, Lea, Flood 2014).
-        self.rng = self.rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.rng;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.rng.next_u64()
     }
 
     /// Visit solutions (each as option indices in the order chosen) until the
@@ -537,7 +533,7 @@ impl Dlx {
         self.links.updates = 0;
         self.stats = Stats::default();
         if let Some(s) = self.config.seed {
-            self.rng = s ^ 0x9E37_79B9_7F4A_7C15;
+            self.rng = SplitMix64::new(s ^ 0x9E37_79B9_7F4A_7C15);
         }
     }
 

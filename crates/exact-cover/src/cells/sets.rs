@@ -84,15 +84,6 @@ pub(crate) struct Sets {
     pub updates: u64,
 }
 
-/// SplitMix64 (Steele, Lea, Flood 2014): the seeded option order.
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 impl Sets {
     /// Lay out `p`. With a seed, each item's set starts in a random order
     /// (the options are entered in a shuffled order).
@@ -141,9 +132,9 @@ impl Sets {
         }
         let mut order: Vec<u32> = (0..options as u32).collect();
         if let Some(seed) = seed {
-            let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
+            let mut rng = crate::SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
             for k in (1..order.len()).rev() {
-                let j = (splitmix(&mut state) % (k as u64 + 1)) as usize;
+                let j = (rng.next_u64() % (k as u64 + 1)) as usize;
                 order.swap(k, j);
             }
         }
