@@ -24,7 +24,7 @@
 //!
 //! # Output
 //!
-//! [`to_line`], [`to_grid`] (boxes drawn with `+---+` borders) and [`rows`]
+//! [`Grid::to_line`] (and its `Display`), [`to_grid`] (boxes drawn with `+---+` borders) and [`rows`]
 //! (one string per row, for JSON). Both forms read back to the same grid.
 //!
 //! # Pencilmarks
@@ -390,6 +390,26 @@ pub fn parse_one(text: &str) -> Result<Grid, ParseError> {
         .map(|p| p.grid)
 }
 
+/// A puzzle from text: the first puzzle in it, in line or grid form, as
+/// [`parse_one`] reads it (givens that conflict are an error).
+///
+/// ```
+/// use sudoku_core::Grid;
+///
+/// let g: Grid = ".3..9..5.....1...45..8....7....3.2..6....9.4...7..25.......19....69....812.....7."
+///     .parse()?;
+/// assert_eq!(g.given_count(), 24);
+/// assert!("1234".parse::<Grid>().is_err());
+/// # Ok::<(), sudoku_core::ParseError>(())
+/// ```
+impl std::str::FromStr for Grid {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<Grid, ParseError> {
+        parse_one(text)
+    }
+}
+
 /// A grid block being read.
 #[derive(Debug)]
 struct Block {
@@ -716,11 +736,6 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
             }
         }
     }
-}
-
-/// The line form: n² characters, `.` for empty.
-pub fn to_line(grid: &Grid) -> String {
-    grid.to_line()
 }
 
 /// One string per row (n characters each, `.` for empty): the JSON printer's rows.

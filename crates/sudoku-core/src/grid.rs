@@ -108,12 +108,15 @@ impl fmt::Display for Size {
     }
 }
 
-/// The character for digit `d`: '1'..'9', then 'A' for 10, 'B' for 11, ... ('.' for 0).
+/// The character for digit `d`: '1'..'9', then 'A' for 10, 'B' for 11, ...
+/// 'P' for 25 ('.' for 0, '?' for a digit no grid size has, as in a step
+/// read from untrusted data).
 pub fn digit_char(d: u8) -> char {
     match d {
         0 => '.',
         1..=9 => (b'0' + d) as char,
-        _ => (b'A' + d - 10) as char,
+        10..=25 => (b'A' + d - 10) as char,
+        _ => '?',
     }
 }
 

@@ -75,7 +75,7 @@ mod xyz_wing;
 use std::fmt;
 
 pub use candidates::{Candidates, CandidatesError};
-pub use step::{CellDigit, HintLevel, Link, LinkKind, Step, cell_name};
+pub use step::{CellDigit, HintLevel, Link, LinkKind, Step};
 pub use technique::{Config, Technique, UnknownTechnique};
 
 use crate::grid::Grid;

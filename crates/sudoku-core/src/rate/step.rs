@@ -2,7 +2,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::grid::{House, Size};
+use crate::grid::{House, Size, digit_char};
 
 use super::technique::Technique;
 
@@ -121,7 +121,7 @@ impl Step {
         match level {
             HintLevel::Look => match self.technique {
                 Technique::NakedSingle | Technique::BugPlusOne => match self.cells.first() {
-                    Some(&c) => format!("Look at cell {}.", cell_name(s, c)),
+                    Some(&c) => format!("Look at cell {}.", s.cell_name(c).to_string()),
                     None => "Look at the cells with few candidates.".to_string(),
                 },
                 Technique::FullHouse
@@ -200,21 +200,6 @@ impl HintLevel {
     }
 }
 
-/// The character of a digit as in grid lines ('1'..'9', 'A'.. for 10..),
-/// '?' for a digit no grid size has (a step read from untrusted data).
-fn digit_char(d: u8) -> char {
-    if (1..=35).contains(&d) {
-        crate::grid::digit_char(d)
-    } else {
-        '?'
-    }
-}
-
-/// The 1-based name of a cell: "r3c7".
-pub fn cell_name(size: Size, cell: usize) -> String {
-    format!("r{}c{}", size.row_of(cell) + 1, size.col_of(cell) + 1)
-}
-
 fn join(items: &[String]) -> String {
     match items {
         [] => String::new(),
@@ -227,7 +212,7 @@ fn cell_list(size: Size, cells: &[usize]) -> String {
     join(
         &cells
             .iter()
-            .map(|&c| cell_name(size, c))
+            .map(|&c| size.cell_name(c).to_string())
             .collect::<Vec<_>>(),
     )
 }
@@ -279,7 +264,7 @@ fn chain_text(step: &Step) -> String {
             let _ = write!(
                 out,
                 "{}({})",
-                cell_name(s, l.from.cell),
+                s.cell_name(l.from.cell).to_string(),
                 digit_char(l.from.digit)
             );
         }
@@ -291,7 +276,7 @@ fn chain_text(step: &Step) -> String {
             out,
             " {} {}({})",
             sym,
-            cell_name(s, l.to.cell),
+            s.cell_name(l.to.cell).to_string(),
             digit_char(l.to.digit)
         );
     }
@@ -310,13 +295,13 @@ impl fmt::Display for Prose<'_> {
         let cell = |i: usize| {
             st.cells
                 .get(i)
-                .map_or_else(String::new, |&c| cell_name(s, c))
+                .map_or_else(String::new, |&c| s.cell_name(c).to_string())
         };
         let elim = eliminations_text(st);
         let place = st
             .placements
             .first()
-            .map(|p| format!("{} goes in {}", digit_char(p.digit), cell_name(s, p.cell)))
+            .map(|p| format!("{} goes in {}", digit_char(p.digit), s.cell_name(p.cell).to_string()))
             .unwrap_or_default();
         write!(f, "{}: ", t.title())?;
         match t {
@@ -450,11 +435,11 @@ impl fmt::Display for Prose<'_> {
                 let first = st
                     .cells
                     .first()
-                    .map_or_else(String::new, |&c| cell_name(s, c));
+                    .map_or_else(String::new, |&c| s.cell_name(c).to_string());
                 let last = st
                     .cells
                     .last()
-                    .map_or_else(String::new, |&c| cell_name(s, c));
+                    .map_or_else(String::new, |&c| s.cell_name(c).to_string());
                 write!(
                     f,
                     "{}, so {} or {} is {}, so {}",
