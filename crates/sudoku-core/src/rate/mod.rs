@@ -41,11 +41,11 @@
 //! ```
 //! use sudoku_core::{Grid, rate::{Config, Rater, Band}};
 //! let line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
-//! let cells: Vec<u8> = line.bytes().map(|b| if b == b'.' { 0 } else { b - b'0' }).collect();
-//! let grid = Grid::from_cells(cells).unwrap();
+//! let grid: Grid = line.parse()?;
 //! let rating = Rater::new(Config::default()).rate(&grid);
 //! assert!(rating.difficulty >= 1.0);
 //! println!("{} ({})", rating.difficulty, rating.band);
+//! # Ok::<(), sudoku_core::ParseError>(())
 //! ```
 
 mod bug;

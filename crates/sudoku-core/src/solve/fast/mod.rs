@@ -72,8 +72,7 @@
 //! use sudoku_core::{Grid, Limits, Solver, Uniqueness};
 //!
 //! let line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
-//! let cells = line.bytes().map(|c| if c == b'.' { 0 } else { c - b'0' }).collect();
-//! let puzzle = Grid::from_cells(cells).unwrap();
+//! let puzzle: Grid = line.parse()?;
 //! let mut solver = Fast::new();
 //! let (answer, report) = solver.uniqueness(&puzzle, &Limits::none());
 //! match answer {
@@ -81,6 +80,7 @@
 //!     other => panic!("expected a unique solution, got {other:?}"),
 //! }
 //! assert!(report.stats.nodes >= 1);
+//! # Ok::<(), sudoku_core::ParseError>(())
 //! ```
 
 mod arch;
