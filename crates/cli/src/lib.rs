@@ -279,3 +279,45 @@ where
     }
     Ok((lo, hi))
 }
+
+/// A global allocator for this crate's unit tests that counts, per thread,
+/// the allocations made: tests check that hot paths make none.
+#[cfg(test)]
+pub(crate) mod counting_alloc {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    thread_local! {
+        static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+    }
+
+    struct Counting;
+
+    // SAFETY: every call is passed on to the system allocator unchanged;
+    // counting touches only a thread-local `Cell` (const-initialised, so it
+    // never allocates).
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            ALLOCATIONS.with(|a| a.set(a.get() + 1));
+            // SAFETY: the caller's contract is passed on.
+            unsafe { System.alloc(layout) }
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: the caller's contract is passed on.
+            unsafe { System.dealloc(ptr, layout) }
+        }
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            ALLOCATIONS.with(|a| a.set(a.get() + 1));
+            // SAFETY: the caller's contract is passed on.
+            unsafe { System.realloc(ptr, layout, new_size) }
+        }
+    }
+
+    #[global_allocator]
+    static GLOBAL: Counting = Counting;
+
+    /// Allocations made so far by this thread.
+    pub(crate) fn count() -> u64 {
+        ALLOCATIONS.with(Cell::get)
+    }
+}

@@ -472,17 +472,12 @@ impl Job<'_> {
                             writeln!(out, "{}", grid_block(s))?;
                         }
                         (_, Some(s)) => {
-                            let mut line = Vec::with_capacity(96);
-                            s.write_line(&mut line);
+                            s.write_line(out)?;
                             match verdict {
-                                Verdict::Multiple => line.extend_from_slice(b" multiple"),
-                                Verdict::Unknown(stop) => {
-                                    line.extend_from_slice(format!(" unknown ({stop})").as_bytes())
-                                }
-                                _ => {}
+                                Verdict::Multiple => out.write_all(b" multiple\n")?,
+                                Verdict::Unknown(stop) => writeln!(out, " unknown ({stop})")?,
+                                _ => out.write_all(b"\n")?,
                             }
-                            line.push(b'\n');
-                            out.write_all(&line)?;
                         }
                         (_, None) => writeln!(out, "{}", verdict.word())?,
                     }
@@ -678,5 +673,76 @@ impl Tally {
                 self.errors
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::counting_alloc;
+    use crate::input::Input;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: SolveArgs,
+    }
+
+    /// The answers to a chunk of puzzle lines, and the allocations made
+    /// answering it once the worker is warm.
+    fn answer(flags: &[&str], lines: &str) -> (String, u64) {
+        let cli = Cli::try_parse_from(std::iter::once("solve").chain(flags.iter().copied()))
+            .expect("flags parse");
+        let chunk = ChunkReader::of(vec![Input::Text(lines.to_string())])
+            .next()
+            .expect("a chunk");
+        let job = Job {
+            args: &cli.args,
+            trace: false,
+        };
+        let mut w = Worker::new();
+        let mut warm = Answers::default();
+        job.chunk(&mut w, &chunk, &mut warm);
+        let mut a = Answers {
+            out: Vec::with_capacity(1 << 20),
+            err: Vec::with_capacity(1 << 16),
+            tally: Tally::default(),
+        };
+        let before = counting_alloc::count();
+        job.chunk(&mut w, &chunk, &mut a);
+        let made = counting_alloc::count() - before;
+        assert_eq!(a.out, warm.out, "the same answers twice");
+        (String::from_utf8(a.out).expect("UTF-8"), made)
+    }
+
+    #[test]
+    fn the_9x9_line_path_allocates_nothing_per_puzzle() {
+        let puzzles = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../testdata/solve-slice.txt"
+        ))
+        .expect("bundled slice");
+        let lines: String = puzzles
+            .lines()
+            .filter(|l| l.len() >= 81 && !l.starts_with('#'))
+            .cycle()
+            .take(400)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let flags: [&[&str]; 4] = [
+            &[],
+            &["--count"],
+            &["--count", "--limit", "1"],
+            &["--algo", "mrv-hidden"],
+        ];
+        for f in flags {
+            let (out, made) = answer(f, &lines);
+            assert_eq!(out.lines().count(), 400, "{f:?}");
+            assert_eq!(made, 0, "{f:?}: {made} allocations for 400 puzzles");
+        }
+        // the check can fail: JSON records are built as values
+        let (_, made) = answer(&["--format", "json"], &lines);
+        assert!(made >= 400, "JSON allocates per record ({made})");
     }
 }

@@ -70,7 +70,7 @@ mod stats;
 pub use cells::{Cells, CellsError};
 pub use limits::{CancelToken, Limits};
 pub use parallel::count_parallel;
-pub use rng::SplitMix64;
 pub use problem::{BuildError, ColourId, Entry, Item, ItemId, Problem, ProblemBuilder};
+pub use rng::SplitMix64;
 pub use search::{Config, Dlx, Heuristic, NoObserver, Observer, Solutions};
 pub use stats::{Report, Stats, StopReason};

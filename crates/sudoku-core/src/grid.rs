@@ -342,10 +342,15 @@ impl Grid {
         self.cells.iter().map(|&d| digit_char(d)).collect()
     }
 
-    /// Append the one-line form to `out` (no allocation beyond `out`'s growth).
-    pub fn write_line(&self, out: &mut Vec<u8>) {
+    /// Write the one-line form (no line end) to `out`, in one write and
+    /// without allocating.
+    pub fn write_line(&self, out: &mut (impl std::io::Write + ?Sized)) -> std::io::Result<()> {
         const DIGITS: &[u8; 26] = b".123456789ABCDEFGHIJKLMNOP";
-        out.extend(self.cells.iter().map(|&d| DIGITS[d as usize]));
+        let mut buf = [0u8; 625];
+        for (b, &d) in buf.iter_mut().zip(&self.cells) {
+            *b = DIGITS[usize::from(d).min(25)];
+        }
+        out.write_all(&buf[..self.cells.len()])
     }
 }
 

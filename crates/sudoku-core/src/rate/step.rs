@@ -301,7 +301,13 @@ impl fmt::Display for Prose<'_> {
         let place = st
             .placements
             .first()
-            .map(|p| format!("{} goes in {}", digit_char(p.digit), s.cell_name(p.cell).to_string()))
+            .map(|p| {
+                format!(
+                    "{} goes in {}",
+                    digit_char(p.digit),
+                    s.cell_name(p.cell).to_string()
+                )
+            })
             .unwrap_or_default();
         write!(f, "{}: ", t.title())?;
         match t {
