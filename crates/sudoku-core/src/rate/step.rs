@@ -121,7 +121,7 @@ impl Step {
         match level {
             HintLevel::Look => match self.technique {
                 Technique::NakedSingle | Technique::BugPlusOne => match self.cells.first() {
-                    Some(&c) => format!("Look at cell {}.", s.cell_name(c).to_string()),
+                    Some(&c) => format!("Look at cell {}.", s.cell_name(c)),
                     None => "Look at the cells with few candidates.".to_string(),
                 },
                 Technique::FullHouse
@@ -264,7 +264,7 @@ fn chain_text(step: &Step) -> String {
             let _ = write!(
                 out,
                 "{}({})",
-                s.cell_name(l.from.cell).to_string(),
+                s.cell_name(l.from.cell),
                 digit_char(l.from.digit)
             );
         }
@@ -276,7 +276,7 @@ fn chain_text(step: &Step) -> String {
             out,
             " {} {}({})",
             sym,
-            s.cell_name(l.to.cell).to_string(),
+            s.cell_name(l.to.cell),
             digit_char(l.to.digit)
         );
     }
@@ -301,13 +301,7 @@ impl fmt::Display for Prose<'_> {
         let place = st
             .placements
             .first()
-            .map(|p| {
-                format!(
-                    "{} goes in {}",
-                    digit_char(p.digit),
-                    s.cell_name(p.cell).to_string()
-                )
-            })
+            .map(|p| format!("{} goes in {}", digit_char(p.digit), s.cell_name(p.cell)))
             .unwrap_or_default();
         write!(f, "{}: ", t.title())?;
         match t {
