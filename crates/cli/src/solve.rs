@@ -330,7 +330,8 @@ impl Job<'_> {
                 });
                 let mut found = 0usize;
                 let report = fast.search_candidates(&masks, &self.limits(), &mut |s: &Grid| {
-                    keep(solutions, &mut found, s)
+                    keep(solutions, &mut found, s);
+                    ControlFlow::Continue(())
                 });
                 return self.answer(out, err, tally, rec, &g, Method::Fast, &report, solutions);
             }
@@ -355,7 +356,14 @@ impl Job<'_> {
             s
         });
         let mut found = 0usize;
-        let mut on_solution = |s: &Grid| keep(solutions, &mut found, s);
+        // a count prints no solution: nothing to keep
+        let keeping = !self.args.count;
+        let mut on_solution = |s: &Grid| {
+            if keeping {
+                keep(solutions, &mut found, s);
+            }
+            ControlFlow::Continue(())
+        };
         let report = if self.trace {
             let cancel = CancelToken::new();
             let limits = Limits {
@@ -492,22 +500,47 @@ impl Job<'_> {
 }
 
 /// Keep the first two solutions (copied into reused grids).
-fn keep(solutions: &mut [Grid; 2], found: &mut usize, s: &Grid) -> ControlFlow<()> {
+fn keep(solutions: &mut [Grid; 2], found: &mut usize, s: &Grid) {
     if let Some(slot) = solutions.get_mut(*found) {
         slot.copy_from(s);
     }
     *found += 1;
-    ControlFlow::Continue(())
 }
 
 /// A count as a line: exact (`1 unique`, `0 none`, `7 multiple`) or, when
 /// a limit stopped it, `at least N` with the word and the limit.
 fn write_count(out: &mut dyn Write, verdict: Verdict, n: u64, stop: StopReason) -> io::Result<()> {
-    if stop.is_complete() {
-        writeln!(out, "{n} {}", verdict.word())
-    } else {
-        writeln!(out, "at least {n} {} ({stop})", verdict.word())
+    // pieces written as bytes: this is the hot path of `count`
+    let mut buf = [0u8; 128];
+    let mut len = 0;
+    let mut put = |b: &[u8]| {
+        buf[len..len + b.len()].copy_from_slice(b);
+        len += b.len();
+    };
+    if !stop.is_complete() {
+        put(b"at least ");
     }
+    let mut digits = [0u8; 20];
+    let mut k = digits.len();
+    let mut v = n;
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    put(&digits[k..]);
+    put(b" ");
+    put(verdict.word().as_bytes());
+    if !stop.is_complete() {
+        put(b" (");
+        put(stop.describe().as_bytes());
+        put(b")");
+    }
+    put(b"\n");
+    out.write_all(&buf[..len])
 }
 
 /// Trace steps written as they come: prose lines, or one JSON line each.

@@ -89,16 +89,24 @@ impl StopReason {
     }
 }
 
-impl std::fmt::Display for StopReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
+impl StopReason {
+    /// Why the search stopped, in words ("node limit reached"): the
+    /// `Display` text, as a `&'static str`.
+    pub fn describe(self) -> &'static str {
+        match self {
             StopReason::Exhausted => "search complete",
             StopReason::SolutionLimit => "solution limit reached",
             StopReason::NodeLimit => "node limit reached",
             StopReason::Deadline => "time limit reached",
             StopReason::Cancelled => "cancelled",
             StopReason::Visitor => "stopped by the caller",
-        })
+        }
+    }
+}
+
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.describe())
     }
 }
 
