@@ -21,15 +21,22 @@ use crate::problem::{BuildError, ItemId, Problem, ProblemBuilder};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}, column {column}: {message}")]
 pub struct ParseError {
+    /// The input line, from 1. Errors found only when the whole problem is
+    /// validated (a duplicate item, no primary item) point at line 1.
     pub line: usize,
+    /// The column of the offending token, from 1, counted in characters (not
+    /// bytes); 1 when the error is about a whole line.
     pub column: usize,
+    /// What is wrong, as a sentence fragment for the user ("unknown item 'Q'").
     pub message: String,
 }
 
 /// Something accepted but worth telling the user.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Warning {
+    /// The input line it is about, from 1.
     pub line: usize,
+    /// What was accepted and how ("option has no primary item; ignored").
     pub message: String,
 }
 
@@ -40,17 +47,35 @@ impl fmt::Display for Warning {
 }
 
 /// A parsed problem, with each option's source text and line, and warnings.
+///
+/// The three per-option vectors are parallel: option `k` of `problem` is
+/// `option_texts[k]`, written on line `option_lines[k]`. Dropped options
+/// (see [`Warning`]) are in none of them, so `k` counts kept options only.
 #[derive(Clone, Debug)]
 pub struct Parsed {
+    /// The validated problem, ready for [`Dlx`](crate::Dlx) or
+    /// [`Cells`](crate::Cells).
     pub problem: Problem,
     /// Option `k` as written in the input (trimmed).
     pub option_texts: Vec<String>,
     /// The input line (1-based) of option `k`.
     pub option_lines: Vec<usize>,
+    /// Things accepted but worth reporting (options dropped because they have
+    /// no primary item), in input order.
     pub warnings: Vec<Warning>,
 }
 
-/// Parse a problem from text.
+/// Parse a problem from text in the format described in the [module
+/// docs](self).
+///
+/// ```
+/// let text = "| two items, one secondary\nA B | x\nA x:red\nB x:red\nA B\n";
+/// let parsed = exact_cover::format::parse(text)?;
+/// assert_eq!(parsed.problem.option_count(), 3);
+/// assert_eq!(parsed.option_lines, [3, 4, 5]);
+/// assert_eq!(parsed.option_texts[0], "A x:red");
+/// # Ok::<(), exact_cover::format::ParseError>(())
+/// ```
 pub fn parse(text: &str) -> Result<Parsed, ParseError> {
     let mut b = ProblemBuilder::new();
     let mut items: HashMap<&str, (ItemId, bool)> = HashMap::new();

@@ -57,6 +57,8 @@
 //! - Two representations behind the same vocabulary types: [`Dlx`] (dancing
 //!   links) and [`Cells`] (dancing cells).
 
+#![warn(missing_docs)]
+
 mod cells;
 pub mod format;
 mod limits;

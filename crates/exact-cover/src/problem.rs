@@ -19,7 +19,11 @@ pub struct ColourId(pub u32);
 /// One item of an option: the item and, for a secondary item, its colour (0 = none).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Entry {
+    /// The item's index in [`Problem::items`] (the `u32` of its [`ItemId`]).
     pub item: u32,
+    /// The colour this option gives the item: a [`ColourId`] number (from 1,
+    /// name in [`Problem::colour_name`]), or 0 for none. Only secondary items
+    /// have colours; a primary item's entry is always 0.
     pub colour: u32,
 }
 
@@ -51,23 +55,66 @@ impl Item {
 /// Why a problem could not be built. Options are numbered from 0 in the order
 /// they were added.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+///
+/// The builder keeps the first error it meets and reports it from
+/// [`ProblemBuilder::build`]; item names in the fields are as declared, or
+/// `#k` for an unnamed item (or an out-of-range id) `k`.
 pub enum BuildError {
+    /// An item name was declared twice (as primary or secondary).
     #[error("item '{0}' is declared twice")]
     DuplicateItem(String),
+    /// An option names an item that was never declared (or gives an id past
+    /// the last item).
     #[error("option {option}: unknown item '{item}'")]
-    UnknownItem { option: usize, item: String },
+    UnknownItem {
+        /// The option's number (from 0, in the order options were added).
+        option: usize,
+        /// The name as written, or `#k` for an item id.
+        item: String,
+    },
+    /// An option lists the same item more than once.
     #[error("option {option}: item '{item}' appears twice")]
-    RepeatedItem { option: usize, item: String },
+    RepeatedItem {
+        /// The option's number (from 0).
+        option: usize,
+        /// The repeated item.
+        item: String,
+    },
+    /// An option has no items at all.
     #[error("option {option} is empty")]
-    EmptyOption { option: usize },
+    EmptyOption {
+        /// The option's number (from 0).
+        option: usize,
+    },
+    /// An option gives a colour to a primary item; only secondary items take
+    /// colours.
     #[error("option {option}: primary item '{item}' cannot have a colour")]
-    ColourOnPrimary { option: usize, item: String },
+    ColourOnPrimary {
+        /// The option's number (from 0).
+        option: usize,
+        /// The primary item given a colour.
+        item: String,
+    },
+    /// Every item is secondary, so there is nothing to cover.
     #[error("the problem has no primary items")]
     NoPrimaryItems,
+    /// A primary item's multiplicity bounds are impossible.
     #[error("item '{item}': bounds {lo}..{hi} are invalid (need lo <= hi and hi >= 1)")]
-    BadBounds { item: String, lo: u32, hi: u32 },
+    BadBounds {
+        /// The item.
+        item: String,
+        /// The least number of options that must contain it, as given.
+        lo: u32,
+        /// The most options that may contain it, as given.
+        hi: u32,
+    },
+    /// An item name is empty or contains a character the text format reserves
+    /// (`:` separates a colour, `|` separates secondary items and bounds) or
+    /// white space (which separates names).
     #[error("item name '{0}' is not valid (empty, or contains ':', '|' or white space)")]
     BadName(String),
+    /// The problem needs more items or entries than the engines' `u32`
+    /// indices can address.
     #[error("too many items or options for 32-bit indices")]
     TooLarge,
 }

@@ -113,6 +113,10 @@ impl std::fmt::Display for StopReason {
 /// What a search returns besides its solutions: statistics and why it stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Report {
+    /// What the search did: nodes, updates, solutions seen, depth, memory.
     pub stats: Stats,
+    /// Why it ended. Only [`StopReason::Exhausted`] makes a count exact and
+    /// an empty result a proof of "no solution"; see
+    /// [`StopReason::is_cut_short`].
     pub stop: StopReason,
 }

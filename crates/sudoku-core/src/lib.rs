@@ -47,6 +47,8 @@
 //! # Ok::<(), sudoku_core::ParseError>(())
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod format;
 pub mod generate;
 pub mod grid;

@@ -76,7 +76,14 @@ pub enum CellsError {
         "item '{item}' has multiplicity {lo}..{hi}; the dancing-cells engine covers each \
          primary item exactly once: use the dancing-links engine (Dlx) for multiplicities"
     )]
-    Multiplicity { item: String, lo: u32, hi: u32 },
+    Multiplicity {
+        /// The item's name (`#k` for unnamed item `k`).
+        item: String,
+        /// The least number of options that must cover it.
+        lo: u32,
+        /// The most options that may cover it.
+        hi: u32,
+    },
 }
 
 #[derive(Clone, Copy, Debug, Default)]

@@ -111,7 +111,12 @@ impl Layout {
 pub enum CandidatesError {
     /// The pencilmark array does not have one mask per cell.
     #[error("{got} pencilmark masks for a grid of {expected} cells")]
-    MaskCount { expected: usize, got: usize },
+    MaskCount {
+        /// Cells in the grid (n²), so the number of masks needed.
+        expected: usize,
+        /// Masks given.
+        got: usize,
+    },
 }
 
 /// A candidate grid of any supported size: the placed digits and, for each

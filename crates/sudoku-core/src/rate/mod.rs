@@ -147,11 +147,22 @@ pub fn next_step(c: &Candidates) -> Option<Step> {
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum Band {
+    /// Rating up to 1.5: full houses and hidden singles only.
     Easy,
+    /// Rating 1.6 to 2.8: naked singles and intersections (pointing,
+    /// claiming) are needed.
     Medium,
+    /// Rating 2.9 to 4.1: subsets up to triples and the basic fish and
+    /// single-digit patterns (X-wing, swordfish, skyscraper, kite).
     Hard,
+    /// Rating 4.2 to 5.0: wings, unique rectangle, simple colouring, naked
+    /// quads.
     Expert,
+    /// Rating above 5.0: jellyfish, hidden quads, BUG+1, chains.
     Extreme,
+    /// The enabled techniques could not finish the puzzle (it was
+    /// [`Outcome::Stuck`] or has no solution), whatever the hardest step
+    /// taken.
     NeedsGuessing,
 }
 
@@ -219,7 +230,10 @@ pub enum Outcome {
 /// How many times a technique was used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TechniqueCount {
+    /// The technique.
     pub technique: Technique,
+    /// Steps of that technique on the path (at least 1: unused techniques
+    /// are left out of [`Rating::counts`]).
     pub count: u32,
 }
 
@@ -232,6 +246,7 @@ pub struct Rating {
     pub difficulty: f32,
     /// The band; `NeedsGuessing` when the puzzle was not finished.
     pub band: Band,
+    /// How the step solver ended: solved, stuck, or a proof of no solution.
     pub outcome: Outcome,
     /// The technique of the hardest step, if any step was taken.
     pub hardest: Option<Technique>,
@@ -259,7 +274,10 @@ impl Rating {
 /// The full path for `explain`: every step in order, and the rating.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Explanation {
+    /// Every step taken, in order, each as found before it was applied;
+    /// `steps.len()` equals `rating.steps`.
     pub steps: Vec<Step>,
+    /// The rating of the same path (as [`Rater::rate`] gives it).
     pub rating: Rating,
 }
 

@@ -11,7 +11,9 @@ use super::technique::Technique;
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
 pub struct CellDigit {
+    /// The cell: `row * n + column`, from 0.
     pub cell: usize,
+    /// The digit, from 1 to n (never 0).
     pub digit: u8,
 }
 
@@ -30,8 +32,11 @@ pub enum LinkKind {
 /// A link between two candidates, part of the justification of a chain step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Link {
+    /// The candidate the link starts from (the chain's earlier end).
     pub from: CellDigit,
+    /// The candidate it leads to.
     pub to: CellDigit,
+    /// Whether at least one end is true (strong) or at most one (weak).
     pub kind: LinkKind,
 }
 
@@ -64,14 +69,25 @@ pub struct Link {
 ///   order, `links` = the chain's links.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Step {
+    /// The technique that found the step; it fixes what the justification
+    /// fields below mean.
     pub technique: Technique,
     /// Grid size (for cell names).
     pub size: Size,
+    /// Digits the step places (singles place one; the other techniques none).
     pub placements: Vec<CellDigit>,
+    /// Candidates the step removes. A step places or eliminates at least one
+    /// candidate, or it is not a step.
     pub eliminations: Vec<CellDigit>,
+    /// Justification: the cells the reasoning rests on (row-major indices, as
+    /// in [`CellDigit::cell`]), in the per-technique order listed above.
     pub cells: Vec<usize>,
+    /// Justification: the houses (rows, columns, boxes) involved.
     pub houses: Vec<House>,
+    /// Justification: the digits involved (1 to n).
     pub digits: Vec<u8>,
+    /// Justification: the chain's or colour cluster's links, empty for
+    /// techniques without chains.
     pub links: Vec<Link>,
 }
 

@@ -15,7 +15,15 @@ use crate::grid::{Grid, Size};
 /// Which reduction to build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reduction {
+    /// All 4·n² items; an empty cell gets one option per digit and a given
+    /// cell one option (its digit), which the search must still choose. The
+    /// matrix of the `dlx` and `dlx-first` methods.
     Full,
+    /// The givens are placed up front: the items they cover are dropped and
+    /// every option that would clash with a given is never inserted, so the
+    /// matrix holds only the empty cells' possible placements. The matrix of
+    /// the `dlx-pruned` method; [`Encoder::encode`] reports givens that
+    /// already conflict instead of building it.
     Pruned,
 }
 

@@ -150,9 +150,19 @@ pub enum TraceStep {
         options: usize,
     },
     /// DLX methods: a placement tried at `depth`.
-    Place { depth: u32, cell: usize, digit: u8 },
+    Place {
+        /// The choice's depth (1 for the first choice).
+        depth: u32,
+        /// The cell filled.
+        cell: usize,
+        /// The digit placed in it.
+        digit: u8,
+    },
     /// DLX methods: undoing the placement made at `depth`.
-    Undo { depth: u32 },
+    Undo {
+        /// The depth of the choice whose placement is taken back.
+        depth: u32,
+    },
     /// The givens conflict: no search is needed.
     Conflict,
 }
