@@ -3,31 +3,59 @@
 //! Knuth's "dancing cells" (sparse sets, as in his SSXCC program) for
 //! problems without multiplicities.
 //!
+//! An exact-cover problem is a set of *items* and a list of *options*, each a
+//! subset of the items; a solution picks options that cover every primary
+//! item exactly once (or within its multiplicity bounds) and every secondary
+//! item at most once, or only by options that agree on its colour. Sudoku,
+//! N-queens, polyomino tilings and word squares are all exact-cover problems;
+//! this crate knows nothing about any of them.
+//!
 //! # Guide
 //!
-//! Build a [`Problem`] with a [`ProblemBuilder`] (or parse Knuth's text format
-//! with [`format::parse`]), load it into a [`Dlx`] solver, then ask for the
-//! [first](Dlx::first) solution, [count](Dlx::count) them,
-//! [iterate](Dlx::solutions) over them, or [visit](Dlx::search) them with a
-//! callback that can stop the search. [`Limits`] bound a search by solutions,
-//! nodes, time or a [`CancelToken`]; the [`Report`] says why it stopped, and a
-//! search cut short never claims "no solution". [`count_parallel`] counts on
-//! several threads.
+//! 1. **Describe the problem.** From Rust, declare items and add options with
+//!    a [`ProblemBuilder`], which validates them into an immutable
+//!    [`Problem`] (or a [`BuildError`] naming the option and item at fault).
+//!    From text, [`format::parse`] reads Knuth's DLX1/DLX2/DLX3 format, with
+//!    line and column in its errors; a [`Problem`] prints back in the same
+//!    format.
+//! 2. **Pick an engine.**
+//!    - [`Dlx`] (dancing links) is the complete one: multiplicities, a
+//!      solution iterator ([`Dlx::solutions`]), an [`Observer`] for traces and
+//!      progress ([`Dlx::progress`]), options selected up front
+//!      ([`Dlx::select`]). Use it when in doubt.
+//!    - [`Cells`] (Knuth, TAOCP 7.2.2.3, "dancing cells") is the same search
+//!      on another representation: each item keeps its active options in a
+//!      sparse set, and backtracking restores set sizes from a trail instead
+//!      of relinking. It takes the same [`Problem`], [`Config`] and
+//!      [`Limits`], gives the same answers and, with MRV, the same search
+//!      tree (node counts); it is faster where covering removes many options
+//!      (pentominoes, Sudoku as XCC) and about level with [`Dlx`] elsewhere.
+//!      It has no multiplicities ([`CellsError`]), no solution iterator and no
+//!      observer yet.
+//! 3. **Ask.** Both engines give the [first](Dlx::first) solution, a
+//!    [count](Dlx::count), or [visit](Dlx::search) solutions with a callback
+//!    that can stop the search (`ControlFlow::Break`). A solution is a list
+//!    of option indices (from 0, in the order options were added).
+//!    [`count_parallel`] and [`Cells::count_parallel`] count on several
+//!    threads and give the same count and node total as one thread.
+//! 4. **Bound it.** [`Limits`] cap solutions, nodes and time, and take a
+//!    [`CancelToken`] another thread can set. Every search ends with a
+//!    [`Report`]: [`Stats`] (nodes, link updates, solutions, guesses, depth,
+//!    bytes) and a [`StopReason`]. A search cut short never claims "no
+//!    solution": only [`StopReason::Exhausted`] makes a count exact.
 //!
-//! [`Cells`] is the same search on another representation (Knuth, TAOCP
-//! 7.2.2.3, "dancing cells"): each item keeps its active options in a sparse
-//! set and backtracking restores set sizes from a trail instead of relinking.
-//! It takes the same [`Problem`], [`Config`] and [`Limits`], gives the same
-//! answers and, with MRV, the same search tree (node counts); it is faster
-//! where covering removes many options (pentominoes, Sudoku as XCC) and about
-//! level with [`Dlx`] elsewhere. It counts in parallel too
-//! ([`Cells::count_parallel`]); it has no multiplicities ([`CellsError`]),
-//! no solution iterator and no observer yet.
+//! [`Config`] chooses the branching [`Heuristic`] (minimum remaining values
+//! by default, or the first item as a baseline) and an optional seed for a
+//! random but reproducible option order ([`SplitMix64`]).
+//!
+//! # Examples
+//!
+//! Knuth's first example (TAOCP 7.2.2.1 (5)), built from Rust: items A to
+//! G, six options, one solution.
 //!
 //! ```
-//! use exact_cover::{Dlx, Limits, ProblemBuilder};
+//! use exact_cover::{Cells, Dlx, Limits, ProblemBuilder};
 //!
-//! // Knuth's first example (TAOCP 7.2.2.1 (5)): items A..G, six options.
 //! let mut b = ProblemBuilder::new();
 //! for n in ["A", "B", "C", "D", "E", "F", "G"] {
 //!     b.primary(n);
@@ -35,13 +63,73 @@
 //! for opt in [&["C", "E", "F"][..], &["A", "D", "G"], &["B", "C", "F"], &["A", "D"], &["B", "G"], &["D", "E", "G"]] {
 //!     b.option_named(opt.iter().copied());
 //! }
-//! let problem = b.build().unwrap();
+//! let problem = b.build()?;
+//!
 //! let mut dlx = Dlx::new(&problem);
 //! let (solution, report) = dlx.first(&Limits::none());
-//! let mut solution = solution.unwrap();
+//! let mut solution = solution.expect("a solution");
 //! solution.sort();
 //! assert_eq!(solution, vec![0, 3, 4]); // {C E F}, {A D}, {B G}
-//! assert_eq!(dlx.count(&Limits::none()).stats.solutions(), 1);
+//! assert_eq!(report.stats.solutions(), 1);
+//!
+//! // Counting: the report's stats hold the count, exact when the search
+//! // was complete. The dancing-cells engine agrees.
+//! let report = dlx.count(&Limits::none());
+//! assert_eq!(report.stats.solutions(), 1);
+//! assert!(report.stop.is_complete());
+//! let mut cells = Cells::new(&problem).expect("no multiplicities");
+//! assert_eq!(cells.count(&Limits::none()).stats.solutions(), 1);
+//! # Ok::<(), exact_cover::BuildError>(())
+//! ```
+//!
+//! Secondary items: eight queens, one option per square covering its row
+//! and column (primary: each exactly once) and its two diagonals (secondary:
+//! at most once). Counted on one thread, on two, and under a node limit:
+//!
+//! ```
+//! use exact_cover::{count_parallel, Config, Dlx, ItemId, Limits, ProblemBuilder, StopReason};
+//!
+//! let n = 8;
+//! let mut b = ProblemBuilder::new();
+//! let rows: Vec<ItemId> = (0..n).map(|r| b.primary(&format!("r{r}"))).collect();
+//! let cols: Vec<ItemId> = (0..n).map(|c| b.primary(&format!("c{c}"))).collect();
+//! let ups: Vec<ItemId> = (0..2 * n - 1).map(|d| b.secondary(&format!("a{d}"))).collect();
+//! let downs: Vec<ItemId> = (0..2 * n - 1).map(|d| b.secondary(&format!("b{d}"))).collect();
+//! for r in 0..n {
+//!     for c in 0..n {
+//!         let square = [rows[r], cols[c], ups[r + c], downs[r + n - 1 - c]];
+//!         b.option(square.map(|item| (item, None)));
+//!     }
+//! }
+//! let problem = b.build()?;
+//!
+//! let mut dlx = Dlx::new(&problem);
+//! assert_eq!(dlx.count(&Limits::none()).stats.solutions(), 92);
+//! let report = count_parallel(&problem, Config::default(), &Limits::none(), 2);
+//! assert_eq!(report.stats.solutions(), 92);
+//!
+//! // Cut short: the count so far is a lower bound, not an answer.
+//! let report = dlx.count(&Limits::none().with_max_nodes(50));
+//! assert_eq!(report.stop, StopReason::NodeLimit);
+//! assert!(report.stop.is_cut_short());
+//! # Ok::<(), exact_cover::BuildError>(())
+//! ```
+//!
+//! The same kind of problem from Knuth's text format, with a coloured
+//! secondary item (`X` may be shared by options that give it the same
+//! colour):
+//!
+//! ```
+//! use exact_cover::{format, Dlx, Limits};
+//!
+//! let parsed = format::parse("A B | X\nA X:red\nB X:red\nB X:blue\n")?;
+//! let mut dlx = Dlx::new(&parsed.problem);
+//! let solutions: Vec<Vec<usize>> = dlx.solutions().collect();
+//! assert_eq!(solutions.len(), 1); // {A X:red} with {B X:red}, not {B X:blue}
+//! let mut chosen = solutions[0].clone();
+//! chosen.sort();
+//! assert_eq!(parsed.option_texts[chosen[1]], "B X:red");
+//! # Ok::<(), format::ParseError>(())
 //! ```
 //!
 //! The crate's `examples/` show whole programs: `queens` (secondary items,
@@ -50,12 +138,17 @@
 //! # Design
 //!
 //! - One node array in Knuth's packed layout with spacer nodes, `u32` links;
-//!   no allocation per search node; solvers are reusable across problems.
-//! - The search runs on an explicit stack as a resumable state machine.
-//! - Item choice is a run-time [`Heuristic`]: minimum remaining values
-//!   (default) or first item (the no-heuristic baseline).
+//!   no allocation per search node; solvers are reusable across problems
+//!   ([`Dlx::load`]).
+//! - The search runs on an explicit stack as a resumable state machine, so
+//!   deep problems cannot overflow the call stack and the solution iterator
+//!   is natural.
+//! - Item choice is a run-time [`Heuristic`], not a Cargo feature; it
+//!   changes speed, never the set of solutions.
 //! - Two representations behind the same vocabulary types: [`Dlx`] (dancing
 //!   links) and [`Cells`] (dancing cells).
+//! - Parallel counting splits the tree at a shallow level into independent
+//!   subtrees whose counts add up ([`Stats`] implement `AddAssign`).
 
 #![warn(missing_docs)]
 
