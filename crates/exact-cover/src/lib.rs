@@ -169,3 +169,8 @@ pub use problem::{BuildError, ColourId, Entry, Item, ItemId, Problem, ProblemBui
 pub use rng::SplitMix64;
 pub use search::{Config, Dlx, Heuristic, NoObserver, Observer, Solutions};
 pub use stats::{Report, Stats, StopReason};
+
+/// The README's example, run as a doc test so it stays correct.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;

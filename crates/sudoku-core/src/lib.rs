@@ -170,3 +170,8 @@ pub mod solve;
 pub use format::{Candidates, ParseError, ParseErrorKind, Puzzle};
 pub use grid::{CellName, Conflict, Grid, GridError, House, Size};
 pub use solve::{Limits, Report, Solver, Stats, StopReason, TraceStep, Uniqueness};
+
+/// The README's example, run as a doc test so it stays correct.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;

@@ -3,6 +3,9 @@
 //!
 //! A solver owns its scratch memory and is meant to be reused across puzzles
 //! (one per thread).
+//!
+//! [`Method`] lists the methods; which one to use when is in the [crate
+//! docs](crate#which-method-to-use) (in short: [`Method::auto`]).
 
 use std::ops::ControlFlow;
 use std::time::Duration;
