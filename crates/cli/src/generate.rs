@@ -3,15 +3,19 @@
 //!
 //! Puzzle `i` of a run with seed `S` is made from
 //! [`puzzle_seed`]`(S, i)`, so a run is reproducible with `--seed` and comes
-//! out the same on any number of threads. Workers take the next index from a
-//! shared counter and hand their puzzles back to the main thread, which
-//! writes them in index order as soon as the next one is ready.
+//! out the same on any number of threads. The indices go through the
+//! library's ordered [`Pipeline`] in runs of consecutive indices (one index
+//! when puzzles are slow, more when they are fast): each
+//! worker keeps one [`Generator`] (its solver and buffers) for the whole run,
+//! at most a window of runs is in flight, and the sink writes the puzzles in
+//! index order, flushing whenever it waits for the next run.
 
-use std::collections::BTreeMap;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
+use std::ops::Range;
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -20,24 +24,28 @@ use sudoku_core::Size;
 use sudoku_core::generate::{
     GenerateError, Generated, Generator, GeneratorConfig, Symmetry, puzzle_seed,
 };
+use sudoku_core::pipeline::{Pipeline, Sink};
 use sudoku_core::rate::{Band, Rating};
+use sudoku_core::solve::CancelToken;
 
 use crate::output::{Format, grid_block};
 use crate::rate::rating_json;
-use crate::{When, parse_range, parse_technique, progress_bar, rater_config};
+use crate::{
+    When, deadline_after, exit, open_output, parse_range, parse_secs, parse_technique,
+    progress_bar, rater_config, worker_threads,
+};
 
 /// Generate puzzles: every one uniquely solvable; minimal (no clue can be
-/// removed) unless a clue range is given.
-///
-/// Output goes to standard output, one puzzle per line by default (with
-/// --with-solution and --rate appended after a space, which `sudoku solve`
-/// and `sudoku rate` read as a comment), so it can be piped on. The seed of
-/// a run without --seed is printed on standard error.
+/// removed) unless a clue range is given. See [`GENERATE_HELP`].
 #[derive(clap::Args, Debug, Clone)]
+#[command(after_long_help = format!("{}\n{GENERATE_HELP}", crate::rating_help()))]
 pub struct GenerateArgs {
     /// How many puzzles.
-    #[arg(long, short = 'n', value_name = "N", default_value_t = 1)]
-    pub count: u64,
+    #[arg(short = 'n', long, value_name = "N", default_value_t = 1)]
+    pub number: u64,
+    /// Write the puzzles to FILE ('-': standard output, the default).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// Seed of the run: the same seed and options give the same puzzles on
     /// any number of threads. Default: a random seed, printed on stderr.
     #[arg(long, value_name = "S")]
@@ -55,8 +63,9 @@ pub struct GenerateArgs {
     /// minimal in general).
     #[arg(long, value_name = "MIN..MAX")]
     pub clues: Option<String>,
-    /// Wanted difficulty band: easy, medium, hard, expert, extreme,
-    /// needs-guessing (as `sudoku rate` reports it).
+    /// Wanted difficulty band, as `sudoku rate` reports it: easy (rating
+    /// 1.0-1.5), medium (1.6-2.8), hard (2.9-4.1), expert (4.2-5.0), extreme
+    /// (5.1 and up), needs-guessing (see --help for the techniques).
     #[arg(long, value_name = "BAND", value_parser = parse_band)]
     pub difficulty: Option<Band>,
     /// Wanted rating range on the Sudoku Explainer scale, MIN..MAX (e.g.
@@ -69,7 +78,8 @@ pub struct GenerateArgs {
     /// Techniques the rater must not use (names, comma-separated or repeated).
     #[arg(long, value_name = "TECHNIQUE")]
     pub disable: Vec<String>,
-    /// Worker threads (0 = all cores). Output stays in index order.
+    /// Worker threads (0 = all cores; at most 4 per core). Output stays in
+    /// index order.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
     /// Print each puzzle's solution too.
@@ -78,15 +88,16 @@ pub struct GenerateArgs {
     /// Rate each puzzle: rating, band, hardest technique.
     #[arg(long)]
     pub rate: bool,
-    /// Output format: line (one puzzle per line), grid, json (JSON Lines).
+    /// Output format: text (one puzzle per line; also called line), grid,
+    /// json (JSON Lines).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Give up on a puzzle after this many seconds without one that meets
-    /// the target.
+    /// the target (above 1e9: no limit).
     #[arg(long, value_name = "SECS", value_parser = parse_secs)]
     pub timeout: Option<Duration>,
     /// Give up on the whole run after this many seconds (the puzzles made by
-    /// then are printed).
+    /// then are printed; above 1e9: no limit).
     #[arg(long, value_name = "SECS", value_parser = parse_secs)]
     pub total_timeout: Option<Duration>,
     /// Give up on a puzzle after N attempts (full grids) without one that
@@ -98,6 +109,17 @@ pub struct GenerateArgs {
     #[arg(long, value_enum, default_value_t = When::Auto)]
     pub progress: When,
 }
+
+/// The output and exit-code part of `generate --help`.
+pub const GENERATE_HELP: &str = "\
+Output: one puzzle per line by default (with --with-solution and --rate
+appended after a space, which `sudoku solve` and `sudoku rate` read as a
+comment), so it can be piped on. The seed of a run without --seed is printed
+on standard error.
+
+Exit codes: 0 every puzzle made, 1 a puzzle not made in its budget (too rare a
+target for --max-attempts or --timeout, or --total-timeout ran out; the
+puzzles made before it are printed), 2 usage or I/O error.";
 
 fn parse_size(text: &str) -> Result<Size, String> {
     let t = text.trim().to_ascii_lowercase();
@@ -127,15 +149,6 @@ fn parse_band(text: &str) -> Result<Band, String> {
     Band::from_name(text).ok_or_else(|| {
         format!("unknown band '{text}'; valid: easy, medium, hard, expert, extreme, needs-guessing")
     })
-}
-
-fn parse_secs(text: &str) -> Result<Duration, String> {
-    let secs: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
-    Duration::try_from_secs_f64(secs)
-        .map_err(|_| format!("'{text}' is not a number of seconds (0 or more)"))
 }
 
 /// The generator config of the arguments (without the seed).
@@ -189,170 +202,255 @@ fn random_seed() -> u64 {
     h.finish()
 }
 
-/// What a worker hands back for puzzle `index`.
-type Made = (u64, Result<Generated, GenerateError>);
+/// What a worker hands back: puzzle `index`, made or not.
+struct Made {
+    index: u64,
+    made: Result<Generated, GenerateError>,
+}
+
+/// Why the sink ended the run early.
+enum Halt {
+    /// Puzzle `index` could not be made (every earlier one is written).
+    Failed(u64, GenerateError),
+    /// The output cannot be written (a full disk, a closed pipe).
+    Write(io::Error),
+}
+
+/// The sink: puzzles to the output in index order, flushed whenever the
+/// pipeline waits for the next one. On its first failure it cancels the
+/// puzzles still being made: every one of them comes after it, so none
+/// would be written.
+struct Writer<'a> {
+    out: &'a mut dyn Write,
+    args: &'a GenerateArgs,
+    bar: &'a indicatif::ProgressBar,
+    cancel: &'a CancelToken,
+    printed: &'a mut u64,
+}
+
+impl Writer<'_> {
+    fn halt(&self, why: Halt) -> Halt {
+        self.cancel.cancel();
+        why
+    }
+}
+
+impl Sink<Vec<Made>> for Writer<'_> {
+    type Error = Halt;
+
+    fn put(&mut self, batch: Vec<Made>) -> Result<(), Halt> {
+        for m in batch {
+            match m.made {
+                Ok(g) => {
+                    write_puzzle(self.out, self.args, m.index, &g)
+                        .map_err(|e| self.halt(Halt::Write(e)))?;
+                    *self.printed += 1;
+                    self.bar.inc(1);
+                }
+                Err(e) => return Err(self.halt(Halt::Failed(m.index, e))),
+            }
+        }
+        Ok(())
+    }
+
+    fn idle(&mut self) -> Result<(), Halt> {
+        self.out.flush().map_err(|e| self.halt(Halt::Write(e)))
+    }
+}
+
+/// How much work one job of the pipeline is: a run of consecutive indices
+/// taking about [`Batches::TARGET`] (from the time per puzzle measured so
+/// far), so fast puzzles (tens of microseconds each) do not pay a handoff
+/// each, and slow ones (difficulty targets) still come out one by one as
+/// they are made.
+struct Batches {
+    next: u64,
+    end: u64,
+    /// Lowest index of a puzzle not made (`u64::MAX`: none yet).
+    failed: Arc<AtomicU64>,
+    /// Nanoseconds per puzzle of the last batch done (0: none done yet).
+    pace: Arc<AtomicU64>,
+    deadline: Option<Instant>,
+}
+
+impl Batches {
+    const TARGET: Duration = Duration::from_millis(2);
+    const MAX_LEN: u64 = 256;
+}
+
+impl Iterator for Batches {
+    type Item = Range<u64>;
+
+    fn next(&mut self) -> Option<Range<u64>> {
+        if self.next >= self.end
+            || self.failed.load(Ordering::Relaxed) != u64::MAX
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            return None;
+        }
+        let pace = self.pace.load(Ordering::Relaxed);
+        // Nothing measured yet (0): one index at a time.
+        let len = (Self::TARGET.as_nanos() as u64)
+            .checked_div(pace)
+            .map_or(1, |n| n.clamp(1, Self::MAX_LEN));
+        let start = self.next;
+        self.next = start.saturating_add(len).min(self.end);
+        Some(start..self.next)
+    }
+}
+
+/// A message on stderr; a closed stderr is not worth a panic.
+fn note(message: std::fmt::Arguments<'_>) {
+    let _ = writeln!(io::stderr(), "sudoku: {message}");
+}
 
 /// Run `sudoku generate`.
 pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     let config = config_of(args)?;
+    // An impossible target is a usage error, found before any work starts.
+    config.validate()?;
     let seed = match args.seed {
         Some(s) => s,
         None => {
             let s = random_seed();
-            eprintln!("sudoku: seed {s} (pass --seed {s} to make these puzzles again)");
+            note(format_args!(
+                "seed {s} (pass --seed {s} to make these puzzles again)"
+            ));
             s
         }
     };
-    // An impossible target is a usage error, found before any work starts.
-    config.validate()?;
-    let threads = if args.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        args.threads
-    };
-    let threads = threads
-        .min(usize::try_from(args.count).unwrap_or(usize::MAX))
+    let mut out = open_output(args.output.as_deref())?;
+    let threads = worker_threads("sudoku", args.threads)
+        .min(usize::try_from(args.number).unwrap_or(usize::MAX))
         .max(1);
-    let bar = progress_bar(args.count, args.progress.enabled(), "puzzles");
-    let started = Instant::now();
-    let total_deadline = args.total_timeout.map(|t| started + t);
+    let deadline = args.total_timeout.and_then(deadline_after);
+    let bar = progress_bar(args.number, args.progress.enabled(), "puzzles");
 
-    let next = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    let mut failure: Option<(u64, GenerateError)> = None;
-    let mut written = 0u64; // puzzles done (printed or failed), in index order
+    // Set by a worker whose puzzle failed: no new indices are handed out,
+    // and no puzzle after it is started.
+    let failed = Arc::new(AtomicU64::new(u64::MAX));
+    let pace = Arc::new(AtomicU64::new(0));
+    let cancel = CancelToken::new();
+    let source = Batches {
+        next: 0,
+        end: args.number,
+        failed: Arc::clone(&failed),
+        pace: Arc::clone(&pace),
+        deadline,
+    };
     let mut printed = 0u64;
-    let mut flushed = Instant::now();
-    let mut write_error: Option<anyhow::Error> = None;
-
-    std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<Made>();
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (next, stop, config) = (&next, &stop, &config);
-            scope.spawn(move || {
-                let mut generator = Generator::new(config.clone());
-                while !stop.load(Ordering::Relaxed) {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= args.count {
-                        break;
-                    }
-                    if let Some(d) = total_deadline {
-                        let left = d.saturating_duration_since(Instant::now());
-                        generator.set_timeout(Some(config.timeout.map_or(left, |t| t.min(left))));
-                    }
-                    let made = generator.generate_seeded(puzzle_seed(seed, index));
-                    if made.is_err() {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    if tx.send((index, made)).is_err() {
-                        break;
-                    }
+    let sink = Writer {
+        out: &mut *out,
+        args,
+        bar: &bar,
+        cancel: &cancel,
+        printed: &mut printed,
+    };
+    // Runs of about 2 ms each: 16 per worker keep the workers busy while the
+    // writing thread waits for a turn on a busy machine, and bound what is
+    // held to 16 × 256 puzzles per worker.
+    let result = Pipeline::new(threads).window(16 * threads).run(
+        source,
+        || Generator::new(config.clone()).with_cancel(cancel.clone()),
+        |generator, batch: Range<u64>| {
+            let started = Instant::now();
+            let mut made = Vec::with_capacity((batch.end - batch.start) as usize);
+            for index in batch {
+                if index > failed.load(Ordering::Relaxed) {
+                    break; // never written: an earlier puzzle failed
                 }
-            });
-        }
-        drop(tx);
-        // Write in index order: hold back puzzles that come early.
-        let mut pending: BTreeMap<u64, Result<Generated, GenerateError>> = BTreeMap::new();
-        for (index, made) in rx {
-            pending.insert(index, made);
-            while let Some(entry) = pending.first_entry() {
-                if *entry.key() != written {
+                let m = generator.generate_seeded_by(puzzle_seed(seed, index), deadline);
+                let stop = m.is_err();
+                made.push(Made { index, made: m });
+                if stop {
+                    failed.fetch_min(index, Ordering::Relaxed);
                     break;
                 }
-                let made = entry.remove();
-                match made {
-                    Ok(g) if write_error.is_none() => {
-                        if let Err(e) = write_puzzle(&mut out, args, written, &g) {
-                            write_error = Some(e);
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                        printed += 1;
-                    }
-                    Ok(_) => {}
-                    Err(e) => {
-                        if failure.is_none() {
-                            failure = Some((written, e));
-                        }
-                    }
-                }
-                written += 1;
-                bar.inc(1);
             }
-            // Slow targets: show each puzzle soon, without a write per puzzle
-            // on fast runs.
-            if write_error.is_none() && flushed.elapsed() >= Duration::from_millis(200) {
-                if let Err(e) = out.flush() {
-                    write_error = Some(e.into());
-                    stop.store(true, Ordering::Relaxed);
-                }
-                flushed = Instant::now();
+            if !made.is_empty() {
+                let per = started.elapsed().as_nanos() / made.len() as u128;
+                pace.store(per.clamp(1, u128::from(u64::MAX)) as u64, Ordering::Relaxed);
             }
-        }
-    });
+            made
+        },
+        sink,
+    );
     bar.finish_and_clear();
-    if let Some(e) = write_error {
-        return Err(e);
-    }
+    let failure = match result {
+        Ok(()) => None,
+        Err(Halt::Write(e)) => return Err(e).context("cannot write the puzzles"),
+        Err(Halt::Failed(index, e)) => Some((index, e)),
+    };
     out.flush().context("cannot write the puzzles")?;
     drop(out);
+
+    let timed_out = deadline.is_some_and(|d| Instant::now() >= d);
+    let overall = if timed_out {
+        " (the --total-timeout ran out)"
+    } else {
+        ""
+    };
     match failure {
-        None => Ok(ExitCode::SUCCESS),
+        None if printed == args.number => Ok(ExitCode::from(exit::OK)),
+        // The source stopped at the deadline between two puzzles.
+        None => {
+            note(format_args!(
+                "generated {printed} of {} puzzles{overall}",
+                args.number
+            ));
+            Ok(ExitCode::from(exit::INCOMPLETE))
+        }
         Some((index, e)) => {
-            let overall = if total_deadline.is_some_and(|d| Instant::now() >= d) {
-                " (the --total-timeout ran out)"
-            } else {
-                ""
-            };
-            eprintln!(
-                "sudoku: generated {printed} of {} puzzles{overall}; puzzle {} (seed {}): {e}",
-                args.count,
+            note(format_args!(
+                "generated {printed} of {} puzzles{overall}; puzzle {} (seed {}): {e}",
+                args.number,
                 index + 1,
                 puzzle_seed(seed, index)
-            );
+            ));
             Ok(ExitCode::from(match e {
-                GenerateError::Invalid(_) => 2,
-                _ => 1,
+                GenerateError::Invalid(_) => exit::USAGE,
+                _ => exit::INCOMPLETE,
             }))
         }
     }
 }
 
 fn write_puzzle(
-    out: &mut impl Write,
+    out: &mut dyn Write,
     args: &GenerateArgs,
     index: u64,
     g: &Generated,
-) -> anyhow::Result<()> {
+) -> io::Result<()> {
     match args.format {
         Format::Text => {
-            let mut line = g.puzzle.to_line();
+            out.write_all(g.puzzle.to_line().as_bytes())?;
             if args.with_solution {
-                line.push(' ');
-                line.push_str(&g.solution.to_line());
+                out.write_all(b" ")?;
+                out.write_all(g.solution.to_line().as_bytes())?;
             }
             if let Some(r) = g.rating.as_ref().filter(|_| args.rate) {
-                line.push(' ');
-                line.push_str(&rating_words(r));
+                write!(out, " {}", RatingWords(r))?;
             }
-            writeln!(out, "{line}")?;
+            out.write_all(b"\n")?;
         }
         Format::Grid => {
             if index > 0 {
-                writeln!(out)?;
+                out.write_all(b"\n")?;
             }
-            let mut note = format!("# puzzle {}: {} clues", index + 1, g.puzzle.given_count());
+            write!(
+                out,
+                "# puzzle {}: {} clues",
+                index + 1,
+                g.puzzle.given_count()
+            )?;
             if let Some(r) = g.rating.as_ref().filter(|_| args.rate) {
-                note.push_str(", rating ");
-                note.push_str(&rating_words(r));
+                write!(out, ", rating {}", RatingWords(r))?;
             }
-            writeln!(out, "{note}")?;
-            write!(out, "{}", grid_block(&g.puzzle))?;
+            out.write_all(b"\n")?;
+            out.write_all(grid_block(&g.puzzle).as_bytes())?;
             if args.with_solution {
-                writeln!(out, "# solution")?;
-                write!(out, "{}", grid_block(&g.solution))?;
+                out.write_all(b"# solution\n")?;
+                out.write_all(grid_block(&g.solution).as_bytes())?;
             }
         }
         Format::Json => {
@@ -378,11 +476,76 @@ fn write_puzzle(
 
 /// A rating as `--rate` prints it: difficulty, band, hardest technique
 /// (`-` when none was needed).
-fn rating_words(r: &Rating) -> String {
-    format!(
-        "{:.1} {} {}",
-        r.difficulty,
-        r.band,
-        r.hardest.map_or("-", |t| t.name())
-    )
+struct RatingWords<'a>(&'a Rating);
+
+impl std::fmt::Display for RatingWords<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let r = self.0;
+        write!(
+            f,
+            "{:.1} {} {}",
+            r.difficulty,
+            r.band,
+            r.hardest.map_or("-", |t| t.name())
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn batches(end: u64) -> Batches {
+        Batches {
+            next: 0,
+            end,
+            failed: Arc::new(AtomicU64::new(u64::MAX)),
+            pace: Arc::new(AtomicU64::new(0)),
+            deadline: None,
+        }
+    }
+
+    #[test]
+    fn batches_cover_every_index_once_in_order_and_follow_the_pace() {
+        let mut b = batches(10_000);
+        // Nothing measured yet: one index at a time.
+        assert_eq!(b.next(), Some(0..1));
+        // Slow puzzles (10 ms): still one at a time.
+        b.pace.store(10_000_000, Ordering::Relaxed);
+        assert_eq!(b.next(), Some(1..2));
+        // 100 µs a puzzle: 2 ms worth is 20.
+        b.pace.store(100_000, Ordering::Relaxed);
+        assert_eq!(b.next(), Some(2..22));
+        // Very fast puzzles: capped.
+        b.pace.store(1, Ordering::Relaxed);
+        assert_eq!(b.next(), Some(22..22 + Batches::MAX_LEN));
+        let mut covered = 22 + Batches::MAX_LEN;
+        for r in b.by_ref() {
+            assert_eq!(r.start, covered);
+            assert!(r.end > r.start);
+            covered = r.end;
+        }
+        assert_eq!(covered, 10_000);
+        assert_eq!(b.next(), None);
+        // The last run stops at the end, even near u64::MAX.
+        let mut b = batches(u64::MAX);
+        b.next = u64::MAX - 3;
+        b.pace.store(1, Ordering::Relaxed);
+        assert_eq!(b.next(), Some(u64::MAX - 3..u64::MAX));
+        assert_eq!(b.next(), None);
+    }
+
+    #[test]
+    fn batches_stop_after_a_failure_or_the_deadline() {
+        let mut b = batches(100);
+        assert_eq!(b.next(), Some(0..1));
+        b.failed.fetch_min(0, Ordering::Relaxed);
+        assert_eq!(b.next(), None);
+        let mut b = batches(100);
+        b.deadline = Some(Instant::now());
+        assert_eq!(b.next(), None);
+        let mut b = batches(100);
+        b.deadline = deadline_after(Duration::from_secs(3600));
+        assert_eq!(b.next(), Some(0..1));
+    }
 }

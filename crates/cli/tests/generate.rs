@@ -57,8 +57,8 @@ fn count(g: &Grid) -> u64 {
 }
 
 #[test]
-fn count_and_the_line_format() {
-    let out = generate(&["--count", "7", "--seed", "1", "--threads", "1"]);
+fn number_and_the_line_format() {
+    let out = generate(&["--number", "7", "--seed", "1", "--threads", "1"]);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 7);
     for l in &lines {
@@ -288,7 +288,7 @@ fn a_too_rare_target_gives_up_with_a_clear_message() {
     // An overall time limit that has run out before the first puzzle.
     sudoku()
         .args(["generate", "--progress", "never", "-n", "3", "--seed", "1"])
-        .args(["--difficulty", "extreme", "--total-timeout", "0"])
+        .args(["--difficulty", "extreme", "--total-timeout", "1e-9"])
         .assert()
         .code(1)
         .stdout("")
@@ -422,4 +422,224 @@ fn a_closed_pipe_is_not_an_error() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Run `sudoku generate ARGS` and return (exit code, stdout, stderr).
+fn run_generate(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = sudoku()
+        .arg("generate")
+        .args(["--progress", "never"])
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn a_failed_puzzle_ends_the_run_the_same_way_on_any_number_of_threads() {
+    // With one attempt per puzzle, whether puzzle i is made depends only
+    // on its seed: the first one not made ends the run, the puzzles before
+    // it (and none after) are printed, whatever the number of threads.
+    let mut failed_after_some = false;
+    for seed in 1..40 {
+        let s = seed.to_string();
+        let args = [
+            "-n",
+            "8",
+            "--difficulty",
+            "medium",
+            "--max-attempts",
+            "1",
+            "--seed",
+            &s,
+        ];
+        let one = run_generate(&[&args[..], &["--threads", "1"]].concat());
+        let two = run_generate(&[&args[..], &["--threads", "2"]].concat());
+        let three = run_generate(&[&args[..], &["--threads", "3"]].concat());
+        assert_eq!(one, two, "seed {seed}");
+        assert_eq!(one, three, "seed {seed}");
+        let (code, stdout, stderr) = one;
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        if code == Some(1) && !stdout.is_empty() {
+            let k = stdout.lines().count();
+            assert!(stderr.contains(&format!("generated {k} of 8 puzzles; puzzle {}", k + 1)));
+            failed_after_some = true;
+            break;
+        }
+    }
+    assert!(failed_after_some, "no seed failed after some puzzles");
+}
+
+#[test]
+fn the_total_timeout_stops_a_long_run_and_prints_what_was_made() {
+    // A million puzzles take far longer than the limit.
+    let started = std::time::Instant::now();
+    let (code, stdout, stderr) = run_generate(&[
+        "-n",
+        "1000000",
+        "--seed",
+        "3",
+        "--total-timeout",
+        "0.5",
+        "--threads",
+        "2",
+    ]);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("--total-timeout ran out"), "{stderr}");
+    let k = stdout.lines().count();
+    assert!(k < 1_000_000);
+    assert!(
+        stderr.contains(&format!("generated {k} of 1000000 puzzles")),
+        "{k} lines; {stderr}"
+    );
+    // What was printed is the start of the same run without a limit.
+    if k > 0 {
+        let all = generate(&["-n", &k.to_string(), "--seed", "3"]);
+        assert_eq!(stdout, all);
+    }
+    // A target that is never met ends at the limit too, with nothing made.
+    let (code, stdout, stderr) = run_generate(&[
+        "-n",
+        "5",
+        "--seed",
+        "3",
+        "--rating",
+        "11..12",
+        "--total-timeout",
+        "0.3",
+    ]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.contains("generated 0 of 5 puzzles (the --total-timeout ran out); puzzle 1"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn huge_timeouts_are_no_limit_not_a_panic() {
+    for t in ["1e9", "1e19", "1e20", "1e300"] {
+        for flag in ["--timeout", "--total-timeout"] {
+            let (code, stdout, stderr) = run_generate(&["-n", "2", "--seed", "1", flag, t]);
+            assert_eq!(code, Some(0), "{flag} {t}: {stderr}");
+            assert_eq!(stdout.lines().count(), 2, "{flag} {t}");
+            assert!(!stderr.contains("panicked"), "{flag} {t}: {stderr}");
+        }
+    }
+    for bad in ["0", "-1", "nan", "soon"] {
+        let (code, stdout, stderr) = run_generate(&[&format!("--timeout={bad}")]);
+        assert_eq!(code, Some(2), "--timeout {bad}");
+        assert_eq!(stdout, "");
+        assert!(stderr.contains("seconds"), "{stderr}");
+    }
+}
+
+#[test]
+fn threads_beyond_the_cap_work_with_a_warning() {
+    let (code, stdout, stderr) = run_generate(&["-n", "5", "--seed", "8", "--threads", "100000"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("capped"), "{stderr}");
+    assert_eq!(
+        stdout,
+        generate(&["-n", "5", "--seed", "8", "--threads", "1"])
+    );
+    // 0 (the default) is every core, without a warning.
+    let (code, _, stderr) = run_generate(&["-n", "3", "--seed", "8", "--threads", "0"]);
+    assert_eq!(code, Some(0));
+    assert!(!stderr.contains("capped"), "{stderr}");
+}
+
+#[test]
+fn output_file_and_full_disk() {
+    let dir = std::env::temp_dir().join(format!("sudoku-generate-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("puzzles.txt");
+    let path = file.to_str().unwrap();
+    let (code, stdout, stderr) = run_generate(&["-n", "6", "--seed", "2", "-o", path]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stdout, "");
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(written, generate(&["-n", "6", "--seed", "2"]));
+    // `--output -` is standard output.
+    assert_eq!(
+        generate(&["-n", "6", "--seed", "2", "--output", "-"]),
+        written
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    // A directory that does not exist: an error naming the file.
+    let (code, _, stderr) = run_generate(&["-o", "/nonexistent-dir/x.txt"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("/nonexistent-dir/x.txt"), "{stderr}");
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    // A full disk is an error (exit 2, a message), never a panic, on one
+    // thread or several, for one puzzle or many.
+    for (n, threads) in [("1", "1"), ("500", "1"), ("500", "2")] {
+        let (code, _, stderr) = run_generate(&[
+            "-n",
+            n,
+            "--seed",
+            "1",
+            "--threads",
+            threads,
+            "-o",
+            "/dev/full",
+        ]);
+        assert_eq!(code, Some(2), "-n {n} --threads {threads}: {stderr}");
+        assert!(stderr.contains("cannot write"), "{stderr}");
+        assert!(stderr.contains("No space left"), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+#[test]
+fn flags_mean_one_thing_in_every_command() {
+    // The number of puzzles is -n/--number; --count is the "count
+    // solutions" switch of solve and dlx, not a generate flag.
+    assert_eq!(
+        generate(&["-n", "3", "--seed", "5"]),
+        generate(&["--number", "3", "--seed", "5"])
+    );
+    let (code, stdout, stderr) = run_generate(&["--count", "3"]);
+    assert_eq!(code, Some(2));
+    assert_eq!(stdout, "");
+    assert!(stderr.contains("--count"), "{stderr}");
+    // The plain format is `text`, also called `line`.
+    assert_eq!(
+        generate(&["-n", "3", "--seed", "5", "--format", "text"]),
+        generate(&["-n", "3", "--seed", "5", "--format", "line"])
+    );
+}
+
+#[test]
+fn help_names_the_techniques_and_the_bands() {
+    let out = sudoku().args(["generate", "--help"]).assert().success();
+    let help = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    for word in [
+        "--number",
+        "--output",
+        "x-wing",
+        "naked-single",
+        "easy 1.0-1.5",
+        "expert 4.2-5.0",
+        "needs-guessing",
+        "--total-timeout",
+    ] {
+        assert!(help.contains(word), "no {word:?} in\n{help}");
+    }
+    // The band names and their ranges are in --difficulty's own help too.
+    let short = sudoku().args(["generate", "-h"]).assert().success();
+    let short = String::from_utf8(short.get_output().stdout.clone()).unwrap();
+    assert!(short.contains("extreme"), "{short}");
+    assert!(short.contains("2.9-4.1"), "{short}");
 }

@@ -21,9 +21,11 @@
 //!    puzzles are not minimal in general. A difficulty target (band, rating
 //!    range, required techniques) rates each candidate puzzle with the
 //!    [`Rater`] and retries until one fits. Retries are bounded by
-//!    [`GeneratorConfig::max_attempts`] and [`GeneratorConfig::timeout`]; when
-//!    either runs out the generator returns [`GenerateError::TooRare`] instead
-//!    of looping forever.
+//!    [`GeneratorConfig::max_attempts`] and [`GeneratorConfig::timeout`] (and
+//!    a batch's overall deadline, passed to [`Generator::generate_seeded_by`]);
+//!    when one runs out the generator returns [`GenerateError::TooRare`]
+//!    instead of looping forever. A [`CancelToken`]
+//!    ([`Generator::with_cancel`]) stops it from another thread.
 //!
 //! # Sizes
 //!
@@ -49,7 +51,7 @@ use std::time::{Duration, Instant};
 
 use crate::grid::{Grid, Size};
 use crate::rate::{Band, Config, Rater, Rating, Technique};
-use crate::solve::{Limits, Solver, by_name, default_method};
+use crate::solve::{CancelToken, Limits, Solver, by_name, default_method};
 
 /// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
 /// generators", OOPSLA 2014; constants as in Vigna's reference version): a
@@ -366,6 +368,10 @@ pub enum GenerateError {
         /// Time spent.
         elapsed: Duration,
     },
+    /// The generator's [`CancelToken`] was cancelled (see
+    /// [`Generator::with_cancel`]).
+    #[error("cancelled")]
+    Cancelled,
 }
 
 /// A generated puzzle.
@@ -395,6 +401,7 @@ pub struct Generator {
     solver: Box<dyn Solver + Send>,
     rater: Rater,
     orbits: Vec<Vec<usize>>,
+    cancel: Option<CancelToken>,
 }
 
 impl fmt::Debug for Generator {
@@ -416,7 +423,18 @@ impl Generator {
             orbits: config.symmetry.orbits(config.size),
             solver,
             config,
+            cancel: None,
         }
+    }
+
+    /// Builder-style: give up with [`GenerateError::Cancelled`] once `token`
+    /// is cancelled (from another thread, say). The token is polled between
+    /// attempts and by the uniqueness checks, so a puzzle under way stops
+    /// within a few thousand search nodes. Cancelling never changes a
+    /// puzzle, only whether it is made.
+    pub fn with_cancel(mut self, token: CancelToken) -> Generator {
+        self.cancel = Some(token);
+        self
     }
 
     /// The config.
@@ -433,12 +451,34 @@ impl Generator {
 
     /// The puzzle of a seed (the same seed and config give the same puzzle).
     pub fn generate_seeded(&mut self, seed: u64) -> Result<Generated, GenerateError> {
+        self.generate_seeded_by(seed, None)
+    }
+
+    /// The puzzle of a seed, giving up with [`GenerateError::TooRare`] at
+    /// `deadline` as well as after [`GeneratorConfig::timeout`] (whichever
+    /// comes first): a batch passes its overall deadline here. A deadline
+    /// that is already past fails at once, before any attempt. The puzzle of
+    /// a seed does not depend on the deadline, only whether it is found in
+    /// time.
+    pub fn generate_seeded_by(
+        &mut self,
+        seed: u64,
+        deadline: Option<Instant>,
+    ) -> Result<Generated, GenerateError> {
         self.config.validate()?;
         let start = Instant::now();
-        let deadline = self.config.timeout.map(|t| start + t);
+        // A timeout too long for the clock means no deadline of its own.
+        let own = self.config.timeout.and_then(|t| start.checked_add(t));
+        let deadline = match (own, deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         let mut rng = SplitMix64::new(seed);
         let mut attempts = 0u64;
         loop {
+            if self.cancel.as_ref().is_some_and(CancelToken::is_cancelled) {
+                return Err(GenerateError::Cancelled);
+            }
             if attempts >= self.config.max_attempts.max(1)
                 || deadline.is_some_and(|d| Instant::now() >= d)
             {
@@ -476,8 +516,8 @@ impl Generator {
     }
 
     /// Change the time limit per puzzle ([`GeneratorConfig::timeout`]),
-    /// keeping the solver and buffers (a run with an overall deadline gives
-    /// each puzzle the time left).
+    /// keeping the solver and buffers. (A run with an overall deadline passes
+    /// it to [`generate_seeded_by`](Self::generate_seeded_by) instead.)
     pub fn set_timeout(&mut self, timeout: Option<Duration>) {
         self.config.timeout = timeout;
     }
@@ -519,6 +559,7 @@ impl Generator {
         let limits = Limits {
             max_nodes: Some(self.config.check_nodes),
             deadline,
+            cancel: self.cancel.clone(),
             ..Limits::none()
         };
         for &k in &order {
@@ -542,7 +583,8 @@ impl Generator {
             } else {
                 if !report.stop.is_complete() && n < 2 {
                     minimal = false;
-                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                    if limits.poll().is_some() {
+                        // out of time, or cancelled: the caller says which
                         return None;
                     }
                 }

@@ -270,6 +270,46 @@ fn too_rare_target_ends_with_a_clear_error_in_time() {
 }
 
 #[test]
+fn an_overall_deadline_stops_a_puzzle_and_a_huge_timeout_is_no_deadline() {
+    // A past deadline fails at once, before any attempt.
+    let mut g = Generator::new(gen_cfg(Size::NINE, 1));
+    let past = Instant::now();
+    match g.generate_seeded_by(puzzle_seed(1, 0), Some(past)) {
+        Err(GenerateError::TooRare { attempts, .. }) => assert_eq!(attempts, 0),
+        other => panic!("expected too rare, got {other:?}"),
+    }
+    // A deadline ends a target that is never met, well before the timeout.
+    let cfg = GeneratorConfig {
+        rating: Some(11.0..=12.0),
+        timeout: Some(Duration::from_secs(600)),
+        ..gen_cfg(Size::NINE, 1)
+    };
+    let start = Instant::now();
+    let err = Generator::new(cfg)
+        .generate_seeded_by(7, Some(start + Duration::from_millis(100)))
+        .expect_err("too rare");
+    assert!(matches!(err, GenerateError::TooRare { .. }), "{err}");
+    assert!(start.elapsed() < Duration::from_secs(5));
+    // A timeout past what the clock holds means no deadline (no overflow),
+    // and a far deadline changes nothing: the puzzle of a seed is the same.
+    let cfg = GeneratorConfig {
+        timeout: Some(Duration::MAX),
+        ..gen_cfg(Size::NINE, 1)
+    };
+    let mut g = Generator::new(cfg);
+    let a = g.generate_seeded(puzzle_seed(3, 4)).expect("a puzzle");
+    let far = Instant::now() + Duration::from_secs(3600);
+    let b = g
+        .generate_seeded_by(puzzle_seed(3, 4), Some(far))
+        .expect("a puzzle");
+    let c = Generator::new(gen_cfg(Size::NINE, 1))
+        .generate_seeded(puzzle_seed(3, 4))
+        .expect("a puzzle");
+    assert_eq!(a, b);
+    assert_eq!(a, c);
+}
+
+#[test]
 fn impossible_configs_are_errors() {
     let bad = [
         GeneratorConfig {
