@@ -391,7 +391,14 @@ fn explain_replays_to_the_solution() {
 // Other sizes
 // ---------------------------------------------------------------------------
 
-/// A solved grid of box size b by the usual pattern, as a Grid.
+/// A solved grid from the generator's filler (a fixed seed per test).
+fn generated_solution(size: Size, seed: u64) -> Grid {
+    crate::generate::random_full_grid(size, &mut crate::generate::SplitMix64::new(seed), None)
+        .expect("without a deadline the filler always ends with a grid")
+}
+
+/// A solved grid of box size b by the usual pattern, as a Grid: for the
+/// hand-made grids that rely on its layout (a bivalue pattern, a display).
 fn pattern_solution(b: usize) -> Grid {
     let n = b * b;
     let cells = (0..n * n)
@@ -405,9 +412,9 @@ fn pattern_solution(b: usize) -> Grid {
 
 #[test]
 fn four_by_four_and_sixteen_by_sixteen() {
-    for b in [2usize, 4] {
-        let solution = pattern_solution(b);
-        let n = b * b;
+    for (size, seed) in [(Size::FOUR, 4), (Size::SIXTEEN, 16)] {
+        let solution = generated_solution(size, seed);
+        let n = size.side();
         let mut g = solution.clone();
         // Blank a deterministic pseudo-random half of the cells.
         let mut x: u64 = 12345;
@@ -1017,7 +1024,9 @@ fn unsolvable_puzzle_has_no_solution() {
 
 #[test]
 fn twenty_five_by_twenty_five() {
-    let solution = pattern_solution(5);
+    // Seed 2: these blanks leave a puzzle the rater finishes (with many
+    // seeds they leave an unavoidable set, two solutions, and it gets stuck).
+    let solution = generated_solution(Size::TWENTY_FIVE, 2);
     let mut g = solution.clone();
     for cell in (0..625).step_by(3) {
         g.set(cell, 0);
