@@ -4,7 +4,6 @@
 use std::ops::ControlFlow;
 
 use proptest::prelude::*;
-use sudoku_core::generate::{SplitMix64, random_full_grid};
 use sudoku_core::solve::CancelToken;
 use sudoku_core::solve::fast::{Fast, Kernel, UnsupportedSize};
 use sudoku_core::{Grid, Limits, Size, Solver, StopReason, Uniqueness};
@@ -315,10 +314,43 @@ fn other_sizes_are_refused_clearly() {
     assert_eq!(fast.name(), "fast");
 }
 
-/// A random solved grid from the generator's filler.
+/// A random solved grid: a base pattern relabelled, with rows permuted within
+/// bands, bands permuted, columns within stacks and stacks permuted.
 fn solved_grid(seed: u64) -> Grid {
-    random_full_grid(Size::NINE, &mut SplitMix64::new(seed), None)
-        .expect("without a deadline the filler always ends with a grid")
+    let mut s = seed | 1;
+    let mut next = move |n: usize| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s % n as u64) as usize
+    };
+    let mut shuffle = |v: &mut [usize]| {
+        for i in (1..v.len()).rev() {
+            v.swap(i, next(i + 1));
+        }
+    };
+    let mut digits: Vec<usize> = (1..=9).collect();
+    shuffle(&mut digits);
+    let order = |shuffle: &mut dyn FnMut(&mut [usize])| {
+        let mut bands = [0, 1, 2];
+        shuffle(&mut bands);
+        let mut out = Vec::new();
+        for b in bands {
+            let mut inner = [0, 1, 2];
+            shuffle(&mut inner);
+            out.extend(inner.iter().map(|r| 3 * b + r));
+        }
+        out
+    };
+    let rows = order(&mut shuffle);
+    let cols = order(&mut shuffle);
+    let cells = (0..81)
+        .map(|i| {
+            let (r, c) = (rows[i / 9], cols[i % 9]);
+            digits[(r * 3 + r / 3 + c) % 9] as u8
+        })
+        .collect();
+    Grid::from_cells(cells).unwrap()
 }
 
 proptest! {
