@@ -1,5 +1,6 @@
 //! Tests of the dancing-cells engine: Knuth's examples, the study's example,
-//! n-queens, every bundled instance against the dancing-links engine, limits,
+//! n-queens, every bundled instance against its known figures (the
+//! dancing-links engine's, from `testdata/xc/counts.toml`), limits,
 //! the multiplicity error, and a property test against brute force.
 
 use std::ops::ControlFlow;
@@ -11,7 +12,10 @@ use exact_cover::{
 use proptest::prelude::*;
 
 mod common;
-use common::{brute_force, build, build_padded, queens, seven_element_problem, testdata};
+use common::{
+    brute_force, build, build_padded, known, known_counts_to_run, proptest_cases, queens,
+    seven_element_problem, testdata,
+};
 
 const MRV: Config = Config {
     heuristic: Heuristic::Mrv,
@@ -110,42 +114,25 @@ fn n_queens_counts() {
 }
 
 #[test]
-fn bundled_instances_match_dancing_links() {
-    // The two largest (pent6x10 full and langford11 full) run in the benchmark.
-    // (name, solutions, whether the first-item heuristic is fast enough)
-    let cases = [
-        ("toy1.dlx", 1, true),
-        ("queens8.dlx", 92, true),
-        ("queens10.dlx", 724, true),
-        ("queens12.dlx", 14_200, false),
-        ("pent3x20.dlx", 8, false),
-        ("pent6x10-sym.dlx", 2_339, false),
-        ("langford11-sym.dlx", 17_792, false),
-        ("sudoku-inkala.dlx", 1, false),
-        ("sudoku-inkala-xcc.dlx", 1, false),
-    ];
-    for (name, want, first_too) in cases {
-        let p = parse(&testdata(name)).unwrap().problem;
-        let links = Dlx::new(&p).count(&Limits::none());
+fn bundled_instances_have_their_known_counts() {
+    // testdata/xc/counts.toml: the figures of the dancing-links engine
+    // (engine.rs checks them), so the same item choices on the same items
+    // give the same search tree; the slow instances only with SLOW_TESTS=1.
+    for k in known_counts_to_run() {
+        let name = k.file.as_str();
+        let p = k.problem();
         let cells = Cells::new(&p).unwrap().count(&Limits::none());
         assert_eq!(cells.stop, StopReason::Exhausted, "{name}");
-        assert_eq!(links.stats.solutions(), want, "{name}: links");
-        assert_eq!(cells.stats.solutions(), want, "{name}: cells");
-        // the same item choices on the same items: the same search tree
-        assert_eq!(cells.stats.nodes(), links.stats.nodes(), "{name}: nodes");
-        assert_eq!(cells.stats.guesses(), links.stats.guesses(), "{name}");
-        assert_eq!(
-            cells.stats.max_depth(),
-            links.stats.max_depth(),
-            "{name}: depth"
-        );
-        if first_too {
+        assert_eq!(cells.stats.solutions(), k.solutions, "{name}: cells");
+        assert_eq!(cells.stats.nodes(), k.nodes, "{name}: nodes");
+        assert_eq!(cells.stats.guesses(), k.guesses, "{name}");
+        assert_eq!(cells.stats.max_depth(), k.max_depth, "{name}: depth");
+        if let Some(first_nodes) = k.first_nodes {
             let first = Cells::with_config(&p, FIRST)
                 .unwrap()
                 .count(&Limits::none());
-            let links_first = Dlx::with_config(&p, FIRST).count(&Limits::none());
-            assert_eq!(first.stats.solutions(), want, "{name}: first item");
-            assert_eq!(first.stats.nodes(), links_first.stats.nodes(), "{name}");
+            assert_eq!(first.stats.solutions(), k.solutions, "{name}: first item");
+            assert_eq!(first.stats.nodes(), first_nodes, "{name}");
         }
     }
 }
@@ -288,7 +275,8 @@ fn multiplicities_are_refused_with_the_item_named() {
 // ---- property test against brute force and Dlx ----
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+    // 3000 cases with SLOW_TESTS=1 (or PROPTEST_CASES)
+    #![proptest_config(ProptestConfig { cases: proptest_cases(600, 3000), ..ProptestConfig::default() })]
 
     #[test]
     fn cells_count_equals_brute_force_and_dlx(r in common::random_problem(false, false)) {
@@ -324,19 +312,28 @@ fn parallel_count_matches_sequential() {
         "sudoku-inkala-xcc.dlx",
         "toy1.dlx",
     ] {
-        let p = parse(&testdata(name)).unwrap().problem;
-        let seq = Cells::new(&p).unwrap().count(&Limits::none());
+        // solutions, nodes and guesses of the sequential count are those of
+        // counts.toml; updates against the one-thread count afterwards
+        let known = known(name);
+        let p = known.problem();
         let mut cells = Cells::new(&p).unwrap();
+        let mut pars = Vec::new();
         for threads in [2, 3] {
             let par = cells.count_parallel(&Limits::none(), threads);
             assert_eq!(par.stop, StopReason::Exhausted, "{name}");
-            assert_eq!(par.stats.solutions(), seq.stats.solutions(), "{name}");
-            assert_eq!(par.stats.nodes(), seq.stats.nodes(), "{name}: nodes add up");
-            assert_eq!(par.stats.guesses(), seq.stats.guesses(), "{name}");
-            assert_eq!(par.stats.updates(), seq.stats.updates(), "{name}");
+            assert_eq!(par.stats.solutions(), known.solutions, "{name}");
+            assert_eq!(par.stats.nodes(), known.nodes, "{name}: nodes add up");
+            assert_eq!(par.stats.guesses(), known.guesses, "{name}");
+            pars.push(par);
         }
         // the solver still counts on one thread afterwards
-        assert_eq!(cells.count(&Limits::none()), seq, "{name}");
+        let seq = cells.count(&Limits::none());
+        assert_eq!(seq.stop, StopReason::Exhausted, "{name}");
+        assert_eq!(seq.stats.solutions(), known.solutions, "{name}");
+        assert_eq!(seq.stats.nodes(), known.nodes, "{name}");
+        for par in pars {
+            assert_eq!(par.stats.updates(), seq.stats.updates(), "{name}");
+        }
     }
     // a cancelled parallel count says so
     let p = queens(9);

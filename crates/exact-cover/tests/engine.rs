@@ -12,7 +12,10 @@ use exact_cover::{
 use proptest::prelude::*;
 
 mod common;
-use common::{brute_force, brute_force_with, build, queens, seven_element_problem, testdata};
+use common::{
+    brute_force, brute_force_with, build, known, known_counts, known_counts_to_run, proptest_cases,
+    queens, seven_element_problem, testdata,
+};
 
 fn all_solutions(p: &Problem, config: Config) -> Vec<Vec<usize>> {
     let mut dlx = Dlx::with_config(p, config);
@@ -99,22 +102,44 @@ fn n_queens_counts() {
 
 #[test]
 fn bundled_instances_have_their_known_counts() {
-    // The two largest (pent6x10 full and langford11 full) run in the benchmark.
-    let cases = [
-        ("toy1.dlx", 1),
-        ("queens8.dlx", 92),
-        ("queens10.dlx", 724),
-        ("queens12.dlx", 14_200),
-        ("pent3x20.dlx", 8),
-        ("pent6x10-sym.dlx", 2_339),
-        ("langford11-sym.dlx", 17_792),
-        ("sudoku-inkala.dlx", 1),
-        ("sudoku-inkala-xcc.dlx", 1),
-    ];
-    for (name, want) in cases {
-        let p = parse(&testdata(name)).unwrap().problem;
-        assert_eq!(count(&p), want, "{name}");
+    // testdata/xc/counts.toml: the figures cells.rs checks too; the slow
+    // instances only with SLOW_TESTS=1.
+    for k in known_counts_to_run() {
+        let name = k.file.as_str();
+        let p = k.problem();
+        let r = Dlx::new(&p).count(&Limits::none());
+        assert_eq!(r.stop, StopReason::Exhausted, "{name}");
+        assert_eq!(r.stats.solutions(), k.solutions, "{name}");
+        assert_eq!(r.stats.nodes(), k.nodes, "{name}: nodes");
+        assert_eq!(r.stats.guesses(), k.guesses, "{name}: guesses");
+        assert_eq!(r.stats.max_depth(), k.max_depth, "{name}: depth");
+        if let Some(first_nodes) = k.first_nodes {
+            let first = Dlx::with_config(
+                &p,
+                Config {
+                    heuristic: Heuristic::First,
+                    seed: None,
+                },
+            )
+            .count(&Limits::none());
+            assert_eq!(first.stats.solutions(), k.solutions, "{name}: first item");
+            assert_eq!(first.stats.nodes(), first_nodes, "{name}: first item");
+        }
     }
+}
+
+#[test]
+fn every_bundled_instance_has_known_counts() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/xc");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("testdata/xc")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|f| f.ends_with(".dlx"))
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = known_counts().into_iter().map(|k| k.file).collect();
+    listed.sort();
+    assert_eq!(files, listed, "testdata/xc/*.dlx against counts.toml");
 }
 
 #[test]
@@ -125,17 +150,14 @@ fn parallel_count_matches_sequential() {
         "pent3x20.dlx",
         "sudoku-inkala-xcc.dlx",
     ] {
-        let p = parse(&testdata(name)).unwrap().problem;
-        let seq = Dlx::new(&p).count(&Limits::none());
+        // the sequential figures are those of counts.toml
+        let seq = known(name);
+        let p = seq.problem();
         let par = count_parallel(&p, Config::default(), &Limits::none(), 2);
         assert_eq!(par.stop, StopReason::Exhausted, "{name}");
-        assert_eq!(par.stats.solutions(), seq.stats.solutions(), "{name}");
-        assert_eq!(par.stats.nodes(), seq.stats.nodes(), "{name}: nodes add up");
-        assert_eq!(
-            par.stats.guesses(),
-            seq.stats.guesses(),
-            "{name}: guesses add up"
-        );
+        assert_eq!(par.stats.solutions(), seq.solutions, "{name}");
+        assert_eq!(par.stats.nodes(), seq.nodes, "{name}: nodes add up");
+        assert_eq!(par.stats.guesses(), seq.guesses, "{name}: guesses add up");
     }
 }
 
@@ -363,7 +385,8 @@ fn format_round_trips() {
 // ---- property test against brute force ----
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+    // 3000 cases with SLOW_TESTS=1 (or PROPTEST_CASES)
+    #![proptest_config(ProptestConfig { cases: proptest_cases(600, 3000), ..ProptestConfig::default() })]
 
     #[test]
     fn engine_count_equals_brute_force(r in common::random_problem(true, true)) {

@@ -1,49 +1,21 @@
 //! proptest strategies with a solution planted by construction.
 //!
-//! A solved grid comes from the pattern `(b·(r mod b) + r div b + c) mod n + 1`
-//! (a valid solution for box size b), then transformations that keep every
-//! rule: relabel the digits, permute the bands and the rows inside each band,
-//! the stacks and the columns inside each stack, and maybe transpose. Removing
-//! clues from it gives a puzzle whose solutions include the grid.
+//! A solved grid comes from the generator's own filler
+//! ([`sudoku_core::generate::random_full_grid`], randomised backtracking)
+//! seeded by proptest, so the grids are as varied as the generator's, not
+//! the symmetries of one pattern. Removing clues from it gives a puzzle
+//! whose solutions include the grid.
 
 use proptest::prelude::*;
+use sudoku_core::generate::{SplitMix64, random_full_grid};
 use sudoku_core::{Grid, Size};
 
-fn perm(n: usize) -> impl Strategy<Value = Vec<usize>> {
-    Just((0..n).collect::<Vec<usize>>()).prop_shuffle()
-}
-
-/// `b` permutations of `0..b` (one per band or stack) plus the order of the
-/// bands/stacks themselves: a permutation of `0..n` that keeps bands whole.
-fn line_perm(b: usize) -> impl Strategy<Value = Vec<usize>> {
-    (perm(b), proptest::collection::vec(perm(b), b)).prop_map(move |(bands, inner)| {
-        let mut out = Vec::with_capacity(b * b);
-        for &band in &bands {
-            for &k in &inner[band] {
-                out.push(band * b + k);
-            }
-        }
-        out
-    })
-}
-
-/// A random solved grid of `size`.
+/// A random solved grid of `size`, from the generator with a random seed.
 pub fn solved_grid(size: Size) -> impl Strategy<Value = Grid> {
-    let b = size.box_size();
-    let n = size.side();
-    (perm(n), line_perm(b), line_perm(b), any::<bool>()).prop_map(
-        move |(digits, rows, cols, transpose)| {
-            let mut cells = vec![0u8; n * n];
-            for (r, &pr) in rows.iter().enumerate() {
-                for (c, &pc) in cols.iter().enumerate() {
-                    let d = (b * (pr % b) + pr / b + pc) % n;
-                    let at = if transpose { c * n + r } else { r * n + c };
-                    cells[at] = digits[d] as u8 + 1;
-                }
-            }
-            Grid::from_cells(cells).expect("a pattern grid has a valid size and digits")
-        },
-    )
+    any::<u64>().prop_map(move |seed| {
+        random_full_grid(size, &mut SplitMix64::new(seed), None)
+            .expect("without a deadline the filler always ends with a grid")
+    })
 }
 
 /// A puzzle with its planted solution: a random solved grid of `size` with

@@ -1,6 +1,7 @@
 //! Fixtures shared by the engine tests (`engine.rs` for dancing links,
 //! `cells.rs` for dancing cells): the study's example, n-queens, the bundled
-//! instances, and random problems with a brute-force count.
+//! instances and their known figures (`testdata/xc/counts.toml`), random
+//! problems with a brute-force count, and the switch for the slow tests.
 #![allow(dead_code)] // each test file uses its own part
 
 use std::path::PathBuf;
@@ -53,6 +54,76 @@ pub fn queens(n: usize) -> Problem {
         }
     }
     b.build().unwrap()
+}
+
+/// Whether the slow tests run too: `SLOW_TESTS` set to anything but empty
+/// or `0` (see the README, "Tests").
+pub fn slow_tests() -> bool {
+    std::env::var_os("SLOW_TESTS").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// The number of proptest cases: `PROPTEST_CASES` when set, else `default`,
+/// or `slow` with `SLOW_TESTS=1`.
+pub fn proptest_cases(default: u32, slow: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if slow_tests() { slow } else { default })
+}
+
+/// One instance of `testdata/xc/counts.toml` with its known figures.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Known {
+    pub file: String,
+    pub solutions: u64,
+    pub nodes: u64,
+    pub guesses: u64,
+    pub max_depth: u32,
+    #[serde(default)]
+    pub first_nodes: Option<u64>,
+    #[serde(default)]
+    pub slow: bool,
+}
+
+impl Known {
+    /// The instance, parsed.
+    pub fn problem(&self) -> Problem {
+        exact_cover::format::parse(&testdata(&self.file))
+            .unwrap_or_else(|e| panic!("{}: {e}", self.file))
+            .problem
+    }
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CountsFile {
+    instance: Vec<Known>,
+}
+
+/// Every instance of `testdata/xc/counts.toml`, in file order.
+pub fn known_counts() -> Vec<Known> {
+    let file: CountsFile = toml::from_str(&testdata("counts.toml"))
+        .unwrap_or_else(|e| panic!("testdata/xc/counts.toml: {e}"));
+    file.instance
+}
+
+/// The instances a test run counts: all of them with `SLOW_TESTS=1`, the
+/// ones not marked slow otherwise.
+pub fn known_counts_to_run() -> Vec<Known> {
+    let slow = slow_tests();
+    known_counts()
+        .into_iter()
+        .filter(|k| slow || !k.slow)
+        .collect()
+}
+
+/// The known figures of one bundled instance.
+pub fn known(file: &str) -> Known {
+    known_counts()
+        .into_iter()
+        .find(|k| k.file == file)
+        .unwrap_or_else(|| panic!("{file} is not in testdata/xc/counts.toml"))
 }
 
 /// A bundled instance from `testdata/xc`.
