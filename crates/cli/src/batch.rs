@@ -4,6 +4,7 @@
 
 use std::io::{self, Write};
 
+use crossbeam_channel::{Sender, bounded};
 use sudoku_core::pipeline::{Pipeline, Sink};
 
 use crate::input::{Chunk, ChunkReader, Input};
@@ -33,6 +34,8 @@ struct Writer<'a, T> {
     out: &'a mut dyn Write,
     tally: &'a mut T,
     bar: &'a indicatif::ProgressBar,
+    /// Output buffers written, back to the workers for reuse.
+    spare: Sender<Vec<u8>>,
 }
 
 impl<T: Tally> Sink<Answers<T>> for Writer<'_, T> {
@@ -47,6 +50,7 @@ impl<T: Tally> Sink<Answers<T>> for Writer<'_, T> {
         }
         self.bar.inc(a.tally.records());
         self.tally.add(&a.tally);
+        let _ = self.spare.try_send(a.out);
         Ok(())
     }
 
@@ -72,21 +76,31 @@ pub fn run<S, T: Tally>(
     work: impl Fn(&mut S, &Chunk, &mut Answers<T>) + Sync,
 ) -> io::Result<T> {
     let mut tally = T::default();
+    // Buffers go back where they came from, to be reused rather than freed
+    // on another thread: chunks to the reader, output buffers to the workers.
+    let pipeline = Pipeline::new(threads);
+    let (chunk_back, chunks_done) = bounded::<Chunk>(pipeline.jobs_in_flight() + threads);
+    let (out_back, outs_done) = bounded::<Vec<u8>>(pipeline.jobs_in_flight() + threads);
     let sink = Writer {
         out,
         tally: &mut tally,
         bar,
+        spare: out_back,
     };
-    Pipeline::new(threads).run(
-        ChunkReader::of(inputs),
+    pipeline.run(
+        ChunkReader::of(inputs).recycle(chunks_done),
         init,
         |state, chunk: Chunk| {
+            let mut out = outs_done.try_recv().unwrap_or_default();
+            out.clear();
+            out.reserve(chunk.records.len() * 84);
             let mut a = Answers {
-                out: Vec::with_capacity(chunk.records.len() * 84),
+                out,
                 err: Vec::new(),
                 tally: T::default(),
             };
             work(state, &chunk, &mut a);
+            let _ = chunk_back.try_send(chunk);
             a
         },
         sink,

@@ -105,6 +105,11 @@ impl Pipeline {
         self.threads
     }
 
+    /// The most jobs in flight.
+    pub fn jobs_in_flight(&self) -> usize {
+        self.window
+    }
+
     /// Run `work` over every item of `source` on the workers (each with its
     /// own state made by `init`), passing the answers to `sink` in input
     /// order. Stops early, with the sink's error, if the sink fails.
