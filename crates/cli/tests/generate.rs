@@ -9,7 +9,7 @@ use std::process::Stdio;
 use assert_cmd::Command;
 use predicates::prelude::*;
 use sudoku_core::format::parse_line;
-use sudoku_core::solve::by_name;
+use sudoku_core::solve::Method;
 use sudoku_core::{Grid, Limits};
 
 fn sudoku() -> Command {
@@ -52,7 +52,7 @@ fn solve_with_dlx(puzzles: &str) -> Vec<String> {
 
 /// Number of solutions, up to 2, with a method the generator does not use.
 fn count(g: &Grid) -> u64 {
-    let mut solver = by_name("dlx").unwrap();
+    let mut solver = Method::Dlx.solver();
     solver.count(g, 2, &Limits::none()).0
 }
 

@@ -13,7 +13,7 @@ use std::time::Instant;
 use sudoku_core::Size;
 use sudoku_core::generate::{Generator, GeneratorConfig};
 use sudoku_core::rate::Band;
-use sudoku_core::solve::default_method;
+use sudoku_core::solve::Method;
 
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -47,7 +47,7 @@ fn main() -> std::process::ExitCode {
     println!(
         "{count} {size} puzzles{} with {} in {secs:.3} s: {:.0} puzzles/s, {:.1} µs/puzzle; {:.2} clues on average, {minimal} minimal, {:.2} attempts/puzzle",
         band.map_or(String::new(), |b| format!(" ({b})")),
-        default_method(size),
+        Method::auto(size),
         count as f64 / secs,
         secs * 1e6 / count as f64,
         clues as f64 / count as f64,

@@ -10,21 +10,27 @@ use std::time::Instant;
 
 use sudoku_core::Limits;
 use sudoku_core::format::parse_puzzles;
-use sudoku_core::solve::{METHODS, by_name};
+use sudoku_core::solve::Method;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(method), Some(path)) = (args.first(), args.get(1)) else {
-        eprintln!("usage: throughput METHOD FILE [MAX_PUZZLES]; methods: {METHODS:?}");
+        eprintln!(
+            "usage: throughput METHOD FILE [MAX_PUZZLES]; methods: {:?}",
+            Method::ALL.map(Method::name)
+        );
         return ExitCode::from(2);
     };
     let max: usize = args
         .get(2)
         .and_then(|s| s.parse().ok())
         .unwrap_or(usize::MAX);
-    let Some(mut solver) = by_name(method) else {
-        eprintln!("unknown method {method:?}; methods: {METHODS:?}");
-        return ExitCode::from(2);
+    let mut solver = match method.parse::<Method>() {
+        Ok(m) => m.solver(),
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
     };
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,

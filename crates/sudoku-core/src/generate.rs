@@ -10,7 +10,7 @@
 //! 2. **Clue removal**: the cells are grouped into the orbits of the chosen
 //!    [`Symmetry`], the orbits are shuffled, and each orbit in turn is
 //!    emptied if the puzzle stays uniquely solvable (checked with the solver
-//!    from [`default_method`], one solver reused for the whole run). Removing
+//!    from [`Method::auto`], one solver reused for the whole run). Removing
 //!    clues never makes a puzzle "more unique", so one pass leaves a puzzle in
 //!    which no orbit can be emptied: with [`Symmetry::None`] that is a
 //!    *minimal* puzzle (no single clue removable), with a symmetry it is
@@ -51,7 +51,7 @@ use std::time::{Duration, Instant};
 
 use crate::grid::{Grid, Size};
 use crate::rate::{Band, Config, Rater, Rating, Technique};
-use crate::solve::{CancelToken, Limits, Solver, by_name, default_method};
+use crate::solve::{CancelToken, Limits, Method, Solver};
 
 /// The generator's random numbers: SplitMix64, shared with the exact-cover
 /// engines' seeded orders.
@@ -382,7 +382,7 @@ impl fmt::Debug for Generator {
 impl Generator {
     /// A generator for a config.
     pub fn new(config: GeneratorConfig) -> Generator {
-        let solver = by_name(default_method(config.size)).expect("the default method exists");
+        let solver = Method::auto(config.size).solver();
         Generator {
             rng: SplitMix64::new(config.seed),
             rater: Rater::new(config.rater),

@@ -42,8 +42,8 @@
 //!   writes pencilmarks ([`Candidates`]).
 //! - [`Grid`] (in [`grid`]) holds the givens (0 = empty) of a 4×4, 9×9, 16×16
 //!   or 25×25 puzzle; [`Size`] says which.
-//! - [`solve`] has the methods above, by value ([`solve::Method`]) or name
-//!   ([`solve::by_name`], [`solve::METHODS`]), the Sudoku → exact-cover
+//! - [`solve`] has the methods above, one value each ([`solve::Method`]:
+//!   names, `FromStr`, a fresh solver, what each supports), the Sudoku → exact-cover
 //!   encoder ([`solve::encode`]) and search traces ([`TraceStep`]). A solver
 //!   owns its buffers: make one per thread and reuse it. Searches take
 //!   [`Limits`] (solutions, nodes, deadline, cancellation); a search cut

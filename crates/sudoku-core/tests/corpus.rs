@@ -3,21 +3,21 @@
 
 use proptest::prelude::*;
 use sudoku_core::format::{parse_line, parse_one, parse_puzzles, rows, to_grid};
-use sudoku_core::solve::{METHODS, by_name};
+use sudoku_core::solve::Method;
 use sudoku_core::{Grid, Limits, Size, Solver, Uniqueness};
 use testkit::strategies::puzzle_with_solution;
 use testkit::{Corpus, run_corpus};
 
 /// Tags a method cannot run in a test's time, by method.
-fn skip_tags(method: &str) -> &'static [&'static str] {
+fn skip_tags(method: Method) -> &'static [&'static str] {
     match method {
-        "naive" | "cached" => &["slow-naive"],
+        Method::Naive | Method::Cached => &["slow-naive"],
         // The no-heuristic DLX baseline places a given only when its column
         // comes up in order, so beyond 4x4 it explores whole bands blindly;
         // its own unit tests use grids whose blanks come last.
-        "dlx-first" => &["9x9", "16x16", "25x25"],
-        // The bit-parallel method is 9x9 only (other sizes answer "unknown").
-        "fast" => &["4x4", "16x16", "25x25"],
+        Method::DlxFirst => &["9x9", "16x16", "25x25"],
+        // The bit-parallel method is 9x9 only (`Method::supports`).
+        Method::Fast => &["4x4", "16x16", "25x25"],
         _ => &[],
     }
 }
@@ -59,9 +59,9 @@ fn corpus_has_the_issue_case_and_every_kind() {
 #[test]
 fn every_method_solves_the_corpus() {
     let c = corpus();
-    for &method in METHODS {
-        let mut solver = by_name(method).expect("registry names make solvers");
-        assert_eq!(solver.name(), method);
+    for method in Method::ALL {
+        let mut solver = method.solver();
+        assert_eq!(solver.name(), method.name());
         let run = run_corpus(solver.as_mut(), &c, skip_tags(method));
         eprint!("{run}");
         assert!(run.failures.is_empty(), "{run}");
@@ -97,11 +97,11 @@ fn methods_agree_on_the_corpus() {
     for case in c.cases.iter().filter(|k| !k.has_tag("invalid")) {
         let p = case.parse().expect("valid cases parse");
         let mut answers = Vec::new();
-        for &method in METHODS {
+        for method in Method::ALL {
             if skip_tags(method).iter().any(|t| case.has_tag(t)) {
                 continue;
             }
-            let mut s = by_name(method).expect("known method");
+            let mut s = method.solver();
             answers.push((method, count_to_two(s.as_mut(), &p)));
         }
         let (m0, a0) = &answers[0];
@@ -122,8 +122,8 @@ fn node_limit_is_unknown_not_no_solution() {
         .expect("case")
         .parse()
         .expect("parses");
-    for &method in METHODS {
-        let mut s = by_name(method).expect("known method");
+    for method in Method::ALL {
+        let mut s = method.solver();
         let (u, report) = s.uniqueness(&hard, &Limits::none().with_max_nodes(5));
         assert_eq!(
             u,
@@ -141,8 +141,8 @@ fn node_limit_is_unknown_not_no_solution() {
 #[test]
 fn cancelled_and_past_deadline_searches_say_so() {
     let empty = Grid::empty(Size::NINE);
-    for &method in METHODS {
-        let mut s = by_name(method).expect("known method");
+    for method in Method::ALL {
+        let mut s = method.solver();
         let token = exact_cover::CancelToken::new();
         token.cancel();
         let (n, r) = s.count(&empty, u64::MAX, &Limits::none().with_cancel(token));
@@ -157,8 +157,8 @@ fn cancelled_and_past_deadline_searches_say_so() {
 #[test]
 fn solver_buffers_are_reused_across_sizes() {
     let c = corpus();
-    for &method in METHODS {
-        let mut s = by_name(method).expect("known method");
+    for method in Method::ALL {
+        let mut s = method.solver();
         for name in [
             "4x4-unique",
             "issue-3",
@@ -188,8 +188,8 @@ fn stats_are_filled_in() {
         .expect("parses");
     // dlx-first cannot finish a hard 9x9 puzzle (see skip_tags); its stats
     // are checked in its own unit tests.
-    for &method in METHODS.iter().filter(|&&m| m != "dlx-first") {
-        let mut s = by_name(method).expect("known method");
+    for method in Method::ALL.into_iter().filter(|&m| m != Method::DlxFirst) {
+        let mut s = method.solver();
         let (_, r) = s.uniqueness(&p, &Limits::none());
         let st = r.stats;
         assert!(
@@ -207,9 +207,9 @@ proptest! {
     #[test]
     fn planted_solution_comes_back_9x9((puzzle, solution) in puzzle_with_solution(Size::NINE, 0.6)) {
         let mut answers = Vec::new();
-        for &method in METHODS {
-            let mut s = by_name(method).expect("known method");
-            let u = if method == "dlx-first" {
+        for method in Method::ALL {
+            let mut s = method.solver();
+            let u = if method == Method::DlxFirst {
                 // The no-heuristic baseline gets a small node budget; when it
                 // finishes, it must agree with the others.
                 match s.uniqueness(&puzzle, &Limits::none().with_max_nodes(100_000)).0 {
@@ -239,13 +239,13 @@ proptest! {
             puzzle_with_solution(Size::TWENTY_FIVE, 0.15),
         ]
     ) {
-        for method in ["mrv", "mrv-hidden"] {
-            let mut s = by_name(method).expect("known method");
+        for method in [Method::Mrv, Method::MrvHidden] {
+            let mut s = method.solver();
             let (first, report) = s.first(&puzzle, &Limits::none().with_max_nodes(1_000_000));
             let g = first.ok_or_else(|| TestCaseError::fail(format!("{method}: {report:?}")))?;
             prop_assert!(g.is_solution_of(&puzzle));
             if puzzle.size() == Size::FOUR {
-                let mut naive = by_name("naive").expect("naive");
+                let mut naive = Method::Naive.solver();
                 let (n1, _) = naive.count(&puzzle, 2, &Limits::none());
                 let (n2, _) = s.count(&puzzle, 2, &Limits::none());
                 prop_assert_eq!(n1, n2);
@@ -313,8 +313,8 @@ fn traces_match_the_search_and_read_as_prose() {
         .expect("case")
         .parse()
         .expect("parses");
-    for method in ["mrv", "mrv-hidden"] {
-        let mut s = by_name(method).expect("known method");
+    for method in [Method::Mrv, Method::MrvHidden] {
+        let mut s = method.solver();
         let mut steps = Vec::new();
         let report = s
             .search_traced(
@@ -348,7 +348,7 @@ fn traces_match_the_search_and_read_as_prose() {
             "{method}"
         );
         assert!(text.iter().any(|l| l.contains(", back to r")), "{method}");
-        if method == "mrv-hidden" {
+        if method == Method::MrvHidden {
             assert!(text.iter().any(|l| l.contains(" fits only r")), "{method}");
         }
     }

@@ -4,17 +4,14 @@
 use std::time::{Duration, Instant};
 
 use super::*;
-use crate::solve::by_name;
-
 /// The checking method: never the generator's own.
 fn checker(size: Size) -> Box<dyn Solver + Send> {
-    let own = default_method(size);
-    let name = if own == "dlx-pruned" {
-        "dlx"
+    let check = if Method::auto(size) == Method::DlxPruned {
+        Method::Dlx
     } else {
-        "dlx-pruned"
+        Method::DlxPruned
     };
-    by_name(name).expect("known method")
+    check.solver()
 }
 
 fn count(solver: &mut dyn Solver, g: &Grid) -> u64 {

@@ -152,7 +152,7 @@ impl Cached {
 
 impl Solver for Cached {
     fn name(&self) -> &'static str {
-        "cached"
+        super::Method::Cached.name()
     }
 
     fn search(

@@ -273,11 +273,12 @@ impl Observer for Tracer<'_, '_> {
 
 impl Solver for DlxSolver {
     fn name(&self) -> &'static str {
-        match self.method {
-            DlxMethod::First => "dlx-first",
-            DlxMethod::Mrv => "dlx",
-            DlxMethod::Pruned => "dlx-pruned",
-        }
+        let method = match self.method {
+            DlxMethod::First => super::Method::DlxFirst,
+            DlxMethod::Mrv => super::Method::Dlx,
+            DlxMethod::Pruned => super::Method::DlxPruned,
+        };
+        method.name()
     }
 
     fn search(

@@ -172,7 +172,8 @@ pub enum TraceStep {
 
 /// A Sudoku solving method.
 pub trait Solver {
-    /// The method's name as used by `--algo` ("naive", "dlx-pruned", "fast", ...).
+    /// The method's name as used by `--algo` ("naive", "dlx-pruned", "fast",
+    /// ...): for this crate's solvers, their [`Method`]'s name.
     fn name(&self) -> &'static str;
 
     /// Search for solutions of `puzzle`, calling `on_solution` for each until it
@@ -395,30 +396,6 @@ impl std::str::FromStr for Method {
     }
 }
 
-/// The names of every method [`by_name`] knows, in the order of the comparison
-/// study (simplest first).
-pub const METHODS: &[&str] = &[
-    "naive",
-    "cached",
-    "mrv",
-    "mrv-hidden",
-    "dlx-first",
-    "dlx",
-    "dlx-pruned",
-    "fast",
-];
-
-/// The method `auto` picks for a grid size: `fast` for 9×9, else the fastest
-/// general method.
-pub fn default_method(size: crate::grid::Size) -> &'static str {
-    Method::auto(size).name()
-}
-
-/// A fresh solver for a method name from [`METHODS`].
-pub fn by_name(name: &str) -> Option<Box<dyn Solver + Send>> {
-    name.parse::<Method>().ok().map(Method::solver)
-}
-
 /// Node and time accounting shared by the methods: counts nodes, enforces the
 /// node limit, and polls the slow limits (deadline, cancellation) every 1024 nodes.
 #[derive(Debug)]
@@ -521,5 +498,23 @@ impl Tracer for FnTrace<'_> {
     const ON: bool = true;
     fn step(&mut self, step: TraceStep) {
         (self.0)(&step)
+    }
+}
+
+#[cfg(test)]
+mod method_tests {
+    use super::*;
+
+    #[test]
+    fn every_method_round_trips_its_name_and_makes_its_solver() {
+        for m in Method::ALL {
+            assert_eq!(m.name().parse::<Method>(), Ok(m));
+            assert_eq!(m.to_string(), m.name());
+            assert_eq!(m.solver().name(), m.name());
+        }
+        assert!("magic".parse::<Method>().is_err());
+        assert_eq!(Method::auto(crate::Size::NINE), Method::Fast);
+        assert_eq!(Method::auto(crate::Size::SIXTEEN), Method::MrvHidden);
+        assert!(Method::ALL.iter().all(|m| m.traces() || *m == Method::Fast));
     }
 }

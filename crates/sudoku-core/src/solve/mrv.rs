@@ -605,7 +605,12 @@ impl<const HIDDEN: bool> MrvSolver<HIDDEN> {
 
 impl<const HIDDEN: bool> Solver for MrvSolver<HIDDEN> {
     fn name(&self) -> &'static str {
-        if HIDDEN { "mrv-hidden" } else { "mrv" }
+        let method = if HIDDEN {
+            super::Method::MrvHidden
+        } else {
+            super::Method::Mrv
+        };
+        method.name()
     }
 
     fn search(

@@ -65,7 +65,7 @@ impl Naive {
 
 impl Solver for Naive {
     fn name(&self) -> &'static str {
-        "naive"
+        super::Method::Naive.name()
     }
 
     fn search(

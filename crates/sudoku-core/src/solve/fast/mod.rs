@@ -294,7 +294,7 @@ impl Fast {
 
 impl Solver for Fast {
     fn name(&self) -> &'static str {
-        "fast"
+        crate::solve::Method::Fast.name()
     }
 
     /// Off saves the two clock reads of every search; see the trait.
