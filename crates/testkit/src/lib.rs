@@ -3,9 +3,9 @@
 //! proptest strategies that plant a known solution.
 //!
 //! ```no_run
-//! use sudoku_core::solve::by_name;
+//! use sudoku_core::solve::Method;
 //! let corpus = testkit::Corpus::load_default().expect("corpus loads");
-//! let mut solver = by_name("mrv").expect("known method");
+//! let mut solver = Method::Mrv.solver();
 //! let run = testkit::run_corpus(solver.as_mut(), &corpus, &[]);
 //! assert!(run.failures.is_empty(), "{run}");
 //! ```

@@ -11,8 +11,7 @@ use exact_cover::{
 };
 use proptest::prelude::*;
 
-mod common;
-use common::{
+use crate::common::{
     brute_force, build, build_padded, known, known_counts_to_run, proptest_cases, queens,
     seven_element_problem, testdata,
 };
@@ -279,7 +278,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: proptest_cases(600, 3000), ..ProptestConfig::default() })]
 
     #[test]
-    fn cells_count_equals_brute_force_and_dlx(r in common::random_problem(false, false)) {
+    fn cells_count_equals_brute_force_and_dlx(r in crate::common::random_problem(false, false)) {
         let p = build(&r);
         let want = brute_force(&r);
         let links = Dlx::new(&p).count(&Limits::none());

@@ -11,8 +11,7 @@ use exact_cover::{
 };
 use proptest::prelude::*;
 
-mod common;
-use common::{
+use crate::common::{
     brute_force, brute_force_with, build, known, known_counts, known_counts_to_run, proptest_cases,
     queens, seven_element_problem, testdata,
 };
@@ -389,7 +388,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: proptest_cases(600, 3000), ..ProptestConfig::default() })]
 
     #[test]
-    fn engine_count_equals_brute_force(r in common::random_problem(true, true)) {
+    fn engine_count_equals_brute_force(r in crate::common::random_problem(true, true)) {
         let p = build(&r);
         let want = brute_force(&r);
         prop_assert_eq!(count(&p), want);

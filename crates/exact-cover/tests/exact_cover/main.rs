@@ -1,0 +1,6 @@
+//! The exact-cover engines on their shared fixtures: one test binary for the
+//! crate, a module per engine.
+
+mod cells;
+mod common;
+mod engine;
