@@ -11,8 +11,8 @@ use sudoku_core::rate::{Candidates, Rater, Step, apply};
 
 use crate::batch::{self, Answers};
 use crate::hint::TextFormat;
-use crate::input::{Body, Chunk, Input, Position, Record, position_of};
-use crate::rate::{RateTally, rateable, rating_json, rating_line, write_unrated};
+use crate::input::{Chunk, Input, Position, Record};
+use crate::rate::{RateTally, each_rateable, rating_json, rating_line};
 use crate::{When, open_output, progress_counter, rater_config, worker_threads};
 
 /// Explain puzzles: every step of the easiest path in words, then the
@@ -68,36 +68,9 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
 
 fn explain_chunk(rater: &Rater, args: &ExplainArgs, chunk: &Chunk, a: &mut Answers<RateTally>) {
     let json = args.format == TextFormat::Json;
-    for rec in &chunk.records {
-        if let Body::Notice(msg) = &rec.body {
-            a.tally.notices += 1;
-            let _ = writeln!(a.err, "sudoku: {msg}");
-            continue;
-        }
-        let p = match position_of(chunk, rec) {
-            Ok(p) => p,
-            Err(e) => {
-                a.tally.bad += 1;
-                write_unrated(&mut a.out, json, rec, "error", &e);
-                continue;
-            }
-        };
-        match rateable(&p) {
-            Ok(warnings) => {
-                a.tally.rated += 1;
-                if !json {
-                    for w in &warnings {
-                        let _ = writeln!(a.err, "sudoku: {}: warning: {w}", rec.place());
-                    }
-                }
-                explain(rater, args, rec, &p, &warnings, &mut a.out);
-            }
-            Err((status, e)) => {
-                a.tally.bad += 1;
-                write_unrated(&mut a.out, json, rec, status, &e);
-            }
-        }
-    }
+    each_rateable(json, chunk, a, |rec, p, warnings, a| {
+        explain(rater, args, rec, p, warnings, &mut a.out)
+    });
 }
 
 /// One puzzle's explanation.

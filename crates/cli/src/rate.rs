@@ -151,31 +151,45 @@ pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(tally.exit_code()))
 }
 
-fn rate_chunk(rater: &Rater, json: bool, chunk: &Chunk, a: &mut Answers<RateTally>) {
+/// The rateable positions of a chunk, each with its warnings, passed to
+/// `each`; a bad record, a file notice or a puzzle that cannot be rated
+/// (no solution, several) is answered here instead, in its place.
+pub fn each_rateable(
+    json: bool,
+    chunk: &Chunk,
+    a: &mut Answers<RateTally>,
+    mut each: impl FnMut(&Record, &Position, &[String], &mut Answers<RateTally>),
+) {
     for rec in &chunk.records {
         if let Body::Notice(msg) = &rec.body {
             a.tally.notices += 1;
             let _ = writeln!(a.err, "sudoku: {msg}");
             continue;
         }
-        let p = match position_of(chunk, rec) {
-            Ok(p) => p,
-            Err(e) => {
-                a.tally.bad += 1;
-                write_unrated(&mut a.out, json, rec, "error", &e);
-                continue;
+        let checked = position_of(chunk, rec)
+            .map_err(|e| ("error", e))
+            .and_then(|p| rateable(&p).map(|w| (p, w)));
+        match checked {
+            Ok((p, warnings)) => {
+                a.tally.rated += 1;
+                if !json {
+                    for w in &warnings {
+                        let _ = writeln!(a.err, "sudoku: {}: warning: {w}", rec.place());
+                    }
+                }
+                each(rec, &p, &warnings, a);
             }
-        };
-        let warnings = match rateable(&p) {
-            Ok(w) => w,
             Err((status, e)) => {
                 a.tally.bad += 1;
                 write_unrated(&mut a.out, json, rec, status, &e);
-                continue;
             }
-        };
+        }
+    }
+}
+
+fn rate_chunk(rater: &Rater, json: bool, chunk: &Chunk, a: &mut Answers<RateTally>) {
+    each_rateable(json, chunk, a, |rec, p, warnings, a| {
         let r = rater.rate_candidates(&p.candidates);
-        a.tally.rated += 1;
         if json {
             let mut obj = json!({
                 "source": rec.source,
@@ -194,11 +208,8 @@ fn rate_chunk(rater: &Rater, json: bool, chunk: &Chunk, a: &mut Answers<RateTall
             let _ = writeln!(a.out, "{obj}");
         } else {
             let _ = writeln!(a.out, "{}", rating_line(&r));
-            for w in &warnings {
-                let _ = writeln!(a.err, "sudoku: {}: warning: {w}", rec.place());
-            }
         }
-    }
+    });
 }
 
 /// The rating as one line: `4.2 expert xy-wing naked-single:12,...`, with

@@ -207,40 +207,6 @@ mod tests {
 
     #[test]
     fn the_trace_has_a_try_per_guess_and_ends_in_the_solutions() {
-        use crate::format::parse_line;
-        // a 4x4 puzzle with two solutions, and a 9x9 one with one
-        for (line, solutions) in [
-            ("1.......2.......", 24u64),
-            (
-                ".3..9..5.....1...45..8....7....3.2..6....9.4...7..25.......19....69....812.....7.",
-                1,
-            ),
-        ] {
-            let p = parse_line(line).expect("parses");
-            let mut steps = Vec::new();
-            let report = Cached::new()
-                .search_traced(
-                    &p,
-                    &Limits::none(),
-                    &mut |_| ControlFlow::Continue(()),
-                    &mut |s| steps.push(s.clone()),
-                )
-                .expect("cached traces");
-            let count = |f: fn(&TraceStep) -> bool| steps.iter().filter(|s| f(s)).count() as u64;
-            assert_eq!(
-                count(|s| matches!(s, TraceStep::Try { .. })),
-                report.stats.guesses
-            );
-            assert_eq!(count(|s| matches!(s, TraceStep::Solution)), solutions);
-            assert_eq!(report.solutions, solutions);
-            assert!(count(|s| matches!(s, TraceStep::Backtrack { .. })) > 0);
-            // the same search as without a trace
-            let plain =
-                Cached::new().search(&p, &Limits::none(), &mut |_| ControlFlow::Continue(()));
-            assert_eq!(
-                (plain.stats.nodes, plain.solutions),
-                (report.stats.nodes, report.solutions)
-            );
-        }
+        crate::solve::check_trace(Cached::new);
     }
 }

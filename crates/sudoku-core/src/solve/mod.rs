@@ -501,6 +501,45 @@ impl Tracer for FnTrace<'_> {
     }
 }
 
+/// A method's trace against its search, for its unit tests: one try per
+/// guess, a solution step per solution, backtracks, and the same search as
+/// without a trace (a 4×4 puzzle with 24 solutions and a 9×9 one with one).
+#[cfg(test)]
+pub(crate) fn check_trace<S: Solver>(make: impl Fn() -> S) {
+    use crate::format::parse_line;
+    for (line, solutions) in [
+        ("1.......2.......", 24u64),
+        (
+            ".3..9..5.....1...45..8....7....3.2..6....9.4...7..25.......19....69....812.....7.",
+            1,
+        ),
+    ] {
+        let p = parse_line(line).expect("parses");
+        let mut steps = Vec::new();
+        let report = make()
+            .search_traced(
+                &p,
+                &Limits::none(),
+                &mut |_| ControlFlow::Continue(()),
+                &mut |s| steps.push(s.clone()),
+            )
+            .expect("the method traces");
+        let count = |f: fn(&TraceStep) -> bool| steps.iter().filter(|s| f(s)).count() as u64;
+        assert_eq!(
+            count(|s| matches!(s, TraceStep::Try { .. })),
+            report.stats.guesses
+        );
+        assert_eq!(count(|s| matches!(s, TraceStep::Solution)), solutions);
+        assert_eq!(report.solutions, solutions);
+        assert!(count(|s| matches!(s, TraceStep::Backtrack { .. })) > 0);
+        let plain = make().search(&p, &Limits::none(), &mut |_| ControlFlow::Continue(()));
+        assert_eq!(
+            (plain.stats.nodes, plain.solutions),
+            (report.stats.nodes, report.solutions)
+        );
+    }
+}
+
 #[cfg(test)]
 mod method_tests {
     use super::*;
