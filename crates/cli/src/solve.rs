@@ -601,8 +601,8 @@ fn stats_json(s: &sudoku_core::Stats) -> serde_json::Value {
 fn stats_line(method: Method, r: &Report) -> String {
     let s = &r.stats;
     let mut line = format!(
-        "{method}: {} µs, {} nodes, {} guesses, depth {}, {} bytes of search state",
-        s.time.as_micros(),
+        "{method}: {:.1} µs, {} nodes, {} guesses, depth {}, {} bytes of search state",
+        s.time.as_secs_f64() * 1e6,
         s.nodes,
         s.guesses,
         s.max_depth,
