@@ -105,10 +105,6 @@ pub fn run<S, T: Tally>(
         },
         sink,
     )?;
-    out_flush(out)?;
+    out.flush()?;
     Ok(tally)
-}
-
-fn out_flush(out: &mut dyn Write) -> io::Result<()> {
-    out.flush()
 }

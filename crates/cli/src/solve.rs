@@ -160,7 +160,8 @@ impl Worker {
 /// What every record needs from the arguments.
 struct Job<'a> {
     args: &'a SolveArgs,
-    /// Trace steps go here (the trace run only).
+    /// Whether this is the `--trace` run (one record at a time, each step
+    /// written to the output as it is made).
     trace: bool,
 }
 
