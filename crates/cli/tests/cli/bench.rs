@@ -4,6 +4,8 @@
 use std::path::PathBuf;
 
 use assert_cmd::Command;
+
+use crate::{sudoku, temp_dir};
 use predicates::prelude::*;
 use sudoku_core::solve::Method;
 
@@ -15,17 +17,6 @@ const MULTI: &str =
     "8.........95.......76.........426798...571243...893165......916....3.487....1.532";
 /// A 16×16 puzzle with one solution (testdata/puzzles.toml).
 const SIXTEEN: &str = "2FB.48G.C.A..3.6..5.F.BD48..C1A.84.9.1A.73.6.2.D1....35..2BD4.G.5.6.2BD4.G.C1..7....8..C.A..3...G.9.1AE735..2.D4A1E.356F...48G.C65.2BD48......7...4.G9.1AE..56F.9GC..E7..6...D48E..356.2B..8..C...2BD4....1A.7354.8G9.1.E.3.6F.B...A..3.6F2BD.8G7E.5.F2B.48G.C.A";
-
-fn sudoku() -> Command {
-    Command::cargo_bin("sudoku").expect("the sudoku binary")
-}
-
-/// A fresh directory for one test's files.
-fn tmp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sudoku-bench-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
 
 fn write(dir: &std::path::Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);
@@ -104,7 +95,7 @@ fn json_has_the_fields() {
 
 #[test]
 fn csv_has_a_header_and_a_line_per_row() {
-    let dir = tmp_dir("csv");
+    let dir = temp_dir("bench-csv");
     let f = write(&dir, "unique_two.txt", &format!("# two\n{EASY}\n{HARD}\n"));
     let out = stdout_of(
         sudoku()
@@ -127,7 +118,7 @@ fn csv_has_a_header_and_a_line_per_row() {
 
 #[test]
 fn a_hopeless_method_times_out_and_says_how_far_it_got() {
-    let dir = tmp_dir("timeout");
+    let dir = temp_dir("bench-timeout");
     let f = write(
         &dir,
         "hard_unique.txt",
@@ -160,7 +151,7 @@ fn a_hopeless_method_times_out_and_says_how_far_it_got() {
 
 #[test]
 fn a_broken_promise_fails_loudly() {
-    let dir = tmp_dir("promise");
+    let dir = temp_dir("bench-promise");
     let f = write(&dir, "not.txt", &format!("{EASY}\n{MULTI}\n"));
     sudoku()
         .args([
@@ -206,7 +197,7 @@ fn a_broken_promise_fails_loudly() {
 #[test]
 fn a_file_name_promises_nothing() {
     // Named as if it promised one solution each; it holds a puzzle with two.
-    let dir = tmp_dir("name");
+    let dir = temp_dir("bench-name");
     let f = write(&dir, "foo-unique.txt", &format!("{MULTI}\n{EASY}\n"));
     let out = stdout_of(
         sudoku()
@@ -243,7 +234,7 @@ fn a_file_name_promises_nothing() {
 
 #[test]
 fn a_method_that_does_not_support_the_size_says_so_without_running() {
-    let dir = tmp_dir("size16");
+    let dir = temp_dir("bench-size16");
     let f = write(
         &dir,
         "sixteen.txt",
@@ -288,7 +279,7 @@ fn a_method_that_does_not_support_the_size_says_so_without_running() {
 
 #[test]
 fn flags_follow_the_shared_conventions() {
-    let dir = tmp_dir("flags");
+    let dir = temp_dir("bench-flags");
     let f = write(&dir, "two.txt", &format!("{EASY}\n{MULTI}\n"));
     // -o writes the table to a file, and nothing to stdout.
     let table = dir.join("table.csv");
@@ -361,7 +352,7 @@ fn flags_follow_the_shared_conventions() {
 
 #[test]
 fn unreadable_or_malformed_input_is_an_error() {
-    let dir = tmp_dir("unreadable");
+    let dir = temp_dir("bench-unreadable");
     sudoku()
         .args(["bench", "--passes", "1"])
         .arg(dir.join("no-such-file.txt"))
@@ -400,7 +391,7 @@ fn unreadable_or_malformed_input_is_an_error() {
 
 #[test]
 fn other_sizes_and_comments_are_accepted() {
-    let dir = tmp_dir("sizes");
+    let dir = temp_dir("bench-sizes");
     let f = write(
         &dir,
         "small.txt",

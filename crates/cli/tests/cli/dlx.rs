@@ -5,13 +5,9 @@ use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use assert_cmd::Command;
+use crate::dlx;
 use assert_cmd::assert::OutputAssertExt;
 use predicates::prelude::*;
-
-fn dlx() -> Command {
-    Command::cargo_bin("dlx").expect("binary builds")
-}
 
 const QUEENS8: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/xc/queens8.dlx");
 

@@ -5,17 +5,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command as Process, Stdio};
 use std::time::Duration;
 
-use assert_cmd::Command;
+use crate::{PUZZLE, SOLUTION, sudoku, temp_dir};
 use predicates::prelude::*;
-
-const PUZZLE: &str =
-    ".3..9..5.....1...45..8....7....3.2..6....9.4...7..25.......19....69....812.....7.";
-const SOLUTION: &str =
-    "734296851268517394591843627915734286682159743347682519853471962476925138129368475";
-
-fn sudoku() -> Command {
-    Command::cargo_bin("sudoku").expect("binary builds")
-}
 
 #[test]
 fn trace_works_with_the_default_method_and_says_what_it_traces_with() {
@@ -261,7 +252,7 @@ fn empty_input_says_so() {
         .code(1)
         .stdout("")
         .stderr(predicate::str::contains("no puzzles in standard input"));
-    let dir = tempdir();
+    let dir = temp_dir("edges-1");
     let comments = dir.join("comments.txt");
     std::fs::write(&comments, "# nothing here\n\n# still nothing\n").unwrap();
     sudoku()
@@ -277,7 +268,7 @@ fn empty_input_says_so() {
 
 #[test]
 fn a_missing_file_is_reported_and_the_others_are_read() {
-    let dir = tempdir();
+    let dir = temp_dir("edges-2");
     let good = dir.join("good.txt");
     std::fs::write(&good, format!("{PUZZLE}\n")).unwrap();
     sudoku()
@@ -356,7 +347,7 @@ fn rate_uses_pencilmarks_and_refuses_several_solutions() {
 
 #[test]
 fn explain_reads_a_whole_file() {
-    let dir = tempdir();
+    let dir = temp_dir("edges-3");
     let f = dir.join("two.txt");
     std::fs::write(&f, format!("{PUZZLE}\n# a comment\n{PUZZLE}\n")).unwrap();
     let out = sudoku().arg("explain").arg(&f).assert().success();
@@ -393,16 +384,4 @@ fn answers_stream_before_the_input_ends() {
         drop(stdin);
         assert!(child.wait().unwrap().success());
     }
-}
-
-fn tempdir() -> std::path::PathBuf {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static N: AtomicU32 = AtomicU32::new(0);
-    let d = std::env::temp_dir().join(format!(
-        "sudoku-edges-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }

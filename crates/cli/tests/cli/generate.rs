@@ -6,15 +6,11 @@
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 
-use assert_cmd::Command;
+use crate::{sudoku, temp_dir};
 use predicates::prelude::*;
 use sudoku_core::format::parse_line;
 use sudoku_core::solve::Method;
 use sudoku_core::{Grid, Limits};
-
-fn sudoku() -> Command {
-    Command::cargo_bin("sudoku").expect("binary builds")
-}
 
 /// Run `sudoku generate ARGS` (with the progress bar off), expect success,
 /// and return its standard output.
@@ -560,8 +556,7 @@ fn threads_beyond_the_cap_work_with_a_warning() {
 
 #[test]
 fn output_file_and_full_disk() {
-    let dir = std::env::temp_dir().join(format!("sudoku-generate-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("generate-output");
     let file = dir.join("puzzles.txt");
     let path = file.to_str().unwrap();
     let (code, stdout, stderr) = run_generate(&["-n", "6", "--seed", "2", "-o", path]);

@@ -1,17 +1,10 @@
 //! `sudoku rate`, `sudoku hint` and `sudoku explain` on the real binary,
 //! checked against the library's rater.
 
-use assert_cmd::Command;
+use crate::{PUZZLE, sudoku, temp_dir};
 use predicates::prelude::*;
 use sudoku_core::format::parse_line;
 use sudoku_core::rate::{Candidates, Config, HintLevel, Rater, apply};
-
-const PUZZLE: &str =
-    ".3..9..5.....1...45..8....7....3.2..6....9.4...7..25.......19....69....812.....7.";
-
-fn sudoku() -> Command {
-    Command::cargo_bin("sudoku").expect("binary builds")
-}
 
 fn stdout_of(out: &assert_cmd::assert::Assert) -> String {
     String::from_utf8(out.get_output().stdout.clone()).expect("UTF-8 output")
@@ -299,8 +292,7 @@ fn hint_bad_input_names_line_and_column() {
         .code(1)
         .stderr(predicate::str::contains("column 100").and(predicate::str::contains("'z'")));
     // A file whose second line is the puzzle: the line number is the file's.
-    let dir = std::env::temp_dir().join(format!("sudoku-hint-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("hint-file");
     let file = dir.join("bad.txt");
     std::fs::write(&file, format!("# a comment\n{bad}\n")).unwrap();
     sudoku()

@@ -1,16 +1,7 @@
 //! `sudoku solve` and `sudoku count` on the real binary.
 
-use assert_cmd::Command;
+use crate::{PUZZLE, SOLUTION, sudoku};
 use predicates::prelude::*;
-
-const PUZZLE: &str =
-    ".3..9..5.....1...45..8....7....3.2..6....9.4...7..25.......19....69....812.....7.";
-const SOLUTION: &str =
-    "734296851268517394591843627915734286682159743347682519853471962476925138129368475";
-
-fn sudoku() -> Command {
-    Command::cargo_bin("sudoku").expect("binary builds")
-}
 
 #[test]
 fn solves_from_stdin_and_exits_0_when_all_unique() {
