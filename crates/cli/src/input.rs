@@ -508,21 +508,26 @@ pub fn position_of(chunk: &Chunk, rec: &Record) -> Result<Position, String> {
                 .map_err(|e| e.to_string())?;
             g
         }
-        Body::Pencilmarks { range } => {
-            let (grid, marks) = parse_pencilmark_record(rec.line, chunk.bytes(range))?;
-            let candidates = sudoku_core::rate::Candidates::with_pencilmarks(&grid, marks.masks())
-                .map_err(|e| format!("line {}: {e}", rec.line))?;
-            return Ok(Position {
-                grid,
-                candidates,
-                pencilmarks: true,
-            });
-        }
+        Body::Pencilmarks { range } => return pencilmark_position(rec.line, chunk.bytes(range)),
     };
     Ok(Position {
         candidates: sudoku_core::rate::Candidates::from_grid(&grid),
         grid,
         pencilmarks: false,
+    })
+}
+
+/// The position of a pencilmark line (input line `line`): its grid of
+/// single-candidate cells and the player's candidates, or the error that
+/// names the line (and cell).
+fn pencilmark_position(line: usize, text: &[u8]) -> Result<Position, String> {
+    let (grid, marks) = parse_pencilmark_record(line, text)?;
+    let candidates = sudoku_core::rate::Candidates::with_pencilmarks(&grid, marks.masks())
+        .map_err(|e| format!("line {line}: {e}"))?;
+    Ok(Position {
+        grid,
+        candidates,
+        pencilmarks: true,
     })
 }
 
@@ -585,27 +590,7 @@ pub fn parse_position(text: &str) -> Result<Position, String> {
         .next()
         .map_or(0, |t| t.chars().count());
     if token_len == 64 || token_len == 729 {
-        let marks = sudoku_core::format::Candidates::parse_pencilmarks(first)
-            .map_err(|e| format!("pencilmarks: {e}"))?;
-        let cells = marks.singles();
-        let grid = Grid::from_cells(cells).map_err(|e| e.to_string())?;
-        if let Some(c) = marks.masks().iter().position(|&m| m == 0) {
-            let s = grid.size();
-            return Err(format!(
-                "pencilmarks: cell {} has no candidate left",
-                s.cell_name(c)
-            ));
-        }
-        if let Some(c) = grid.first_conflict() {
-            return Err(format!("pencilmarks: {c}"));
-        }
-        let candidates = sudoku_core::rate::Candidates::with_pencilmarks(&grid, marks.masks())
-            .map_err(|e| e.to_string())?;
-        return Ok(Position {
-            grid,
-            candidates,
-            pencilmarks: true,
-        });
+        return pencilmark_position(1, first.as_bytes()).map_err(|e| format!("pencilmarks: {e}"));
     }
     let grid = sudoku_core::format::parse_one(text).map_err(|e| e.to_string())?;
     if let Some(c) = grid.first_conflict() {
