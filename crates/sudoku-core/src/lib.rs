@@ -166,6 +166,7 @@ pub mod grid;
 pub mod pipeline;
 pub mod rate;
 pub mod solve;
+pub mod variant;
 
 pub use format::{Candidates, ParseError, ParseErrorKind, Puzzle};
 pub use grid::{CellName, Conflict, Grid, GridError, House, Size};

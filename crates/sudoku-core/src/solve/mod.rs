@@ -77,13 +77,16 @@ pub struct Report {
 
 /// The answer to "how many solutions does this puzzle have", up to two.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Uniqueness {
+///
+/// `G` is the solution's type: a [`Grid`] for the classic methods, the
+/// digits row-major (`Vec<u8>`) for [`variant`](crate::variant) puzzles.
+pub enum Uniqueness<G = Grid> {
     /// The search was complete and found none.
     NoSolution,
     /// Exactly one solution.
-    Unique(Grid),
+    Unique(G),
     /// At least two; the first two found.
-    Multiple(Grid, Grid),
+    Multiple(G, G),
     /// A limit stopped the search before the answer was known.
     Unknown(StopReason),
 }

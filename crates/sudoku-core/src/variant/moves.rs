@@ -1,0 +1,45 @@
+//! Anti-knight and anti-king.
+//!
+//! **Rule.** Two cells a chess knight's move apart (anti-knight,
+//! `.AntiKnight`) or a king's move apart (anti-king, `.AntiKing`: the
+//! diagonal neighbours, as the orthogonal ones already share a row or
+//! column) never hold the same digit. These only add "must differ" pairs.
+
+use super::solver::Model;
+use super::Shape;
+
+/// A knight's moves.
+pub(crate) const KNIGHT: &[(i8, i8)] = &[
+    (-2, -1),
+    (-2, 1),
+    (-1, -2),
+    (-1, 2),
+    (1, -2),
+    (1, 2),
+    (2, -1),
+    (2, 1),
+];
+
+/// A king's moves.
+pub(crate) const KING: &[(i8, i8)] = &[
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+];
+
+pub(crate) fn lower(moves: &'static [(i8, i8)], shape: Shape, m: &mut Model) -> Result<(), String> {
+    for i in 0..shape.cells() {
+        for other in shape.offsets(shape.cell(i), moves) {
+            let j = shape.index(other);
+            if j > i {
+                m.distinct.push((i as u16, j as u16));
+            }
+        }
+    }
+    Ok(())
+}

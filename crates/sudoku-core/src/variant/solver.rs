@@ -1,0 +1,584 @@
+//! The variant solver: constraint propagation on candidate masks, with
+//! naked and hidden singles, and fewest-candidates branching.
+//!
+//! A [`Puzzle`](super::Puzzle) is first lowered to a [`Model`]: its houses
+//! (rows, columns, boxes or jigsaw regions, and extra regions that hold every
+//! digit once), for each cell the cells it must differ from (its peers: the
+//! houses, killer cages, renban lines, anti-knight and anti-king moves), the
+//! candidate mask each cell starts with (givens, odd/even cells), and the
+//! propagators of the other constraints ([`Prop`]). Each propagator watches
+//! its cells; when a cell's mask shrinks, the propagators watching it are
+//! queued, and propagation runs to a fixed point: a cell left with one digit
+//! removes it from its peers, a digit left with one place in a house goes
+//! there, and each queued propagator removes the digits its rule excludes.
+//!
+//! The search keeps one mask per cell and copies the masks (two bytes a
+//! cell) before each branch instead of undoing changes: on grids of at most
+//! 256 cells a copy is cheaper than a trail. It branches on an undecided cell
+//! with the fewest candidates. Every solution is checked against every rule
+//! before it is reported, so a propagator that prunes weakly can slow the
+//! search but never let a wrong grid through.
+
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use super::{Puzzle, VariantError};
+use crate::solve::{Limits, Report, Stats, StopReason, Uniqueness};
+
+/// A contradiction: some cell or house has no candidate left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Contradiction;
+
+/// The candidate masks a propagator reads and narrows. Every narrowing is
+/// recorded, so the engine knows which propagators to wake next.
+pub(crate) struct Dom<'a> {
+    masks: &'a mut [u16],
+    changed: &'a mut Vec<u16>,
+}
+
+impl Dom<'_> {
+    /// The candidates of a cell.
+    #[inline]
+    pub(crate) fn get(&self, cell: u16) -> u16 {
+        self.masks[cell as usize]
+    }
+
+    /// Keep only the candidates of `cell` in `keep`: a contradiction when
+    /// none is left.
+    #[inline]
+    pub(crate) fn restrict(&mut self, cell: u16, keep: u16) -> Result<(), Contradiction> {
+        let old = self.masks[cell as usize];
+        let new = old & keep;
+        if new != old {
+            if new == 0 {
+                return Err(Contradiction);
+            }
+            self.masks[cell as usize] = new;
+            self.changed.push(cell);
+        }
+        Ok(())
+    }
+}
+
+/// The bits of a mask as digits 1..=16, ascending.
+#[inline]
+pub(crate) fn digits(mut mask: u16) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let d = mask.trailing_zeros() as u8 + 1;
+            mask &= mask - 1;
+            d
+        })
+    })
+}
+
+/// The smallest digit of a non-empty mask.
+#[inline]
+pub(crate) fn min_digit(mask: u16) -> u8 {
+    mask.trailing_zeros() as u8 + 1
+}
+
+/// The largest digit of a non-empty mask.
+#[inline]
+pub(crate) fn max_digit(mask: u16) -> u8 {
+    16 - mask.leading_zeros() as u8
+}
+
+/// The mask of the digits `lo..=hi` (empty when `lo > hi`; clipped to 1..=16).
+#[inline]
+pub(crate) fn range_mask(lo: i32, hi: i32) -> u16 {
+    let lo = lo.max(1);
+    let hi = hi.min(16);
+    if lo > hi {
+        return 0;
+    }
+    let width = (hi - lo + 1) as u32;
+    let bits = if width >= 16 { u16::MAX } else { (1u16 << width) - 1 };
+    bits << (lo - 1)
+}
+
+/// One propagator: the rule of a constraint that is not a plain
+/// "all different" group, on cell indices.
+#[derive(Clone, Debug)]
+pub(crate) enum Prop {
+    /// Two cells related by a table (dots, XV, whispers, thermometers, ...).
+    Pair(super::prim::Pair),
+    /// A weighted sum of cells equals a constant (arrows, little killers, sums).
+    Linear(super::prim::Linear),
+    /// A killer cage's sum over distinct digits.
+    Cage(super::cage::CageSum),
+    /// A renban line's consecutive set.
+    Renban(super::renban::RenbanSet),
+    /// A between line.
+    Between(super::between::BetweenLine),
+    /// A sandwich clue.
+    Sandwich(super::sandwich::SandwichSum),
+    /// A quadruple clue.
+    Quad(super::quad::QuadDigits),
+    /// A region-sum line's equal segment sums.
+    EqualSums(super::region_sum::EqualSums),
+}
+
+impl Prop {
+    /// The cells the rule reads (it is woken when one of them changes).
+    pub(crate) fn cells(&self) -> Vec<u16> {
+        match self {
+            Prop::Pair(p) => vec![p.a, p.b],
+            Prop::Linear(p) => p.terms.iter().map(|&(c, _)| c).collect(),
+            Prop::Cage(p) => p.cells.clone(),
+            Prop::Renban(p) => p.cells.clone(),
+            Prop::Between(p) => p.cells(),
+            Prop::Sandwich(p) => p.line.clone(),
+            Prop::Quad(p) => p.cells.to_vec(),
+            Prop::EqualSums(p) => p.segments.concat(),
+        }
+    }
+
+    /// Narrow the candidates by the rule.
+    #[inline]
+    pub(crate) fn propagate(&self, d: &mut Dom<'_>) -> Result<(), Contradiction> {
+        match self {
+            Prop::Pair(p) => p.propagate(d),
+            Prop::Linear(p) => p.propagate(d),
+            Prop::Cage(p) => p.propagate(d),
+            Prop::Renban(p) => p.propagate(d),
+            Prop::Between(p) => p.propagate(d),
+            Prop::Sandwich(p) => p.propagate(d),
+            Prop::Quad(p) => p.propagate(d),
+            Prop::EqualSums(p) => p.propagate(d),
+        }
+    }
+
+    /// Whether a full grid of values (row-major, 1..=n) keeps the rule.
+    pub(crate) fn holds(&self, v: &[u8]) -> bool {
+        match self {
+            Prop::Pair(p) => p.holds(v),
+            Prop::Linear(p) => p.holds(v),
+            Prop::Cage(p) => p.holds(v),
+            Prop::Renban(p) => p.holds(v),
+            Prop::Between(p) => p.holds(v),
+            Prop::Sandwich(p) => p.holds(v),
+            Prop::Quad(p) => p.holds(v),
+            Prop::EqualSums(p) => p.holds(v),
+        }
+    }
+}
+
+/// What a puzzle lowers to, before the search: see the module docs.
+#[derive(Clone, Debug)]
+pub(crate) struct Model {
+    /// Side n.
+    pub(crate) n: usize,
+    /// Candidates each cell starts with.
+    pub(crate) init: Vec<u16>,
+    /// Groups of n cells holding every digit once.
+    pub(crate) houses: Vec<Vec<u16>>,
+    /// Pairs of cells that must differ (besides sharing a house).
+    pub(crate) distinct: Vec<(u16, u16)>,
+    /// The other rules.
+    pub(crate) props: Vec<Prop>,
+    /// Per cell, its box (or jigsaw region): region-sum lines cut there.
+    pub(crate) region: Vec<u8>,
+}
+
+impl Model {
+    /// An empty model of side n: every candidate everywhere, no rule yet.
+    pub(crate) fn new(n: usize) -> Model {
+        let all = ((1u32 << n) - 1) as u16;
+        Model {
+            n,
+            init: vec![all; n * n],
+            houses: Vec::new(),
+            distinct: Vec::new(),
+            props: Vec::new(),
+            region: vec![0; n * n],
+        }
+    }
+
+    /// Every pair of cells of a group must differ.
+    pub(crate) fn all_different(&mut self, cells: &[u16]) {
+        for (i, &a) in cells.iter().enumerate() {
+            for &b in &cells[i + 1..] {
+                if a != b {
+                    self.distinct.push((a, b));
+                }
+            }
+        }
+    }
+
+    /// A group of n cells holding every digit once.
+    pub(crate) fn house(&mut self, cells: Vec<u16>) {
+        self.all_different(&cells);
+        self.houses.push(cells);
+    }
+}
+
+/// A search frame: the cell branched on and the candidates not yet tried.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    cell: u16,
+    rest: u16,
+}
+
+/// A solver for one variant puzzle. Build it once ([`VariantSolver::new`]),
+/// then search, count or check uniqueness as often as needed; its buffers
+/// are reused.
+///
+/// ```
+/// use sudoku_core::variant::{Puzzle, VariantSolver};
+/// use sudoku_core::Uniqueness;
+/// // A 4×4 grid with a killer cage: r1c1 + r1c2 = 3, and r1c3 = 4.
+/// let p: Puzzle = ".Shape~4x4.Cage~3~R1C1~R1C2.~R1C3_4".parse()?;
+/// let mut solver = VariantSolver::new(&p)?;
+/// let (answer, report) = solver.uniqueness(&Default::default());
+/// let Uniqueness::Multiple(first, _) = answer else { panic!("{answer:?}") };
+/// assert_eq!(first[0] + first[1], 3);
+/// assert_eq!(first[2], 4);
+/// assert!(report.stats.nodes > 0);
+/// let (count, _) = solver.count(1000, &Default::default());
+/// assert_eq!(count, 16); // {1,2} in either order, then 8 ways to finish
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct VariantSolver {
+    n: usize,
+    all: u16,
+    init: Vec<u16>,
+    houses: Vec<Vec<u16>>,
+    peers: Vec<Vec<u16>>,
+    props: Vec<Prop>,
+    watch: Vec<Vec<u32>>,
+    // Search state, reused.
+    masks: Vec<u16>,
+    saved: Vec<u16>,
+    frames: Vec<Frame>,
+    changed: Vec<u16>,
+    queue: Vec<u32>,
+    queued: Vec<bool>,
+    values: Vec<u8>,
+}
+
+impl VariantSolver {
+    /// Lower a puzzle to its rules. Fails when a constraint cannot hold on
+    /// this grid at all (a cage sum no digits make, a cell off the grid).
+    pub fn new(puzzle: &Puzzle) -> Result<VariantSolver, VariantError> {
+        Ok(VariantSolver::from_model(puzzle.lower()?))
+    }
+
+    pub(crate) fn from_model(model: Model) -> VariantSolver {
+        let n = model.n;
+        let cells = n * n;
+        let mut peers = vec![Vec::new(); cells];
+        for &(a, b) in &model.distinct {
+            peers[a as usize].push(b);
+            peers[b as usize].push(a);
+        }
+        for p in &mut peers {
+            p.sort_unstable();
+            p.dedup();
+        }
+        let mut watch = vec![Vec::new(); cells];
+        for (i, p) in model.props.iter().enumerate() {
+            let mut cs = p.cells();
+            cs.sort_unstable();
+            cs.dedup();
+            for c in cs {
+                watch[c as usize].push(i as u32);
+            }
+        }
+        let props = model.props.len();
+        VariantSolver {
+            n,
+            all: ((1u32 << n) - 1) as u16,
+            init: model.init,
+            houses: model.houses,
+            peers,
+            props: model.props,
+            watch,
+            masks: vec![0; cells],
+            saved: Vec::with_capacity(cells * 8),
+            frames: Vec::with_capacity(cells),
+            changed: Vec::with_capacity(cells * 4),
+            queue: Vec::with_capacity(props),
+            queued: vec![false; props],
+            values: vec![0; cells],
+        }
+    }
+
+    /// Side n of the grid.
+    pub fn side(&self) -> usize {
+        self.n
+    }
+
+    /// Visit every solution (values row-major, 1..=n) until the visitor
+    /// breaks or a limit stops the search; the report says which.
+    pub fn search(
+        &mut self,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&[u8]) -> ControlFlow<()>,
+    ) -> Report {
+        let start = Instant::now();
+        let mut stats = Stats::default();
+        let mut solutions = 0u64;
+        let stop = self.run(limits, &mut stats, &mut solutions, on_solution);
+        stats.time = start.elapsed();
+        stats.state_bytes = self.state_bytes();
+        Report {
+            stats,
+            solutions,
+            stop,
+        }
+    }
+
+    /// Count solutions, stopping at `up_to`.
+    pub fn count(&mut self, up_to: u64, limits: &Limits) -> (u64, Report) {
+        let limits = Limits {
+            max_solutions: Some(up_to.min(limits.max_solutions.unwrap_or(u64::MAX))),
+            ..limits.clone()
+        };
+        let report = self.search(&limits, &mut |_| ControlFlow::Continue(()));
+        (report.solutions, report)
+    }
+
+    /// No solution, one (and which), or several (the first two found); or
+    /// unknown when a limit stopped the search first.
+    pub fn uniqueness(&mut self, limits: &Limits) -> (Uniqueness<Vec<u8>>, Report) {
+        let limits = Limits {
+            max_solutions: Some(2),
+            ..limits.clone()
+        };
+        let mut found: Vec<Vec<u8>> = Vec::with_capacity(2);
+        let report = self.search(&limits, &mut |v| {
+            found.push(v.to_vec());
+            ControlFlow::Continue(())
+        });
+        let answer = match (report.stop, found.len()) {
+            (_, 2) => {
+                let second = found.pop().expect("two");
+                Uniqueness::Multiple(found.pop().expect("two"), second)
+            }
+            (StopReason::Exhausted, 1) => Uniqueness::Unique(found.pop().expect("one")),
+            (StopReason::Exhausted, _) => Uniqueness::NoSolution,
+            (stop, _) => Uniqueness::Unknown(stop),
+        };
+        (answer, report)
+    }
+
+    fn state_bytes(&self) -> u64 {
+        let cells = self.n * self.n;
+        ((self.saved.capacity() + self.changed.capacity() + 2 * cells) * 2
+            + self.frames.capacity() * std::mem::size_of::<Frame>()
+            + self.queue.capacity() * 4
+            + self.queued.len()
+            + cells) as u64
+    }
+
+    fn run(
+        &mut self,
+        limits: &Limits,
+        stats: &mut Stats,
+        solutions: &mut u64,
+        on_solution: &mut dyn FnMut(&[u8]) -> ControlFlow<()>,
+    ) -> StopReason {
+        let cells = self.n * self.n;
+        let max_nodes = limits.max_nodes.unwrap_or(u64::MAX);
+        let max_solutions = limits.max_solutions.unwrap_or(u64::MAX);
+        if max_solutions == 0 {
+            return StopReason::SolutionLimit;
+        }
+        let slow = limits.has_slow_limits();
+        self.frames.clear();
+        self.saved.clear();
+        self.masks.copy_from_slice(&self.init);
+        self.changed.clear();
+        self.changed.extend(0..cells as u16);
+        self.queue.clear();
+        self.queue.extend(0..self.props.len() as u32);
+        self.queued.fill(true);
+        let mut consistent = self.propagate();
+        loop {
+            if consistent {
+                if stats.nodes >= max_nodes {
+                    return StopReason::NodeLimit;
+                }
+                stats.nodes += 1;
+                if slow && stats.nodes & 255 == 0 {
+                    if let Some(r) = limits.poll() {
+                        return r;
+                    }
+                }
+                stats.max_depth = stats.max_depth.max(self.frames.len() as u32);
+                match self.choose() {
+                    None => {
+                        if self.solution_holds() {
+                            *solutions += 1;
+                            let flow = on_solution(&self.values);
+                            if *solutions >= max_solutions {
+                                return StopReason::SolutionLimit;
+                            }
+                            if flow.is_break() {
+                                return StopReason::Visitor;
+                            }
+                        }
+                    }
+                    Some(cell) => {
+                        self.saved.extend_from_slice(&self.masks);
+                        self.frames.push(Frame {
+                            cell,
+                            rest: self.masks[cell as usize],
+                        });
+                    }
+                }
+            }
+            // Next alternative of the deepest frame that has one.
+            loop {
+                let Some(frame) = self.frames.last_mut() else {
+                    return StopReason::Exhausted;
+                };
+                if frame.rest == 0 {
+                    self.frames.pop();
+                    self.saved.truncate(self.saved.len() - cells);
+                    continue;
+                }
+                let bit = frame.rest & frame.rest.wrapping_neg();
+                frame.rest ^= bit;
+                let cell = frame.cell;
+                let at = self.saved.len() - cells;
+                self.masks.copy_from_slice(&self.saved[at..]);
+                stats.guesses += 1;
+                self.masks[cell as usize] = bit;
+                self.changed.push(cell);
+                consistent = self.propagate();
+                break;
+            }
+        }
+    }
+
+    /// The undecided cell with the fewest candidates, or `None` when every
+    /// cell is decided (then `values` holds the grid).
+    fn choose(&mut self) -> Option<u16> {
+        let mut best = None;
+        let mut best_count = u32::MAX;
+        for (i, &m) in self.masks.iter().enumerate() {
+            let k = m.count_ones();
+            if k > 1 && k < best_count {
+                best_count = k;
+                best = Some(i as u16);
+                if k == 2 {
+                    break;
+                }
+            }
+        }
+        if best.is_none() {
+            for (v, &m) in self.values.iter_mut().zip(&self.masks) {
+                *v = min_digit(m);
+            }
+        }
+        best
+    }
+
+    fn solution_holds(&self) -> bool {
+        self.props.iter().all(|p| p.holds(&self.values))
+    }
+
+    /// Run to a fixed point: `false` on a contradiction.
+    fn propagate(&mut self) -> bool {
+        let ok = self.fixpoint().is_ok();
+        if !ok {
+            self.changed.clear();
+            for &p in &self.queue {
+                self.queued[p as usize] = false;
+            }
+            self.queue.clear();
+        }
+        ok
+    }
+
+    fn fixpoint(&mut self) -> Result<(), Contradiction> {
+        loop {
+            while let Some(c) = self.changed.pop() {
+                let m = self.masks[c as usize];
+                if m & (m - 1) == 0 {
+                    for &p in &self.peers[c as usize] {
+                        let o = self.masks[p as usize];
+                        if o & m != 0 {
+                            let left = o & !m;
+                            if left == 0 {
+                                return Err(Contradiction);
+                            }
+                            self.masks[p as usize] = left;
+                            self.changed.push(p);
+                        }
+                    }
+                }
+                for &w in &self.watch[c as usize] {
+                    if !self.queued[w as usize] {
+                        self.queued[w as usize] = true;
+                        self.queue.push(w);
+                    }
+                }
+            }
+            if let Some(w) = self.queue.pop() {
+                self.queued[w as usize] = false;
+                let mut dom = Dom {
+                    masks: &mut self.masks,
+                    changed: &mut self.changed,
+                };
+                self.props[w as usize].propagate(&mut dom)?;
+                continue;
+            }
+            if !self.hidden_singles()? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Place every digit that has one cell left in a house; `true` if any was.
+    fn hidden_singles(&mut self) -> Result<bool, Contradiction> {
+        let mut any = false;
+        for house in &self.houses {
+            let (mut once, mut twice) = (0u16, 0u16);
+            for &c in house {
+                let m = self.masks[c as usize];
+                twice |= once & m;
+                once |= m;
+            }
+            if once != self.all {
+                return Err(Contradiction);
+            }
+            let hidden = once & !twice;
+            if hidden == 0 {
+                continue;
+            }
+            for &c in house {
+                let m = self.masks[c as usize];
+                let h = m & hidden;
+                if h != 0 && m != h {
+                    if h & (h - 1) != 0 {
+                        return Err(Contradiction);
+                    }
+                    self.masks[c as usize] = h;
+                    self.changed.push(c);
+                    any = true;
+                }
+            }
+        }
+        Ok(any)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_and_digits() {
+        assert_eq!(digits(0b1010_0001).collect::<Vec<_>>(), [1, 6, 8]);
+        assert_eq!(min_digit(0b1000), 4);
+        assert_eq!(max_digit(0b1001), 4);
+        assert_eq!(range_mask(2, 4), 0b1110);
+        assert_eq!(range_mask(5, 4), 0);
+        assert_eq!(range_mask(-3, 1), 1);
+        assert_eq!(range_mask(1, 40), u16::MAX);
+    }
+}
