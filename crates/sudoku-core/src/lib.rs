@@ -160,6 +160,7 @@
 
 #![warn(missing_docs)]
 
+mod candidates;
 pub mod format;
 pub mod generate;
 pub mod grid;

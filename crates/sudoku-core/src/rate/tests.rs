@@ -94,7 +94,7 @@ fn unique_solution(grid: &Grid) -> Option<Grid> {
                 return;
             };
             let hs = self.houses(i);
-            for d in candidates::digits(free) {
+            for d in crate::candidates::digits(free) {
                 self.cells[i] = d;
                 hs.iter().for_each(|&h| self.used[h] |= bit(d));
                 self.go();
