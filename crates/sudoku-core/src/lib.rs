@@ -168,7 +168,8 @@ pub mod pipeline;
 pub mod rate;
 pub mod solve;
 
-pub use format::{Candidates, ParseError, ParseErrorKind, Puzzle};
+pub use candidates::{Candidates, CandidatesError};
+pub use format::{ParseError, ParseErrorKind, Puzzle};
 pub use grid::{CellName, Conflict, Grid, GridError, House, Size};
 pub use solve::{Limits, Report, Solver, Stats, StopReason, TraceStep, Uniqueness};
 

@@ -73,12 +73,12 @@ mod xyz_wing;
 
 use std::fmt;
 
-pub use crate::candidates::{Candidates, CandidatesError};
 pub use step::{CellDigit, HintLevel, Link, LinkKind, Step};
 pub use technique::{Config, Technique, UnknownTechnique};
 
-use crate::grid::Grid;
+use crate::Candidates;
 use crate::candidates::bit;
+use crate::grid::Grid;
 
 impl Technique {
     /// Look for a step of this technique in `c`, writing it into `step`

@@ -1005,7 +1005,7 @@ fn candidate_grid_display() {
     assert_eq!(lines.len(), 5, "{text}");
     assert_eq!(lines[0], " 1 2 | 3 4");
     assert_eq!(lines[2], "-----+-----");
-    assert_eq!(c.to_pencilmark_line().len(), 64);
+    assert_eq!(c.to_pencilmarks().len(), 64);
 }
 
 #[test]
