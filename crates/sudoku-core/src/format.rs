@@ -1219,4 +1219,29 @@ mod tests {
         ));
         assert_eq!(Candidates::mask_to_string(0b1_0000_0100), "{3,9}");
     }
+
+    #[test]
+    fn pencilmark_singles_are_placed_and_bad_cells_are_errors() {
+        let g = parse_line(ISSUE).expect("parses");
+        let line = Candidates::from_grid(&g).to_pencilmarks();
+        let with_cell0 = |marks: &str| format!("{marks}{}", &line[9..]);
+        // r1c1 down to its 7: placed, and gone from its peers
+        let c = Candidates::parse_pencilmarks(&with_cell0("......7..")).expect("parses");
+        assert_eq!((c.value(0), c.mask(0)), (7, 0));
+        assert!(!c.has(2, 7) && !c.has(9, 7) && !c.has(72, 7));
+        assert_eq!(c.to_grid().given_count(), g.given_count() + 1);
+        let back = Candidates::parse_pencilmarks(&c.to_pencilmarks());
+        assert_eq!(back.expect("reads back"), c);
+        // no candidate left in r1c1
+        let e = Candidates::parse_pencilmarks(&with_cell0(".........")).expect_err("empty cell");
+        assert_eq!((e.line, e.column), (1, 1));
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 1: cell r1c1 has no candidate left"
+        );
+        // r1c1 down to 3, the digit r1c2 holds: the error points at r1c2's 3
+        let e = Candidates::parse_pencilmarks(&with_cell0("..3......")).expect_err("conflict");
+        assert_eq!(e.column, 12);
+        assert!(matches!(e.kind, ParseErrorKind::Conflict { .. }), "{e}");
+    }
 }
