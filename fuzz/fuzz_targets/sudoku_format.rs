@@ -3,7 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_core::format::{Candidates, PuzzleReader, parse_line};
+use sudoku_core::Candidates;
+use sudoku_core::format::{PuzzleReader, parse_line};
 
 fuzz_target!(|data: &[u8]| {
     for item in PuzzleReader::new(data) {

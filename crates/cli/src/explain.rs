@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use serde_json::json;
-use sudoku_core::rate::{Candidates, Rater, Step, apply};
+use sudoku_core::Candidates;
+use sudoku_core::rate::{Rater, Step, apply};
 
 use crate::batch::{self, Answers};
 use crate::hint::TextFormat;
@@ -108,7 +109,7 @@ fn explain(
                     "step": s,
                 });
                 if args.candidates {
-                    o["candidates"] = json!(before.to_pencilmark_line());
+                    o["candidates"] = json!(before.to_pencilmarks());
                 }
                 o
             })
@@ -123,7 +124,7 @@ fn explain(
             "rating": rating_json(&rating),
         });
         if !c.is_solved() {
-            obj["final"] = json!(c.to_pencilmark_line());
+            obj["final"] = json!(c.to_pencilmarks());
         }
         if !warnings.is_empty() {
             obj["warnings"] = json!(warnings);

@@ -6,8 +6,8 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::ops::Range;
 use std::path::PathBuf;
 
-use sudoku_core::Grid;
-use sudoku_core::format::{Candidates, PuzzleParser};
+use sudoku_core::format::PuzzleParser;
+use sudoku_core::{Candidates, Grid, ParseErrorKind};
 
 /// The longest input line read, in bytes (a 25×25 pencilmark line has
 /// 15,625 characters). A longer line is an error record for its line; it is
@@ -473,26 +473,19 @@ fn classify(open: &mut Open, raw: &[u8], long: bool, chunk: &mut Chunk) {
     }
 }
 
-/// A pencilmark record's candidates and the grid of its single-candidate
-/// cells, or the error that names the line (and cell).
-pub fn parse_pencilmark_record(line: usize, text: &[u8]) -> Result<(Grid, Candidates), String> {
+/// A pencilmark record's candidates (its single-candidate cells placed), or
+/// the error that names the line (and cell).
+pub fn parse_pencilmark_record(line: usize, text: &[u8]) -> Result<Candidates, String> {
     let text = String::from_utf8_lossy(text);
-    let c = Candidates::parse_pencilmarks(text.trim_end()).map_err(|e| {
+    Candidates::parse_pencilmarks(text.trim_end()).map_err(|e| match e.kind {
+        // a cell or a broken rule is named without a column
+        ParseErrorKind::NoCandidate { .. } => format!("line {line}: {}", e.kind),
+        ParseErrorKind::Conflict { conflict, .. } => format!("line {line}: {conflict}"),
         // the parser numbers its single line 1: give the input line
-        e.to_string()
-            .replacen("line 1,", &format!("line {line},"), 1)
-    })?;
-    if let Some(cell) = c.masks().iter().position(|&m| m == 0) {
-        return Err(format!(
-            "line {line}: cell {} has no candidate left",
-            c.size().cell_name(cell)
-        ));
-    }
-    let grid = Grid::from_cells(c.singles()).map_err(|e| format!("line {line}: {e}"))?;
-    if let Some(conflict) = grid.first_conflict() {
-        return Err(format!("line {line}: {conflict}"));
-    }
-    Ok((grid, c))
+        _ => e
+            .to_string()
+            .replacen("line 1,", &format!("line {line},"), 1),
+    })
 }
 
 /// A record's position for the step solver (`rate`, `explain`): its grid
@@ -511,7 +504,7 @@ pub fn position_of(chunk: &Chunk, rec: &Record) -> Result<Position, String> {
         Body::Pencilmarks { range } => return pencilmark_position(rec.line, chunk.bytes(range)),
     };
     Ok(Position {
-        candidates: sudoku_core::rate::Candidates::from_grid(&grid),
+        candidates: Candidates::from_grid(&grid),
         grid,
         pencilmarks: false,
     })
@@ -521,11 +514,9 @@ pub fn position_of(chunk: &Chunk, rec: &Record) -> Result<Position, String> {
 /// single-candidate cells and the player's candidates, or the error that
 /// names the line (and cell).
 fn pencilmark_position(line: usize, text: &[u8]) -> Result<Position, String> {
-    let (grid, marks) = parse_pencilmark_record(line, text)?;
-    let candidates = sudoku_core::rate::Candidates::with_pencilmarks(&grid, marks.masks())
-        .map_err(|e| format!("line {line}: {e}"))?;
+    let candidates = parse_pencilmark_record(line, text)?;
     Ok(Position {
-        grid,
+        grid: candidates.to_grid(),
         candidates,
         pencilmarks: true,
     })
@@ -540,7 +531,7 @@ pub struct Position {
     pub grid: Grid,
     /// The candidates: from the grid, or the player's pencilmarks (less the
     /// digits a peer holds).
-    pub candidates: sudoku_core::rate::Candidates,
+    pub candidates: Candidates,
     /// Whether the candidates came from pencilmarks.
     pub pencilmarks: bool,
 }
@@ -597,7 +588,7 @@ pub fn parse_position(text: &str) -> Result<Position, String> {
         return Err(format!("the givens conflict: {c}"));
     }
     Ok(Position {
-        candidates: sudoku_core::rate::Candidates::from_grid(&grid),
+        candidates: Candidates::from_grid(&grid),
         grid,
         pencilmarks: false,
     })

@@ -301,8 +301,8 @@ impl Job<'_> {
                 grid
             }
             Body::Pencilmarks { range } => {
-                let (g, c) = match parse_pencilmark_record(rec.line, chunk.bytes(range)) {
-                    Ok(gc) => gc,
+                let c = match parse_pencilmark_record(rec.line, chunk.bytes(range)) {
+                    Ok(c) => c,
                     Err(e) => return self.error(out, tally, rec, &e),
                 };
                 if !matches!(self.args.algo, Algo::Auto | Algo::Method(Method::Fast)) || self.trace
@@ -313,7 +313,7 @@ impl Job<'_> {
                     );
                     return self.error(out, tally, rec, &e);
                 }
-                if g.size() != Size::NINE {
+                if c.size() != Size::NINE {
                     let e = format!(
                         "line {}: pencilmark input is supported for 9x9 grids",
                         rec.line
@@ -321,8 +321,8 @@ impl Job<'_> {
                     return self.error(out, tally, rec, &e);
                 }
                 let mut masks = [0u16; 81];
-                for (m, &x) in masks.iter_mut().zip(c.masks()) {
-                    *m = x as u16;
+                for (cell, m) in masks.iter_mut().enumerate() {
+                    *m = c.pencilmark(cell) as u16;
                 }
                 let fast = fast.get_or_insert_with(|| {
                     let mut f = Fast::new();
@@ -334,6 +334,7 @@ impl Job<'_> {
                     keep(solutions, &mut found, s);
                     ControlFlow::Continue(())
                 });
+                let g = c.to_grid();
                 return self.answer(out, err, tally, rec, &g, Method::Fast, &report, solutions);
             }
         };

@@ -6,8 +6,8 @@
 //!
 //! PUZZLE is an 81-character line ('.' or '0' for empty cells).
 
-use sudoku_core::Grid;
-use sudoku_core::rate::{Candidates, HintLevel, Rater, apply};
+use sudoku_core::rate::{HintLevel, Rater, apply};
+use sudoku_core::{Candidates, Grid};
 
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -10,8 +10,8 @@
 //! The solution comes from a small brute-force search in this file (an
 //! oracle independent of the rater, kept deliberately simple).
 
-use sudoku_core::Grid;
-use sudoku_core::rate::{Candidates, Rater, Step, Technique, apply};
+use sudoku_core::rate::{Rater, Step, Technique, apply};
+use sudoku_core::{Candidates, Grid};
 
 /// Brute force, MRV on row/column/box masks, up to 2 solutions (9×9 only).
 fn unique_solution(cells: &[u8]) -> Option<Vec<u8>> {
@@ -125,7 +125,7 @@ fn main() -> std::process::ExitCode {
                                 failures += 1;
                                 println!(
                                     "WRONG (alone) {line} {}: {}",
-                                    c.to_pencilmark_line(),
+                                    c.to_pencilmarks(),
                                     s.prose()
                                 );
                             }

@@ -29,15 +29,18 @@
 //!
 //! # Pencilmarks
 //!
-//! [`Candidates`] holds a bitmask of candidates per cell; its line form
-//! ([`Candidates::parse_pencilmarks`], [`Candidates::to_pencilmarks`]) has n
-//! characters per cell: for digit d, the digit if it is still a candidate and
-//! `.` if it was eliminated (729 characters for 9×9, 64 for 4×4).
+//! A [`Candidates`] grid's line form ([`Candidates::parse_pencilmarks`],
+//! [`Candidates::to_pencilmarks`]) has n characters per cell: for digit d,
+//! the digit if it is still a candidate and `.` if it was eliminated (729
+//! characters for 9×9, 64 for 4×4). A cell with a single candidate is a
+//! placed digit. Its `Display` is the block form: one row per line, each
+//! cell's candidates (or placed digit) in aligned columns, boxes ruled.
 
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::io::BufRead;
 
+use crate::Candidates;
 use crate::grid::{CellName, Conflict, Grid, Size, digit_char};
 
 /// Puzzle line lengths: n² for n = 4, 9, 16, 25.
@@ -126,6 +129,12 @@ pub enum ParseErrorKind {
     WrongPencilmarkLength {
         /// Characters found.
         found: usize,
+    },
+    /// A pencilmark cell with no candidate left.
+    #[error("cell {cell} has no candidate left")]
+    NoCandidate {
+        /// The cell.
+        cell: CellName,
     },
     /// A pencilmark character that is neither its digit nor `.`.
     #[error("'{}' in a pencilmark line where '{expected}' or '.' was expected", found.escape_debug())]
@@ -780,102 +789,19 @@ pub fn to_grid(grid: &Grid) -> String {
     s
 }
 
-/// Candidates per cell: bit `d - 1` set when digit `d` is still possible.
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Candidates {
-    size: Size,
-    masks: Vec<u32>,
-}
-
+/// The pencilmark line of a [`Candidates`] grid, read and written.
 impl Candidates {
-    /// Every digit possible in every cell.
-    pub fn full(size: Size) -> Candidates {
-        let all = (1u32 << size.side()) - 1;
-        Candidates {
-            size,
-            masks: vec![all; size.cells()],
-        }
-    }
-
-    /// The candidates a grid leaves: a given is its own single candidate; an
-    /// empty cell keeps the digits no peer (same row, column or box) holds.
-    pub fn from_grid(grid: &Grid) -> Candidates {
-        let size = grid.size();
-        let n = size.side();
-        let mut rows = vec![0u32; n];
-        let mut cols = vec![0u32; n];
-        let mut boxes = vec![0u32; n];
-        for (cell, &d) in grid.cells().iter().enumerate() {
-            if d != 0 {
-                let bit = 1 << (d - 1);
-                rows[size.row_of(cell)] |= bit;
-                cols[size.col_of(cell)] |= bit;
-                boxes[size.box_of(cell)] |= bit;
-            }
-        }
-        let all = (1u32 << n) - 1;
-        let masks = grid
-            .cells()
-            .iter()
-            .enumerate()
-            .map(|(cell, &d)| {
-                if d != 0 {
-                    1 << (d - 1)
-                } else {
-                    all & !(rows[size.row_of(cell)]
-                        | cols[size.col_of(cell)]
-                        | boxes[size.box_of(cell)])
-                }
-            })
-            .collect();
-        Candidates { size, masks }
-    }
-
-    /// The grid size.
-    pub fn size(&self) -> Size {
-        self.size
-    }
-
-    /// The mask of one cell.
-    pub fn get(&self, cell: usize) -> u32 {
-        self.masks[cell]
-    }
-
-    /// Set the mask of one cell (bits above the side are dropped).
-    pub fn set(&mut self, cell: usize, mask: u32) {
-        self.masks[cell] = mask & ((1u32 << self.size.side()) - 1);
-    }
-
-    /// All masks, row-major.
-    pub fn masks(&self) -> &[u32] {
-        &self.masks
-    }
-
-    /// The cells reduced to one candidate, as a grid's cells (that digit;
-    /// 0 for a cell with none or several): what a pencilmark grid has placed.
-    pub fn singles(&self) -> Vec<u8> {
-        self.masks
-            .iter()
-            .map(|&m| {
-                if m.count_ones() == 1 {
-                    m.trailing_zeros() as u8 + 1
-                } else {
-                    0
-                }
-            })
-            .collect()
-    }
-
-    /// The candidate digits of a cell, ascending.
-    pub fn digits(&self, cell: usize) -> impl Iterator<Item = u8> + '_ {
-        let m = self.masks[cell];
-        (1..=self.size.side() as u8).filter(move |&d| m & (1 << (d - 1)) != 0)
-    }
-
     /// Parse a pencilmark line: for each cell, for each digit d = 1..=n, the
     /// digit if it is a candidate or `.` if not (n ≤ 9: 64 characters for
     /// 4×4, 729 for 9×9). Trailing text after whitespace is ignored. Errors
     /// report line 1.
+    ///
+    /// A cell with a single candidate is a placed digit (as
+    /// [`to_pencilmarks`](Self::to_pencilmarks) writes one); every other
+    /// cell keeps its candidates less the digits placed in its peers, as
+    /// with [`Candidates::with_pencilmarks`]. A cell without a candidate
+    /// ([`ParseErrorKind::NoCandidate`]) and placed digits that break a rule
+    /// ([`ParseErrorKind::Conflict`]) are errors.
     pub fn parse_pencilmarks(line: &str) -> Result<Candidates, ParseError> {
         let line = line.trim_end_matches(['\r', '\n']);
         let body = line.trim_start();
@@ -912,15 +838,46 @@ impl Candidates {
                 });
             }
         }
-        Ok(Candidates { size, masks })
+        if let Some(cell) = masks.iter().position(|&m| m == 0) {
+            return Err(ParseError {
+                line: 1,
+                column: start + cell * n,
+                kind: ParseErrorKind::NoCandidate {
+                    cell: size.cell_name(cell),
+                },
+            });
+        }
+        // The single candidates, placed; a conflict points at the second
+        // cell's digit.
+        let singles = masks
+            .iter()
+            .map(|&m| match m.count_ones() {
+                1 => m.trailing_zeros() as u8 + 1,
+                _ => 0,
+            })
+            .collect();
+        let positions: Vec<(usize, usize)> = masks
+            .iter()
+            .enumerate()
+            .map(|(cell, &m)| (1, start + cell * n + m.trailing_zeros() as usize))
+            .collect();
+        let placed = finish_grid(singles, &positions, 1, None)?.grid;
+        let mut c = Candidates::from_grid(&placed);
+        for (cell, &m) in masks.iter().enumerate() {
+            c.restrict(cell, m);
+        }
+        Ok(c)
     }
 
-    /// The pencilmark line (n³ characters); for any size, though only n ≤ 9
-    /// reads back with [`parse_pencilmarks`](Self::parse_pencilmarks).
+    /// The pencilmark line: for each cell, n characters, the digit itself
+    /// where it is a candidate (or placed) and `.` where not. Any size is
+    /// written (n³ characters), though only n ≤ 9 reads back with
+    /// [`parse_pencilmarks`](Self::parse_pencilmarks).
     pub fn to_pencilmarks(&self) -> String {
-        let n = self.size.side();
-        let mut s = String::with_capacity(n * self.masks.len());
-        for &m in &self.masks {
+        let n = self.side();
+        let mut s = String::with_capacity(n * n * n);
+        for cell in 0..n * n {
+            let m = self.pencilmark(cell);
             for k in 0..n {
                 s.push(if m & (1 << k) != 0 {
                     digit_char(k as u8 + 1)
@@ -950,9 +907,46 @@ impl Candidates {
     }
 }
 
-impl std::fmt::Debug for Candidates {
+impl std::fmt::Display for Candidates {
+    /// The candidate grid as a block of text: each cell shows its candidates
+    /// (or its placed digit), columns aligned, with `|` and `-` between boxes.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Candidates({})", self.to_pencilmarks())
+        let (n, b) = (self.side(), self.size().box_size());
+        let text = |cell: usize| -> String {
+            match self.value(cell) {
+                0 if self.mask(cell) == 0 => "-".to_string(),
+                0 => self.digits(cell).map(digit_char).collect(),
+                d => digit_char(d).to_string(),
+            }
+        };
+        let mut width = vec![1usize; n];
+        for cell in 0..n * n {
+            let col = cell % n;
+            width[col] = width[col].max(text(cell).chars().count());
+        }
+        let rule: String = (0..b)
+            .map(|bx| {
+                let w: usize = (bx * b..bx * b + b).map(|c| width[c] + 1).sum::<usize>() + 1;
+                "-".repeat(w)
+            })
+            .collect::<Vec<_>>()
+            .join("+");
+        for r in 0..n {
+            if r > 0 && r % b == 0 {
+                writeln!(f, "{rule}")?;
+            }
+            let mut line = String::new();
+            for (c, &w) in width.iter().enumerate() {
+                if c > 0 && c % b == 0 {
+                    line.push_str(" |");
+                }
+                line.push(' ');
+                let t = text(r * n + c);
+                line.push_str(&format!("{t:<w$}"));
+            }
+            writeln!(f, "{}", line.trim_end())?;
+        }
+        Ok(())
     }
 }
 
@@ -1224,5 +1218,30 @@ mod tests {
             }
         ));
         assert_eq!(Candidates::mask_to_string(0b1_0000_0100), "{3,9}");
+    }
+
+    #[test]
+    fn pencilmark_singles_are_placed_and_bad_cells_are_errors() {
+        let g = parse_line(ISSUE).expect("parses");
+        let line = Candidates::from_grid(&g).to_pencilmarks();
+        let with_cell0 = |marks: &str| format!("{marks}{}", &line[9..]);
+        // r1c1 down to its 7: placed, and gone from its peers
+        let c = Candidates::parse_pencilmarks(&with_cell0("......7..")).expect("parses");
+        assert_eq!((c.value(0), c.mask(0)), (7, 0));
+        assert!(!c.has(2, 7) && !c.has(9, 7) && !c.has(72, 7));
+        assert_eq!(c.to_grid().given_count(), g.given_count() + 1);
+        let back = Candidates::parse_pencilmarks(&c.to_pencilmarks());
+        assert_eq!(back.expect("reads back"), c);
+        // no candidate left in r1c1
+        let e = Candidates::parse_pencilmarks(&with_cell0(".........")).expect_err("empty cell");
+        assert_eq!((e.line, e.column), (1, 1));
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 1: cell r1c1 has no candidate left"
+        );
+        // r1c1 down to 3, the digit r1c2 holds: the error points at r1c2's 3
+        let e = Candidates::parse_pencilmarks(&with_cell0("..3......")).expect_err("conflict");
+        assert_eq!(e.column, 12);
+        assert!(matches!(e.kind, ParseErrorKind::Conflict { .. }), "{e}");
     }
 }

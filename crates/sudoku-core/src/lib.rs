@@ -39,9 +39,14 @@
 //!   name the line, column and character, and conflicting givens are reported
 //!   as such. For one puzzle, `"...".parse::<Grid>()` works ([`Grid`]
 //!   implements `FromStr`). It also prints lines and grids, and reads and
-//!   writes pencilmarks ([`Candidates`]).
+//!   writes pencilmark lines ([`Candidates::parse_pencilmarks`],
+//!   [`Candidates::to_pencilmarks`]).
 //! - [`Grid`] (in [`grid`]) holds the givens (0 = empty) of a 4×4, 9×9, 16×16
 //!   or 25×25 puzzle; [`Size`] says which.
+//! - [`Candidates`] is a position being worked on: the placed digits and
+//!   each empty cell's candidates, from a grid or a player's pencilmarks,
+//!   updated as digits are placed and candidates eliminated. The rater works
+//!   on it, and it is what a pencilmark line reads into.
 //! - [`solve`] has the methods above, one value each ([`solve::Method`]:
 //!   names, `FromStr`, a fresh solver, what each supports), the Sudoku → exact-cover
 //!   encoder ([`solve::encode`]) and search traces ([`TraceStep`]). A solver
@@ -160,6 +165,7 @@
 
 #![warn(missing_docs)]
 
+mod candidates;
 pub mod format;
 pub mod generate;
 pub mod grid;
@@ -168,7 +174,8 @@ pub mod rate;
 pub mod solve;
 pub mod variant;
 
-pub use format::{Candidates, ParseError, ParseErrorKind, Puzzle};
+pub use candidates::{Candidates, CandidatesError};
+pub use format::{ParseError, ParseErrorKind, Puzzle};
 pub use grid::{CellName, Conflict, Grid, GridError, House, Size};
 pub use solve::{Limits, Report, Solver, Stats, StopReason, TraceStep, Uniqueness};
 

@@ -3,8 +3,9 @@
 
 use crate::{PUZZLE, sudoku, temp_dir};
 use predicates::prelude::*;
+use sudoku_core::Candidates;
 use sudoku_core::format::parse_line;
-use sudoku_core::rate::{Candidates, Config, HintLevel, Rater, apply};
+use sudoku_core::rate::{Config, HintLevel, Rater, apply};
 
 fn stdout_of(out: &assert_cmd::assert::Assert) -> String {
     String::from_utf8(out.get_output().stdout.clone()).expect("UTF-8 output")
@@ -213,7 +214,7 @@ fn position_with_eliminations() -> Candidates {
 #[test]
 fn hint_reads_a_pencilmark_line_and_counts_its_eliminations() {
     let c = position_with_eliminations();
-    let line = c.to_pencilmark_line();
+    let line = c.to_pencilmarks();
     assert_eq!(line.len(), 729);
     let expected = Rater::new(Config::all())
         .next_step(&c)
@@ -256,7 +257,7 @@ fn hint_warns_when_pencilmarks_remove_a_solution_digit() {
     )
     .unwrap();
     let c = Candidates::from_grid(&grid);
-    let mut line: Vec<u8> = c.to_pencilmark_line().into_bytes();
+    let mut line: Vec<u8> = c.to_pencilmarks().into_bytes();
     // r1c1 is empty; remove its solution digit (7) from the marks.
     assert_eq!(grid.get(0), 0);
     let d = solution.get(0) as usize;
@@ -282,7 +283,7 @@ fn hint_bad_input_names_line_and_column() {
         .stderr(predicate::str::contains("line 1, column 5").and(predicate::str::contains("'x'")));
     // A bad character in a pencilmark line.
     let mut marks = Candidates::from_grid(&parse_line(PUZZLE).unwrap())
-        .to_pencilmark_line()
+        .to_pencilmarks()
         .into_bytes();
     marks[99] = b'z';
     let marks = String::from_utf8(marks).unwrap();

@@ -271,6 +271,14 @@ fn pencilmark_lines_count_the_players_eliminations() {
         .stdout(predicate::str::contains(
             "line 1: pencilmark input is solved by the fast method",
         ));
+    // single candidates are placed digits: two in a row break the rule
+    let clash = format!("..3......{}", &pm[9..]);
+    sudoku()
+        .arg("solve")
+        .write_stdin(format!("{clash}\n"))
+        .assert()
+        .code(1)
+        .stdout("error: -: line 1: 3 appears twice in row 1\n");
     let bad = format!("{}x", &pm[..728]);
     sudoku()
         .arg("solve")

@@ -5,8 +5,8 @@
 //! the grid would be a deadly pattern with zero or several solutions, so in
 //! a puzzle with a unique solution the extra digit goes in that cell.
 
-use super::candidates::{Candidates, bit, digits};
 use super::step::{CellDigit, Step};
+use crate::candidates::{Candidates, bit, digits};
 
 pub(crate) fn find(c: &Candidates, step: &mut Step) -> bool {
     let l = c.layout();

@@ -2,8 +2,8 @@
 //! column, a digit's candidates all lie in one box, so the digit is removed
 //! from the rest of that box.
 
-use super::candidates::{Candidates, bit};
 use super::step::{CellDigit, Step};
+use crate::candidates::{Candidates, bit};
 
 pub(crate) fn find(c: &Candidates, step: &mut Step) -> bool {
     let l = c.layout();

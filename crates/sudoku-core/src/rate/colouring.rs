@@ -8,8 +8,8 @@
 //! - Colour wrap: if two cells of one colour see each other, that colour is
 //!   false, and the digit is removed from all its cells.
 
-use super::candidates::{Candidates, bit};
 use super::step::{CellDigit, Link, LinkKind, Step};
+use crate::candidates::{Candidates, bit};
 
 const NONE: usize = usize::MAX;
 

@@ -3,9 +3,9 @@
 //! removed from the rest of those columns; and the same with rows and
 //! columns swapped.
 
-use super::candidates::{Candidates, bit, digits};
 use super::combinations;
 use super::step::{CellDigit, Step};
+use crate::candidates::{Candidates, bit, digits};
 
 pub(crate) fn find(c: &Candidates, step: &mut Step, k: usize) -> bool {
     let l = c.layout();

@@ -1,7 +1,7 @@
 //! Full house: a house with one empty cell left takes the one digit it misses.
 
-use super::candidates::{Candidates, low_digit};
 use super::step::{CellDigit, Step};
+use crate::candidates::{Candidates, low_digit};
 
 pub(crate) fn find(c: &Candidates, step: &mut Step) -> bool {
     let l = c.layout();

@@ -1,8 +1,8 @@
 //! Hidden single: a digit with one place left in a house. Boxes are searched
 //! first (Sudoku Explainer rates them easier), then rows and columns.
 
-use super::candidates::{Candidates, bit, low_digit};
 use super::step::{CellDigit, Step};
+use crate::candidates::{Candidates, bit, low_digit};
 
 /// A hidden single in a box.
 pub(crate) fn find_box(c: &Candidates, step: &mut Step) -> bool {

@@ -1,9 +1,9 @@
 //! Hidden pair, triple and quad: k digits of a house that fit only in the
 //! same k cells; those cells lose every other candidate.
 
-use super::candidates::{Candidates, bit, digits};
 use super::combinations;
 use super::step::{CellDigit, Step};
+use crate::candidates::{Candidates, bit, digits};
 
 pub(crate) fn find(c: &Candidates, step: &mut Step, k: usize) -> bool {
     let l = c.layout();

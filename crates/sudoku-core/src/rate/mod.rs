@@ -49,7 +49,6 @@
 //! ```
 
 mod bug;
-mod candidates;
 mod claiming;
 mod colouring;
 mod fish;
@@ -74,12 +73,12 @@ mod xyz_wing;
 
 use std::fmt;
 
-pub use candidates::{Candidates, CandidatesError};
 pub use step::{CellDigit, HintLevel, Link, LinkKind, Step};
 pub use technique::{Config, Technique, UnknownTechnique};
 
+use crate::Candidates;
+use crate::candidates::bit;
 use crate::grid::Grid;
-use candidates::bit;
 
 impl Technique {
     /// Look for a step of this technique in `c`, writing it into `step`

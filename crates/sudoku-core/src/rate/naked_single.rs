@@ -1,7 +1,7 @@
 //! Naked single: a cell with one candidate left.
 
-use super::candidates::{Candidates, low_digit};
 use super::step::{CellDigit, Step};
+use crate::candidates::{Candidates, low_digit};
 
 pub(crate) fn find(c: &Candidates, step: &mut Step) -> bool {
     for (cell, &m) in c.masks().iter().enumerate() {

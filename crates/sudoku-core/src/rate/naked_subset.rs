@@ -1,9 +1,9 @@
 //! Naked pair, triple and quad: k cells of a house whose candidates together
 //! are only k digits; those digits are removed from the house's other cells.
 
-use super::candidates::{Candidates, digits};
 use super::combinations;
 use super::step::{CellDigit, Step};
+use crate::candidates::{Candidates, digits};
 
 pub(crate) fn find(c: &Candidates, step: &mut Step, k: usize) -> bool {
     let l = c.layout();

@@ -1,8 +1,8 @@
 //! Pointing (locked candidates type 1): in a box, a digit's candidates all lie
 //! in one row or column, so the digit is removed from the rest of that line.
 
-use super::candidates::{Candidates, bit};
 use super::step::{CellDigit, Step};
+use crate::candidates::{Candidates, bit};
 
 pub(crate) fn find(c: &Candidates, step: &mut Step) -> bool {
     let l = c.layout();

@@ -3,9 +3,9 @@
 //! One of the two other ends holds the digit, so it is removed from every
 //! cell that sees both.
 
-use super::candidates::Candidates;
 use super::step::Step;
 use super::{conjugate_pair, push_chain, push_common_eliminations};
+use crate::candidates::Candidates;
 
 pub(crate) fn find(c: &Candidates, step: &mut Step) -> bool {
     let l = c.layout();

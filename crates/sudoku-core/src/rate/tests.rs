@@ -94,7 +94,7 @@ fn unique_solution(grid: &Grid) -> Option<Grid> {
                 return;
             };
             let hs = self.houses(i);
-            for d in candidates::digits(free) {
+            for d in crate::candidates::digits(free) {
                 self.cells[i] = d;
                 hs.iter().for_each(|&h| self.used[h] |= bit(d));
                 self.go();
@@ -1005,7 +1005,7 @@ fn candidate_grid_display() {
     assert_eq!(lines.len(), 5, "{text}");
     assert_eq!(lines[0], " 1 2 | 3 4");
     assert_eq!(lines[2], "-----+-----");
-    assert_eq!(c.to_pencilmark_line().len(), 64);
+    assert_eq!(c.to_pencilmarks().len(), 64);
 }
 
 #[test]

@@ -4,8 +4,8 @@
 //! could swap x and y and the puzzle would have two solutions; so, in a
 //! puzzle with a unique solution, x and y are removed from the fourth cell.
 
-use super::candidates::{Candidates, digits};
 use super::step::{CellDigit, Step};
+use crate::candidates::{Candidates, digits};
 
 pub(crate) fn find(c: &Candidates, step: &mut Step) -> bool {
     let l = c.layout();

@@ -3,9 +3,9 @@
 //! The two cells cannot both be x, so one of them is y: y is removed from
 //! every cell that sees both.
 
-use super::candidates::{Candidates, bit, digits};
 use super::step::Step;
 use super::{conjugate_pair, push_common_eliminations};
+use crate::candidates::{Candidates, bit, digits};
 
 pub(crate) fn find(c: &Candidates, step: &mut Step) -> bool {
     let l = c.layout();

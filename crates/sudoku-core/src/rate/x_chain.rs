@@ -4,9 +4,9 @@
 //! so the digit is removed from every cell that sees both ends. The search
 //! is breadth-first, so the shortest chain from each start is found.
 
-use super::candidates::{Candidates, bit};
 use super::step::{CellDigit, Link, LinkKind, Step};
 use super::{conjugate_pair, push_common_eliminations};
+use crate::candidates::{Candidates, bit};
 
 const NONE: usize = usize::MAX;
 

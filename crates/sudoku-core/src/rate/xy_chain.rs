@@ -5,9 +5,9 @@
 //! The search is breadth-first, so the shortest chain from each start is
 //! found.
 
-use super::candidates::{Candidates, bit, digits};
 use super::push_common_eliminations;
 use super::step::{CellDigit, Link, LinkKind, Step};
+use crate::candidates::{Candidates, bit, digits};
 
 const NONE: usize = usize::MAX;
 

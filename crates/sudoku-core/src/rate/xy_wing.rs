@@ -2,9 +2,9 @@
 //! {y,z}. Whichever digit the pivot takes, one pincer is z, so z is removed
 //! from every cell that sees both pincers.
 
-use super::candidates::{Candidates, low_digit};
 use super::push_common_eliminations;
 use super::step::Step;
+use crate::candidates::{Candidates, low_digit};
 
 pub(crate) fn find(c: &Candidates, step: &mut Step) -> bool {
     let l = c.layout();

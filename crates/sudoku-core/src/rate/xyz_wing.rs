@@ -2,8 +2,8 @@
 //! One of the three cells is z, so z is removed from every cell that sees
 //! all three.
 
-use super::candidates::{Candidates, low_digit};
 use super::step::{CellDigit, Step};
+use crate::candidates::{Candidates, low_digit};
 
 pub(crate) fn find(c: &Candidates, step: &mut Step) -> bool {
     let l = c.layout();

@@ -16,7 +16,7 @@ use super::naive::fits;
 use super::{
     Budget, FnTrace, Limits, NoTrace, Report, Solver, Stats, StopReason, TraceStep, Tracer,
 };
-use crate::format::Candidates;
+use crate::Candidates;
 use crate::grid::Grid;
 
 /// Backtracking over candidates computed once. See the [module docs](self).
@@ -60,7 +60,7 @@ impl Cached {
                 .iter()
                 .enumerate()
                 .filter(|&(_, &d)| d == 0)
-                .map(|(c, _)| (c as u32, cands.get(c))),
+                .map(|(c, _)| (c as u32, cands.mask(c))),
         );
         stats.state_bytes = (size.cells() + self.empties.len() * 8) as u64;
         if let Some(&(cell, _)) = self.empties.iter().find(|&&(_, m)| m == 0) {

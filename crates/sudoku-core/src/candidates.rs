@@ -1,6 +1,8 @@
-//! The candidate grid: for every empty cell, the bitmask of digits still
-//! possible there (bit `d - 1` for digit `d`), updated incrementally as digits
-//! are placed and candidates eliminated.
+//! The candidate grid ([`Candidates`]): the placed digits and, for every
+//! empty cell, the bitmask of digits still possible there (bit `d - 1` for
+//! digit `d`), updated incrementally as digits are placed and candidates
+//! eliminated. Its text forms (the pencilmark line, the block) are in
+//! [`format`](crate::format).
 
 use std::sync::OnceLock;
 
@@ -126,6 +128,27 @@ pub enum CandidatesError {
 /// grid plus the player's own pencilmarks, so their eliminations count.
 /// Placing a digit removes it from every peer at once, so candidates never
 /// need recomputing while a puzzle is worked through.
+///
+/// Its pencilmark line (n characters per cell: the digit where it is a
+/// candidate or placed, `.` where not) is read by
+/// [`parse_pencilmarks`](Candidates::parse_pencilmarks) and written by
+/// [`to_pencilmarks`](Candidates::to_pencilmarks); `Display` draws it as a
+/// block of text, one row per line (both in [`format`](crate::format)).
+///
+/// ```
+/// use sudoku_core::{Candidates, Grid};
+///
+/// let grid: Grid = "1.....2...3..4..".parse()?;
+/// let mut c = Candidates::from_grid(&grid);
+/// assert_eq!(c.value(0), 1);
+/// assert_eq!(c.digits(1).collect::<Vec<_>>(), [2, 3]); // r1c2
+/// c.eliminate(1, 2);
+/// assert_eq!(c.mask(1), 0b100);
+/// c.place(1, 3);
+/// assert_eq!((c.value(1), c.mask(1), c.empty_count()), (3, 0, 11));
+/// assert!(c.to_pencilmarks().starts_with("1.....3."));
+/// # Ok::<(), sudoku_core::ParseError>(())
+/// ```
 #[derive(Clone)]
 pub struct Candidates {
     layout: &'static Layout,
@@ -142,9 +165,17 @@ impl PartialEq for Candidates {
 
 impl Eq for Candidates {}
 
+impl std::hash::Hash for Candidates {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.layout.size.hash(h);
+        self.values.hash(h);
+        self.masks.hash(h);
+    }
+}
+
 impl std::fmt::Debug for Candidates {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Candidates({})", self.to_pencilmark_line())
+        write!(f, "Candidates({})", self.to_pencilmarks())
     }
 }
 
@@ -179,8 +210,8 @@ impl Candidates {
                 got: masks.len(),
             });
         }
-        for (m, &p) in c.masks.iter_mut().zip(masks) {
-            *m &= p;
+        for (cell, &m) in masks.iter().enumerate() {
+            c.restrict(cell, m);
         }
         Ok(c)
     }
@@ -210,9 +241,23 @@ impl Candidates {
         self.masks.get(cell).copied().unwrap_or(0)
     }
 
-    /// All candidate masks, row-major.
+    /// All candidate masks, row-major (0 for a filled cell).
     pub fn masks(&self) -> &[u32] {
         &self.masks
+    }
+
+    /// The candidate digits of a cell, ascending (none for a filled cell).
+    pub fn digits(&self, cell: usize) -> impl Iterator<Item = u8> + use<> {
+        digits(self.mask(cell))
+    }
+
+    /// The pencilmark of a cell: its candidate mask, or for a filled cell the
+    /// bit of its digit (a pencilmark line's single candidate).
+    pub fn pencilmark(&self, cell: usize) -> u32 {
+        match self.value(cell) {
+            0 => self.mask(cell),
+            d => bit(d),
+        }
     }
 
     /// Whether `digit` is a candidate of `cell`.
@@ -259,9 +304,15 @@ impl Candidates {
     /// Remove `digit` from the candidates of `cell` (nothing if it is not one).
     pub fn eliminate(&mut self, cell: usize, digit: u8) {
         if digit >= 1 && (digit as usize) <= self.layout.n {
-            if let Some(m) = self.masks.get_mut(cell) {
-                *m &= !bit(digit);
-            }
+            self.restrict(cell, !bit(digit));
+        }
+    }
+
+    /// Keep only the candidates of `cell` that are in `mask` (bit `d - 1`
+    /// for digit `d`): a player's eliminations. Never adds a candidate.
+    pub fn restrict(&mut self, cell: usize, mask: u32) {
+        if let Some(m) = self.masks.get_mut(cell) {
+            *m &= mask;
         }
     }
 
@@ -282,76 +333,6 @@ impl Candidates {
             }
             placed | cand != l.all
         })
-    }
-
-    /// The pencilmark form: for each cell, n characters, the digit itself where
-    /// it is a candidate (or placed) and '.' where it is not.
-    pub fn to_pencilmark_line(&self) -> String {
-        let n = self.layout.n;
-        let mut s = String::with_capacity(n * n * n);
-        for cell in 0..n * n {
-            let m = if self.values[cell] != 0 {
-                bit(self.values[cell])
-            } else {
-                self.masks[cell]
-            };
-            for d in 1..=n as u8 {
-                s.push(if m & bit(d) != 0 {
-                    crate::grid::digit_char(d)
-                } else {
-                    '.'
-                });
-            }
-        }
-        s
-    }
-}
-
-impl std::fmt::Display for Candidates {
-    /// The candidate grid as a block of text: each cell shows its candidates
-    /// (or its placed digit), columns aligned, with `|` and `-` between boxes.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let l = self.layout;
-        let (n, b) = (l.n, l.b);
-        let text = |cell: usize| -> String {
-            if self.values[cell] != 0 {
-                crate::grid::digit_char(self.values[cell]).to_string()
-            } else if self.masks[cell] == 0 {
-                "-".to_string()
-            } else {
-                digits(self.masks[cell])
-                    .map(crate::grid::digit_char)
-                    .collect()
-            }
-        };
-        let mut width = vec![1usize; n];
-        for cell in 0..n * n {
-            let col = cell % n;
-            width[col] = width[col].max(text(cell).chars().count());
-        }
-        let rule: String = (0..b)
-            .map(|bx| {
-                let w: usize = (bx * b..bx * b + b).map(|c| width[c] + 1).sum::<usize>() + 1;
-                "-".repeat(w)
-            })
-            .collect::<Vec<_>>()
-            .join("+");
-        for r in 0..n {
-            if r > 0 && r % b == 0 {
-                writeln!(f, "{rule}")?;
-            }
-            let mut line = String::new();
-            for (c, &w) in width.iter().enumerate() {
-                if c > 0 && c % b == 0 {
-                    line.push_str(" |");
-                }
-                line.push(' ');
-                let t = text(r * n + c);
-                line.push_str(&format!("{t:<w$}"));
-            }
-            writeln!(f, "{}", line.trim_end())?;
-        }
-        Ok(())
     }
 }
 
