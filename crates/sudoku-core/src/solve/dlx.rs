@@ -215,13 +215,13 @@ impl DlxSolver {
             None => dlx.search_observed(limits, &mut visit, &mut exact_cover::NoObserver),
         };
         stats.time = start.elapsed();
-        stats.nodes = r.stats.nodes();
-        stats.guesses = r.stats.guesses();
-        stats.max_depth = r.stats.max_depth();
-        stats.state_bytes = r.stats.bytes() + self.encoder.bytes() as u64;
+        stats.nodes = r.stats.nodes;
+        stats.guesses = r.stats.guesses;
+        stats.max_depth = r.stats.max_depth;
+        stats.state_bytes = r.stats.peak_bytes + self.encoder.bytes() as u64;
         Report {
             stats,
-            solutions: r.stats.solutions(),
+            solutions: r.stats.solutions,
             stop: r.stop,
         }
     }
