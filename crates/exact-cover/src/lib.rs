@@ -154,7 +154,8 @@
 //!   and takes the max of `max_depth` and `peak_bytes`; a parallel count
 //!   reports the bytes of all its threads' copies, as those run at once. A
 //!   [`Report`] is the stats and the [`StopReason`], nothing else: the
-//!   solution count is [`Stats::solutions`].
+//!   solution count is [`Stats::solutions`]. `sudoku_core::Stats` and
+//!   `sudoku_core::Report` have the same shape, names and `+=` rules.
 
 #![warn(missing_docs)]
 

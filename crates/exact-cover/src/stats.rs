@@ -1,4 +1,8 @@
 //! Search statistics and the report a search ends with.
+//!
+//! `sudoku_core::Stats` has the same shape: the same fields under the same
+//! names with the same `+=` rule (`nodes`, `guesses`, `solutions`,
+//! `max_depth`, `peak_bytes`), plus fields of its own; keep them in step.
 
 use std::ops::AddAssign;
 
