@@ -575,3 +575,35 @@ mod method_tests {
         assert!(Method::ALL.iter().all(|m| m.traces() || *m == Method::Fast));
     }
 }
+
+#[cfg(test)]
+mod stats_tests {
+    use super::Stats;
+
+    /// The fields this crate's stats share with the engine's add up the
+    /// same way: counts sum, depth and bytes take the max.
+    #[test]
+    fn stats_add_up_like_the_engines() {
+        // (nodes, guesses, solutions, max_depth, peak_bytes) of two searches
+        let runs = [(10, 2, 1, 7, 300), (5, 0, 3, 9, 200)];
+        let mut ours = Stats::default();
+        let mut engine = exact_cover::Stats::default();
+        for (nodes, guesses, solutions, depth, bytes) in runs {
+            let mut o = Stats::default();
+            (o.nodes, o.guesses, o.solutions, o.max_depth, o.peak_bytes) =
+                (nodes, guesses, solutions, depth, bytes);
+            let mut e = exact_cover::Stats::default();
+            (e.nodes, e.guesses, e.solutions, e.max_depth, e.peak_bytes) =
+                (nodes, guesses, solutions, depth, bytes);
+            ours += o;
+            engine += e;
+        }
+        let shared = |s: &Stats| (s.nodes, s.guesses, s.solutions, s.max_depth, s.peak_bytes);
+        assert_eq!(shared(&ours), (15, 2, 4, 9, 300));
+        let e = &engine;
+        assert_eq!(
+            shared(&ours),
+            (e.nodes, e.guesses, e.solutions, e.max_depth, e.peak_bytes)
+        );
+    }
+}
