@@ -487,8 +487,7 @@ impl Observer for Bar {
         self.0.set_position((progress * 10_000.0) as u64);
         self.0.set_message(format!(
             "{} solutions, {} nodes",
-            stats.solutions(),
-            stats.nodes()
+            stats.solutions, stats.nodes
         ));
     }
 }
@@ -506,14 +505,14 @@ pub fn write_summary(
         Format::Text => Ok(()),
         Format::Json => {
             let summary = Summary {
-                count: s.solutions(),
+                count: s.solutions,
                 complete: report.stop.is_complete(),
                 stop: report.stop,
                 stats: SummaryStats {
-                    nodes: s.nodes(),
-                    updates: s.updates(),
-                    max_depth: s.max_depth(),
-                    bytes: s.bytes(),
+                    nodes: s.nodes,
+                    updates: s.updates,
+                    max_depth: s.max_depth,
+                    bytes: s.peak_bytes,
                     seconds: elapsed.as_secs_f64(),
                 },
             };
@@ -545,7 +544,7 @@ struct SummaryStats {
 /// The count as text: `N` when exact, `at least N (why it stopped)` when a
 /// limit cut the search short.
 pub fn count_text(report: &Report) -> String {
-    let n = report.stats.solutions();
+    let n = report.stats.solutions;
     if report.stop.is_complete() {
         n.to_string()
     } else {
@@ -557,29 +556,25 @@ pub fn count_text(report: &Report) -> String {
 /// the statistics, on stderr.
 fn report_on_stderr(report: &Report, elapsed: Duration, stats: bool) {
     let s = &report.stats;
-    let noun = if s.solutions() == 1 {
+    let noun = if s.solutions == 1 {
         "solution"
     } else {
         "solutions"
     };
     if report.stop.is_complete() {
-        eprintln!("{} {noun}", s.solutions());
+        eprintln!("{} {noun}", s.solutions);
     } else {
-        eprintln!(
-            "{} {noun} (search cut short: {})",
-            s.solutions(),
-            report.stop
-        );
+        eprintln!("{} {noun} (search cut short: {})", s.solutions, report.stop);
     }
     if stats {
         eprintln!(
             "nodes {}  updates {}  max depth {}  bytes {}  time {:.3}s  solutions {}",
-            s.nodes(),
-            s.updates(),
-            s.max_depth(),
-            s.bytes(),
+            s.nodes,
+            s.updates,
+            s.max_depth,
+            s.peak_bytes,
             elapsed.as_secs_f64(),
-            s.solutions()
+            s.solutions
         );
     }
 }
@@ -588,7 +583,7 @@ fn report_on_stderr(report: &Report, elapsed: Duration, stats: bool) {
 /// least one solution, [`exit::INCOMPLETE`] when a limit cut it short or
 /// there is no solution.
 pub fn exit_code(report: &Report) -> u8 {
-    if report.stop == StopReason::Exhausted && report.stats.solutions() > 0 {
+    if report.stop == StopReason::Exhausted && report.stats.solutions > 0 {
         exit::OK
     } else {
         exit::INCOMPLETE

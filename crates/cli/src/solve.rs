@@ -119,9 +119,9 @@ enum Verdict {
 
 impl Verdict {
     fn of(report: &Report) -> Verdict {
-        match (report.solutions, report.stop) {
+        match (report.stats.solutions, report.stop) {
             (2.., _) => Verdict::Multiple,
-            (_, StopReason::Exhausted) if report.solutions == 1 => Verdict::Unique,
+            (_, StopReason::Exhausted) if report.stats.solutions == 1 => Verdict::Unique,
             (_, StopReason::Exhausted) => Verdict::NoSolution,
             (_, stop) => Verdict::Unknown(stop),
         }
@@ -388,7 +388,7 @@ impl Job<'_> {
         } else {
             solver.search(puzzle, &self.limits(), &mut on_solution)
         };
-        if let (Some(column), 0) = (unchecked, report.solutions) {
+        if let (Some(column), 0) = (unchecked, report.stats.solutions) {
             if let Err(e) = format::check_givens(puzzle, rec.line, column) {
                 return self.error(out, tally, rec, &e.to_string());
             }
@@ -432,7 +432,7 @@ impl Job<'_> {
         let args = self.args;
         let verdict = Verdict::of(report);
         tally.count(verdict, report);
-        let n = report.solutions;
+        let n = report.stats.solutions;
         let complete = report.stop.is_complete();
         let found = &solutions[..(n.min(2) as usize)];
         match args.format {
@@ -594,7 +594,7 @@ fn stats_json(s: &sudoku_core::Stats) -> serde_json::Value {
         "nodes": s.nodes,
         "guesses": s.guesses,
         "max_depth": s.max_depth,
-        "state_bytes": s.state_bytes,
+        "state_bytes": s.peak_bytes,
         "matrix_rows": s.matrix_rows,
         "matrix_nodes": s.matrix_nodes,
     })
@@ -608,7 +608,7 @@ fn stats_line(method: Method, r: &Report) -> String {
         s.nodes,
         s.guesses,
         s.max_depth,
-        s.state_bytes
+        s.peak_bytes
     );
     if s.matrix_rows > 0 {
         line.push_str(&format!(

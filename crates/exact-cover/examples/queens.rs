@@ -36,8 +36,7 @@ fn main() {
     let report = count_parallel(&problem, Config::default(), &Limits::none(), 0);
     println!(
         "{n}-queens: {} solutions, {} search nodes",
-        report.stats.solutions(),
-        report.stats.nodes()
+        report.stats.solutions, report.stats.nodes
     );
     if let (Some(solution), _) = Dlx::new(&problem).first(&Limits::none()) {
         let mut board = vec![vec!['.'; n]; n];

@@ -88,8 +88,8 @@ fn main() {
     });
     println!(
         "{} word squares from {} words ({} search nodes)",
-        report.stats.solutions(),
+        report.stats.solutions,
         words.len(),
-        report.stats.nodes()
+        report.stats.nodes
     );
 }

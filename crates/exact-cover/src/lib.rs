@@ -40,8 +40,8 @@
 //!    threads and give the same count and node total as one thread.
 //! 4. **Bound it.** [`Limits`] cap solutions, nodes and time, and take a
 //!    [`CancelToken`] another thread can set. Every search ends with a
-//!    [`Report`]: [`Stats`] (nodes, link updates, solutions, guesses, depth,
-//!    bytes) and a [`StopReason`]. A search cut short never claims "no
+//!    [`Report`]: [`Stats`] (nodes, guesses, solutions, depth, peak bytes,
+//!    link updates) and a [`StopReason`]. A search cut short never claims "no
 //!    solution": only [`StopReason::Exhausted`] makes a count exact.
 //!
 //! [`Config`] chooses the branching [`Heuristic`] (minimum remaining values
@@ -70,15 +70,15 @@
 //! let mut solution = solution.expect("a solution");
 //! solution.sort();
 //! assert_eq!(solution, vec![0, 3, 4]); // {C E F}, {A D}, {B G}
-//! assert_eq!(report.stats.solutions(), 1);
+//! assert_eq!(report.stats.solutions, 1);
 //!
 //! // Counting: the report's stats hold the count, exact when the search
 //! // was complete. The dancing-cells engine agrees.
 //! let report = dlx.count(&Limits::none());
-//! assert_eq!(report.stats.solutions(), 1);
+//! assert_eq!(report.stats.solutions, 1);
 //! assert!(report.stop.is_complete());
 //! let mut cells = Cells::new(&problem).expect("no multiplicities");
-//! assert_eq!(cells.count(&Limits::none()).stats.solutions(), 1);
+//! assert_eq!(cells.count(&Limits::none()).stats.solutions, 1);
 //! # Ok::<(), exact_cover::BuildError>(())
 //! ```
 //!
@@ -104,9 +104,9 @@
 //! let problem = b.build()?;
 //!
 //! let mut dlx = Dlx::new(&problem);
-//! assert_eq!(dlx.count(&Limits::none()).stats.solutions(), 92);
+//! assert_eq!(dlx.count(&Limits::none()).stats.solutions, 92);
 //! let report = count_parallel(&problem, Config::default(), &Limits::none(), 2);
-//! assert_eq!(report.stats.solutions(), 92);
+//! assert_eq!(report.stats.solutions, 92);
 //!
 //! // Cut short: the count so far is a lower bound, not an answer.
 //! let report = dlx.count(&Limits::none().with_max_nodes(50));
@@ -149,6 +149,13 @@
 //!   links) and [`Cells`] (dancing cells).
 //! - Parallel counting splits the tree at a shallow level into independent
 //!   subtrees whose counts add up ([`Stats`] implement `AddAssign`).
+//! - [`Stats`] is plain data: public fields, `#[non_exhaustive]` so fields
+//!   can be added. `+=` sums the counts (nodes, guesses, solutions, updates)
+//!   and takes the max of `max_depth` and `peak_bytes`; a parallel count
+//!   reports the bytes of all its threads' copies, as those run at once. A
+//!   [`Report`] is the stats and the [`StopReason`], nothing else: the
+//!   solution count is [`Stats::solutions`]. `sudoku_core::Stats` and
+//!   `sudoku_core::Report` have the same shape, names and `+=` rules.
 
 #![warn(missing_docs)]
 

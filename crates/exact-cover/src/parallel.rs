@@ -75,8 +75,9 @@ pub(crate) fn thread_count(threads: usize) -> usize {
 }
 
 /// The report of a parallel count: the split's statistics plus every
-/// subtree's, `bytes` held in all, and the stop reason of a subtree cut
-/// short (or exhausted when none was).
+/// subtree's, with `bytes` (what the threads hold at once) as the peak
+/// bytes, and the stop reason of a subtree cut short (or exhausted when
+/// none was).
 pub(crate) fn combine(mut stats: Stats, reports: &[Report], bytes: u64) -> Report {
     let mut stop = StopReason::Exhausted;
     for r in reports {
@@ -85,7 +86,7 @@ pub(crate) fn combine(mut stats: Stats, reports: &[Report], bytes: u64) -> Repor
             stop = r.stop;
         }
     }
-    stats.bytes = bytes;
+    stats.peak_bytes = bytes;
     Report { stats, stop }
 }
 
@@ -128,9 +129,9 @@ mod tests {
         assert!(paths.len() >= 16, "{} paths", paths.len());
         assert_eq!(above, 0);
         let report = count_parallel(&problem, Config::default(), &Limits::none(), 2);
-        assert_eq!(report.stats.solutions(), 92);
+        assert_eq!(report.stats.solutions, 92);
         assert!(report.stop.is_complete());
         let one = Dlx::new(&problem).count(&Limits::none());
-        assert_eq!(report.stats.nodes(), one.stats.nodes());
+        assert_eq!(report.stats.nodes, one.stats.nodes);
     }
 }

@@ -150,7 +150,7 @@ type Visitor<'a> = dyn FnMut(&[usize]) -> ControlFlow<()> + 'a;
 /// let p = format::parse("A B C | X\nA X:1\nB C X:1\nB\nC\n").unwrap().problem;
 /// let mut dlx = Dlx::new(&p);
 /// let report = dlx.count(&Limits::none());
-/// assert_eq!(report.stats.solutions(), 2);
+/// assert_eq!(report.stats.solutions, 2);
 /// ```
 #[derive(Clone, Debug)]
 pub struct Dlx {
@@ -253,12 +253,12 @@ impl Dlx {
     /// use exact_cover::{format, Dlx, Limits};
     /// let p = format::parse("A B C\nA\nB\nC\nA B\n").unwrap().problem;
     /// let mut dlx = Dlx::new(&p);
-    /// assert_eq!(dlx.count(&Limits::none()).stats.solutions(), 2);
+    /// assert_eq!(dlx.count(&Limits::none()).stats.solutions, 2);
     /// assert!(dlx.select(3)); // A B
     /// assert!(!dlx.select(0)); // A conflicts with A B
-    /// assert_eq!(dlx.count(&Limits::none()).stats.solutions(), 1);
+    /// assert_eq!(dlx.count(&Limits::none()).stats.solutions, 1);
     /// dlx.unselect_all();
-    /// assert_eq!(dlx.count(&Limits::none()).stats.solutions(), 2);
+    /// assert_eq!(dlx.count(&Limits::none()).stats.solutions, 2);
     /// ```
     pub fn select(&mut self, k: usize) -> bool {
         self.unwind();
@@ -366,7 +366,7 @@ impl Dlx {
 
     fn report(&mut self, stop: StopReason) -> Report {
         self.stats.updates = self.links.updates;
-        self.stats.bytes = self.bytes();
+        self.stats.peak_bytes = self.bytes();
         Report {
             stats: self.stats,
             stop,
@@ -384,7 +384,7 @@ impl Dlx {
     }
 
     /// Count solutions (up to `limits.max_solutions`); the count is
-    /// `report.stats.solutions()`, exact when `report.stop.is_complete()`.
+    /// `report.stats.solutions`, exact when `report.stop.is_complete()`.
     pub fn count(&mut self, limits: &Limits) -> Report {
         self.count_observed(limits, &mut NoObserver)
     }
@@ -837,7 +837,7 @@ impl Solutions<'_> {
     pub fn report(&self) -> (Stats, Option<StopReason>) {
         let mut s = self.dlx.stats;
         s.updates = self.dlx.links.updates;
-        s.bytes = self.dlx.bytes();
+        s.peak_bytes = self.dlx.bytes();
         (s, self.stop)
     }
 }

@@ -1,56 +1,53 @@
 //! Search statistics and the report a search ends with.
+//!
+//! `sudoku_core::Stats` has the same shape: the same fields under the same
+//! names with the same `+=` rule (`nodes`, `guesses`, `solutions`,
+//! `max_depth`, `peak_bytes`), plus fields of its own; keep them in step.
 
 use std::ops::AddAssign;
 
-/// Counters kept by a search. Per-thread stats add up with `+=`.
+/// Counters kept by a search: plain data with public fields.
+///
+/// Stats of several searches add up with `+=` (per-thread stats of a
+/// parallel count, searches of a batch); each field says what `+=` does
+/// with it: counts **sum**, `max_depth` and `peak_bytes` take the **max**.
+/// The struct is `#[non_exhaustive]`, so fields can be added: outside this
+/// crate, start from [`Stats::default`] and set fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Stats {
-    pub(crate) nodes: u64,
-    pub(crate) updates: u64,
-    pub(crate) solutions: u64,
-    pub(crate) guesses: u64,
-    pub(crate) max_depth: u32,
-    pub(crate) bytes: u64,
-}
-
-impl Stats {
-    /// Search-tree nodes entered (the root counts as one).
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
-    /// Link updates: list removals done by cover/hide/purify (Knuth's
-    /// "updates"); for [`Cells`](crate::Cells), sparse-set removals.
-    pub fn updates(&self) -> u64 {
-        self.updates
-    }
-    /// Solutions visited.
-    pub fn solutions(&self) -> u64 {
-        self.solutions
-    }
+    /// Search-tree nodes entered (the root counts as one). `+=` sums.
+    pub nodes: u64,
     /// Guesses: alternatives tried at choice points that had more than one
     /// (a forced move, an item with a single option left, is not a guess).
-    pub fn guesses(&self) -> u64 {
-        self.guesses
-    }
+    /// `+=` sums.
+    pub guesses: u64,
+    /// Solutions visited (the count, for a counting search). `+=` sums.
+    pub solutions: u64,
     /// Deepest level reached (number of choices on the current path).
-    pub fn max_depth(&self) -> u32 {
-        self.max_depth
-    }
-    /// Bytes of the search structure (links, headers, stacks); for summed
-    /// per-thread stats this is the total over threads.
-    pub fn bytes(&self) -> u64 {
-        self.bytes
-    }
+    /// `+=` takes the max.
+    pub max_depth: u32,
+    /// Bytes of the search structure at its largest (links, headers,
+    /// stacks). `+=` takes the max: searches added up are taken to have run
+    /// one after another. Parallel counts ([`count_parallel`](crate::count_parallel),
+    /// [`Cells::count_parallel`](crate::Cells::count_parallel)), whose
+    /// threads run at once, report the bytes of all the threads' copies.
+    pub peak_bytes: u64,
+    /// Link updates: list removals done by cover/hide/purify (Knuth's
+    /// "updates"); for [`Cells`](crate::Cells), sparse-set removals.
+    /// `+=` sums.
+    pub updates: u64,
 }
 
 impl AddAssign for Stats {
+    /// Sums the counts; `max_depth` and `peak_bytes` take the max.
     fn add_assign(&mut self, o: Stats) {
         self.nodes += o.nodes;
-        self.updates += o.updates;
-        self.solutions += o.solutions;
         self.guesses += o.guesses;
+        self.solutions += o.solutions;
         self.max_depth = self.max_depth.max(o.max_depth);
-        self.bytes += o.bytes;
+        self.peak_bytes = self.peak_bytes.max(o.peak_bytes);
+        self.updates += o.updates;
     }
 }
 
@@ -110,10 +107,12 @@ impl std::fmt::Display for StopReason {
     }
 }
 
-/// What a search returns besides its solutions: statistics and why it stopped.
+/// What a search returns besides its solutions: statistics and why it
+/// stopped. The solution count is [`Stats::solutions`]. Anything else a
+/// search measures goes in [`Stats`], so a `Report` stays these two fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Report {
-    /// What the search did: nodes, updates, solutions seen, depth, memory.
+    /// What the search did: nodes, guesses, solutions, depth, memory, updates.
     pub stats: Stats,
     /// Why it ended. Only [`StopReason::Exhausted`] makes a count exact and
     /// an empty result a proof of "no solution"; see

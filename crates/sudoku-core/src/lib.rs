@@ -151,6 +151,14 @@
 //!   [`count`](Solver::count) and [`uniqueness`](Solver::uniqueness) are
 //!   built on it. Each reports nodes, guesses, depth and the bytes of its
 //!   search state, measured the same way, so methods compare fairly.
+//! - **One report, shared with the engine.** [`Stats`] and [`Report`] have
+//!   the shape of [`exact_cover::Stats`] and [`exact_cover::Report`]: public
+//!   fields (`#[non_exhaustive]` stats, so fields can be added), the same
+//!   names for the same counts (`nodes`, `guesses`, `solutions`,
+//!   `max_depth`, `peak_bytes`), the solution count inside the stats and a
+//!   report that is stats plus [`StopReason`]. `+=` sums counts and times
+//!   and takes the max of `max_depth` and `peak_bytes` (a solver reuses its
+//!   memory from puzzle to puzzle); each field's doc says which.
 //! - **Reusable solvers.** A solver owns its scratch memory and is reused
 //!   across puzzles, so a batch allocates nothing per puzzle.
 //! - **"Gave up" is not "no solution".** Limits never turn into errors: a

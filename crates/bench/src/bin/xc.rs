@@ -213,10 +213,10 @@ fn main() {
         });
         let (tp, np) = time(passes, || peer_count(&text));
         for (who, got) in [
-            ("ours", r1.stats.solutions()),
-            ("ours x2", r2.stats.solutions()),
-            ("ours, cells", rc.stats.solutions()),
-            ("ours, cells x2", rc2.stats.solutions()),
+            ("ours", r1.stats.solutions),
+            ("ours x2", r2.stats.solutions),
+            ("ours, cells", rc.stats.solutions),
+            ("ours, cells x2", rc2.stats.solutions),
             ("dlx", np),
         ] {
             if got != want {

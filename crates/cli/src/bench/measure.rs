@@ -301,7 +301,7 @@ impl Record {
             verdict: (!cut_short).then(|| Verdict::of(found, limit)),
             nodes: stats.nodes,
             guesses: stats.guesses,
-            state_bytes: stats.state_bytes,
+            state_bytes: stats.peak_bytes,
         }
     }
 }

@@ -123,15 +123,15 @@ enum Phase {
 /// removals (one option node taken out of one item's set), the counterpart
 /// of a link update: the two engines agree on it except that a forced move
 /// (an item with one option left) here does not remove its option from the
-/// other items' sets only to put it back, so `Cells` reports fewer. `bytes`
-/// is the size of the nodes, the sets, the item records, the trail and the
+/// other items' sets only to put it back, so `Cells` reports fewer.
+/// `peak_bytes` is the size of the nodes, the sets, the item records, the trail and the
 /// stacks.
 ///
 /// ```
 /// use exact_cover::{format, Cells, Limits};
 /// let p = format::parse("A B C | X\nA X:1\nB C X:1\nB\nC\n").unwrap().problem;
 /// let mut cells = Cells::new(&p).unwrap();
-/// assert_eq!(cells.count(&Limits::none()).stats.solutions(), 2);
+/// assert_eq!(cells.count(&Limits::none()).stats.solutions, 2);
 /// let (first, _) = cells.first(&Limits::none());
 /// assert_eq!(first.unwrap().len(), 2);
 /// ```
@@ -209,7 +209,7 @@ impl Cells {
     }
 
     /// Count solutions (up to `limits.max_solutions`); the count is
-    /// `report.stats.solutions()`, exact when `report.stop.is_complete()`.
+    /// `report.stats.solutions`, exact when `report.stop.is_complete()`.
     pub fn count(&mut self, limits: &Limits) -> Report {
         self.run::<false>(limits, &mut |_| ControlFlow::Continue(()))
     }
@@ -335,7 +335,7 @@ impl Cells {
             (true, false, true) => self.drive::<FILL, true, false, true>(limits, visit),
         };
         self.stats.updates = self.sets.updates;
-        self.stats.bytes = self.bytes();
+        self.stats.peak_bytes = self.bytes();
         Report {
             stats: self.stats,
             stop,
@@ -499,14 +499,14 @@ mod tests {
         }
         let p = parse(&text).unwrap().problem;
         let mut cells = Cells::new(&p).unwrap();
-        assert_eq!(cells.count(&Limits::none()).stats.solutions(), 576);
+        assert_eq!(cells.count(&Limits::none()).stats.solutions, 576);
         for stamp in 1..200 {
             // stale stamps equal to steps that come after the wrap: they
             // must be cleared, or those steps would not save the sizes
             // they change
             cells.sets.set_epoch(u32::MAX - 1, stamp);
             let r = cells.count(&Limits::none());
-            assert_eq!(r.stats.solutions(), 576, "stamps at {stamp}");
+            assert_eq!(r.stats.solutions, 576, "stamps at {stamp}");
         }
     }
 }

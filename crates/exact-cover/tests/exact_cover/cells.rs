@@ -36,7 +36,7 @@ fn all_solutions(p: &Problem, config: Config) -> Vec<Vec<usize>> {
         ControlFlow::Continue(())
     });
     assert_eq!(r.stop, StopReason::Exhausted);
-    assert_eq!(r.stats.solutions(), out.len() as u64);
+    assert_eq!(r.stats.solutions, out.len() as u64);
     out.sort();
     out
 }
@@ -46,7 +46,7 @@ fn count_with(p: &Problem, config: Config) -> u64 {
         .unwrap()
         .count(&Limits::none());
     assert_eq!(r.stop, StopReason::Exhausted);
-    r.stats.solutions()
+    r.stats.solutions
 }
 
 fn dlx_solutions(p: &Problem) -> Vec<Vec<usize>> {
@@ -122,16 +122,16 @@ fn bundled_instances_have_their_known_counts() {
         let p = k.problem();
         let cells = Cells::new(&p).unwrap().count(&Limits::none());
         assert_eq!(cells.stop, StopReason::Exhausted, "{name}");
-        assert_eq!(cells.stats.solutions(), k.solutions, "{name}: cells");
-        assert_eq!(cells.stats.nodes(), k.nodes, "{name}: nodes");
-        assert_eq!(cells.stats.guesses(), k.guesses, "{name}");
-        assert_eq!(cells.stats.max_depth(), k.max_depth, "{name}: depth");
+        assert_eq!(cells.stats.solutions, k.solutions, "{name}: cells");
+        assert_eq!(cells.stats.nodes, k.nodes, "{name}: nodes");
+        assert_eq!(cells.stats.guesses, k.guesses, "{name}");
+        assert_eq!(cells.stats.max_depth, k.max_depth, "{name}: depth");
         if let Some(first_nodes) = k.first_nodes {
             let first = Cells::with_config(&p, FIRST)
                 .unwrap()
                 .count(&Limits::none());
-            assert_eq!(first.stats.solutions(), k.solutions, "{name}: first item");
-            assert_eq!(first.stats.nodes(), first_nodes, "{name}");
+            assert_eq!(first.stats.solutions, k.solutions, "{name}: first item");
+            assert_eq!(first.stats.nodes, first_nodes, "{name}");
         }
     }
 }
@@ -190,17 +190,11 @@ fn limits_cut_the_search_short() {
     let r = cells.count(&Limits::none().with_max_nodes(50));
     assert_eq!(r.stop, StopReason::NodeLimit);
     assert!(r.stop.is_cut_short());
-    assert_eq!(r.stats.nodes(), 50);
+    assert_eq!(r.stats.nodes, 50);
     let r = cells.count(&Limits::solutions(5));
-    assert_eq!(
-        (r.stats.solutions(), r.stop),
-        (5, StopReason::SolutionLimit)
-    );
+    assert_eq!((r.stats.solutions, r.stop), (5, StopReason::SolutionLimit));
     let r = cells.count(&Limits::solutions(0));
-    assert_eq!(
-        (r.stats.solutions(), r.stop),
-        (0, StopReason::SolutionLimit)
-    );
+    assert_eq!((r.stats.solutions, r.stop), (0, StopReason::SolutionLimit));
     let token = CancelToken::new();
     token.cancel();
     let r = cells.count(&Limits::none().with_cancel(token));
@@ -213,7 +207,7 @@ fn limits_cut_the_search_short() {
     assert_eq!(r.stop, StopReason::NodeLimit);
     // the solver is reusable after an interrupted search
     let r = cells.count(&Limits::none());
-    assert_eq!((r.stats.solutions(), r.stop), (724, StopReason::Exhausted));
+    assert_eq!((r.stats.solutions, r.stop), (724, StopReason::Exhausted));
 }
 
 #[test]
@@ -246,10 +240,10 @@ fn visitor_can_stop_and_solutions_are_covers() {
 fn stats_are_reported() {
     let p = queens(8);
     let r = Cells::new(&p).unwrap().count(&Limits::none());
-    assert!(r.stats.nodes() > 92);
-    assert!(r.stats.updates() > r.stats.nodes());
-    assert_eq!(r.stats.max_depth(), 8);
-    assert!(r.stats.bytes() > 0);
+    assert!(r.stats.nodes > 92);
+    assert!(r.stats.updates > r.stats.nodes);
+    assert_eq!(r.stats.max_depth, 8);
+    assert!(r.stats.peak_bytes > 0);
 }
 
 #[test]
@@ -282,23 +276,23 @@ proptest! {
         let p = build(&r);
         let want = brute_force(&r);
         let links = Dlx::new(&p).count(&Limits::none());
-        prop_assert_eq!(links.stats.solutions(), want);
+        prop_assert_eq!(links.stats.solutions, want);
         let cells = Cells::new(&p).unwrap().count(&Limits::none());
-        prop_assert_eq!(cells.stats.solutions(), want);
-        prop_assert_eq!(cells.stats.nodes(), links.stats.nodes());
+        prop_assert_eq!(cells.stats.solutions, want);
+        prop_assert_eq!(cells.stats.nodes, links.stats.nodes);
         prop_assert_eq!(count_with(&p, FIRST), want);
         let seeded = Config { heuristic: Heuristic::Mrv, seed: Some(7) };
         prop_assert_eq!(count_with(&p, seeded), want);
         prop_assert_eq!(all_solutions(&p, MRV), dlx_solutions(&p));
         // a solution limit stops at the limit or at the end
         let limited = Cells::new(&p).unwrap().count(&Limits::solutions(1));
-        prop_assert_eq!(limited.stats.solutions(), want.min(1));
+        prop_assert_eq!(limited.stats.solutions, want.min(1));
         // the same with the bit sets of large problems
         let big = build_padded(&r, 130);
         let links = Dlx::new(&big).count(&Limits::none());
         let cells = Cells::new(&big).unwrap().count(&Limits::none());
-        prop_assert_eq!(cells.stats.solutions(), want);
-        prop_assert_eq!(cells.stats.nodes(), links.stats.nodes());
+        prop_assert_eq!(cells.stats.solutions, want);
+        prop_assert_eq!(cells.stats.nodes, links.stats.nodes);
     }
 }
 
@@ -320,18 +314,18 @@ fn parallel_count_matches_sequential() {
         for threads in [2, 3] {
             let par = cells.count_parallel(&Limits::none(), threads);
             assert_eq!(par.stop, StopReason::Exhausted, "{name}");
-            assert_eq!(par.stats.solutions(), known.solutions, "{name}");
-            assert_eq!(par.stats.nodes(), known.nodes, "{name}: nodes add up");
-            assert_eq!(par.stats.guesses(), known.guesses, "{name}");
+            assert_eq!(par.stats.solutions, known.solutions, "{name}");
+            assert_eq!(par.stats.nodes, known.nodes, "{name}: nodes add up");
+            assert_eq!(par.stats.guesses, known.guesses, "{name}");
             pars.push(par);
         }
         // the solver still counts on one thread afterwards
         let seq = cells.count(&Limits::none());
         assert_eq!(seq.stop, StopReason::Exhausted, "{name}");
-        assert_eq!(seq.stats.solutions(), known.solutions, "{name}");
-        assert_eq!(seq.stats.nodes(), known.nodes, "{name}");
+        assert_eq!(seq.stats.solutions, known.solutions, "{name}");
+        assert_eq!(seq.stats.nodes, known.nodes, "{name}");
         for par in pars {
-            assert_eq!(par.stats.updates(), seq.stats.updates(), "{name}");
+            assert_eq!(par.stats.updates, seq.stats.updates, "{name}");
         }
     }
     // a cancelled parallel count says so

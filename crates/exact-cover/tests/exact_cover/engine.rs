@@ -32,7 +32,7 @@ fn all_solutions(p: &Problem, config: Config) -> Vec<Vec<usize>> {
 fn count(p: &Problem) -> u64 {
     let r = Dlx::new(p).count(&Limits::none());
     assert_eq!(r.stop, StopReason::Exhausted);
-    r.stats.solutions()
+    r.stats.solutions
 }
 
 #[test]
@@ -94,7 +94,7 @@ fn n_queens_counts() {
         )
         .count(&Limits::none())
         .stats
-        .solutions();
+        .solutions;
         assert_eq!(first, want, "{n}-queens, first-item heuristic");
     }
 }
@@ -108,10 +108,10 @@ fn bundled_instances_have_their_known_counts() {
         let p = k.problem();
         let r = Dlx::new(&p).count(&Limits::none());
         assert_eq!(r.stop, StopReason::Exhausted, "{name}");
-        assert_eq!(r.stats.solutions(), k.solutions, "{name}");
-        assert_eq!(r.stats.nodes(), k.nodes, "{name}: nodes");
-        assert_eq!(r.stats.guesses(), k.guesses, "{name}: guesses");
-        assert_eq!(r.stats.max_depth(), k.max_depth, "{name}: depth");
+        assert_eq!(r.stats.solutions, k.solutions, "{name}");
+        assert_eq!(r.stats.nodes, k.nodes, "{name}: nodes");
+        assert_eq!(r.stats.guesses, k.guesses, "{name}: guesses");
+        assert_eq!(r.stats.max_depth, k.max_depth, "{name}: depth");
         if let Some(first_nodes) = k.first_nodes {
             let first = Dlx::with_config(
                 &p,
@@ -121,8 +121,8 @@ fn bundled_instances_have_their_known_counts() {
                 },
             )
             .count(&Limits::none());
-            assert_eq!(first.stats.solutions(), k.solutions, "{name}: first item");
-            assert_eq!(first.stats.nodes(), first_nodes, "{name}: first item");
+            assert_eq!(first.stats.solutions, k.solutions, "{name}: first item");
+            assert_eq!(first.stats.nodes, first_nodes, "{name}: first item");
         }
     }
 }
@@ -154,9 +154,9 @@ fn parallel_count_matches_sequential() {
         let p = seq.problem();
         let par = count_parallel(&p, Config::default(), &Limits::none(), 2);
         assert_eq!(par.stop, StopReason::Exhausted, "{name}");
-        assert_eq!(par.stats.solutions(), seq.solutions, "{name}");
-        assert_eq!(par.stats.nodes(), seq.nodes, "{name}: nodes add up");
-        assert_eq!(par.stats.guesses(), seq.guesses, "{name}: guesses add up");
+        assert_eq!(par.stats.solutions, seq.solutions, "{name}");
+        assert_eq!(par.stats.nodes, seq.nodes, "{name}: nodes add up");
+        assert_eq!(par.stats.guesses, seq.guesses, "{name}: guesses add up");
     }
 }
 
@@ -223,12 +223,9 @@ fn limits_never_claim_no_solution() {
     let r = dlx.count(&Limits::none().with_max_nodes(50));
     assert_eq!(r.stop, StopReason::NodeLimit);
     assert!(r.stop.is_cut_short());
-    assert_eq!(r.stats.nodes(), 50);
+    assert_eq!(r.stats.nodes, 50);
     let r = dlx.count(&Limits::solutions(5));
-    assert_eq!(
-        (r.stats.solutions(), r.stop),
-        (5, StopReason::SolutionLimit)
-    );
+    assert_eq!((r.stats.solutions, r.stop), (5, StopReason::SolutionLimit));
     let token = CancelToken::new();
     token.cancel();
     let r = dlx.count(&Limits::none().with_cancel(token));
@@ -236,7 +233,7 @@ fn limits_never_claim_no_solution() {
     let r = dlx.count(&Limits::none().with_deadline(std::time::Instant::now()));
     assert_eq!(r.stop, StopReason::Deadline);
     // the solver is reusable after an interrupted search
-    assert_eq!(dlx.count(&Limits::none()).stats.solutions(), 724);
+    assert_eq!(dlx.count(&Limits::none()).stats.solutions, 724);
 }
 
 #[test]
@@ -263,10 +260,10 @@ fn visitor_can_stop_and_iterator_resumes() {
 fn stats_are_reported() {
     let p = queens(8);
     let r = Dlx::new(&p).count(&Limits::none());
-    assert!(r.stats.nodes() > 92);
-    assert!(r.stats.updates() > r.stats.nodes());
-    assert_eq!(r.stats.max_depth(), 8);
-    assert!(r.stats.bytes() > 0);
+    assert!(r.stats.nodes > 92);
+    assert!(r.stats.updates > r.stats.nodes);
+    assert_eq!(r.stats.max_depth, 8);
+    assert!(r.stats.peak_bytes > 0);
 }
 
 #[test]
@@ -393,13 +390,13 @@ proptest! {
         let want = brute_force(&r);
         prop_assert_eq!(count(&p), want);
         let first = Dlx::with_config(&p, Config { heuristic: Heuristic::First, seed: None })
-            .count(&Limits::none()).stats.solutions();
+            .count(&Limits::none()).stats.solutions;
         prop_assert_eq!(first, want);
         let seeded = Dlx::with_config(&p, Config { heuristic: Heuristic::Mrv, seed: Some(7) })
-            .count(&Limits::none()).stats.solutions();
+            .count(&Limits::none()).stats.solutions;
         prop_assert_eq!(seeded, want);
         let par = count_parallel(&p, Config::default(), &Limits::none(), 2);
-        prop_assert_eq!(par.stats.solutions(), want);
+        prop_assert_eq!(par.stats.solutions, want);
         // options selected before the search: the solutions containing them
         let mut dlx = Dlx::new(&p);
         for (a, b) in [(0usize, 1usize), (1, 3), (2, 0)] {
@@ -416,13 +413,13 @@ proptest! {
                 }
             }
             let report = dlx.count(&Limits::none());
-            prop_assert_eq!(report.stats.solutions(), brute_force_with(&r, must));
+            prop_assert_eq!(report.stats.solutions, brute_force_with(&r, must));
             let first = dlx.first(&Limits::none()).0;
             if let Some(sol) = first {
                 prop_assert!((0..r.options.len()).all(|k| must >> k & 1 == 0 || sol.contains(&k)));
             }
             dlx.unselect_all();
-            prop_assert_eq!(dlx.count(&Limits::none()).stats.solutions(), want);
+            prop_assert_eq!(dlx.count(&Limits::none()).stats.solutions, want);
         }
         prop_assert!(!dlx.select(r.options.len()));
         // every solution is distinct

@@ -7,7 +7,7 @@
 //!
 //! Statistics: a node is a digit placed (plus the root); a guess is a digit
 //! placed in a cell whose cached list has more than one digit; depth is the
-//! number of cells filled by the search; `state_bytes` is the working grid,
+//! number of cells filled by the search; `peak_bytes` is the working grid,
 //! the cache and the peak stack.
 
 use std::ops::ControlFlow;
@@ -62,7 +62,7 @@ impl Cached {
                 .filter(|&(_, &d)| d == 0)
                 .map(|(c, _)| (c as u32, cands.mask(c))),
         );
-        stats.state_bytes = (size.cells() + self.empties.len() * 8) as u64;
+        stats.peak_bytes = (size.cells() + self.empties.len() * 8) as u64;
         if let Some(&(cell, _)) = self.empties.iter().find(|&&(_, m)| m == 0) {
             trace.step(TraceStep::DeadEnd {
                 cell: cell as usize,

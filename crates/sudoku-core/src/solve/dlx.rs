@@ -186,7 +186,6 @@ impl DlxSolver {
             stats.time = start.elapsed();
             return Report {
                 stats,
-                solutions: 0,
                 stop: StopReason::Exhausted,
             };
         }
@@ -215,13 +214,13 @@ impl DlxSolver {
             None => dlx.search_observed(limits, &mut visit, &mut exact_cover::NoObserver),
         };
         stats.time = start.elapsed();
-        stats.nodes = r.stats.nodes();
-        stats.guesses = r.stats.guesses();
-        stats.max_depth = r.stats.max_depth();
-        stats.state_bytes = r.stats.bytes() + self.encoder.bytes() as u64;
+        stats.nodes = r.stats.nodes;
+        stats.guesses = r.stats.guesses;
+        stats.solutions = r.stats.solutions;
+        stats.max_depth = r.stats.max_depth;
+        stats.peak_bytes = r.stats.peak_bytes + self.encoder.bytes() as u64;
         Report {
             stats,
-            solutions: r.stats.solutions(),
             stop: r.stop,
         }
     }
@@ -355,7 +354,7 @@ mod tests {
             let (u, r) = s.uniqueness(&grid(PUZZLE), &Limits::none());
             assert_eq!(u, Uniqueness::Unique(grid(SOLUTION)), "{}", s.name());
             assert_eq!(r.stop, StopReason::Exhausted);
-            assert!(r.stats.nodes > 0 && r.stats.state_bytes > 0);
+            assert!(r.stats.nodes > 0 && r.stats.peak_bytes > 0);
         }
     }
 

@@ -29,48 +29,69 @@ pub use mrv::{Mrv, MrvSolver};
 pub use mrv_hidden::MrvHidden;
 pub use naive::Naive;
 
-/// Statistics every method reports.
+/// Statistics every method reports: plain data with public fields.
+///
+/// The shared part has the shape of [`exact_cover::Stats`]: the same fields
+/// under the same names with the same `+=` rule (`nodes`, `guesses`,
+/// `solutions`, `max_depth`, `peak_bytes`); `time` and the matrix sizes are
+/// this crate's own. Stats of several searches (a batch's puzzles, say) add
+/// up with `+=`; each field says what `+=` does with it: counts and time
+/// **sum**, `max_depth` and `peak_bytes` take the **max**. The struct is
+/// `#[non_exhaustive]`, so fields can be added: a [`Solver`] outside this
+/// crate starts from [`Stats::default`] and sets fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Stats {
-    /// Wall time of the search (zero from a solver whose timing was turned
-    /// off, see [`Solver::set_timed`]).
-    pub time: Duration,
     /// Search nodes: states the search entered (the root counts as one).
+    /// `+=` sums.
     pub nodes: u64,
     /// Guesses: alternatives tried at choice points that had more than one
     /// alternative (a forced move is not a guess). A puzzle "solved without
-    /// guessing" has 0.
+    /// guessing" has 0. `+=` sums.
     pub guesses: u64,
-    /// Deepest level of the search (choices on the current path).
+    /// Solutions passed to the callback (the count, for
+    /// [`Solver::count`]). `+=` sums.
+    pub solutions: u64,
+    /// Deepest level of the search (choices on the current path). `+=`
+    /// takes the max.
     pub max_depth: u32,
-    /// Bytes of search state held by the solver for this puzzle (stacks,
-    /// candidate tables, links), measured, not estimated from types.
-    pub state_bytes: u64,
-    /// DLX methods: rows (options) in the exact-cover matrix, else 0.
+    /// Bytes of search state held by the solver for this puzzle at its
+    /// largest (stacks, candidate tables, links), measured, not estimated
+    /// from types. `+=` takes the max: a solver reuses its memory from one
+    /// puzzle to the next.
+    pub peak_bytes: u64,
+    /// Wall time of the search (zero from a solver whose timing was turned
+    /// off, see [`Solver::set_timed`]). `+=` sums.
+    pub time: Duration,
+    /// DLX methods: rows (options) in the exact-cover matrix, else 0. `+=`
+    /// sums.
     pub matrix_rows: u64,
-    /// DLX methods: nodes (non-zero entries) in the matrix, else 0.
+    /// DLX methods: nodes (non-zero entries) in the matrix, else 0. `+=`
+    /// sums.
     pub matrix_nodes: u64,
 }
 
 impl std::ops::AddAssign for Stats {
+    /// Sums the counts and times; `max_depth` and `peak_bytes` take the max.
     fn add_assign(&mut self, o: Stats) {
-        self.time += o.time;
         self.nodes += o.nodes;
         self.guesses += o.guesses;
+        self.solutions += o.solutions;
         self.max_depth = self.max_depth.max(o.max_depth);
-        self.state_bytes = self.state_bytes.max(o.state_bytes);
+        self.peak_bytes = self.peak_bytes.max(o.peak_bytes);
+        self.time += o.time;
         self.matrix_rows += o.matrix_rows;
         self.matrix_nodes += o.matrix_nodes;
     }
 }
 
-/// Statistics plus why the search stopped.
+/// Statistics plus why the search stopped, as in [`exact_cover::Report`].
+/// The solution count is [`Stats::solutions`]. Anything else a search
+/// measures goes in [`Stats`], so a `Report` stays these two fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Report {
     /// What the search did.
     pub stats: Stats,
-    /// Number of solutions passed to the callback.
-    pub solutions: u64,
     /// Why it stopped: [`StopReason::Exhausted`] means the solutions seen are all there are.
     pub stop: StopReason,
 }
@@ -233,7 +254,7 @@ pub trait Solver {
             ..limits.clone()
         };
         let report = self.search(puzzle, &limits, &mut |_| ControlFlow::Continue(()));
-        (report.solutions, report)
+        (report.stats.solutions, report)
     }
 
     /// No solution, unique, multiple, or unknown (a limit stopped it).
@@ -432,11 +453,8 @@ impl<'a> Budget<'a> {
         let mut budget = Budget::new(limits);
         let stop = body(&mut budget, &mut stats);
         stats.time = start.elapsed();
-        Report {
-            stats,
-            solutions: budget.solutions,
-            stop,
-        }
+        stats.solutions = budget.solutions;
+        Report { stats, stop }
     }
 
     /// Enter a node: `Err` with the reason when a limit says stop first.
@@ -533,12 +551,12 @@ pub(crate) fn check_trace<S: Solver>(make: impl Fn() -> S) {
             report.stats.guesses
         );
         assert_eq!(count(|s| matches!(s, TraceStep::Solution)), solutions);
-        assert_eq!(report.solutions, solutions);
+        assert_eq!(report.stats.solutions, solutions);
         assert!(count(|s| matches!(s, TraceStep::Backtrack { .. })) > 0);
         let plain = make().search(&p, &Limits::none(), &mut |_| ControlFlow::Continue(()));
         assert_eq!(
-            (plain.stats.nodes, plain.solutions),
-            (report.stats.nodes, report.solutions)
+            (plain.stats.nodes, plain.stats.solutions),
+            (report.stats.nodes, report.stats.solutions)
         );
     }
 }
@@ -558,5 +576,37 @@ mod method_tests {
         assert_eq!(Method::auto(crate::Size::NINE), Method::Fast);
         assert_eq!(Method::auto(crate::Size::SIXTEEN), Method::MrvHidden);
         assert!(Method::ALL.iter().all(|m| m.traces() || *m == Method::Fast));
+    }
+}
+
+#[cfg(test)]
+mod stats_tests {
+    use super::Stats;
+
+    /// The fields this crate's stats share with the engine's add up the
+    /// same way: counts sum, depth and bytes take the max.
+    #[test]
+    fn stats_add_up_like_the_engines() {
+        // (nodes, guesses, solutions, max_depth, peak_bytes) of two searches
+        let runs = [(10, 2, 1, 7, 300), (5, 0, 3, 9, 200)];
+        let mut ours = Stats::default();
+        let mut engine = exact_cover::Stats::default();
+        for (nodes, guesses, solutions, depth, bytes) in runs {
+            let mut o = Stats::default();
+            (o.nodes, o.guesses, o.solutions, o.max_depth, o.peak_bytes) =
+                (nodes, guesses, solutions, depth, bytes);
+            let mut e = exact_cover::Stats::default();
+            (e.nodes, e.guesses, e.solutions, e.max_depth, e.peak_bytes) =
+                (nodes, guesses, solutions, depth, bytes);
+            ours += o;
+            engine += e;
+        }
+        let shared = |s: &Stats| (s.nodes, s.guesses, s.solutions, s.max_depth, s.peak_bytes);
+        assert_eq!(shared(&ours), (15, 2, 4, 9, 300));
+        let e = &engine;
+        assert_eq!(
+            shared(&ours),
+            (e.nodes, e.guesses, e.solutions, e.max_depth, e.peak_bytes)
+        );
     }
 }

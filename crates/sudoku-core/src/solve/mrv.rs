@@ -25,7 +25,7 @@
 //!
 //! Statistics: a node is the root or an alternative tried; every alternative
 //! is a guess (a choice cell always has two candidates or more); depth is the
-//! number of choices on the path; `state_bytes` is the peer and house tables
+//! number of choices on the path; `peak_bytes` is the peer and house tables
 //! plus the frames and choice entries in use at the deepest point.
 
 use std::ops::ControlFlow;
@@ -463,15 +463,12 @@ impl Core {
         };
         let table_bytes = (self.peers.len() + self.houses.len()) * 2;
         let frame_bytes = self.stride() * 4;
-        stats.state_bytes = (table_bytes
+        stats.peak_bytes = (table_bytes
             + (stats.max_depth as usize + 1) * (frame_bytes + size_of::<Choice>()))
             as u64;
         stats.time = start.elapsed();
-        Report {
-            stats,
-            solutions: budget.solutions,
-            stop,
-        }
+        stats.solutions = budget.solutions;
+        Report { stats, stop }
     }
 
     fn search<T: Tracer, const HIDDEN: bool, const N: usize>(
@@ -664,7 +661,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(report.stop, StopReason::Exhausted);
-        assert!(report.stats.nodes >= 1 && report.stats.state_bytes > 0);
+        assert!(report.stats.nodes >= 1 && report.stats.peak_bytes > 0);
     }
 
     #[test]

@@ -46,7 +46,7 @@ mod tests {
         // (column): in row 1, 1 fits only r1c4, which has four candidates.
         let p = parse_line("....1.....1.....").expect("parses");
         let (report, steps) = trace(&p, &Limits::solutions(1));
-        assert_eq!(report.solutions, 1);
+        assert_eq!(report.stats.solutions, 1);
         assert_eq!(
             steps.first(),
             Some(&TraceStep::HiddenSingle {
@@ -67,7 +67,10 @@ mod tests {
         }
         assert_eq!(g.first_conflict(), None);
         let (report, steps) = trace(&g, &Limits::none());
-        assert_eq!((report.solutions, report.stop), (0, StopReason::Exhausted));
+        assert_eq!(
+            (report.stats.solutions, report.stop),
+            (0, StopReason::Exhausted)
+        );
         assert_eq!(
             steps,
             vec![TraceStep::NoPlace {

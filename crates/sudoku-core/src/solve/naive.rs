@@ -10,7 +10,7 @@
 //! placed in a cell where more than one digit fit when the search first
 //! reached it (counted with one extra scan per cell, which does not change
 //! the search); depth is the number of cells filled by the search;
-//! `state_bytes` is the working grid plus the peak stack.
+//! `peak_bytes` is the working grid plus the peak stack.
 
 use std::ops::ControlFlow;
 
@@ -114,7 +114,7 @@ impl Naive {
         let size = puzzle.size();
         let n = size.side() as u8;
         let total = size.cells();
-        stats.state_bytes = total as u64;
+        stats.peak_bytes = total as u64;
         if puzzle.first_conflict().is_some() {
             trace.step(TraceStep::Conflict);
             return StopReason::Exhausted;
@@ -145,8 +145,8 @@ impl Naive {
                     choice: fitting.count() > 1,
                 });
                 stats.max_depth = stats.max_depth.max(stack.len() as u32);
-                stats.state_bytes = stats
-                    .state_bytes
+                stats.peak_bytes = stats
+                    .peak_bytes
                     .max((total + stack.len() * size_of::<Frame>()) as u64);
             }
             // Advance the top cell to its next fitting digit, popping exhausted cells.

@@ -196,8 +196,8 @@ fn stats_are_filled_in() {
             st.nodes > 1 && st.guesses > 0 && st.guesses < st.nodes,
             "{method}: {st:?}"
         );
-        assert!(st.max_depth > 0 && st.state_bytes > 0, "{method}: {st:?}");
-        assert_eq!(r.solutions, 1, "{method}");
+        assert!(st.max_depth > 0 && st.peak_bytes > 0, "{method}: {st:?}");
+        assert_eq!(r.stats.solutions, 1, "{method}");
     }
 }
 

@@ -147,7 +147,7 @@ fn check_against_oracle(name: &str, expect: Option<u32>) {
             };
             assert_eq!(got, want, "{name} #{i} ({:?} kernel): {p}", fast.kernel());
             assert!(report.stats.nodes >= 1);
-            assert!(report.stats.state_bytes >= 128);
+            assert!(report.stats.peak_bytes >= 128);
             assert!(report.stats.nodes >= report.stats.guesses);
         }
     }
@@ -219,7 +219,7 @@ fn every_solution_of_an_open_puzzle_is_distinct_and_counted() {
             ControlFlow::Continue(())
         });
         assert_eq!(r.stop, StopReason::Exhausted);
-        assert_eq!(r.solutions, u64::from(want));
+        assert_eq!(r.stats.solutions, u64::from(want));
         let n = seen.len();
         seen.sort_by_key(|g| g.to_line());
         seen.dedup();
@@ -259,7 +259,7 @@ fn candidates_entry() {
                 found.push(g.clone());
                 ControlFlow::Continue(())
             });
-            assert_eq!(r.solutions, 1);
+            assert_eq!(r.stats.solutions, 1);
             assert_eq!(found[0].cells(), &sol[..]);
             // Remove the solution's digit from one empty cell: no solution left.
             let i = (0..81).find(|&i| p.get(i) == 0).expect("an empty cell");
@@ -267,13 +267,13 @@ fn candidates_entry() {
             let r = fast.search_candidates(&masks, &Limits::solutions(2), &mut |_| {
                 ControlFlow::Continue(())
             });
-            assert_eq!((r.solutions, r.stop), (0, StopReason::Exhausted));
+            assert_eq!((r.stats.solutions, r.stop), (0, StopReason::Exhausted));
             // A cell with no candidate at all: no solution.
             masks[i] = 0;
             let r = fast.search_candidates(&masks, &Limits::solutions(2), &mut |_| {
                 ControlFlow::Continue(())
             });
-            assert_eq!(r.solutions, 0);
+            assert_eq!(r.stats.solutions, 0);
         }
     }
 }
@@ -294,7 +294,7 @@ fn limits_stop_the_search() {
         let r = fast.search(&Grid::empty(Size::NINE), &Limits::none(), &mut |_| {
             ControlFlow::Break(())
         });
-        assert_eq!((r.solutions, r.stop), (1, StopReason::Visitor));
+        assert_eq!((r.stats.solutions, r.stop), (1, StopReason::Visitor));
     }
 }
 

@@ -277,16 +277,16 @@ impl Fast {
         };
         Report {
             stats: Stats {
-                time: start.map_or(Duration::ZERO, |s| s.elapsed()),
                 nodes: o.nodes,
                 guesses: o.guesses,
+                solutions: o.solutions,
                 max_depth: o.max_depth,
-                state_bytes: (u64::from(o.max_depth) + 1)
+                peak_bytes: (u64::from(o.max_depth) + 1)
                     * std::mem::size_of::<(Board, board::Act)>() as u64,
+                time: start.map_or(Duration::ZERO, |s| s.elapsed()),
                 matrix_rows: 0,
                 matrix_nodes: 0,
             },
-            solutions: o.solutions,
             stop: o.stop,
         }
     }
@@ -313,7 +313,6 @@ impl Solver for Fast {
         self.try_search(puzzle, limits, on_solution)
             .unwrap_or(Report {
                 stats: Stats::default(),
-                solutions: 0,
                 stop: StopReason::Cancelled,
             })
     }
