@@ -19,7 +19,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             continue;
         }
         let mut f = line.split('\t');
-        let (name, input, want) = (f.next().unwrap_or(""), f.next().unwrap_or(""), f.next().unwrap_or(""));
+        let (name, input, want) = (
+            f.next().unwrap_or(""),
+            f.next().unwrap_or(""),
+            f.next().unwrap_or(""),
+        );
         let puzzle: Puzzle = match input.parse() {
             Ok(p) => p,
             Err(e) => {
@@ -41,7 +45,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Uniqueness::NoSolution => "NONE",
             Uniqueness::Unknown(_) => "TIMEOUT",
         };
-        if verdict == "ok" { ok += 1 } else { bad += 1 }
+        if verdict == "ok" {
+            ok += 1
+        } else {
+            bad += 1
+        }
         println!(
             "{verdict}\t{name}\t{:.3} ms\t{} nodes\t{} guesses",
             report.stats.time.as_secs_f64() * 1e3,

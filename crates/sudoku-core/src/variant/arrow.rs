@@ -1,8 +1,9 @@
 //! Arrows, pill arrows and double arrows.
 //!
 //! **Rule.** The digits along an arrow add up to the number in its circle.
-//! In a pill arrow the circle covers several cells read as one number
-//! (`.PillArrow~2~R1C1~R1C2~…`: r1c1 tens, r1c2 units); a plain arrow's
+//! In a pill arrow the circle covers several cells read as one number, left
+//! to right and top to bottom (`.PillArrow~2~R1C2~R1C1~…`: r1c1 tens, r1c2
+//! units, whichever is listed first); a plain arrow's
 //! circle is its first cell (`.Arrow~<circle>~<arrow cells…>`). Digits on an
 //! arrow may repeat where the houses allow. On a double arrow
 //! (`.DoubleArrow~…`) both end cells are circles and together equal the sum
@@ -62,8 +63,15 @@ impl Arrow {
             return Err("an arrow needs its circle and at least one cell".into());
         }
         let mut terms = Vec::new();
-        for (i, &c) in self.cells[..self.pill].iter().enumerate() {
-            add(&mut terms, shape.index(c) as u16, 10i32.pow((self.pill - 1 - i) as u32));
+        // The pill reads left to right, top to bottom, whatever order its
+        // cells are listed in.
+        let mut pill: Vec<u16> = self.cells[..self.pill]
+            .iter()
+            .map(|&c| shape.index(c) as u16)
+            .collect();
+        pill.sort_unstable();
+        for (i, &c) in pill.iter().enumerate() {
+            add(&mut terms, c, 10i32.pow((self.pill - 1 - i) as u32));
         }
         for &c in &self.cells[self.pill..] {
             add(&mut terms, shape.index(c) as u16, -1);

@@ -75,6 +75,8 @@ impl BetweenLine {
     pub(crate) fn holds(&self, v: &[u8]) -> bool {
         let (x, y) = (v[self.ends[0] as usize], v[self.ends[1] as usize]);
         let (lo, hi) = (x.min(y), x.max(y));
-        self.inner.iter().all(|&c| v[c as usize] > lo && v[c as usize] < hi)
+        self.inner
+            .iter()
+            .all(|&c| v[c as usize] > lo && v[c as usize] < hi)
     }
 }

@@ -17,8 +17,8 @@
 
 use std::fmt;
 
-use super::{Constraint, Puzzle, Shape, VariantError};
 use super::{Cell, Cells};
+use super::{Constraint, Puzzle, Shape, VariantError};
 
 /// The kinds this reader knows, by ISS name, with their parsers.
 type Parser = fn(&[&str], Shape) -> Result<Constraint, String>;
@@ -33,7 +33,9 @@ const KINDS: &[(&str, Parser)] = &[
     ("LittleKiller", super::little_killer::parse),
     ("Sandwich", super::sandwich::parse),
     ("Thermo", |a, s| line(a, s, 2).map(Constraint::Thermo)),
-    ("SlowThermo", |a, s| line(a, s, 2).map(Constraint::SlowThermo)),
+    ("SlowThermo", |a, s| {
+        line(a, s, 2).map(Constraint::SlowThermo)
+    }),
     ("Arrow", super::arrow::parse),
     ("PillArrow", super::arrow::parse_pill),
     ("DoubleArrow", super::arrow::parse_double),
@@ -45,15 +47,21 @@ const KINDS: &[(&str, Parser)] = &[
     ("StrictXV", |a, _| flag(a, Constraint::StrictXv)),
     ("AntiKnight", |a, _| flag(a, Constraint::AntiKnight)),
     ("AntiKing", |a, _| flag(a, Constraint::AntiKing)),
-    ("AntiConsecutive", |a, _| flag(a, Constraint::AntiConsecutive)),
+    ("AntiConsecutive", |a, _| {
+        flag(a, Constraint::AntiConsecutive)
+    }),
     ("Odd", |a, s| line(a, s, 1).map(Constraint::Odd)),
     ("Even", |a, s| line(a, s, 1).map(Constraint::Even)),
     ("Renban", |a, s| line(a, s, 2).map(Constraint::Renban)),
     ("Whisper", super::whisper::parse),
-    ("Palindrome", |a, s| line(a, s, 2).map(Constraint::Palindrome)),
+    ("Palindrome", |a, s| {
+        line(a, s, 2).map(Constraint::Palindrome)
+    }),
     ("Between", |a, s| line(a, s, 2).map(Constraint::Between)),
     ("Quad", super::quad::parse),
-    ("RegionSumLine", |a, s| line(a, s, 2).map(Constraint::RegionSumLine)),
+    ("RegionSumLine", |a, s| {
+        line(a, s, 2).map(Constraint::RegionSumLine)
+    }),
 ];
 
 /// The ISS names of the kinds this reader knows.
@@ -87,7 +95,12 @@ fn parse_jigsaw(args: &[&str], shape: Shape) -> Result<Constraint, String> {
     // ISS's older form puts the grid's shape first: `.Jigsaw~9x9~<layout>`.
     let layout = match args {
         [layout] | [_, layout] => layout,
-        _ => return Err(format!("{} arguments: a jigsaw takes its layout", args.len())),
+        _ => {
+            return Err(format!(
+                "{} arguments: a jigsaw takes its layout",
+                args.len()
+            ));
+        }
     };
     super::jigsaw::Jigsaw::parse(layout, shape).map(Constraint::Jigsaw)
 }
@@ -213,7 +226,9 @@ fn classic_side(text: &str) -> Option<usize> {
     let len = text.chars().count();
     let side = (1..=Shape::MAX_SIDE).find(|n| n * n == len)?;
     let ok = text.chars().all(|c| {
-        c == '.' || c.is_ascii_digit() || (side > 9 && c.to_digit(36).is_some_and(|d| d as usize <= side))
+        c == '.'
+            || c.is_ascii_digit()
+            || (side > 9 && c.to_digit(36).is_some_and(|d| d as usize <= side))
     });
     (ok && side >= 4).then_some(side)
 }
@@ -335,12 +350,8 @@ pub(crate) fn write(p: &Puzzle, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     if shape.side() != 9 {
         write!(f, ".Shape~{0}x{0}", shape.side())?;
     }
-    let jigsaw = p
-        .constraints
-        .iter()
-        .any(|c| matches!(c, Constraint::Jigsaw(_)));
     let default_boxes = Shape::new(shape.side()).and_then(|s| s.boxes());
-    if shape.boxes().is_none() && default_boxes.is_some() && !jigsaw {
+    if shape.boxes().is_none() && default_boxes.is_some() {
         f.write_str(".NoBoxes")?;
     }
     let all = shape.all();
@@ -391,7 +402,12 @@ mod tests {
     #[test]
     fn errors_name_the_token() {
         let e = parse(".~R1C1_5.Cagey~3~R1C1").unwrap_err();
-        let VariantError::Token { column, token, message } = e else {
+        let VariantError::Token {
+            column,
+            token,
+            message,
+        } = e
+        else {
             panic!("{e:?}")
         };
         assert_eq!((column, token.as_str()), (9, ".Cagey~3~R1C1"));

@@ -1,9 +1,10 @@
 //! Jigsaw: irregular regions in place of the boxes.
 //!
 //! **Rule.** The grid is cut into n regions of n cells each; each region
-//! holds every digit once, and the boxes no longer apply. ISS writes the
-//! layout as one character per cell (row-major), the same character for the
-//! cells of one region: `.Jigsaw~000111222000111222…`.
+//! holds every digit once. ISS writes the layout as one character per cell
+//! (row-major), the same character for the cells of one region
+//! (`.Jigsaw~000111222000111222…`), and a jigsaw puzzle also says
+//! `.NoBoxes`: the boxes no longer apply.
 
 use super::Shape;
 use super::solver::Model;
@@ -69,7 +70,10 @@ impl Jigsaw {
 
     pub(crate) fn lower(&self, shape: Shape, m: &mut Model) -> Result<(), String> {
         if self.regions.len() != shape.cells() {
-            return Err(format!("layout of {} cells on a {shape} grid", self.regions.len()));
+            return Err(format!(
+                "layout of {} cells on a {shape} grid",
+                self.regions.len()
+            ));
         }
         for r in 0..shape.side() as u8 {
             let cells: Vec<u16> = (0..shape.cells() as u16)

@@ -76,7 +76,9 @@ pub(crate) fn lower_strict(constraints: &[Constraint], shape: Shape, m: &mut Mod
     });
     for (a, b) in orthogonal_pairs(shape) {
         if marked.binary_search(&(a, b)).is_err() {
-            let pair = Pair::new(a, b, shape.side(), |x, y| !consecutive(x, y) && !double(x, y));
+            let pair = Pair::new(a, b, shape.side(), |x, y| {
+                !consecutive(x, y) && !double(x, y)
+            });
             m.props.push(Prop::Pair(pair));
         }
     }

@@ -60,9 +60,10 @@ pub mod moves;
 pub mod nonconsecutive;
 pub mod palindrome;
 pub mod parity;
+mod prim;
 pub mod quad;
-pub mod regions;
 pub mod region_sum;
+pub mod regions;
 pub mod renban;
 pub mod sandwich;
 mod shape;
@@ -71,7 +72,6 @@ pub mod sum;
 pub mod thermo;
 pub mod whisper;
 pub mod xv;
-mod prim;
 
 pub use shape::{Cell, Shape};
 pub use solver::VariantSolver;
@@ -95,7 +95,8 @@ pub enum Constraint {
     Windoku,
     /// Cells at the same place in their boxes hold every digit once.
     DisjointSets,
-    /// Irregular regions replace the boxes.
+    /// Irregular regions, each holding every digit once (with `.NoBoxes`
+    /// they replace the boxes).
     Jigsaw(jigsaw::Jigsaw),
     /// A killer cage.
     Cage(cage::Cage),
@@ -302,9 +303,8 @@ impl Constraint {
     /// kind's `lower` says in words what cannot hold (a sum no digits make).
     fn lower(&self, shape: Shape, m: &mut Model) -> Result<(), VariantError> {
         self.check_cells(shape)?;
-        let idx = |c: &Cells| -> Vec<u16> {
-            c.cells.iter().map(|&x| shape.index(x) as u16).collect()
-        };
+        let idx =
+            |c: &Cells| -> Vec<u16> { c.cells.iter().map(|&x| shape.index(x) as u16).collect() };
         match self {
             Constraint::Diagonal(d) => d.lower(shape, m),
             Constraint::Windoku => regions::windoku(shape, m),
@@ -400,7 +400,13 @@ impl Puzzle {
     pub fn givens(&self) -> Vec<u8> {
         self.candidates
             .iter()
-            .map(|&m| if m.count_ones() == 1 { solver::min_digit(m) } else { 0 })
+            .map(|&m| {
+                if m.count_ones() == 1 {
+                    solver::min_digit(m)
+                } else {
+                    0
+                }
+            })
             .collect()
     }
 
@@ -428,24 +434,37 @@ impl Puzzle {
         for (c, &k) in self.candidates.iter().enumerate() {
             m.init[c] &= k;
         }
-        let jigsaw = self
-            .constraints
-            .iter()
-            .any(|c| matches!(c, Constraint::Jigsaw(_)));
-        let base = if jigsaw { shape.without_boxes() } else { shape };
+        // Region-sum lines cut at boxes, or at jigsaw regions on a grid
+        // without boxes.
         for (c, r) in m.region.iter_mut().enumerate() {
-            *r = base.box_of(shape.cell(c)).unwrap_or(0) as u8;
+            *r = shape.box_of(shape.cell(c)).unwrap_or(0) as u8;
         }
-        for c in &self.constraints {
-            if let Constraint::Jigsaw(j) = c {
-                m.region.clone_from(&j.regions);
+        if shape.boxes().is_none() {
+            for c in &self.constraints {
+                if let Constraint::Jigsaw(j) = c {
+                    m.region.clone_from(&j.regions);
+                }
             }
         }
-        for house in base.houses() {
+        for house in shape.houses() {
             m.house(house);
         }
         for c in &self.constraints {
             c.lower(shape, &mut m)?;
+        }
+        let cages: Vec<(Vec<u16>, u32)> = self
+            .constraints
+            .iter()
+            .filter_map(|c| match c {
+                Constraint::Cage(cage::Cage {
+                    sum: Some(sum),
+                    cells,
+                }) => Some((cells.iter().map(|&x| shape.index(x) as u16).collect(), *sum)),
+                _ => None,
+            })
+            .collect();
+        if !cages.is_empty() {
+            cage::innies_outies(&cages, shape, &mut m);
         }
         if self.constraints.contains(&Constraint::StrictKropki) {
             kropki::lower_strict(&self.constraints, shape, &mut m);

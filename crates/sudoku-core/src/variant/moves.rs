@@ -5,8 +5,8 @@
 //! diagonal neighbours, as the orthogonal ones already share a row or
 //! column) never hold the same digit. These only add "must differ" pairs.
 
-use super::solver::Model;
 use super::Shape;
+use super::solver::Model;
 
 /// A knight's moves.
 pub(crate) const KNIGHT: &[(i8, i8)] = &[

@@ -3,10 +3,10 @@
 //! **Rule.** Orthogonally neighbouring cells never hold consecutive digits
 //! (`.AntiConsecutive`).
 
+use super::Shape;
 use super::kropki::orthogonal_pairs;
 use super::prim::Pair;
 use super::solver::{Model, Prop};
-use super::Shape;
 
 pub(crate) fn lower(shape: Shape, m: &mut Model) -> Result<(), String> {
     for (a, b) in orthogonal_pairs(shape) {

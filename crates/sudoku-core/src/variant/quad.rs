@@ -44,9 +44,8 @@ pub(crate) fn parse(args: &[&str], shape: Shape) -> Result<Constraint, String> {
 impl Quad {
     pub(crate) fn lower(&self, shape: Shape, m: &mut Model) -> Result<(), String> {
         let Cell { row, col } = self.cell;
-        let cells = [(0, 0), (0, 1), (1, 0), (1, 1)].map(|(dr, dc)| {
-            shape.index(Cell::new(row + dr, col + dc)) as u16
-        });
+        let cells = [(0, 0), (0, 1), (1, 0), (1, 1)]
+            .map(|(dr, dc)| shape.index(Cell::new(row + dr, col + dc)) as u16);
         m.props.push(Prop::Quad(QuadDigits {
             cells,
             digits: self.digits.clone(),

@@ -73,7 +73,9 @@ pub(crate) fn windoku(shape: Shape, m: &mut Model) -> Result<(), String> {
 /// The disjoint groups: one region per position inside a box.
 pub(crate) fn disjoint_sets(shape: Shape, m: &mut Model) -> Result<(), String> {
     let Some((h, w)) = shape.boxes() else {
-        return Err(format!("disjoint groups need boxes; this {shape} grid has none"));
+        return Err(format!(
+            "disjoint groups need boxes; this {shape} grid has none"
+        ));
     };
     for pos in 0..h * w {
         let (dr, dc) = (pos / w, pos % w);

@@ -9,17 +9,22 @@
 //! cell that can take it; cells keep the digits of possible runs, and a
 //! digit every possible run contains that one cell alone can take goes there.
 
-use super::solver::{Contradiction, Dom, Model, Prop, digits};
 use super::Shape;
+use super::solver::{Contradiction, Dom, Model, Prop, digits};
 
 pub(crate) fn lower(cells: &[u16], shape: Shape, m: &mut Model) -> Result<(), String> {
     let n = shape.side();
     if cells.len() > n {
-        return Err(format!("{} cells cannot hold different digits of {n}", cells.len()));
+        return Err(format!(
+            "{} cells cannot hold different digits of {n}",
+            cells.len()
+        ));
     }
     m.all_different(cells);
     let k = cells.len();
-    let runs = (0..=n - k).map(|s| (((1u32 << k) - 1) << s) as u16).collect();
+    let runs = (0..=n - k)
+        .map(|s| (((1u32 << k) - 1) << s) as u16)
+        .collect();
     m.props.push(Prop::Renban(RenbanSet {
         cells: cells.to_vec(),
         runs,

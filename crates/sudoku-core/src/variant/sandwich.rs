@@ -79,7 +79,9 @@ pub(crate) fn parse(args: &[&str], shape: Shape) -> Result<Constraint, String> {
     let n = shape.side() as u32;
     let most = (2..n).sum::<u32>();
     if sum > most {
-        return Err(format!("the digits between 1 and {n} sum to at most {most}"));
+        return Err(format!(
+            "the digits between 1 and {n} sum to at most {most}"
+        ));
     }
     Ok(Constraint::Sandwich(Sandwich { sum, line }))
 }
@@ -173,9 +175,12 @@ impl SandwichSum {
         }
         if count == 1 {
             let (a, b) = only.expect("one placement");
-            let Some((lo, hi)) = self.span(d, a, b, mid) else {
-                return Err(Contradiction);
-            };
+            // Each cell's own range, not the clamped one: the clamp is a
+            // bound on the total, not on what the other cells can make.
+            let (lo, hi) = self.line[a + 1..b].iter().fold((0, 0), |(lo, hi), &c| {
+                let m = d.get(c) & mid;
+                (lo + min_digit(m) as i32, hi + max_digit(m) as i32)
+            });
             for &c in &self.line[a + 1..b] {
                 let m = d.get(c) & mid;
                 let (x, y) = (min_digit(m) as i32, max_digit(m) as i32);

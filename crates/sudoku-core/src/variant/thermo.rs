@@ -9,15 +9,17 @@
 //! strict thermometer of length L the cell at place i (from 0) also starts
 //! with digits i + 1 ..= n − (L − 1 − i).
 
+use super::Shape;
 use super::prim::Pair;
 use super::solver::{Model, Prop, range_mask};
-use super::Shape;
 
 pub(crate) fn lower(cells: &[u16], slow: bool, shape: Shape, m: &mut Model) -> Result<(), String> {
     let n = shape.side();
     let len = cells.len();
     if !slow && len > n {
-        return Err(format!("{len} cells cannot strictly increase through {n} digits"));
+        return Err(format!(
+            "{len} cells cannot strictly increase through {n} digits"
+        ));
     }
     for (i, &c) in cells.iter().enumerate() {
         if !slow {
