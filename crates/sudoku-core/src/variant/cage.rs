@@ -157,19 +157,6 @@ impl CageSum {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn combinations_of_a_cage() {
-        assert_eq!(combinations(9, 2, 17), vec![0b1_1000_0000]);
-        assert_eq!(combinations(9, 3, 10).len(), 4);
-        assert_eq!(combinations(9, 9, 45).len(), 1);
-        assert!(combinations(9, 2, 18).is_empty());
-    }
-}
-
 /// Cells with their coefficients in a sum.
 type Terms = Vec<(u16, i32)>;
 
@@ -371,5 +358,18 @@ pub(crate) fn innies_outies(cages: &[(Vec<u16>, u32)], shape: Shape, m: &mut Mod
         for &c in &region {
             in_region[c as usize] = false;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combinations_of_a_cage() {
+        assert_eq!(combinations(9, 2, 17), vec![0b1_1000_0000]);
+        assert_eq!(combinations(9, 3, 10).len(), 4);
+        assert_eq!(combinations(9, 9, 45).len(), 1);
+        assert!(combinations(9, 2, 18).is_empty());
     }
 }
