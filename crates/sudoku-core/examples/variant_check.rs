@@ -2,7 +2,8 @@
 //! expected solution or empty) and report each: solutions found (up to 2),
 //! whether the first matches, time and nodes.
 //!
-//! `cargo run --release -p sudoku-core --example variant_check -- FILE`
+//! `cargo run --release -p sudoku-core --example variant_check -- FILE [SECONDS]`
+//! (SECONDS: the time limit per puzzle, 20 by default)
 
 use std::io::BufRead;
 
@@ -10,7 +11,10 @@ use sudoku_core::Uniqueness;
 use sudoku_core::variant::{Puzzle, VariantSolver, to_line};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let path = std::env::args().nth(1).ok_or("usage: variant_check FILE")?;
+    let path = std::env::args()
+        .nth(1)
+        .ok_or("usage: variant_check FILE [SECONDS]")?;
+    let secs: f64 = std::env::args().nth(2).map_or(Ok(20.0), |s| s.parse())?;
     let file = std::io::BufReader::new(std::fs::File::open(path)?);
     let (mut ok, mut bad, mut skipped) = (0, 0, 0);
     for line in file.lines() {
@@ -34,7 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         };
         let mut solver = VariantSolver::new(&puzzle)?;
         let limits = sudoku_core::Limits {
-            deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(20)),
+            deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs_f64(secs)),
             ..Default::default()
         };
         let (answer, report) = solver.uniqueness(&limits);

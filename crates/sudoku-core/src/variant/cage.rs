@@ -5,15 +5,16 @@
 //! only forbids repeats. Killer puzzles as setters publish them have cages
 //! and no givens.
 //!
-//! **Propagation.** The sets of distinct digits that make the sum with as
-//! many digits as the cage has cells ("combinations", 17 in 2 cells: {8,9};
-//! 10 in 3: {1,2,7}, {1,3,6}, {1,4,5}, {2,3,5}) are listed once. A
-//! combination stays possible while its digits can be handed out to the
-//! cells, one each, every cell getting one of its candidates (a perfect
-//! matching, found by sweeping the cells forward and backward over the sets
-//! of digits used). Each cell keeps exactly the digits it gets in some such
-//! hand-out: the strongest pruning a cage alone allows. Cages over ten
-//! cells keep the digits of every combination that passes a quicker test.
+//! **Propagation.** The sets of k distinct digits summing to s
+//! ("combinations": 17 in 2 cells is {8,9}; 10 in 3 is {1,2,7}, {1,3,6},
+//! {1,4,5} or {2,3,5}) are listed once per grid size. The open cells of a
+//! cage must take a combination of the remaining sum made of their
+//! candidates; they keep the digits of such combinations. A digit every
+//! combination needs goes in its only cell if it has one, and otherwise
+//! leaves every cell outside the cage that sees all the cells that can take
+//! it (the rules of the Interactive Sudoku Solver's sum handler).
+
+use std::sync::{Arc, OnceLock};
 
 use super::iss;
 use super::solver::{Contradiction, Dom, Model, Prop, digits};
@@ -46,9 +47,6 @@ pub(crate) fn parse(args: &[&str], shape: Shape) -> Result<Constraint, String> {
 }
 
 impl Cage {
-    /// Cages up to this size get the exact check (see [`exact_support`]).
-    const MAX_CELLS: usize = 10;
-
     /// A cage that cannot hold at all: too many cells, a repeated cell, or a
     /// sum no set of distinct digits of that size makes.
     fn check(&self, shape: Shape) -> Result<(), String> {
@@ -62,8 +60,10 @@ impl Cage {
             return Err(format!("cell {} twice", w[0]));
         }
         if let Some(sum) = self.sum {
-            if combinations(n, self.cells.len(), sum).is_empty() {
-                let k = self.cells.len();
+            let k = self.cells.len();
+            if sum as usize > n * (n + 1) / 2
+                || table(n)[k * (n * (n + 1) / 2 + 1) + sum as usize].is_empty()
+            {
                 let (lo, hi) = (k * (k + 1) / 2, k * (2 * n - k + 1) / 2);
                 return Err(format!(
                     "no {k} different digits sum to {sum} ({k} cells make {lo} to {hi})"
@@ -78,20 +78,11 @@ impl Cage {
         let cells: Vec<u16> = self.cells.iter().map(|&c| shape.index(c) as u16).collect();
         m.all_different(&cells);
         if let Some(sum) = self.sum {
-            let combos = combinations(shape.side(), cells.len(), sum);
-            m.props.push(Prop::Cage(CageSum { cells, sum, combos }));
+            m.props
+                .push(Prop::Cage(CageSum::new(cells, sum, shape.side())));
         }
         Ok(())
     }
-}
-
-/// Every set of `k` distinct digits from 1..=n with the given sum, as masks.
-pub(crate) fn combinations(n: usize, k: usize, sum: u32) -> Vec<u16> {
-    (0u32..1 << n)
-        .filter(|m| m.count_ones() as usize == k)
-        .filter(|&m| digits(m as u16).map(u32::from).sum::<u32>() == sum)
-        .map(|m| m as u16)
-        .collect()
 }
 
 /// The cage-sum propagator (see the module docs).
@@ -99,51 +90,140 @@ pub(crate) fn combinations(n: usize, k: usize, sum: u32) -> Vec<u16> {
 pub(crate) struct CageSum {
     pub(crate) cells: Vec<u16>,
     sum: u32,
-    combos: Vec<u16>,
+    /// Per number of open cells k and remaining sum s, the sets of k
+    /// distinct digits summing to s (index `k * (max + 1) + s`).
+    table: Arc<Vec<Vec<u16>>>,
+    /// The largest sum, n(n+1)/2.
+    max: usize,
+    /// Per cage cell, the cells outside the cage that see it (a bit set
+    /// over the grid), filled in once the peers are known.
+    seen_by: Vec<[u64; 4]>,
+}
+
+/// The combinations table of a side, built once and shared.
+fn table(n: usize) -> Arc<Vec<Vec<u16>>> {
+    static TABLES: OnceLock<Vec<Arc<Vec<Vec<u16>>>>> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        (0..=16)
+            .map(|n| {
+                let max = n * (n + 1) / 2;
+                let mut t = vec![Vec::new(); (n + 1) * (max + 1)];
+                for m in 0u32..1 << n {
+                    let s: usize = digits(m as u16).map(usize::from).sum();
+                    t[m.count_ones() as usize * (max + 1) + s].push(m as u16);
+                }
+                Arc::new(t)
+            })
+            .collect()
+    });
+    tables[n].clone()
 }
 
 impl CageSum {
-    /// Cages up to this many cells get the exact (matching) check.
-    const EXACT: usize = Cage::MAX_CELLS;
+    pub(crate) fn new(cells: Vec<u16>, sum: u32, n: usize) -> CageSum {
+        CageSum {
+            cells,
+            sum,
+            table: table(n),
+            max: n * (n + 1) / 2,
+            seen_by: Vec::new(),
+        }
+    }
+
+    /// Record which outside cells see each cage cell.
+    pub(crate) fn finish(&mut self, peers: &[Vec<u16>]) {
+        self.seen_by = self
+            .cells
+            .iter()
+            .map(|&c| {
+                let mut set = [0u64; 4];
+                for &p in &peers[c as usize] {
+                    if !self.cells.contains(&p) {
+                        set[p as usize >> 6] |= 1 << (p & 63);
+                    }
+                }
+                set
+            })
+            .collect();
+    }
 
     pub(crate) fn propagate(&self, d: &mut Dom<'_>) -> Result<(), Contradiction> {
-        let k = self.cells.len();
-        let mut doms = [0u16; 16];
-        let mut placed = 0u16;
-        let mut any = 0u16;
-        for (slot, &c) in doms.iter_mut().zip(&self.cells) {
+        let (mut fixed, mut open_values, mut open) = (0u16, 0u16, 0usize);
+        for &c in &self.cells {
             let m = d.get(c);
-            *slot = m;
             if m & (m - 1) == 0 {
-                placed |= m;
-            }
-            any |= m;
-        }
-        let mut support = [0u16; 16];
-        let mut found = false;
-        'combo: for &combo in &self.combos {
-            if combo & placed != placed || any & combo != combo {
-                continue;
-            }
-            for &m in &doms[..k] {
-                if m & combo == 0 {
-                    continue 'combo;
-                }
-            }
-            if k <= Self::EXACT {
-                found |= exact_support(combo, &doms[..k], &mut support);
+                fixed |= m;
             } else {
-                found = true;
-                for s in &mut support[..k] {
-                    *s |= combo;
-                }
+                open_values |= m;
+                open += 1;
             }
         }
-        if !found {
+        if fixed.count_ones() as usize + open < self.cells.len() {
+            return Err(Contradiction); // two cells fixed to one digit
+        }
+        let fixed_sum: usize = digits(fixed).map(usize::from).sum();
+        let Some(rest) = (self.sum as usize)
+            .checked_sub(fixed_sum)
+            .filter(|&r| r <= self.max)
+        else {
+            return Err(Contradiction);
+        };
+        if open == 0 {
+            return if rest == 0 {
+                Ok(())
+            } else {
+                Err(Contradiction)
+            };
+        }
+        let open_values = open_values & !fixed;
+        let (mut possible, mut required) = (0u16, open_values);
+        for &combo in &self.table[open * (self.max + 1) + rest] {
+            if combo & !open_values == 0 {
+                possible |= combo;
+                required &= combo;
+            }
+        }
+        if possible == 0 {
             return Err(Contradiction);
         }
-        for (i, &c) in self.cells.iter().enumerate() {
-            d.restrict(c, support[i])?;
+        for &c in &self.cells {
+            let m = d.get(c);
+            if m & (m - 1) != 0 {
+                d.restrict(c, possible)?;
+            }
+        }
+        // A digit every combination needs: placed if one cell can take it,
+        // else removed from the outside cells that see all its holders.
+        for x in digits(required) {
+            let bit = 1u16 << (x - 1);
+            let (mut holders, mut only) = (0, 0);
+            let mut seen = [u64::MAX; 4];
+            for (i, &c) in self.cells.iter().enumerate() {
+                if d.get(c) & bit != 0 {
+                    holders += 1;
+                    only = c;
+                    if let Some(s) = self.seen_by.get(i) {
+                        for (a, b) in seen.iter_mut().zip(s) {
+                            *a &= b;
+                        }
+                    }
+                }
+            }
+            match holders {
+                0 => return Err(Contradiction),
+                1 => d.restrict(only, bit)?,
+                _ if !self.seen_by.is_empty() => {
+                    for (w, &word) in seen.iter().enumerate() {
+                        let mut word = word;
+                        while word != 0 {
+                            let p = (w * 64 + word.trailing_zeros() as usize) as u16;
+                            word &= word - 1;
+                            d.restrict(p, !bit)?;
+                        }
+                    }
+                }
+                _ => {}
+            }
         }
         Ok(())
     }
@@ -159,96 +239,6 @@ impl CageSum {
 
 /// Cells with their coefficients in a sum.
 type Terms = Vec<(u16, i32)>;
-
-/// A bit set over the subsets of a combination's k ≤ 10 places.
-type Subsets = [u64; 16];
-
-fn has(set: &Subsets, s: usize) -> bool {
-    set[s >> 6] & (1 << (s & 63)) != 0
-}
-
-fn insert(set: &mut Subsets, s: usize) {
-    set[s >> 6] |= 1 << (s & 63);
-}
-
-/// The members of a subset set, ascending.
-fn members(set: &Subsets) -> impl Iterator<Item = usize> + '_ {
-    set.iter().enumerate().flat_map(|(w, &word)| {
-        let mut word = word;
-        std::iter::from_fn(move || {
-            (word != 0).then(|| {
-                let b = word.trailing_zeros() as usize;
-                word &= word - 1;
-                w * 64 + b
-            })
-        })
-    })
-}
-
-/// The digits each cell can take in some assignment of the combination's
-/// digits to the cells, one each (a perfect matching), ORed into `support`;
-/// `false` if there is none. Cells are taken in order: the sets of places
-/// the first i cells can use (forward) and the last cells can fill
-/// (backward) meet at each cell.
-fn exact_support(combo: u16, doms: &[u16], support: &mut [u16; 16]) -> bool {
-    let k = doms.len();
-    let mut digit_of = [0u16; 16];
-    for (p, x) in digits(combo).enumerate() {
-        digit_of[p] = 1 << (x - 1);
-    }
-    // Each cell's candidates as places of the combination.
-    let mut places = [0u16; 16];
-    for (i, &m) in doms.iter().enumerate() {
-        for (p, &bit) in digit_of[..k].iter().enumerate() {
-            if m & bit != 0 {
-                places[i] |= 1 << p;
-            }
-        }
-    }
-    let full = (1usize << k) - 1;
-    let mut fwd = [[0u64; 16]; Cage::MAX_CELLS + 1];
-    insert(&mut fwd[0], 0);
-    for i in 0..k {
-        let (done, next) = fwd.split_at_mut(i + 1);
-        for u in members(&done[i]) {
-            let mut free = places[i] & !(u as u16);
-            while free != 0 {
-                let p = free.trailing_zeros() as usize;
-                free &= free - 1;
-                insert(&mut next[0], u | 1 << p);
-            }
-        }
-    }
-    if !has(&fwd[k], full) {
-        return false;
-    }
-    let mut back = [[0u64; 16]; Cage::MAX_CELLS + 1];
-    insert(&mut back[k], 0);
-    for i in (0..k).rev() {
-        let (head, tail) = back.split_at_mut(i + 1);
-        for r in members(&tail[0]) {
-            let mut free = places[i] & !(r as u16);
-            while free != 0 {
-                let p = free.trailing_zeros() as usize;
-                free &= free - 1;
-                insert(&mut head[i], r | 1 << p);
-            }
-        }
-    }
-    for i in 0..k {
-        for u in members(&fwd[i]) {
-            let mut free = places[i] & !(u as u16);
-            while free != 0 {
-                let p = free.trailing_zeros() as usize;
-                free &= free - 1;
-                if has(&back[i + 1], full ^ u ^ (1 << p)) {
-                    support[i] |= digit_of[p];
-                }
-            }
-        }
-    }
-    true
-}
 
 /// Derived sums, the "45 rule" of killer solvers: a house holds each digit
 /// once, so its digits sum to n(n+1)/2 (45 on 9×9), and k whole rows or
@@ -344,12 +334,7 @@ pub(crate) fn innies_outies(cages: &[(Vec<u16>, u32)], shape: Shape, m: &mut Mod
             seen.push(key);
             let cs: Vec<u16> = terms.iter().map(|t| t.0).collect();
             if distinct && rhs > 0 && terms.iter().all(|t| t.1 == 1) {
-                let combos = combinations(n, cs.len(), rhs as u32);
-                m.props.push(Prop::Cage(CageSum {
-                    cells: cs,
-                    sum: rhs as u32,
-                    combos,
-                }));
+                m.props.push(Prop::Cage(CageSum::new(cs, rhs as u32, n)));
             } else {
                 m.props
                     .push(Prop::Linear(super::prim::Linear { terms, rhs }));
@@ -367,9 +352,11 @@ mod tests {
 
     #[test]
     fn combinations_of_a_cage() {
-        assert_eq!(combinations(9, 2, 17), vec![0b1_1000_0000]);
-        assert_eq!(combinations(9, 3, 10).len(), 4);
-        assert_eq!(combinations(9, 9, 45).len(), 1);
-        assert!(combinations(9, 2, 18).is_empty());
+        let t = table(9);
+        let at = |k: usize, s: usize| &t[k * 46 + s];
+        assert_eq!(at(2, 17), &vec![0b1_1000_0000]);
+        assert_eq!(at(3, 10).len(), 4);
+        assert_eq!(at(9, 45).len(), 1);
+        assert!(at(2, 18).is_empty());
     }
 }

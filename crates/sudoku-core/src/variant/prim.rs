@@ -32,7 +32,6 @@ impl Pair {
         Pair { a, b, fwd, bwd }
     }
 
-    #[inline]
     pub(crate) fn propagate(&self, d: &mut Dom<'_>) -> Result<(), Contradiction> {
         let mut allowed = 0;
         for x in digits(d.get(self.a)) {

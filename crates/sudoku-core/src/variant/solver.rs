@@ -288,6 +288,12 @@ impl VariantSolver {
             p.sort_unstable();
             p.dedup();
         }
+        let mut model = model;
+        for p in &mut model.props {
+            if let Prop::Cage(c) = p {
+                c.finish(&peers);
+            }
+        }
         let mut watch = vec![Vec::new(); cells];
         for (i, p) in model.props.iter().enumerate() {
             let mut cs = p.cells();
