@@ -29,6 +29,9 @@
 //! | quadruple | `.Quad~R1C1~1~2` | [`quad`] |
 //! | region-sum line | `.RegionSumLine~…` | [`region_sum`] |
 //!
+//! Region-only puzzles (extra regions and jigsaws) are also exact cover:
+//! [`exact`] encodes them for the Dancing Links and dancing-cells engines.
+//!
 //! [`Puzzle`] implements `FromStr` for the ISS text format ([`iss`]) and
 //! `Display` back to it; [`VariantSolver`] solves, counts and checks
 //! uniqueness with the same [`Limits`](crate::Limits), [`Report`](crate::Report)
@@ -52,6 +55,7 @@ use std::str::FromStr;
 pub mod arrow;
 pub mod between;
 pub mod cage;
+pub mod exact;
 pub mod iss;
 pub mod jigsaw;
 pub mod kropki;
