@@ -76,7 +76,7 @@ impl Arrow {
         for &c in &self.cells[self.pill..] {
             add(&mut terms, shape.index(c) as u16, -1);
         }
-        m.props.push(Prop::Linear(Linear { terms, rhs: 0 }));
+        m.props.push(Prop::Linear(Linear::new(terms, 0)));
         Ok(())
     }
 }
@@ -91,6 +91,6 @@ pub(crate) fn lower_double(cells: &[u16], m: &mut Model) -> Result<(), String> {
     for (i, &c) in cells.iter().enumerate() {
         add(&mut terms, c, if i == 0 || i == last { 1 } else { -1 });
     }
-    m.props.push(Prop::Linear(Linear { terms, rhs: 0 }));
+    m.props.push(Prop::Linear(Linear::new(terms, 0)));
     Ok(())
 }

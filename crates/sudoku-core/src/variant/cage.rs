@@ -337,7 +337,7 @@ pub(crate) fn innies_outies(cages: &[(Vec<u16>, u32)], shape: Shape, m: &mut Mod
                 m.props.push(Prop::Cage(CageSum::new(cs, rhs as u32, n)));
             } else {
                 m.props
-                    .push(Prop::Linear(super::prim::Linear { terms, rhs }));
+                    .push(Prop::Linear(super::prim::Linear::new(terms, rhs)));
             }
         }
         for &c in &region {

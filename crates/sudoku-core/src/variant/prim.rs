@@ -55,43 +55,121 @@ impl Pair {
 /// digit elsewhere in the sum: arrows, little killers and plain sums allow
 /// repeats the houses do not forbid). Propagation keeps, in each cell, the
 /// digits that the other cells' ranges can complete to `rhs`.
+///
+/// Once the peers are known ([`Linear::finish`]), cells with one
+/// coefficient that must all differ form a group, and a group's range is
+/// bounded by distinct digits too: three cells of a row with candidates 1..9
+/// make at least 1 + 2 + 3, not 3.
 #[derive(Clone, Debug)]
 pub(crate) struct Linear {
     pub(crate) terms: Vec<(u16, i32)>,
     pub(crate) rhs: i32,
+    /// Groups of cells with one coefficient that all differ (singletons
+    /// until [`Linear::finish`]).
+    groups: Vec<(i32, Vec<u16>)>,
+}
+
+/// The smallest and largest sums of a group of distinct-digit cells, or
+/// `None` if their candidates cannot be told apart.
+fn group_range(d: &Dom<'_>, cells: &[u16], skip: Option<u16>) -> Option<(i32, i32)> {
+    let (mut lo, mut hi, mut union, mut count) = (0i32, 0i32, 0u16, 0u32);
+    for &c in cells {
+        if Some(c) == skip {
+            continue;
+        }
+        let m = d.get(c);
+        lo += min_digit(m) as i32;
+        hi += max_digit(m) as i32;
+        union |= m;
+        count += 1;
+    }
+    if count <= 1 {
+        return Some((lo, hi));
+    }
+    if union.count_ones() < count {
+        return None;
+    }
+    let (mut small, mut large) = (0i32, 0i32);
+    let mut up = union;
+    for _ in 0..count {
+        small += min_digit(up) as i32;
+        up &= up - 1;
+    }
+    let mut down = union;
+    for _ in 0..count {
+        let top = max_digit(down);
+        large += top as i32;
+        down &= !(1 << (top - 1));
+    }
+    Some((lo.max(small), hi.min(large)))
 }
 
 impl Linear {
-    /// The smallest and largest value a term can take.
-    #[inline]
-    fn span(coef: i32, m: u16) -> (i32, i32) {
-        let (lo, hi) = (min_digit(m) as i32 * coef, max_digit(m) as i32 * coef);
-        if coef >= 0 { (lo, hi) } else { (hi, lo) }
+    pub(crate) fn new(terms: Vec<(u16, i32)>, rhs: i32) -> Linear {
+        let groups = terms.iter().map(|&(c, k)| (k, vec![c])).collect();
+        Linear { terms, rhs, groups }
+    }
+
+    /// Group the cells that must differ (greedily, by coefficient).
+    pub(crate) fn finish(&mut self, peers: &[Vec<u16>]) {
+        let mut groups: Vec<(i32, Vec<u16>)> = Vec::new();
+        for &(c, k) in &self.terms {
+            let fits = groups.iter_mut().find(|(gk, g)| {
+                *gk == k && g.iter().all(|x| peers[c as usize].binary_search(x).is_ok())
+            });
+            match fits {
+                Some((_, g)) => g.push(c),
+                None => groups.push((k, vec![c])),
+            }
+        }
+        self.groups = groups;
+    }
+
+    /// Whether all cells have coefficient 1 and must all differ: then the
+    /// sum is a killer cage.
+    pub(crate) fn is_cage(&self) -> bool {
+        self.groups.len() == 1 && self.groups[0].0 == 1 && self.rhs > 0
+    }
+
+    /// A group's contribution range, scaled by its coefficient.
+    fn scaled(k: i32, range: (i32, i32)) -> (i32, i32) {
+        let (a, b) = (range.0 * k, range.1 * k);
+        if k >= 0 { (a, b) } else { (b, a) }
     }
 
     pub(crate) fn propagate(&self, d: &mut Dom<'_>) -> Result<(), Contradiction> {
+        let mut ranges = [(0i32, 0i32); 256];
         let (mut lo, mut hi) = (0i32, 0i32);
-        for &(c, k) in &self.terms {
-            let (a, b) = Self::span(k, d.get(c));
-            lo += a;
-            hi += b;
+        for (i, (k, cells)) in self.groups.iter().enumerate() {
+            let r = Self::scaled(*k, group_range(d, cells, None).ok_or(Contradiction)?);
+            ranges[i] = r;
+            lo += r.0;
+            hi += r.1;
         }
         if self.rhs < lo || self.rhs > hi {
             return Err(Contradiction);
         }
-        for &(c, k) in &self.terms {
-            let m = d.get(c);
-            let (a, b) = Self::span(k, m);
-            // The other terms make lo - a ..= hi - b.
-            let (need_lo, need_hi) = (self.rhs - (hi - b), self.rhs - (lo - a));
-            let mut keep = 0u16;
-            for x in digits(m) {
-                let t = x as i32 * k;
-                if t >= need_lo && t <= need_hi {
-                    keep |= 1 << (x - 1);
+        for (i, (k, cells)) in self.groups.iter().enumerate() {
+            let (glo, ghi) = ranges[i];
+            for &c in cells {
+                let without = if cells.len() == 1 {
+                    (0, 0)
+                } else {
+                    Self::scaled(*k, group_range(d, cells, Some(c)).ok_or(Contradiction)?)
+                };
+                // The other cells make others_lo ..= others_hi.
+                let (others_lo, others_hi) = (lo - glo + without.0, hi - ghi + without.1);
+                let (need_lo, need_hi) = (self.rhs - others_hi, self.rhs - others_lo);
+                let m = d.get(c);
+                let mut keep = 0u16;
+                for x in digits(m) {
+                    let t = x as i32 * k;
+                    if t >= need_lo && t <= need_hi {
+                        keep |= 1 << (x - 1);
+                    }
                 }
+                d.restrict(c, keep)?;
             }
-            d.restrict(c, keep)?;
         }
         Ok(())
     }

@@ -249,6 +249,9 @@ pub struct VariantSolver {
     all: u16,
     init: Vec<u16>,
     houses: Vec<Vec<u16>>,
+    /// Pairs of houses sharing two or more cells: (shared cells, the rest of
+    /// the first house, the rest of the second).
+    crossings: Vec<[Vec<u16>; 3]>,
     peers: Vec<Vec<u16>>,
     props: Vec<Prop>,
     watch: Vec<Vec<u32>>,
@@ -290,6 +293,14 @@ impl VariantSolver {
         }
         let mut model = model;
         for p in &mut model.props {
+            if let Prop::Linear(l) = p {
+                l.finish(&peers);
+                if l.is_cage() {
+                    // All different with unit weights: a killer cage.
+                    let cells = l.terms.iter().map(|t| t.0).collect();
+                    *p = Prop::Cage(super::cage::CageSum::new(cells, l.rhs as u32, n));
+                }
+            }
             if let Prop::Cage(c) = p {
                 c.finish(&peers);
             }
@@ -308,6 +319,7 @@ impl VariantSolver {
             n,
             all: ((1u32 << n) - 1) as u16,
             init: model.init,
+            crossings: crossings(&model.houses, cells),
             houses: model.houses,
             peers,
             props: model.props,
@@ -567,10 +579,41 @@ impl VariantSolver {
                 self.props[w as usize].propagate(&mut dom)?;
                 continue;
             }
-            if !self.hidden_singles()? {
+            if !self.hidden_singles()? && !self.locked_candidates()? {
                 return Ok(());
             }
         }
+    }
+
+    /// Locked candidates (pointing and claiming): where two houses cross, a
+    /// digit that one house can only place in the shared cells leaves the
+    /// rest of the other house. `true` if any candidate went.
+    fn locked_candidates(&mut self) -> Result<bool, Contradiction> {
+        let mut any = false;
+        for [shared, rest_a, rest_b] in &self.crossings {
+            let or = |cells: &[u16], m: &[u16]| cells.iter().fold(0u16, |a, &c| a | m[c as usize]);
+            let inside = or(shared, &self.masks);
+            let only_a = inside & !or(rest_a, &self.masks);
+            let only_b = inside & !or(rest_b, &self.masks);
+            for (only, rest) in [(only_a, rest_b), (only_b, rest_a)] {
+                if only == 0 {
+                    continue;
+                }
+                for &c in rest {
+                    let m = self.masks[c as usize];
+                    if m & only != 0 {
+                        let left = m & !only;
+                        if left == 0 {
+                            return Err(Contradiction);
+                        }
+                        self.masks[c as usize] = left;
+                        self.changed.push(c);
+                        any = true;
+                    }
+                }
+            }
+        }
+        Ok(any)
     }
 
     /// Place every digit that has one cell left in a house; `true` if any was.
@@ -605,6 +648,30 @@ impl VariantSolver {
         }
         Ok(any)
     }
+}
+
+/// The pairs of houses that share at least two cells, for
+/// [`VariantSolver::locked_candidates`].
+fn crossings(houses: &[Vec<u16>], cells: usize) -> Vec<[Vec<u16>; 3]> {
+    let mut out = Vec::new();
+    let mut mark = vec![false; cells];
+    for (i, a) in houses.iter().enumerate() {
+        for &c in a {
+            mark[c as usize] = true;
+        }
+        for b in &houses[i + 1..] {
+            let shared: Vec<u16> = b.iter().copied().filter(|&c| mark[c as usize]).collect();
+            if shared.len() >= 2 && shared.len() < a.len() {
+                let rest_a = a.iter().copied().filter(|c| !shared.contains(c)).collect();
+                let rest_b = b.iter().copied().filter(|c| !shared.contains(c)).collect();
+                out.push([shared, rest_a, rest_b]);
+            }
+        }
+        for &c in a {
+            mark[c as usize] = false;
+        }
+    }
+    out
 }
 
 #[cfg(test)]

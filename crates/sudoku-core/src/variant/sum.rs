@@ -52,8 +52,5 @@ pub(crate) fn lower_linear(cells: &[Cell], total: u32, shape: Shape, m: &mut Mod
             None => terms.push((i, 1)),
         }
     }
-    m.props.push(Prop::Linear(Linear {
-        terms,
-        rhs: total as i32,
-    }));
+    m.props.push(Prop::Linear(Linear::new(terms, total as i32)));
 }
