@@ -61,6 +61,11 @@
 //! - [`generate`] makes uniquely solvable puzzles (minimal by default), with
 //!   a symmetry, a clue range or a difficulty target, reproducibly from a
 //!   seed ([`generate::Generator`]).
+//! - [`variant`] holds Sudoku variants: a [`variant::Puzzle`] of any of 30
+//!   constraint kinds (killer cages, thermometers, arrows, kropki dots, extra
+//!   regions, jigsaws, ...), read from the Interactive Sudoku Solver's text
+//!   format, and [`variant::VariantSolver`], a propagating solver with the
+//!   same limits, reports and uniqueness answers as the classic methods.
 //! - [`pipeline`] is the batch engine: an ordered, bounded, parallel map
 //!   from a stream of records to answers in input order, memory bounded by a
 //!   window ([`pipeline::Pipeline`]). The command line runs its `solve`,
