@@ -80,13 +80,12 @@ fn line(args: &[&str], shape: Shape, min: usize) -> Result<Cells, String> {
     })
 }
 
-/// Cells of a dot or XV chain: at least two, each next to the one before.
+/// Cells of dots or XVs: at least two, each with a neighbour among them.
 fn adjacent(args: &[&str], shape: Shape) -> Result<Cells, String> {
     let c = line(args, shape, 2)?;
-    for w in c.cells.windows(2) {
-        if w[0].row.abs_diff(w[1].row) + w[0].col.abs_diff(w[1].col) != 1 {
-            return Err(format!("{} and {} are not neighbours", w[0], w[1]));
-        }
+    let near = |a: &Cell, b: &Cell| a.row.abs_diff(b.row) + a.col.abs_diff(b.col) == 1;
+    if let Some(lone) = c.cells.iter().find(|a| !c.cells.iter().any(|b| near(a, b))) {
+        return Err(format!("{lone} has no neighbour among the cells"));
     }
     Ok(c)
 }

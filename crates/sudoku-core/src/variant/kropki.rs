@@ -2,8 +2,9 @@
 //!
 //! **Rule.** A white dot between two neighbouring cells: their digits are
 //! consecutive. A black dot: one digit is double the other. (Between 1 and
-//! 2 either dot may stand.) `.WhiteDot~R1C1~R1C2` marks one dot; more cells
-//! mark a dot between each neighbouring pair of the list. With
+//! 2 either dot may stand.) `.WhiteDot~R1C1~R1C2` marks one dot; with more
+//! cells, as ISS reads them, a dot stands between every two neighbouring
+//! cells of the list (each cell needs a neighbour in it). With
 //! `.StrictKropki` every dot is given: two neighbours without a dot are
 //! neither consecutive nor in a 1:2 ratio.
 
@@ -26,12 +27,28 @@ fn double(a: u8, b: u8) -> bool {
     a == 2 * b || b == 2 * a
 }
 
+/// Every two orthogonally neighbouring cells of a list, as indices.
+pub(crate) fn neighbour_pairs(cells: &[u16], shape: Shape) -> Vec<(u16, u16)> {
+    let mut pairs = Vec::new();
+    for (i, &a) in cells.iter().enumerate() {
+        for &b in &cells[i + 1..] {
+            let (x, y) = (shape.cell(a as usize), shape.cell(b as usize));
+            if x.row.abs_diff(y.row) + x.col.abs_diff(y.col) == 1 {
+                pairs.push((a.min(b), a.max(b)));
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
+}
+
 pub(crate) fn lower(cells: &[u16], dot: Dot, shape: Shape, m: &mut Model) -> Result<(), String> {
     let n = shape.side();
-    for w in cells.windows(2) {
+    for (a, b) in neighbour_pairs(cells, shape) {
         let pair = match dot {
-            Dot::White => Pair::new(w[0], w[1], n, consecutive),
-            Dot::Black => Pair::new(w[0], w[1], n, double),
+            Dot::White => Pair::new(a, b, n, consecutive),
+            Dot::Black => Pair::new(a, b, n, double),
         };
         m.props.push(Prop::Pair(pair));
     }
@@ -48,10 +65,8 @@ pub(crate) fn marked_pairs(
     let mut pairs = Vec::new();
     for c in constraints {
         if let Some(cells) = pick(c) {
-            for w in cells.cells.windows(2) {
-                let (a, b) = (shape.index(w[0]) as u16, shape.index(w[1]) as u16);
-                pairs.push((a.min(b), a.max(b)));
-            }
+            let idx: Vec<u16> = cells.cells.iter().map(|&x| shape.index(x) as u16).collect();
+            pairs.extend(neighbour_pairs(&idx, shape));
         }
     }
     pairs.sort_unstable();
