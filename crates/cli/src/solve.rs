@@ -72,12 +72,13 @@ pub fn method_list() -> String {
 #[derive(clap::Args, Debug, Clone)]
 #[command(after_long_help = crate::PUZZLE_INPUT_HELP)]
 pub struct SolveArgs {
-    /// Puzzle files: one puzzle per line, or grids of n lines. Standard input
-    /// when none is given or for '-'.
+    /// Puzzle files: one puzzle per line, grids of n lines, or variant lines
+    /// (ISS format). Standard input when none is given or for '-'.
     pub files: Vec<PathBuf>,
     /// Solving method: auto (fast for 9x9, mrv-hidden otherwise), naive and
     /// cached (plain backtracking; slow on hard puzzles), mrv, mrv-hidden,
     /// dlx-first (slow: no heuristic), dlx, dlx-pruned, fast (9x9 only).
+    /// Variant puzzles always use the variant solver.
     #[arg(long, value_name = "METHOD", default_value = "auto", value_parser = parse_algo)]
     pub algo: Algo,
     /// Count solutions (up to --limit) instead of printing one.
@@ -96,6 +97,7 @@ pub struct SolveArgs {
     pub format: Format,
     /// Print the search as readable steps as it goes (one thread; every
     /// method but naive and cached; fast and auto trace with mrv-hidden).
+    /// Variant puzzles are solved without a trace (a note says so).
     #[arg(long)]
     pub trace: bool,
     /// Worker threads (0 = one per core, at most 4 per core). Output stays
