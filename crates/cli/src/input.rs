@@ -42,6 +42,15 @@ pub enum Body {
         /// The 1-based column of the first cell.
         column: usize,
     },
+    /// A variant puzzle in the Interactive Sudoku Solver's text format
+    /// (`.~R1C1_5.Cage~10~R1C1~R1C2`), still to be parsed (by the worker):
+    /// its bytes in the chunk's text (UTF-8), and the column it starts at.
+    Variant {
+        /// The puzzle's bytes in [`Chunk::text`].
+        range: Range<usize>,
+        /// The 1-based column of its first character.
+        column: usize,
+    },
     /// A pencilmark line (64 or 729 characters), still to be parsed.
     Pencilmarks {
         /// The line's bytes in [`Chunk::text`].
@@ -65,7 +74,8 @@ impl Record {
 /// A run of records and the bytes their unparsed lines point into.
 #[derive(Debug, Default)]
 pub struct Chunk {
-    /// The raw bytes of [`Body::Cells`] and [`Body::Pencilmarks`] records.
+    /// The raw bytes of [`Body::Cells`], [`Body::Variant`] and
+    /// [`Body::Pencilmarks`] records.
     pub text: Vec<u8>,
     /// The records, in input order.
     pub records: Vec<Record>,
@@ -400,8 +410,36 @@ fn drain(open: &mut Open, chunk: &mut Chunk) {
     }
 }
 
-/// Turn one input line into records: raw puzzle and pencilmark lines as
-/// they are, the rest through the grid parser.
+/// Whether a line's first token is a variant puzzle in the ISS text format:
+/// a `.` then `~` (givens, `.~R1C1_5`), or a `.` then a word and `~`
+/// (`.Cage~10~R1C1~R1C2`, `.Shape~6x6`, a misspelt kind too: the parser
+/// names it), or a `.` then a kind that takes no arguments (`.AntiKnight`,
+/// `.NoBoxes`). A classic line has no `~`, and its letters are digits up to
+/// `P` (`.A..` starts a 16×16 line), so it is never taken for one; a classic
+/// line with a stray letter stays classic and gets the classic error.
+pub fn is_variant(token: &[u8]) -> bool {
+    let Some(rest) = token.strip_prefix(b".") else {
+        return false;
+    };
+    let word = rest.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+    match rest.get(word) {
+        Some(b'~') => true,
+        Some(b'.') | None if word > 0 => {
+            let word = std::str::from_utf8(&rest[..word]).unwrap_or_default();
+            let known = word == "NoBoxes" || sudoku_core::variant::iss::kinds().any(|k| k == word);
+            // a kind's name of classic digits (`.Diagonal.`) may be a
+            // 25×25 line: a bare kind holds a letter past `P`
+            known
+                && word
+                    .chars()
+                    .any(|c| sudoku_core::format::char_value(c).is_none())
+        }
+        _ => false,
+    }
+}
+
+/// Turn one input line into records: raw puzzle, variant and pencilmark
+/// lines as they are, the rest through the grid parser.
 fn classify(open: &mut Open, raw: &[u8], long: bool, chunk: &mut Chunk) {
     let line_no = open.line_no;
     let record = |chunk: &mut Chunk, body| {
@@ -431,6 +469,21 @@ fn classify(open: &mut Open, raw: &[u8], long: bool, chunk: &mut Chunk) {
     };
     let (a, b, plain) = first_token(line);
     let token = &line[a..b];
+    if is_variant(token) && std::str::from_utf8(token).is_ok() {
+        open.parser.finish();
+        drain(open, chunk);
+        let start = chunk.text.len();
+        chunk.text.extend_from_slice(token);
+        chunk.records.push(Record {
+            source: open.source,
+            line: line_no,
+            body: Body::Variant {
+                range: start..chunk.text.len(),
+                column: a + 1,
+            },
+        });
+        return;
+    }
     if plain && open.parser.is_idle() && matches!(token.len(), 81 | 256 | 625) {
         let start = chunk.text.len();
         chunk.text.extend_from_slice(token);
@@ -502,6 +555,12 @@ pub fn position_of(chunk: &Chunk, rec: &Record) -> Result<Position, String> {
             g
         }
         Body::Pencilmarks { range } => return pencilmark_position(rec.line, chunk.bytes(range)),
+        Body::Variant { column, .. } => {
+            return Err(format!(
+                "line {}, column {column}: a variant puzzle (ISS format): only solve and count read these",
+                rec.line
+            ));
+        }
     };
     Ok(Position {
         candidates: Candidates::from_grid(&grid),
@@ -608,5 +667,59 @@ pub fn unique_solution(grid: &Grid) -> Result<Grid, String> {
         Uniqueness::NoSolution => Err("the puzzle has no solution".to_string()),
         Uniqueness::Multiple(..) => Err("the puzzle has several solutions".to_string()),
         Uniqueness::Unknown(stop) => Err(format!("uniqueness unknown ({stop})")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variant_lines_are_told_from_classic_ones() {
+        for v in [
+            ".~R1C1_5~R2C3_1_2",
+            ".Cage~10~R1C1~R1C2",
+            ".Shape~6x6.Cage~3~R1C1~R1C2",
+            ".Cagey~3~R1C1",
+            ".AntiKnight",
+            ".NoBoxes.Jigsaw~0",
+            ".X~R1C1~R1C2",
+        ] {
+            assert!(is_variant(v.as_bytes()), "{v}");
+        }
+        for c in [
+            "..3.2.6..",
+            ".3..9..5.....1...45..8....7....3.2..6....9.4...7..25.......19....69....812.....7.",
+            ".A..B...........",
+            ".Diagonal.......",
+            ".x3......",
+            ".Antiking",
+            "5.~",
+            ".",
+            "",
+        ] {
+            assert!(!is_variant(c.as_bytes()), "{c}");
+        }
+    }
+
+    #[test]
+    fn a_variant_line_is_one_record_after_a_grid_and_before_a_puzzle() {
+        let text = "1234\n3412\n2143\n4321\n  .Shape~4x4.~R1C1_1 a comment\n.3..............\n";
+        let mut kinds = Vec::new();
+        for chunk in ChunkReader::of(vec![Input::Text(text.into())]) {
+            kinds.extend(chunk.records.iter().map(|r| match &r.body {
+                Body::Variant { range, column } => format!(
+                    "{}: variant {} at {column}",
+                    r.line,
+                    String::from_utf8_lossy(chunk.bytes(range))
+                ),
+                Body::Parsed(Ok(_)) => format!("{}: grid", r.line),
+                other => format!("{}: {other:?}", r.line),
+            }));
+        }
+        assert_eq!(
+            kinds,
+            ["1: grid", "5: variant .Shape~4x4.~R1C1_1 at 3", "6: grid"]
+        );
     }
 }

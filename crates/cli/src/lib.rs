@@ -172,6 +172,16 @@ the digit if it is a candidate, else '.'). Lines longer than 65536 bytes are
 errors. Input is read as a stream: answers come out in input order as soon as
 they are ready, whatever the input's length.
 
+Variant puzzles (solve and count only): one per line in the Interactive
+Sudoku Solver's text format, mixed freely with classic lines, e.g.
+.~R1C2_4~R1C8_1.Thermo~R9C4~R8C3~R7C2.Cage~10~R1C1~R1C2 (givens as
+.~R<row>C<col>_<digit>; .Shape~6x6 for other sizes up to 16x16; kinds:
+Cage, Sum, Thermo, Arrow, Whisper, Renban, LittleKiller, Sandwich, Jigsaw,
+Diagonal, AntiKnight, kropki dots, XV and more; an unknown kind's error lists
+them). They are solved by the variant solver whatever --algo names (a method
+is for the classic lines; a note on stderr says so once) and are not traced.
+Try: sudoku solve testdata/variant/examples.txt
+
 A bad puzzle gets an error record in its place (`error: FILE: line 4, column
 17: 'x' is not a digit or blank`) and the rest is still answered; a file that
 cannot be read is reported on stderr and the other files are still read.

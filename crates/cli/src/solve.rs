@@ -10,11 +10,18 @@
 //! nothing is allocated per puzzle on the 9×9 line path.
 //!
 //! `--trace` runs on one thread and writes every step as it happens.
+//!
+//! Variant puzzles (a line in the Interactive Sudoku Solver's text format,
+//! see [`sudoku_core::variant`]) are read in the same stream: the worker
+//! parses each one and solves it with a [`VariantSolver`] of its own (the
+//! solver's model is the puzzle's), whatever `--algo` says; a method asked
+//! for by name is for the classic puzzles, and a note on stderr says so once.
 
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -24,11 +31,12 @@ use sudoku_core::solve::CancelToken;
 use sudoku_core::solve::Method;
 use sudoku_core::solve::TraceLines;
 use sudoku_core::solve::fast::Fast;
+use sudoku_core::variant::{self, VariantError, VariantSolver};
 use sudoku_core::{Grid, Limits, Report, Size, Solver, StopReason, TraceStep};
 
 use crate::batch::{self, Answers, Tally as _};
 use crate::input::{Body, Chunk, ChunkReader, Record, parse_pencilmark_record};
-use crate::output::{Format, grid_block};
+use crate::output::{Format, grid_block, shape_block};
 use crate::{
     When, deadline_after, exit, open_output, parse_secs, progress_counter, worker_threads,
 };
@@ -64,12 +72,13 @@ pub fn method_list() -> String {
 #[derive(clap::Args, Debug, Clone)]
 #[command(after_long_help = crate::PUZZLE_INPUT_HELP)]
 pub struct SolveArgs {
-    /// Puzzle files: one puzzle per line, or grids of n lines. Standard input
-    /// when none is given or for '-'.
+    /// Puzzle files: one puzzle per line, grids of n lines, or variant lines
+    /// (ISS format). Standard input when none is given or for '-'.
     pub files: Vec<PathBuf>,
     /// Solving method: auto (fast for 9x9, mrv-hidden otherwise), naive and
     /// cached (plain backtracking; slow on hard puzzles), mrv, mrv-hidden,
     /// dlx-first (slow: no heuristic), dlx, dlx-pruned, fast (9x9 only).
+    /// Variant puzzles always use the variant solver.
     #[arg(long, value_name = "METHOD", default_value = "auto", value_parser = parse_algo)]
     pub algo: Algo,
     /// Count solutions (up to --limit) instead of printing one.
@@ -88,6 +97,7 @@ pub struct SolveArgs {
     pub format: Format,
     /// Print the search as readable steps as it goes (one thread; every
     /// method but naive and cached; fast and auto trace with mrv-hidden).
+    /// Variant puzzles are solved without a trace (a note says so).
     #[arg(long)]
     pub trace: bool,
     /// Worker threads (0 = one per core, at most 4 per core). Output stays
@@ -138,12 +148,14 @@ impl Verdict {
 }
 
 /// A worker's reusable state: a solver per method (made on first use), the
-/// bit-parallel solver for pencilmarks, the puzzle and two solutions.
+/// bit-parallel solver for pencilmarks, the puzzle and two solutions (and
+/// two of a variant puzzle).
 struct Worker {
     solvers: Vec<Option<Box<dyn Solver + Send>>>,
     fast: Option<Fast>,
     grid: Grid,
     solutions: [Grid; 2],
+    variant_solutions: [Vec<u8>; 2],
 }
 
 impl Worker {
@@ -153,6 +165,7 @@ impl Worker {
             fast: None,
             grid: Grid::empty(Size::NINE),
             solutions: [Grid::empty(Size::NINE), Grid::empty(Size::NINE)],
+            variant_solutions: [Vec::new(), Vec::new()],
         }
     }
 }
@@ -163,6 +176,10 @@ struct Job<'a> {
     /// Whether this is the `--trace` run (one record at a time, each step
     /// written to the output as it is made).
     trace: bool,
+    /// Whether stderr was told that variant puzzles ignore `--algo`.
+    told_algo: AtomicBool,
+    /// Whether stderr was told that variant puzzles are not traced.
+    told_trace: AtomicBool,
 }
 
 /// Run `sudoku solve` (or `count`, with `args.count`).
@@ -201,7 +218,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         )
     } else {
         let threads = worker_threads("sudoku", args.threads);
-        let job = Job { args, trace: false };
+        let job = Job::new(args, false);
         batch::run(
             batch::files(&args.files),
             threads,
@@ -229,7 +246,7 @@ fn run_traced(
     tally: &mut Tally,
     bar: &indicatif::ProgressBar,
 ) -> io::Result<()> {
-    let job = Job { args, trace: true };
+    let job = Job::new(args, true);
     let mut w = Worker::new();
     for chunk in reader.chunk_records(1) {
         let mut err = Vec::new();
@@ -245,7 +262,16 @@ fn run_traced(
     Ok(())
 }
 
-impl Job<'_> {
+impl<'a> Job<'a> {
+    fn new(args: &'a SolveArgs, trace: bool) -> Job<'a> {
+        Job {
+            args,
+            trace,
+            told_algo: AtomicBool::new(false),
+            told_trace: AtomicBool::new(false),
+        }
+    }
+
     fn chunk(&self, w: &mut Worker, chunk: &Chunk, a: &mut Answers<Tally>) {
         for rec in &chunk.records {
             // Writing to memory cannot fail.
@@ -277,6 +303,7 @@ impl Job<'_> {
             fast,
             grid,
             solutions,
+            variant_solutions,
         } = w;
         let mut unchecked = None;
         let puzzle: &Grid = match &rec.body {
@@ -299,6 +326,10 @@ impl Job<'_> {
                 }
                 unchecked = Some(*column);
                 grid
+            }
+            Body::Variant { range, column } => {
+                let text = String::from_utf8_lossy(chunk.bytes(range));
+                return self.variant(variant_solutions, &text, *column, rec, out, err, tally);
             }
             Body::Pencilmarks { range } => {
                 let c = match parse_pencilmark_record(rec.line, chunk.bytes(range)) {
@@ -335,7 +366,12 @@ impl Job<'_> {
                     ControlFlow::Continue(())
                 });
                 let g = c.to_grid();
-                return self.answer(out, err, tally, rec, &g, Method::Fast, &report, solutions);
+                let solved = Solved::Classic {
+                    puzzle: &g,
+                    method: Method::Fast,
+                    solutions,
+                };
+                return self.answer(out, err, tally, rec, &solved, &report);
             }
         };
         let size = puzzle.size();
@@ -393,7 +429,69 @@ impl Job<'_> {
                 return self.error(out, tally, rec, &e.to_string());
             }
         }
-        self.answer(out, err, tally, rec, puzzle, method, &report, solutions)
+        let solved = Solved::Classic {
+            puzzle,
+            method,
+            solutions,
+        };
+        self.answer(out, err, tally, rec, &solved, &report)
+    }
+
+    /// Parse a variant record's text (it starts at `column`), solve it with
+    /// the variant solver and write its answer.
+    #[allow(clippy::too_many_arguments)]
+    fn variant(
+        &self,
+        solutions: &mut [Vec<u8>; 2],
+        text: &str,
+        column: usize,
+        rec: &Record,
+        out: &mut dyn Write,
+        err: &mut Vec<u8>,
+        tally: &mut Tally,
+    ) -> io::Result<()> {
+        let built = text
+            .parse::<variant::Puzzle>()
+            .and_then(|p| Ok((VariantSolver::new(&p)?, p)));
+        let (mut solver, puzzle) = match built {
+            Ok(b) => b,
+            Err(e) => {
+                let e = variant_error(rec.line, column, text, &e);
+                return self.error(out, tally, rec, &e);
+            }
+        };
+        if let Algo::Method(m) = self.args.algo {
+            if !self.told_algo.swap(true, Ordering::Relaxed) {
+                writeln!(
+                    err,
+                    "sudoku: note: --algo {m} is for classic puzzles; variant puzzles (ISS format) are solved by the variant solver"
+                )?;
+            }
+        }
+        if self.trace && !self.told_trace.swap(true, Ordering::Relaxed) {
+            writeln!(
+                err,
+                "sudoku: --trace: variant puzzles (ISS format) have no trace; they are solved without one"
+            )?;
+        }
+        let mut found = 0usize;
+        // a count prints no solution: nothing to keep
+        let keeping = !self.args.count;
+        let report = solver.search(&self.limits(), &mut |v: &[u8]| {
+            if keeping {
+                if let Some(slot) = solutions.get_mut(found) {
+                    slot.clear();
+                    slot.extend_from_slice(v);
+                }
+                found += 1;
+            }
+            ControlFlow::Continue(())
+        });
+        let solved = Solved::Variant {
+            puzzle: &puzzle,
+            solutions,
+        };
+        self.answer(out, err, tally, rec, &solved, &report)
     }
 
     fn error(
@@ -417,43 +515,40 @@ impl Job<'_> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn answer(
         &self,
         out: &mut dyn Write,
         err: &mut Vec<u8>,
         tally: &mut Tally,
         rec: &Record,
-        puzzle: &Grid,
-        method: Method,
+        solved: &Solved<'_>,
         report: &Report,
-        solutions: &[Grid; 2],
     ) -> io::Result<()> {
         let args = self.args;
         let verdict = Verdict::of(report);
         tally.count(verdict, report);
         let n = report.stats.solutions;
         let complete = report.stop.is_complete();
-        let found = &solutions[..(n.min(2) as usize)];
+        let found = n.min(2) as usize;
         match args.format {
             Format::Json => {
                 let mut obj = json!({
                     "source": rec.source,
                     "line": rec.line,
                     "status": verdict.word(),
-                    "puzzle": puzzle.to_line(),
-                    "method": method.name(),
+                    "method": solved.method(),
                 });
+                solved.describe(&mut obj);
                 if !complete {
                     obj["stopped"] = json!(report.stop);
                 }
                 if args.count {
                     obj["count"] = json!(n);
                     obj["complete"] = json!(complete);
-                } else if let Some(s) = found.first() {
-                    obj["solution"] = json!(s.to_line());
-                    if let Some(s2) = found.get(1) {
-                        obj["second_solution"] = json!(s2.to_line());
+                } else if found > 0 {
+                    obj["solution"] = json!(solved.line(0));
+                    if found > 1 {
+                        obj["second_solution"] = json!(solved.line(1));
                     }
                 }
                 if args.stats {
@@ -469,35 +564,124 @@ impl Job<'_> {
                     }
                     write_count(out, verdict, n, report.stop)?;
                 } else {
-                    match (verdict, found.first()) {
+                    match (verdict, found > 0) {
                         (Verdict::NoSolution, _) => writeln!(out, "none")?,
-                        (Verdict::Unknown(stop), None) => writeln!(out, "unknown ({stop})")?,
-                        (_, Some(s)) if grid => {
+                        (Verdict::Unknown(stop), false) => writeln!(out, "unknown ({stop})")?,
+                        (_, true) if grid => {
                             let note = match verdict {
                                 Verdict::Multiple => " (one of several solutions)",
                                 Verdict::Unknown(_) => " (a solution; uniqueness unknown)",
                                 _ => "",
                             };
                             writeln!(out, "# line {}{note}", rec.line)?;
-                            writeln!(out, "{}", grid_block(s))?;
+                            writeln!(out, "{}", solved.block(0))?;
                         }
-                        (_, Some(s)) => {
-                            s.write_line(out)?;
+                        (_, true) => {
+                            solved.write_line(out, 0)?;
                             match verdict {
                                 Verdict::Multiple => out.write_all(b" multiple\n")?,
                                 Verdict::Unknown(stop) => writeln!(out, " unknown ({stop})")?,
                                 _ => out.write_all(b"\n")?,
                             }
                         }
-                        (_, None) => writeln!(out, "{}", verdict.word())?,
+                        (_, false) => writeln!(out, "{}", verdict.word())?,
                     }
                 }
                 if args.stats {
-                    writeln!(err, "{}: {}", rec.place(), stats_line(method, report))?;
+                    let line = stats_line(solved.method(), report);
+                    writeln!(err, "{}: {line}", rec.place())?;
                 }
             }
         }
         Ok(())
+    }
+}
+
+/// A puzzle answered, with the solutions kept: a classic grid solved by a
+/// method, or a variant puzzle solved by the variant solver.
+enum Solved<'a> {
+    Classic {
+        puzzle: &'a Grid,
+        method: Method,
+        solutions: &'a [Grid; 2],
+    },
+    Variant {
+        puzzle: &'a variant::Puzzle,
+        solutions: &'a [Vec<u8>; 2],
+    },
+}
+
+impl Solved<'_> {
+    /// The method's name (`variant` for the variant solver).
+    fn method(&self) -> &'static str {
+        match self {
+            Solved::Classic { method, .. } => method.name(),
+            Solved::Variant { .. } => "variant",
+        }
+    }
+
+    /// The puzzle in a JSON answer: `puzzle` as a line (a variant's in the
+    /// ISS format), and a variant's shape, givens and constraints.
+    fn describe(&self, obj: &mut serde_json::Value) {
+        match self {
+            Solved::Classic { puzzle, .. } => obj["puzzle"] = json!(puzzle.to_line()),
+            Solved::Variant { puzzle, .. } => {
+                obj["puzzle"] = json!(puzzle.to_string());
+                obj["variant"] = json!(puzzle);
+            }
+        }
+    }
+
+    /// Solution `i` (0 or 1) as a line.
+    fn line(&self, i: usize) -> String {
+        match self {
+            Solved::Classic { solutions, .. } => solutions[i].to_line(),
+            Solved::Variant { solutions, .. } => variant::to_line(&solutions[i]),
+        }
+    }
+
+    /// Solution `i` as a line, without its newline (no allocation for a
+    /// classic grid).
+    fn write_line(&self, out: &mut dyn Write, i: usize) -> io::Result<()> {
+        match self {
+            Solved::Classic { solutions, .. } => solutions[i].write_line(out),
+            Solved::Variant { .. } => out.write_all(self.line(i).as_bytes()),
+        }
+    }
+
+    /// Solution `i` drawn with its boxes.
+    fn block(&self, i: usize) -> String {
+        match self {
+            Solved::Classic { solutions, .. } => grid_block(&solutions[i]),
+            Solved::Variant { puzzle, solutions } => shape_block(puzzle.shape, &solutions[i]),
+        }
+    }
+}
+
+/// A variant puzzle's error as the classic ones read: `line 3, column 17:
+/// .Cagey~3~R1C1: unknown constraint kind ...`. `start` is the column the
+/// puzzle starts at; a constraint that cannot hold is placed where its
+/// token is found in the text.
+fn variant_error(line: usize, start: usize, text: &str, e: &VariantError) -> String {
+    match e {
+        VariantError::Token {
+            column,
+            token,
+            message,
+        } => format!(
+            "line {line}, column {}: {token}: {message}",
+            start + column - 1
+        ),
+        VariantError::Constraint {
+            constraint,
+            message,
+        } => match text.find(constraint.as_str()) {
+            Some(k) => format!(
+                "line {line}, column {}: {constraint}: {message}",
+                start + text[..k].chars().count()
+            ),
+            None => format!("line {line}: {constraint}: {message}"),
+        },
     }
 }
 
@@ -600,7 +784,7 @@ fn stats_json(s: &sudoku_core::Stats) -> serde_json::Value {
     })
 }
 
-fn stats_line(method: Method, r: &Report) -> String {
+fn stats_line(method: &str, r: &Report) -> String {
     let s = &r.stats;
     let mut line = format!(
         "{method}: {:.1} µs, {} nodes, {} guesses, depth {}, {} bytes of search state",
@@ -732,10 +916,7 @@ mod tests {
         let chunk = ChunkReader::of(vec![Input::Text(lines.to_string())])
             .next()
             .expect("a chunk");
-        let job = Job {
-            args: &cli.args,
-            trace: false,
-        };
+        let job = Job::new(&cli.args, false);
         let mut w = Worker::new();
         let mut warm = Answers::default();
         job.chunk(&mut w, &chunk, &mut warm);

@@ -11,6 +11,7 @@ mod edges;
 mod generate;
 mod rate;
 mod solve;
+mod variant;
 
 /// The puzzle (one solution) and that solution.
 const PUZZLE: &str =
@@ -26,6 +27,16 @@ fn sudoku() -> Command {
 /// The `dlx` binary.
 fn dlx() -> Command {
     Command::cargo_bin("dlx").expect("the dlx binary builds")
+}
+
+/// A finished command's standard output, as text.
+fn stdout_of(out: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8(out.get_output().stdout.clone()).expect("UTF-8 output")
+}
+
+/// A finished command's standard error, as text.
+fn stderr_of(out: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8(out.get_output().stderr.clone()).expect("UTF-8 output")
 }
 
 /// A fresh directory for one test's files (`tag` names the test).

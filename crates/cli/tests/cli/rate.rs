@@ -1,19 +1,11 @@
 //! `sudoku rate`, `sudoku hint` and `sudoku explain` on the real binary,
 //! checked against the library's rater.
 
-use crate::{PUZZLE, sudoku, temp_dir};
+use crate::{PUZZLE, stderr_of, stdout_of, sudoku, temp_dir};
 use predicates::prelude::*;
 use sudoku_core::Candidates;
 use sudoku_core::format::parse_line;
 use sudoku_core::rate::{Config, HintLevel, Rater, apply};
-
-fn stdout_of(out: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8(out.get_output().stdout.clone()).expect("UTF-8 output")
-}
-
-fn stderr_of(out: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8(out.get_output().stderr.clone()).expect("UTF-8 output")
-}
 
 /// The bundled slice of 40 unbiased puzzles and 40 17-clue puzzles.
 fn slice() -> String {
