@@ -422,18 +422,15 @@ impl VariantSolver {
         self.queued.fill(true);
         self.conflicts.fill(0);
         self.until_decay = DECAY;
+        // Every state entered is a node: the root, then each alternative
+        // tried, whether or not its propagation fails.
+        if max_nodes == 0 {
+            return StopReason::NodeLimit;
+        }
+        stats.nodes = 1;
         let mut consistent = self.propagate();
         loop {
             if consistent {
-                if stats.nodes >= max_nodes {
-                    return StopReason::NodeLimit;
-                }
-                stats.nodes += 1;
-                if slow && stats.nodes & 255 == 0 {
-                    if let Some(r) = limits.poll() {
-                        return r;
-                    }
-                }
                 stats.max_depth = stats.max_depth.max(self.frames.len() as u32);
                 match self.choose() {
                     None => {
@@ -470,6 +467,15 @@ impl VariantSolver {
                 let bit = frame.rest & frame.rest.wrapping_neg();
                 frame.rest ^= bit;
                 let cell = frame.cell;
+                if stats.nodes >= max_nodes {
+                    return StopReason::NodeLimit;
+                }
+                stats.nodes += 1;
+                if slow && stats.nodes & 255 == 0 {
+                    if let Some(r) = limits.poll() {
+                        return r;
+                    }
+                }
                 let at = self.saved.len() - cells;
                 self.masks.copy_from_slice(&self.saved[at..]);
                 stats.guesses += 1;
