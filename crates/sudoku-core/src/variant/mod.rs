@@ -205,7 +205,6 @@ impl Constraint {
 
     /// The arguments after the kind in the ISS text format.
     fn iss_args(&self) -> Vec<String> {
-        let names = |c: &Cells| c.cells.iter().map(iss::cell_id).collect::<Vec<_>>();
         match self {
             Constraint::Windoku
             | Constraint::DisjointSets
@@ -249,25 +248,15 @@ impl Constraint {
                 v.extend(q.digits.iter().map(|d| d.to_string()));
                 v
             }
-            Constraint::Thermo(c)
-            | Constraint::SlowThermo(c)
-            | Constraint::DoubleArrow(c)
-            | Constraint::WhiteDot(c)
-            | Constraint::BlackDot(c)
-            | Constraint::X(c)
-            | Constraint::V(c)
-            | Constraint::Odd(c)
-            | Constraint::Even(c)
-            | Constraint::Renban(c)
-            | Constraint::Palindrome(c)
-            | Constraint::Between(c)
-            | Constraint::RegionSumLine(c) => names(c),
+            // The plain lists of cells.
+            _ => self.cells().iter().map(iss::cell_id).collect(),
         }
     }
 
-    /// Every cell a constraint names lies on the grid.
-    fn check_cells(&self, shape: Shape) -> Result<(), VariantError> {
-        let cells: &[Cell] = match self {
+    /// The cells a constraint names (none for the rules on the whole grid,
+    /// the diagonal of a little killer, the top-left cell of a quadruple).
+    pub fn cells(&self) -> &[Cell] {
+        match self {
             Constraint::Cage(c) => &c.cells,
             Constraint::Sum(s) => &s.cells,
             Constraint::LittleKiller(l) => &l.cells,
@@ -288,8 +277,12 @@ impl Constraint {
             | Constraint::Between(c)
             | Constraint::RegionSumLine(c) => &c.cells,
             _ => &[],
-        };
-        match cells.iter().find(|c| !shape.contains(**c)) {
+        }
+    }
+
+    /// Every cell a constraint names lies on the grid.
+    fn check_cells(&self, shape: Shape) -> Result<(), VariantError> {
+        match self.cells().iter().find(|c| !shape.contains(**c)) {
             Some(c) => Err(self.error(format!("cell {c} is off the {shape} grid"))),
             None => Ok(()),
         }
