@@ -139,10 +139,16 @@ impl Symmetry {
     /// The orbits of the cells of a grid (each a set of cell indices that are
     /// clues together), in cell order of their first cell.
     pub fn orbits(self, size: Size) -> Vec<Vec<usize>> {
-        let n = size.side();
-        let mut seen = vec![false; size.cells()];
+        self.orbits_of_side(size.side())
+    }
+
+    /// The orbits of the cells of an n×n grid of any side (cells row-major),
+    /// as [`orbits`](Self::orbits): variant grids are 6×6 and 8×8 too.
+    pub fn orbits_of_side(self, n: usize) -> Vec<Vec<usize>> {
+        let cells = n * n;
+        let mut seen = vec![false; cells];
         let mut orbits = Vec::new();
-        for start in 0..size.cells() {
+        for start in 0..cells {
             if seen[start] {
                 continue;
             }
@@ -151,8 +157,8 @@ impl Symmetry {
             let mut k = 0;
             while k < orbit.len() {
                 let cell = orbit[k];
-                for (r, c) in self.images(n, size.row_of(cell), size.col_of(cell)) {
-                    let img = size.cell(r, c);
+                for (r, c) in self.images(n, cell / n, cell % n) {
+                    let img = r * n + c;
                     if !seen[img] {
                         seen[img] = true;
                         orbit.push(img);
