@@ -56,6 +56,7 @@ pub mod arrow;
 pub mod between;
 pub mod cage;
 pub mod exact;
+pub mod generate;
 pub mod iss;
 pub mod jigsaw;
 pub mod kropki;
