@@ -9,6 +9,10 @@
 //! worker keeps one [`Generator`] (its solver and buffers) for the whole run,
 //! at most a window of runs is in flight, and the sink writes the puzzles in
 //! index order, flushing whenever it waits for the next run.
+//!
+//! With `--variant KIND` the workers make variant puzzles instead
+//! ([`sudoku_core::variant::generate`]), written as ISS text lines (or JSON
+//! with the constraints and the solution), on the same pipeline.
 
 use std::io::{self, Write};
 use std::ops::Range;
@@ -27,6 +31,10 @@ use sudoku_core::generate::{
 use sudoku_core::pipeline::{Pipeline, Sink};
 use sudoku_core::rate::{Band, Rating};
 use sudoku_core::solve::CancelToken;
+use sudoku_core::variant::generate::{
+    Generated as VariantGenerated, Options as VariantOptions, VariantKind, generate_with,
+};
+use sudoku_core::{Limits, variant};
 
 use crate::output::{Format, grid_block};
 use crate::rate::rating_json;
@@ -50,9 +58,21 @@ pub struct GenerateArgs {
     /// any number of threads. Default: a random seed, printed on stderr.
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
-    /// Grid size: 4, 9, 16 or 25 (also written 4x4, 9x9, ...).
-    #[arg(long, value_name = "SIZE", default_value = "9", value_parser = parse_size)]
-    pub size: Size,
+    /// Grid size: 4, 9, 16 or 25 (also written 4x4, 9x9, ...); with
+    /// --variant 4, 6, 8 or 9 as the kind allows (jigsaw: 4 to 9).
+    #[arg(long, value_name = "SIZE", default_value = "9", value_parser = parse_side)]
+    pub size: usize,
+    /// Make variant puzzles of this kind: x (both diagonals), windoku,
+    /// disjoint, anti-knight, anti-king, non-consecutive, jigsaw (random
+    /// regions), killer (cages only, no givens), thermo, kropki (every dot
+    /// given), xv (every X and V given). Written in the Interactive Sudoku
+    /// Solver's text format. See --help.
+    #[arg(long, value_name = "KIND", value_parser = parse_variant)]
+    pub variant: Option<VariantKind>,
+    /// With --variant killer: allow up to N givens when the cages alone do
+    /// not become unique (default 0: cages only).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub killer_givens: usize,
     /// Symmetry of the clue pattern: none, rot180 (half turn), rot90
     /// (quarter turn), mirror (left-right), flip (top-bottom), diagonal
     /// (main diagonal), anti-diagonal, both (left-right and top-bottom).
@@ -117,11 +137,26 @@ appended after a space, which `sudoku solve` and `sudoku rate` read as a
 comment), so it can be piped on. The seed of a run without --seed is printed
 on standard error.
 
+Variants (--variant KIND): every puzzle has exactly one solution (checked by
+the variant solver, each check within a node budget; a check that runs out
+counts as not unique). Givens are minimal (with --symmetry: minimal among
+symmetric ones), except that non-consecutive puzzles on 8x8 and 9x9 may keep a
+given whose check ran out (\"minimal\": false in JSON). Killer puzzles have
+cages of 2 to 5 cells and no givens, and take no --symmetry. The text format
+is one ISS line per puzzle (`.Cage~10~R1C1~R1C2...`; with --with-solution the
+solution follows after a space); json adds the shape, the givens, the
+constraints and the solution. Variant puzzles are not rated (\"rating\": null):
+the rater knows rows, columns and boxes only, so --rate, --difficulty,
+--rating, --require, --disable, --clues and --format grid are usage errors
+with --variant.
+
 Exit codes: 0 every puzzle made, 1 a puzzle not made in its budget (too rare a
 target for --max-attempts or --timeout, or --total-timeout ran out; the
 puzzles made before it are printed), 2 usage or I/O error.";
 
-fn parse_size(text: &str) -> Result<Size, String> {
+/// A grid side, `9` or `9x9`: classic sizes are checked by [`config_of`],
+/// variant sides by the variant's options.
+fn parse_side(text: &str) -> Result<usize, String> {
     let t = text.trim().to_ascii_lowercase();
     let side = match t.split_once('x') {
         Some((a, b)) if a == b => a,
@@ -134,8 +169,12 @@ fn parse_size(text: &str) -> Result<Size, String> {
     };
     side.parse::<usize>()
         .ok()
-        .and_then(Size::from_side)
+        .filter(|n| (1..=25).contains(n))
         .ok_or_else(|| format!("'{text}' is not a grid size; use 4, 9, 16 or 25"))
+}
+
+fn parse_variant(text: &str) -> Result<VariantKind, String> {
+    text.parse()
 }
 
 fn parse_symmetry(text: &str) -> Result<Symmetry, String> {
@@ -153,16 +192,19 @@ fn parse_band(text: &str) -> Result<Band, String> {
 
 /// The generator config of the arguments (without the seed).
 pub fn config_of(args: &GenerateArgs) -> anyhow::Result<GeneratorConfig> {
-    let mut c = GeneratorConfig::for_size(args.size);
+    let Some(size) = Size::from_side(args.size) else {
+        anyhow::bail!(
+            "--size: {0}x{0} is not a grid size for classic puzzles; use 4, 9, 16 or 25 \
+             (6x6 and 8x8 with --variant)",
+            args.size
+        );
+    };
+    let mut c = GeneratorConfig::for_size(size);
     c.symmetry = args.symmetry;
     if let Some(text) = &args.clues {
-        let (lo, hi) = parse_range("--clues", text, 0, args.size.cells())?;
-        if lo > args.size.cells() {
-            anyhow::bail!(
-                "--clues: a {} grid has only {} cells",
-                args.size,
-                args.size.cells()
-            );
+        let (lo, hi) = parse_range("--clues", text, 0, size.cells())?;
+        if lo > size.cells() {
+            anyhow::bail!("--clues: a {} grid has only {} cells", size, size.cells());
         }
         c.clues = Some(lo..=hi);
     }
@@ -189,6 +231,97 @@ pub fn config_of(args: &GenerateArgs) -> anyhow::Result<GeneratorConfig> {
     Ok(c)
 }
 
+/// The variant options of the arguments: options the variant generator does
+/// not take are usage errors.
+pub fn variant_options(args: &GenerateArgs, kind: VariantKind) -> anyhow::Result<VariantOptions> {
+    let rater = "variant puzzles are not rated (the rater knows rows, columns and boxes only)";
+    for (given, flag) in [
+        (args.rate, "--rate"),
+        (args.difficulty.is_some(), "--difficulty"),
+        (args.rating.is_some(), "--rating"),
+        (!args.require.is_empty(), "--require"),
+        (!args.disable.is_empty(), "--disable"),
+    ] {
+        if given {
+            anyhow::bail!("{flag} does not apply to --variant: {rater}");
+        }
+    }
+    if args.clues.is_some() {
+        anyhow::bail!("--clues does not apply to --variant: its givens are minimal");
+    }
+    if args.format == Format::Grid {
+        anyhow::bail!(
+            "--format grid does not draw variant constraints; use text (ISS lines) or json"
+        );
+    }
+    if args.killer_givens > 0 && kind != VariantKind::Killer {
+        anyhow::bail!("--killer-givens applies to --variant killer only");
+    }
+    let options = VariantOptions {
+        symmetry: args.symmetry,
+        max_attempts: args.max_attempts,
+        killer_givens: args.killer_givens,
+        ..VariantOptions::new(kind, args.size)
+    };
+    options.validate()?;
+    Ok(options)
+}
+
+/// What the workers make.
+#[derive(Clone)]
+enum Mode {
+    Classic(GeneratorConfig),
+    Variant(VariantOptions),
+}
+
+/// A worker's state: the classic generator keeps its solver and buffers.
+enum Worker {
+    Classic(Box<Generator>),
+    Variant(VariantOptions),
+}
+
+/// A puzzle made.
+enum Output {
+    Classic(Generated),
+    Variant(VariantGenerated),
+}
+
+impl Worker {
+    fn new(mode: &Mode, cancel: &CancelToken) -> Worker {
+        match mode {
+            Mode::Classic(c) => Worker::Classic(Box::new(
+                Generator::new(c.clone()).with_cancel(cancel.clone()),
+            )),
+            Mode::Variant(o) => Worker::Variant(o.clone()),
+        }
+    }
+
+    /// The puzzle of a seed, by `deadline` (and `timeout`, per puzzle).
+    fn make(
+        &mut self,
+        seed: u64,
+        deadline: Option<Instant>,
+        timeout: Option<Duration>,
+        cancel: &CancelToken,
+    ) -> Result<Output, GenerateError> {
+        match self {
+            Worker::Classic(g) => g.generate_seeded_by(seed, deadline).map(Output::Classic),
+            Worker::Variant(o) => {
+                let own = timeout.and_then(deadline_after);
+                let limits = Limits {
+                    deadline: match (own, deadline) {
+                        (Some(a), Some(b)) => Some(a.min(b)),
+                        (a, b) => a.or(b),
+                    },
+                    cancel: Some(cancel.clone()),
+                    ..Limits::none()
+                };
+                generate_with(o, seed, &limits).map(Output::Variant)
+            }
+        }
+    }
+}
+
 /// A seed from the clock and the process id, for runs without `--seed`.
 fn random_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
@@ -205,7 +338,7 @@ fn random_seed() -> u64 {
 /// What a worker hands back: puzzle `index`, made or not.
 struct Made {
     index: u64,
-    made: Result<Generated, GenerateError>,
+    made: Result<Output, GenerateError>,
 }
 
 /// Why the sink ended the run early.
@@ -306,9 +439,15 @@ fn note(message: std::fmt::Arguments<'_>) {
 
 /// Run `sudoku generate`.
 pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
-    let config = config_of(args)?;
     // An impossible target is a usage error, found before any work starts.
-    config.validate()?;
+    let mode = match args.variant {
+        Some(kind) => Mode::Variant(variant_options(args, kind)?),
+        None => {
+            let config = config_of(args)?;
+            config.validate()?;
+            Mode::Classic(config)
+        }
+    };
     let seed = match args.seed {
         Some(s) => s,
         None => {
@@ -351,15 +490,15 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     // held to 16 × 256 puzzles per worker.
     let result = Pipeline::new(threads).window(16 * threads).run(
         source,
-        || Generator::new(config.clone()).with_cancel(cancel.clone()),
-        |generator, batch: Range<u64>| {
+        || Worker::new(&mode, &cancel),
+        |worker, batch: Range<u64>| {
             let started = Instant::now();
             let mut made = Vec::with_capacity((batch.end - batch.start) as usize);
             for index in batch {
                 if index > failed.load(Ordering::Relaxed) {
                     break; // never written: an earlier puzzle failed
                 }
-                let m = generator.generate_seeded_by(puzzle_seed(seed, index), deadline);
+                let m = worker.make(puzzle_seed(seed, index), deadline, args.timeout, &cancel);
                 let stop = m.is_err();
                 made.push(Made { index, made: m });
                 if stop {
@@ -419,8 +558,12 @@ fn write_puzzle(
     out: &mut dyn Write,
     args: &GenerateArgs,
     index: u64,
-    g: &Generated,
+    made: &Output,
 ) -> io::Result<()> {
+    let g = match made {
+        Output::Classic(g) => g,
+        Output::Variant(v) => return write_variant(out, args, index, v),
+    };
     match args.format {
         Format::Text => {
             out.write_all(g.puzzle.to_line().as_bytes())?;
@@ -472,6 +615,40 @@ fn write_puzzle(
         }
     }
     Ok(())
+}
+
+/// A variant puzzle: its ISS line (and solution), or a JSON object with the
+/// puzzle's serde form (shape, givens, constraints) and the solution.
+fn write_variant(
+    out: &mut dyn Write,
+    args: &GenerateArgs,
+    index: u64,
+    g: &VariantGenerated,
+) -> io::Result<()> {
+    let solution = variant::to_line(&g.solution);
+    if args.format == Format::Json {
+        let mut obj = serde_json::to_value(&g.puzzle).map_err(io::Error::other)?;
+        let clues = g.puzzle.givens().iter().filter(|&&d| d != 0).count();
+        for (key, value) in [
+            ("index", json!(index)),
+            ("seed", json!(g.seed)),
+            ("variant", json!(args.variant.map(VariantKind::name))),
+            ("puzzle", json!(g.puzzle.to_string())),
+            ("clues", json!(clues)),
+            ("minimal", json!(g.minimal)),
+            ("attempts", json!(g.attempts)),
+            ("solution", json!(solution)),
+            ("rating", serde_json::Value::Null),
+        ] {
+            obj[key] = value;
+        }
+        return writeln!(out, "{obj}");
+    }
+    write!(out, "{}", g.puzzle)?;
+    if args.with_solution {
+        write!(out, " {solution}")?;
+    }
+    out.write_all(b"\n")
 }
 
 /// A rating as `--rate` prints it: difficulty, band, hardest technique

@@ -9,6 +9,7 @@ mod bench;
 mod dlx;
 mod edges;
 mod generate;
+mod generate_variant;
 mod rate;
 mod solve;
 mod variant;
