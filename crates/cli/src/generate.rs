@@ -66,7 +66,7 @@ pub struct GenerateArgs {
     /// disjoint, anti-knight, anti-king, non-consecutive, jigsaw (random
     /// regions), killer (cages only, no givens), thermo, kropki (every dot
     /// given), xv (every X and V given). Written in the Interactive Sudoku
-    /// Solver's text format. See --help.
+    /// Solver's text format, which `sudoku solve` reads. See --help.
     #[arg(long, value_name = "KIND", value_parser = parse_variant)]
     pub variant: Option<VariantKind>,
     /// With --variant killer: allow up to N givens when the cages alone do
@@ -144,8 +144,9 @@ symmetric ones), except that non-consecutive puzzles on 8x8 and 9x9 may keep a
 given whose check ran out (\"minimal\": false in JSON). Killer puzzles have
 cages of 2 to 5 cells and no givens, and take no --symmetry. The text format
 is one ISS line per puzzle (`.Cage~10~R1C1~R1C2...`; with --with-solution the
-solution follows after a space); json adds the shape, the givens, the
-constraints and the solution. Variant puzzles are not rated (\"rating\": null):
+solution follows after a space), which `sudoku solve` and `count` read; json
+has the line as \"puzzle\", its shape, givens and constraints as \"variant\"
+(as `solve` writes them), the \"kind\" and the \"solution\". Variant puzzles are not rated (\"rating\": null):
 the rater knows rows, columns and boxes only, so --rate, --difficulty,
 --rating, --require, --disable, --clues and --format grid are usage errors
 with --variant.
@@ -618,7 +619,9 @@ fn write_puzzle(
 }
 
 /// A variant puzzle: its ISS line (and solution), or a JSON object with the
-/// puzzle's serde form (shape, givens, constraints) and the solution.
+/// ISS line as `puzzle`, the puzzle's serde form (shape, givens,
+/// constraints) as `variant` (as `sudoku solve` writes them), the kind, and
+/// the solution.
 fn write_variant(
     out: &mut dyn Write,
     args: &GenerateArgs,
@@ -627,21 +630,18 @@ fn write_variant(
 ) -> io::Result<()> {
     let solution = variant::to_line(&g.solution);
     if args.format == Format::Json {
-        let mut obj = serde_json::to_value(&g.puzzle).map_err(io::Error::other)?;
-        let clues = g.puzzle.givens().iter().filter(|&&d| d != 0).count();
-        for (key, value) in [
-            ("index", json!(index)),
-            ("seed", json!(g.seed)),
-            ("variant", json!(args.variant.map(VariantKind::name))),
-            ("puzzle", json!(g.puzzle.to_string())),
-            ("clues", json!(clues)),
-            ("minimal", json!(g.minimal)),
-            ("attempts", json!(g.attempts)),
-            ("solution", json!(solution)),
-            ("rating", serde_json::Value::Null),
-        ] {
-            obj[key] = value;
-        }
+        let obj = json!({
+            "index": index,
+            "seed": g.seed,
+            "kind": args.variant.map(VariantKind::name),
+            "puzzle": g.puzzle.to_string(),
+            "variant": g.puzzle,
+            "clues": g.puzzle.givens().iter().filter(|&&d| d != 0).count(),
+            "minimal": g.minimal,
+            "attempts": g.attempts,
+            "solution": solution,
+            "rating": null,
+        });
         return writeln!(out, "{obj}");
     }
     write!(out, "{}", g.puzzle)?;

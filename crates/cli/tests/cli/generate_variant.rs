@@ -81,16 +81,16 @@ fn variant_json_has_the_constraints_and_the_solution() {
     assert_eq!(recs.len(), 2);
     for (i, rec) in recs.iter().enumerate() {
         assert_eq!(rec["index"], i);
-        assert_eq!(rec["variant"], "jigsaw");
-        assert_eq!(rec["shape"], "6x6");
+        assert_eq!(rec["kind"], "jigsaw");
+        assert_eq!(rec["variant"]["shape"], "6x6");
         assert_eq!(rec["rating"], serde_json::Value::Null);
         assert_eq!(rec["minimal"], true);
-        assert_eq!(rec["constraints"][0]["kind"], "jigsaw");
+        assert_eq!(rec["variant"]["constraints"][0]["kind"], "jigsaw");
         let (p, solution) = unique(rec["puzzle"].as_str().expect("the ISS text"));
         assert_eq!(rec["solution"], solution.as_str());
         let clues = p.givens().iter().filter(|&&d| d != 0).count();
         assert_eq!(rec["clues"], clues);
-        assert_eq!(rec["givens"].as_str().map(str::len), Some(36));
+        assert_eq!(rec["variant"]["givens"].as_str().map(str::len), Some(36));
     }
 }
 
@@ -118,6 +118,14 @@ fn variant_givens_keep_the_symmetry_and_the_solution_follows() {
             assert_eq!(g[c] != 0, g[35 - c] != 0, "{text}");
         }
     }
+    // `sudoku count` reads the lines back (the solution is a comment) and
+    // finds one solution each.
+    sudoku()
+        .args(["count", "--threads", "1"])
+        .write_stdin(out.clone())
+        .assert()
+        .success()
+        .stdout("1 unique\n".repeat(3));
     // Thermo and kropki on 9×9, one each.
     for kind in ["thermo", "kropki"] {
         let out = generate(&["--variant", kind, "--seed", "3"]);
