@@ -14,7 +14,7 @@ use sudoku_core::{Grid, Limits};
 
 /// Run `sudoku generate ARGS` (with the progress bar off), expect success,
 /// and return its standard output.
-fn generate(args: &[&str]) -> String {
+pub(crate) fn generate(args: &[&str]) -> String {
     let out = sudoku()
         .arg("generate")
         .args(["--progress", "never"])
@@ -305,6 +305,22 @@ fn impossible_targets_are_usage_errors() {
         (&["--difficulty", "tricky"][..], "unknown band 'tricky'"),
         (&["--size", "7"][..], "not a grid size"),
         (&["--timeout", "soon"][..], "not a number of seconds"),
+        (&["--size", "6"][..], "6x6 and 8x8 with --variant"),
+        // What --variant does not take.
+        (&["--variant", "sandwich"][..], "unknown variant 'sandwich'"),
+        (&["--variant", "windoku", "--size", "6"][..], "9x9"),
+        (
+            &["--variant", "killer", "--symmetry", "rot180"][..],
+            "no givens",
+        ),
+        (&["--variant", "x", "--rate"][..], "not rated"),
+        (&["--variant", "x", "--difficulty", "hard"][..], "not rated"),
+        (&["--variant", "x", "--clues", "20..30"][..], "--clues"),
+        (&["--variant", "x", "--format", "grid"][..], "grid"),
+        (
+            &["--variant", "x", "--killer-givens", "1"][..],
+            "killer only",
+        ),
     ] {
         sudoku()
             .arg("generate")

@@ -1,22 +1,11 @@
 //! `sudoku generate --variant`: every puzzle read back from its ISS line and
-//! checked unique by a fresh variant solver without limits.
+//! checked unique by a fresh variant solver without limits. (The usage
+//! errors are in `generate::impossible_targets_are_usage_errors`.)
 
+use crate::generate::generate;
 use crate::sudoku;
-use predicates::prelude::*;
 use sudoku_core::variant::{Constraint, Puzzle, VariantSolver};
 use sudoku_core::{Limits, Uniqueness};
-
-/// Run `sudoku generate ARGS` (progress bar off), expect success, return
-/// standard output.
-fn generate(args: &[&str]) -> String {
-    let out = sudoku()
-        .arg("generate")
-        .args(["--progress", "never"])
-        .args(args)
-        .assert()
-        .success();
-    String::from_utf8(out.get_output().stdout.clone()).expect("UTF-8 output")
-}
 
 /// The puzzle of an ISS text, its one solution as a line.
 fn unique(text: &str) -> (Puzzle, String) {
@@ -131,34 +120,5 @@ fn variant_givens_keep_the_symmetry_and_the_solution_follows() {
         let out = generate(&["--variant", kind, "--seed", "3"]);
         let (p, _) = unique(out.trim_end());
         assert!(!p.constraints.is_empty(), "{out}");
-    }
-}
-
-#[test]
-fn variant_usage_errors() {
-    for (args, message) in [
-        (&["--variant", "sandwich"][..], "unknown variant 'sandwich'"),
-        (&["--variant", "windoku", "--size", "6"][..], "9x9"),
-        (
-            &["--variant", "killer", "--symmetry", "rot180"][..],
-            "no givens",
-        ),
-        (&["--variant", "x", "--rate"][..], "not rated"),
-        (&["--variant", "x", "--difficulty", "hard"][..], "not rated"),
-        (&["--variant", "x", "--clues", "20..30"][..], "--clues"),
-        (&["--variant", "x", "--format", "grid"][..], "grid"),
-        (
-            &["--variant", "x", "--killer-givens", "1"][..],
-            "killer only",
-        ),
-        (&["--size", "6"][..], "6x6 and 8x8 with --variant"),
-    ] {
-        sudoku()
-            .arg("generate")
-            .args(args)
-            .assert()
-            .code(2)
-            .stdout("")
-            .stderr(predicate::str::contains(message));
     }
 }

@@ -425,6 +425,15 @@ fn bit(d: u8) -> u16 {
     1 << (d - 1)
 }
 
+/// Cages with their cells in order, in order of their first cell.
+fn sorted(mut cages: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
+    for cage in &mut cages {
+        cage.sort_unstable();
+    }
+    cages.sort_unstable();
+    cages
+}
+
 /// Whether the cells form one orthogonally connected piece.
 fn connected(n: usize, cells: &[usize]) -> bool {
     let Some(&first) = cells.first() else {
@@ -815,16 +824,11 @@ impl Maker<'_> {
     /// The puzzle of a set of cages (each with its sum; in order of their
     /// first cell) and givens.
     fn killer_puzzle(&self, cages: &[Vec<usize>], solution: &[u8], givens: &[usize]) -> Puzzle {
-        let mut sorted: Vec<Vec<usize>> = cages.to_vec();
-        for cage in &mut sorted {
-            cage.sort_unstable();
-        }
-        sorted.sort_unstable();
         let mut p = Puzzle::new(self.shape);
         for &c in givens {
             p.candidates[c] = bit(solution[c]);
         }
-        p.constraints = sorted
+        p.constraints = sorted(cages.to_vec())
             .iter()
             .map(|cage| {
                 Constraint::Cage(Cage {
@@ -944,19 +948,8 @@ impl Maker<'_> {
             let Some(parts) = self.partition(&union, solution) else {
                 continue;
             };
-            let key = |cs: Vec<Vec<usize>>| {
-                let mut cs: Vec<Vec<usize>> = cs
-                    .into_iter()
-                    .map(|mut c| {
-                        c.sort_unstable();
-                        c
-                    })
-                    .collect();
-                cs.sort_unstable();
-                cs
-            };
-            let old = key(chosen.iter().map(|&j| cages[j].clone()).collect());
-            if key(parts.clone()) == old {
+            let old = sorted(chosen.iter().map(|&j| cages[j].clone()).collect());
+            if sorted(parts.clone()) == old {
                 continue;
             }
             chosen.sort_unstable();
