@@ -18,12 +18,14 @@
 //! # How a puzzle is made
 //!
 //! 1. **A solution grid.** The rules without clues (for a jigsaw: a random
-//!    layout of n connected regions of n cells, grown from n random seed
-//!    cells, regrown when a region gets stuck) are solved by the
-//!    [`VariantSolver`] with a few random givens placed one at a time (a
-//!    given that leaves no solution is replaced by another digit). Where the
-//!    rules do not care which digit is which (all but non-consecutive), the
-//!    digits are then relabelled at random.
+//!    layout of n connected regions of n cells, the boxes reshaped by many
+//!    random trades of cells between neighbouring regions that keep both
+//!    connected; a layout without a solution is replaced) are solved by the
+//!    [`VariantSolver`] with n + 3 random givens placed one at a time (a
+//!    given that leaves no solution the solver finds in a small budget is
+//!    replaced by the digit of the last grid found). Where the rules do not
+//!    care which digit is which (all but non-consecutive, whose digits may
+//!    only be reversed), the digits are then relabelled at random.
 //! 2. **Clues read off the grid.** Thermometers are walked from cells with
 //!    small digits to neighbours with larger ones (3 to 6 cells, about one
 //!    per 12 cells); kropki dots and XV marks are put wherever the grid has
@@ -463,9 +465,7 @@ impl Maker<'_> {
         let kind = self.options.kind;
         let base = match kind {
             VariantKind::Jigsaw => {
-                let Some(regions) = self.jigsaw_layout() else {
-                    return Ok(None);
-                };
+                let regions = self.jigsaw_layout();
                 Puzzle {
                     constraints: vec![Constraint::Jigsaw(Jigsaw { regions })],
                     ..Puzzle::new(self.shape.without_boxes())
@@ -644,65 +644,62 @@ impl Maker<'_> {
     }
 
     /// A random jigsaw layout: n connected regions of n cells, numbered in
-    /// order of first appearance (as the ISS text reads them back).
-    fn jigsaw_layout(&mut self) -> Option<Vec<u8>> {
+    /// order of first appearance (as the ISS text reads them back). The
+    /// boxes (rows on a side without boxes) are reshaped by random trades:
+    /// a cell passes to a neighbouring region, which gives back one of its
+    /// cells next to the first region, when both stay connected.
+    fn jigsaw_layout(&mut self) -> Vec<u8> {
         let n = self.n();
-        const NONE: u8 = u8::MAX;
-        'retry: for _ in 0..1000 {
-            let mut region = vec![NONE; n * n];
-            let mut sizes = vec![1usize; n];
-            let mut order: Vec<usize> = (0..n * n).collect();
-            self.rng.shuffle(&mut order);
-            for (r, &c) in order[..n].iter().enumerate() {
-                region[c] = r as u8;
+        let shape = self.shape;
+        let mut region: Vec<u8> = (0..n * n)
+            .map(|c| shape.box_of(shape.cell(c)).unwrap_or(c / n) as u8)
+            .collect();
+        let members = |region: &[u8], r: u8| -> Vec<usize> {
+            (0..n * n).filter(|&c| region[c] == r).collect()
+        };
+        let want = 10 * n * n;
+        let (mut trades, mut tries) = (0, 0);
+        while trades < want && tries < 20 * want {
+            tries += 1;
+            let a = self.rng.below(n * n);
+            let ra = region[a];
+            let others: Vec<u8> = neighbours(n, a)
+                .map(|d| region[d])
+                .filter(|&r| r != ra)
+                .collect();
+            if others.is_empty() {
+                continue;
             }
-            for _ in n..n * n {
-                // A region that is not full yet, the smallest first (ties
-                // at random), grows by a free neighbour, the one with the
-                // fewest free neighbours first so no hole is left behind.
-                let open: Vec<usize> = (0..n).filter(|&r| sizes[r] < n).collect();
-                let least = open.iter().map(|&r| sizes[r]).min()?;
-                let mut small: Vec<usize> =
-                    open.into_iter().filter(|&r| sizes[r] == least).collect();
-                self.rng.shuffle(&mut small);
-                let mut grown = false;
-                for r in small {
-                    let mut options: Vec<usize> = (0..n * n)
-                        .filter(|&c| region[c] == NONE)
-                        .filter(|&c| neighbours(n, c).any(|d| region[d] == r as u8))
-                        .collect();
-                    if options.is_empty() {
-                        continue;
-                    }
-                    self.rng.shuffle(&mut options);
-                    let free = |c: usize| neighbours(n, c).filter(|&d| region[d] == NONE).count();
-                    let pick = if self.rng.below(2) == 0 {
-                        *options.iter().min_by_key(|&&c| free(c)).expect("options")
-                    } else {
-                        options[0]
-                    };
-                    region[pick] = r as u8;
-                    sizes[r] += 1;
-                    grown = true;
-                    break;
-                }
-                if !grown {
-                    continue 'retry;
-                }
+            let rb = others[self.rng.below(others.len())];
+            region[a] = rb;
+            let back: Vec<usize> = (0..n * n)
+                .filter(|&d| d != a && region[d] == rb)
+                .filter(|&d| neighbours(n, d).any(|e| region[e] == ra))
+                .collect();
+            if back.is_empty() {
+                region[a] = ra;
+                continue;
             }
-            // Number the regions in order of first appearance.
-            let mut names = vec![NONE; n];
-            let mut next = 0u8;
-            for r in &mut region {
-                if names[*r as usize] == NONE {
-                    names[*r as usize] = next;
-                    next += 1;
-                }
-                *r = names[*r as usize];
+            let d = back[self.rng.below(back.len())];
+            region[d] = ra;
+            if connected(n, &members(&region, ra)) && connected(n, &members(&region, rb)) {
+                trades += 1;
+            } else {
+                region[d] = rb;
+                region[a] = ra;
             }
-            return Some(region);
         }
-        None
+        // Number the regions in order of first appearance.
+        let mut names = vec![u8::MAX; n];
+        let mut next = 0u8;
+        for r in &mut region {
+            if names[*r as usize] == u8::MAX {
+                names[*r as usize] = next;
+                next += 1;
+            }
+            *r = names[*r as usize];
+        }
+        region
     }
 
     /// Thermometers along increasing orthogonal paths of the solution,
