@@ -265,7 +265,7 @@ impl Options {
                 self.side
             )));
         }
-        if !kind.has_givens() && self.killer_givens == 0 && self.symmetry != Symmetry::None {
+        if !kind.has_givens() && self.symmetry != Symmetry::None {
             return Err(GenerateError::Invalid(format!(
                 "{kind} puzzles have no givens: symmetry {} does not apply",
                 self.symmetry
@@ -1171,6 +1171,14 @@ mod tests {
         assert!(matches!(e, Err(GenerateError::Invalid(_))), "{e:?}");
         let e = generate(VariantKind::Killer, 9, 0, Symmetry::Rot180, &Limits::none());
         assert!(matches!(e, Err(GenerateError::Invalid(_))), "{e:?}");
+        // Givens for a killer only when allowed, and never more.
+        let options = Options {
+            killer_givens: 2,
+            ..Options::new(VariantKind::Killer, 6)
+        };
+        let g = generate_with(&options, 1, &Limits::none()).expect("made");
+        assert_unique(&g);
+        assert!(g.puzzle.givens().iter().filter(|&&d| d != 0).count() <= 2);
         let past = Limits::none().with_deadline(Instant::now());
         let e = generate(VariantKind::X, 9, 0, Symmetry::None, &past);
         assert!(matches!(e, Err(GenerateError::TooRare { .. })), "{e:?}");
