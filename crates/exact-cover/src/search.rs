@@ -630,7 +630,11 @@ impl Dlx {
         }
     }
 
-    #[inline]
+    /// Not inlined: each code path is a function of its own, with its own
+    /// register allocation. (Inlined, the three paths shared one function
+    /// body, and unrelated edits elsewhere in it moved the pentomino
+    /// instance's time by up to 5%.)
+    #[inline(never)]
     fn step_g<O: Observer, const PLAIN: bool, const T: bool>(
         &mut self,
         limits: &Limits,
