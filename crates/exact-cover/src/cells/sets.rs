@@ -564,22 +564,27 @@ impl Hot<'_> {
         let i = nd.item;
         // SAFETY: `i`, the item of an option node, is an item (invariant 1).
         let rec = unsafe { self.item(i) };
-        // a live node is active in its set (`loc < size`), so the set is
-        // not empty; check it, as the indexing below relies on `s < size`
-        assert!(rec.size != 0, "removing from an empty set");
-        let s = rec.size - 1;
+        // A live node is active in its set (`loc < size`), so the set is
+        // not empty; but that is the search's invariant, not this
+        // module's. Saturating, `s < cap(i)` whatever the size: either
+        // `s = size - 1 < size <= cap(i)` (invariant 3), or `size == 0`
+        // and `s = 0 < cap(i)`, as `w` is an option node of `i`.
+        debug_assert!(nd.loc < rec.size, "removing an inactive node");
+        let s = rec.size.saturating_sub(1);
         let b = rec.base;
         rec.size = s;
         if rec.stamp != epoch {
             rec.stamp = epoch;
             // SAFETY: the first size this step saves for `i` (its stamp
-            // was not the step's, and now is).
+            // was not the step's, and now is). The size saved, `s + 1`, is
+            // at most `cap(i)` (see above).
             unsafe { self.save((i, s + 1)) };
         }
-        // SAFETY: `s < size <= cap(i)` and `nd.loc < cap(i)` (invariant
-        // 3) are positions in `i`'s slice, inside `set` (invariant 2),
-        // whose entries, such as `last`, are option nodes of `i`, as is
-        // `w`; the stored locations `nd.loc` and `s` are below `cap(i)`.
+        // SAFETY: `s < cap(i)` (see above) and `nd.loc < cap(i)`
+        // (invariant 3) are positions in `i`'s slice, inside `set`
+        // (invariant 2), whose entries, such as `last`, are option nodes
+        // of `i`, as is `w`; the stored locations `nd.loc` and `s` are
+        // below `cap(i)`.
         unsafe {
             let last = self.at(b + s);
             self.put(b + nd.loc, last);
