@@ -20,6 +20,16 @@
 //! - `active` and `small`: bit sets of the active items and of the items
 //!   with at most one option left, from which the search finds dead ends and
 //!   forced moves without scanning every item.
+//!
+//! # Soundness of the unchecked indexing
+//!
+//! The link updates index without bounds checks. What makes that sound is
+//! all in this module: the arrays are private fields, so only the code
+//! here writes them, and it keeps the invariants listed on [`Links`]; the
+//! methods the rest of the crate calls check their `u32` arguments (one
+//! comparison per call, not per link followed) before the unchecked code
+//! runs, and the unchecked primitives are `unsafe fn`s whose contracts the
+//! `// SAFETY:` notes at their call sites discharge from those invariants.
 
 use crate::problem::Problem;
 
@@ -29,40 +39,63 @@ pub(crate) const TRACK_ITEMS: u32 = 128;
 
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
-pub(crate) struct Node {
-    pub top: i32,
-    pub up: u32,
-    pub down: u32,
-    pub colour: i32,
+struct Node {
+    top: i32,
+    up: u32,
+    down: u32,
+    colour: i32,
 }
 
-#[derive(Clone, Debug, Default)]
+/// The dancing-links structure of one problem.
+///
+/// # Invariants
+///
+/// The unchecked indexing relies on these. [`load`](Self::load) and
+/// `default` establish them (`load` builds the new structure aside, so
+/// that a panic halfway leaves the empty structure, not a half-built one),
+/// the fields they involve are private, and every method keeps them:
+///
+/// 1. *Sizes.* `nodes` and `span` have the same length, at least `n + 2`;
+///    `len`, `inactive`, `llink` and `rlink` have `n + 2` entries, `small`
+///    and `active` `(n + 2).div_ceil(64)` words; `n1 <= n`.
+/// 2. *Kinds.* Nodes `0..=n` are the headers (`top == 0`). Every other
+///    node is an *option node*, with `1 <= top <= n` (an item), or a
+///    spacer, with `top <= 0`. Only `load` writes `top`.
+/// 3. *Links.* The `up` and `down` of every header and option node are
+///    headers or option nodes. (The link updates follow and write only
+///    those fields, and store only option nodes and values read from
+///    them; spacers' links are never followed.)
+/// 4. *Spans.* The span `(s, e)` of an option node has `s <= x <= e` and
+///    only option nodes in `s..=e`; headers and spacers have `(0, 0)`. Only
+///    `load` writes `span`.
+/// 5. *Header list.* Every entry of `llink` and `rlink` is at most `n + 1`.
+#[derive(Clone, Debug)]
 pub(crate) struct Links {
-    pub nodes: Vec<Node>,
+    nodes: Vec<Node>,
     /// Length of each item's list (indexed by item, `n + 2` entries).
-    pub len: Vec<u32>,
+    len: Vec<u32>,
     /// `u32::MAX` for a covered item, 0 for an active one: `len | inactive`
     /// is the MRV key, scanned without following links.
-    pub inactive: Vec<u32>,
+    inactive: Vec<u32>,
     /// Bit `i` set when item `i`'s list holds at most one option (every
     /// item, active or not), kept up to date by every length change.
-    pub small: Vec<u64>,
+    small: Vec<u64>,
     /// Bit `i` set when item `i` is active (not covered); bit 0 (the root)
     /// is never set. With `small` it finds a forced move or a dead end
     /// without scanning every length.
-    pub active: Vec<u64>,
+    active: Vec<u64>,
     /// First and last node of the option of each option node (zero for
     /// headers and spacers): lets `hide` run over an option in a loop of
     /// fixed length instead of stopping at a spacer.
-    pub span: Vec<(u32, u32)>,
+    span: Vec<(u32, u32)>,
     /// Scratch: first node of each option (reused by `load`).
     starts: Vec<u32>,
-    pub llink: Vec<u32>,
-    pub rlink: Vec<u32>,
+    llink: Vec<u32>,
+    rlink: Vec<u32>,
     /// Number of primary items (`n1`).
-    pub n1: u32,
+    n1: u32,
     /// Number of items.
-    pub n: u32,
+    n: u32,
     /// Bounds and current count of each primary item.
     pub lo: Vec<u32>,
     pub hi: Vec<u32>,
@@ -91,77 +124,140 @@ pub(crate) struct Links {
     pub updates: u64,
 }
 
+impl Default for Links {
+    /// The structure of the empty problem (no items, no options): it meets
+    /// the invariants, unlike a structure of empty arrays.
+    fn default() -> Links {
+        let mut l = Links {
+            nodes: Vec::new(),
+            len: Vec::new(),
+            inactive: Vec::new(),
+            small: Vec::new(),
+            active: Vec::new(),
+            span: Vec::new(),
+            starts: Vec::new(),
+            llink: Vec::new(),
+            rlink: Vec::new(),
+            n1: 0,
+            n: 0,
+            lo: Vec::new(),
+            hi: Vec::new(),
+            count: Vec::new(),
+            multi: false,
+            coloured: false,
+            track: false,
+            stale: false,
+            zeros: 0,
+            to_engine: Vec::new(),
+            to_problem: Vec::new(),
+            updates: 0,
+        };
+        l.fill(&Problem::default(), None);
+        l
+    }
+}
+
 impl Links {
     /// Node `i`, without a bounds check in release builds.
+    ///
+    /// # Safety
+    ///
+    /// `i < self.nodes.len()`.
     #[inline(always)]
-    fn nd(&self, i: u32) -> &Node {
+    unsafe fn nd(&self, i: u32) -> &Node {
         debug_assert!((i as usize) < self.nodes.len());
-        // SAFETY: every index passed here is a link read from `nodes`,
-        // `llink`/`rlink` or an item number, and `load` only ever stores indices
-        // of existing nodes (headers 0..=n, spacers and option nodes); the
-        // operations below only copy such values around, never compute new
-        // ones except `p ± 1` inside an option, which stays between the
-        // option's spacers.
+        // SAFETY: in bounds by the caller's contract.
         unsafe { self.nodes.get_unchecked(i as usize) }
     }
 
+    /// # Safety
+    ///
+    /// As for [`nd`](Self::nd).
     #[inline(always)]
-    fn nd_mut(&mut self, i: u32) -> &mut Node {
+    unsafe fn nd_mut(&mut self, i: u32) -> &mut Node {
         debug_assert!((i as usize) < self.nodes.len());
-        // SAFETY: as in `nd`.
+        // SAFETY: in bounds by the caller's contract.
         unsafe { self.nodes.get_unchecked_mut(i as usize) }
     }
 
-    /// Length of item `i`'s list.
+    /// Length of item `i`'s list (`i <= n + 1`, checked).
     #[inline(always)]
     pub fn len(&self, i: u32) -> u32 {
+        self.len[i as usize]
+    }
+
+    /// [`len`](Self::len) without the check.
+    ///
+    /// # Safety
+    ///
+    /// `i <= self.n + 1`: an item or a root.
+    #[inline(always)]
+    unsafe fn len_at(&self, i: u32) -> u32 {
         debug_assert!((i as usize) < self.len.len());
-        // SAFETY: `i` is an item number (0..=n+1) and `len` has n+2 entries.
+        // SAFETY: `len` has `n + 2` entries (invariant 1).
         unsafe { *self.len.get_unchecked(i as usize) }
     }
 
+    /// # Safety
+    ///
+    /// `i <= self.n + 1`: an item or a root.
     #[inline(always)]
-    fn len_mut(&mut self, i: u32) -> &mut u32 {
+    unsafe fn len_mut(&mut self, i: u32) -> &mut u32 {
         debug_assert!((i as usize) < self.len.len());
-        // SAFETY: as in `len`.
+        // SAFETY: `len` has `n + 2` entries (invariant 1).
         unsafe { self.len.get_unchecked_mut(i as usize) }
     }
 
-    /// Word `w` of the `small` bit set.
+    /// The word of the `small` bit set that holds item `i`'s bit.
+    ///
+    /// # Safety
+    ///
+    /// `i <= self.n + 1`: an item or a root.
     #[inline(always)]
-    fn small_mut(&mut self, i: u32) -> &mut u64 {
+    unsafe fn small_mut(&mut self, i: u32) -> &mut u64 {
         debug_assert!(((i / 64) as usize) < self.small.len());
-        // SAFETY: `i` is an item number (0..=n+1) and `small` has
-        // (n+2).div_ceil(64) words.
+        // SAFETY: `small` has `(n + 2).div_ceil(64)` words (invariant 1).
         unsafe { self.small.get_unchecked_mut((i / 64) as usize) }
     }
 
     /// One fewer option in item `i`'s list.
+    ///
+    /// # Safety
+    ///
+    /// `i <= self.n + 1`: an item or a root.
     #[inline(always)]
-    fn dec_len<const T: bool>(&mut self, i: u32) {
+    unsafe fn dec_len<const T: bool>(&mut self, i: u32) {
         let n1 = self.n1;
-        let slot = self.len_mut(i);
+        // SAFETY: the caller's contract is `len_mut`'s.
+        let slot = unsafe { self.len_mut(i) };
         *slot -= 1;
         let l = *slot;
         if T {
             // without branches: the tests are taken about as often as not
             let zero = (l == 0 && i <= n1) as u32;
             self.zeros = self.zeros.wrapping_add(zero);
-            *self.small_mut(i) |= ((l == 1) as u64) << (i % 64);
+            // SAFETY: the caller's contract is `small_mut`'s.
+            *unsafe { self.small_mut(i) } |= ((l == 1) as u64) << (i % 64);
         }
     }
 
     /// One more option in item `i`'s list.
+    ///
+    /// # Safety
+    ///
+    /// `i <= self.n + 1`: an item or a root.
     #[inline(always)]
-    fn inc_len<const T: bool>(&mut self, i: u32) {
+    unsafe fn inc_len<const T: bool>(&mut self, i: u32) {
         let n1 = self.n1;
-        let slot = self.len_mut(i);
+        // SAFETY: the caller's contract is `len_mut`'s.
+        let slot = unsafe { self.len_mut(i) };
         *slot += 1;
         let l = *slot;
         if T {
             let zero = (l == 1 && i <= n1) as u32;
             self.zeros = self.zeros.wrapping_sub(zero);
-            *self.small_mut(i) &= !(((l == 2) as u64) << (i % 64));
+            // SAFETY: the caller's contract is `small_mut`'s.
+            *unsafe { self.small_mut(i) } &= !(((l == 2) as u64) << (i % 64));
         }
     }
 
@@ -180,14 +276,18 @@ impl Links {
             if w + 1 == words && n1 % 64 != 63 {
                 m &= (1u64 << (n1 % 64 + 1)) - 1;
             }
+            // every bit left in `m` is an item `i <= n1` (the bits above
+            // `n1` were just masked off), so `i <= n` (invariant 1)
             if m != 0 && self.zeros == 0 {
                 // no dead end: the first is a forced move
                 let i = w as u32 * 64 + m.trailing_zeros();
-                return Some((i, self.len(i)));
+                // SAFETY: `i <= n1 <= n`, see above.
+                return Some((i, unsafe { self.len_at(i) }));
             }
             while m != 0 {
                 let i = w as u32 * 64 + m.trailing_zeros();
-                if self.len(i) == 0 {
+                // SAFETY: `i <= n1 <= n`, see above.
+                if unsafe { self.len_at(i) } == 0 {
                     return Some((i, 0));
                 }
                 first.get_or_insert(i);
@@ -212,7 +312,9 @@ impl Links {
             }
             while m != 0 {
                 let i = w as u32 * 64 + m.trailing_zeros();
-                let l = self.len(i);
+                // SAFETY: `i <= n1 <= n` (invariant 1): the bits above `n1`
+                // were masked off.
+                let l = unsafe { self.len_at(i) };
                 if l < best_len {
                     best = i;
                     best_len = l;
@@ -259,17 +361,71 @@ impl Links {
         Some(((start + k) as u32 + 1, best))
     }
 
-    /// The next active item after `i` in its header list.
+    /// [`min_primary`](Self::min_primary) by a walk of the list of active
+    /// primary items (Knuth's way), for problems too large for the scans:
+    /// the first item with the fewest options, stopping at a dead end;
+    /// `(0, u32::MAX)` when every primary item is covered.
+    #[inline]
+    pub fn min_listed(&self) -> (u32, u32) {
+        let (mut best, mut best_len) = (0, u32::MAX);
+        let mut i = self.rlink[0];
+        while i != 0 {
+            // SAFETY: `i` was read from `rlink`, so `i <= n + 1` (invariant
+            // 5), and `rlink` has `n + 2` entries (invariant 1).
+            let (len, next) = unsafe { (self.len_at(i), *self.rlink.get_unchecked(i as usize)) };
+            if len < best_len {
+                best = i;
+                best_len = len;
+                if len == 0 {
+                    break;
+                }
+            }
+            i = next;
+        }
+        (best, best_len)
+    }
+
+    /// The next active item after `i` in its header list (`i <= n + 1`,
+    /// checked).
     #[inline(always)]
     pub fn rlink_of(&self, i: u32) -> u32 {
-        debug_assert!((i as usize) < self.rlink.len());
-        // SAFETY: `i` is an item number or a root (0..=n+1), and `rlink` has n+2 entries.
-        unsafe { *self.rlink.get_unchecked(i as usize) }
+        self.rlink[i as usize]
+    }
+
+    /// The first active primary item, or 0 (the root) when every primary
+    /// item is covered.
+    #[inline(always)]
+    pub fn first_active(&self) -> u32 {
+        self.rlink[0]
+    }
+
+    /// Number of primary items.
+    #[inline(always)]
+    pub fn n1(&self) -> u32 {
+        self.n1
+    }
+
+    /// The node below node `x` in its item's list (`x` a node, checked):
+    /// the first option of item `x`'s list for a header, the header again
+    /// after the last option.
+    #[inline(always)]
+    pub fn down_of(&self, x: u32) -> u32 {
+        self.nodes[x as usize].down
     }
 
     /// Load a problem, reusing memory. `order` gives the order in which
     /// options are appended to item lists (identity when `None`).
     pub fn load(&mut self, p: &Problem, order: Option<&[u32]>) {
+        // build aside: should `fill` panic, `self` is left the (valid)
+        // empty structure rather than a half-built one
+        let mut built = std::mem::take(self);
+        built.fill(p, order);
+        *self = built;
+    }
+
+    /// [`load`](Self::load) into whatever the arrays hold, with checked
+    /// indexing only; the invariants hold once it returns.
+    fn fill(&mut self, p: &Problem, order: Option<&[u32]>) {
         let items = p.items();
         let n = items.len() as u32;
         let n1 = items.iter().filter(|i| !i.is_secondary()).count() as u32;
@@ -474,7 +630,7 @@ impl Links {
     /// The first node of option `k` with a primary item (`None` when the
     /// option has none: the search can never choose it).
     fn primary_node(&self, k: usize) -> Option<u32> {
-        let (s, e) = self.span_of(self.starts[k]);
+        let (s, e) = self.span[self.starts[k] as usize];
         (s..=e).find(|&p| self.nodes[p as usize].top as u32 <= self.n1)
     }
 
@@ -548,50 +704,83 @@ impl Links {
     /// The option (problem index) that node `x` belongs to: the spacer
     /// after the option's last node holds it.
     pub fn option_of(&self, x: u32) -> u32 {
-        let (_, e) = self.span_of(x);
+        let (_, e) = self.span[x as usize];
         (-self.nodes[e as usize + 1].top - 1) as u32
     }
 
-    /// The first and last node of the option of node `p`.
+    /// The span of option node `x`, after checking that `x` is one: the
+    /// entry check of the methods that walk a chosen option.
     #[inline(always)]
-    fn span_of(&self, p: u32) -> (u32, u32) {
+    fn option_span(&self, x: u32) -> (u32, u32) {
+        assert!(self.nodes[x as usize].top > 0, "an option node");
+        // SAFETY: `x < nodes.len()` (the indexing above did not panic),
+        // and `span` is as long as `nodes` (invariant 1).
+        unsafe { self.span_of(x) }
+    }
+
+    /// The first and last node of the option of node `p`.
+    ///
+    /// # Safety
+    ///
+    /// `p < self.nodes.len()`.
+    #[inline(always)]
+    unsafe fn span_of(&self, p: u32) -> (u32, u32) {
         debug_assert!((p as usize) < self.span.len());
-        // SAFETY: `p` is an option node (a link read from an item list or
-        // a node of a chosen option), and `span` has one entry per node.
+        // SAFETY: `span` is as long as `nodes` (invariant 1), and `p` is
+        // in bounds by the caller's contract.
         unsafe { *self.span.get_unchecked(p as usize) }
     }
 
     /// One node of [`hide_g`](Self::hide_g): 1 when it was unlinked.
+    ///
+    /// # Safety
+    ///
+    /// `q` is a header or an option node.
     #[inline(always)]
-    fn hide_node<const C: bool, const T: bool>(&mut self, q: u32) -> u64 {
+    unsafe fn hide_node<const C: bool, const T: bool>(&mut self, q: u32) -> u64 {
+        // SAFETY: headers and option nodes are nodes.
         let Node {
             top,
             up,
             down,
             colour,
-        } = *self.nd(q);
+        } = *unsafe { self.nd(q) };
         if !C || colour >= 0 {
-            self.nd_mut(up).down = down;
-            self.nd_mut(down).up = up;
-            self.dec_len::<T>(top as u32);
+            // SAFETY: `up` and `down` are nodes (invariant 3), and `top`,
+            // the item of an option node or 0 for a header, is at most `n`
+            // (invariant 2). The stored `down` and `up` are other nodes'
+            // `up`/`down`, which keeps invariant 3.
+            unsafe {
+                self.nd_mut(up).down = down;
+                self.nd_mut(down).up = up;
+                self.dec_len::<T>(top as u32);
+            }
             1
         } else {
             0
         }
     }
 
+    /// # Safety
+    ///
+    /// `q` is a header or an option node.
     #[inline(always)]
-    fn unhide_node<const C: bool, const T: bool>(&mut self, q: u32) {
+    unsafe fn unhide_node<const C: bool, const T: bool>(&mut self, q: u32) {
+        // SAFETY: headers and option nodes are nodes.
         let Node {
             top,
             up,
             down,
             colour,
-        } = *self.nd(q);
+        } = *unsafe { self.nd(q) };
         if !C || colour >= 0 {
-            self.nd_mut(up).down = q;
-            self.nd_mut(down).up = q;
-            self.inc_len::<T>(top as u32);
+            // SAFETY: as in `hide_node`; the stored `q` is a header or an
+            // option node, which keeps invariant 3.
+            unsafe {
+                self.nd_mut(up).down = q;
+                self.nd_mut(down).up = q;
+                self.inc_len::<T>(top as u32);
+            }
         }
     }
 
@@ -605,46 +794,70 @@ impl Links {
     /// of one option are distinct, so the order of the updates within an
     /// option does not matter.
     /// `T`: keep the `small` bit set up to date (see [`track`](Self::track)).
+    ///
+    /// # Safety
+    ///
+    /// `p` is a header or an option node. (For a header, which has the span
+    /// `(0, 0)`, the loops visit the headers `0..p`: nonsense, but in
+    /// bounds; the search never hides a header.)
     #[inline(always)]
-    fn hide_g<const C: bool, const T: bool>(&mut self, p: u32) {
-        let (s, e) = self.span_of(p);
+    unsafe fn hide_g<const C: bool, const T: bool>(&mut self, p: u32) {
+        // SAFETY: `p` is a node.
+        let (s, e) = unsafe { self.span_of(p) };
         let mut updates = 0;
         let mut q = p + 1;
         while q <= e {
-            updates += self.hide_node::<C, T>(q);
+            // SAFETY: `q` is in `p+1..=e`, option nodes (invariant 4).
+            updates += unsafe { self.hide_node::<C, T>(q) };
             q += 1;
         }
         let mut q = s;
         while q < p {
-            updates += self.hide_node::<C, T>(q);
+            // SAFETY: `q` is in `s..p`: option nodes (invariant 4), or for a
+            // header `p` (`s == 0`) headers below it.
+            updates += unsafe { self.hide_node::<C, T>(q) };
             q += 1;
         }
         self.updates += updates;
     }
 
+    /// # Safety
+    ///
+    /// As for [`hide_g`](Self::hide_g).
     #[inline(always)]
-    fn unhide_g<const C: bool, const T: bool>(&mut self, p: u32) {
-        let (s, e) = self.span_of(p);
+    unsafe fn unhide_g<const C: bool, const T: bool>(&mut self, p: u32) {
+        // SAFETY: `p` is a node.
+        let (s, e) = unsafe { self.span_of(p) };
         let mut q = p;
         while q > s {
             q -= 1;
-            self.unhide_node::<C, T>(q);
+            // SAFETY: `q` is in `s..p`, as in `hide_g`.
+            unsafe { self.unhide_node::<C, T>(q) };
         }
         let mut q = e + 1;
         while q > p + 1 {
             q -= 1;
-            self.unhide_node::<C, T>(q);
+            // SAFETY: `q` is in `p+1..=e`, as in `hide_g`.
+            unsafe { self.unhide_node::<C, T>(q) };
         }
     }
 
+    /// # Safety
+    ///
+    /// As for [`hide_g`](Self::hide_g).
     #[inline(always)]
-    fn hide(&mut self, p: u32) {
-        self.hide_g::<true, true>(p)
+    unsafe fn hide(&mut self, p: u32) {
+        // SAFETY: the same contract.
+        unsafe { self.hide_g::<true, true>(p) }
     }
 
+    /// # Safety
+    ///
+    /// As for [`hide_g`](Self::hide_g).
     #[inline(always)]
-    fn unhide(&mut self, p: u32) {
-        self.unhide_g::<true, true>(p)
+    unsafe fn unhide(&mut self, p: u32) {
+        // SAFETY: the same contract.
+        unsafe { self.unhide_g::<true, true>(p) }
     }
 
     /// Take primary item `i` out of the active list and bit set. Secondary
@@ -658,9 +871,9 @@ impl Links {
         }
         let iu = i as usize;
         debug_assert!(iu < self.llink.len() && iu < self.inactive.len());
-        // SAFETY: `i` is a primary item (1..=n1); `llink`, `rlink` and
-        // `inactive` have n+2 entries and hold only item numbers or root 0
-        // in 0..=n1, `active` has (n+2).div_ceil(64) words.
+        // SAFETY: `i <= n1 <= n` and `llink`, `rlink` and `inactive` have
+        // `n + 2` entries, `active` a bit for each (invariant 1); `l` and
+        // `r` are at most `n + 1` (invariant 5), as is the value stored.
         unsafe {
             let l = *self.llink.get_unchecked(iu);
             let r = *self.rlink.get_unchecked(iu);
@@ -670,7 +883,8 @@ impl Links {
             *self.active.get_unchecked_mut(iu / 64) &= !(1 << (i % 64));
         }
         if T {
-            let zero = (self.len(i) == 0) as u32;
+            // SAFETY: `i <= n1 <= n` (invariant 1).
+            let zero = (unsafe { self.len_at(i) } == 0) as u32;
             self.zeros = self.zeros.wrapping_sub(zero);
         }
     }
@@ -682,7 +896,7 @@ impl Links {
         }
         let iu = i as usize;
         debug_assert!(iu < self.llink.len() && iu < self.inactive.len());
-        // SAFETY: as in `deactivate`.
+        // SAFETY: as in `deactivate`; the value stored, `i`, is at most `n1`.
         unsafe {
             let l = *self.llink.get_unchecked(iu);
             let r = *self.rlink.get_unchecked(iu);
@@ -692,30 +906,63 @@ impl Links {
             *self.active.get_unchecked_mut(iu / 64) |= 1 << (i % 64);
         }
         if T {
-            let zero = (self.len(i) == 0) as u32;
+            // SAFETY: `i <= n1 <= n` (invariant 1).
+            let zero = (unsafe { self.len_at(i) } == 0) as u32;
             self.zeros = self.zeros.wrapping_add(zero);
         }
     }
 
     /// Remove item `i` from its header list and hide every option in its
-    /// list; `C` as in `hide_g`.
+    /// list; `C` as in `hide_g`. `i` must be an item (checked).
     #[inline(always)]
     pub fn cover_g<const C: bool, const T: bool>(&mut self, i: u32) {
-        let mut p = self.nd(i).down;
-        while p != i {
-            self.hide_g::<C, T>(p);
-            p = self.nd(p).down;
+        assert!(i <= self.n, "an item");
+        // SAFETY: just checked.
+        unsafe { self.cover_item::<C, T>(i) }
+    }
+
+    /// [`cover_g`](Self::cover_g) without the check.
+    ///
+    /// # Safety
+    ///
+    /// `i <= self.n`: an item (or the root).
+    #[inline(always)]
+    unsafe fn cover_item<const C: bool, const T: bool>(&mut self, i: u32) {
+        // SAFETY: header `i` is a node (invariant 1); every `p` met is a
+        // header or an option node (invariant 3), as `hide_g` requires.
+        unsafe {
+            let mut p = self.nd(i).down;
+            while p != i {
+                self.hide_g::<C, T>(p);
+                p = self.nd(p).down;
+            }
         }
         self.deactivate::<T>(i);
     }
 
+    /// Undo [`cover_g`](Self::cover_g). `i` must be an item (checked).
     #[inline(always)]
     pub fn uncover_g<const C: bool, const T: bool>(&mut self, i: u32) {
+        assert!(i <= self.n, "an item");
+        // SAFETY: just checked.
+        unsafe { self.uncover_item::<C, T>(i) }
+    }
+
+    /// [`uncover_g`](Self::uncover_g) without the check.
+    ///
+    /// # Safety
+    ///
+    /// `i <= self.n`: an item (or the root).
+    #[inline(always)]
+    unsafe fn uncover_item<const C: bool, const T: bool>(&mut self, i: u32) {
         self.reactivate::<T>(i);
-        let mut p = self.nd(i).up;
-        while p != i {
-            self.unhide_g::<C, T>(p);
-            p = self.nd(p).up;
+        // SAFETY: as in `cover_item`.
+        unsafe {
+            let mut p = self.nd(i).up;
+            while p != i {
+                self.unhide_g::<C, T>(p);
+                p = self.nd(p).up;
+            }
         }
     }
 
@@ -760,7 +1007,8 @@ impl Links {
             if self.nodes[q as usize].colour == c {
                 self.nodes[q as usize].colour = -1;
             } else {
-                self.hide(q);
+                // SAFETY: `q` is a header or an option node (invariant 3).
+                unsafe { self.hide(q) };
             }
             q = self.nodes[q as usize].down;
         }
@@ -777,42 +1025,58 @@ impl Links {
             if self.nodes[q as usize].colour < 0 {
                 self.nodes[q as usize].colour = c;
             } else {
-                self.unhide(q);
+                // SAFETY: `q` is a header or an option node (invariant 3).
+                unsafe { self.unhide(q) };
             }
             q = self.nodes[q as usize].up;
         }
     }
 
     /// Account for node `p` (of a chosen option) covering item `j`.
+    ///
+    /// # Safety
+    ///
+    /// `p` is an option node and `j` its item.
     #[inline]
-    fn commit(&mut self, p: u32, j: u32) {
+    unsafe fn commit(&mut self, p: u32, j: u32) {
         if j <= self.n1 {
             let c = &mut self.count[j as usize];
             *c += 1;
             if *c == self.hi[j as usize] {
-                self.cover(j);
+                // SAFETY: `j` is an item.
+                unsafe { self.cover_item::<true, true>(j) };
             }
         } else {
-            let c = self.nodes[p as usize].colour;
+            // SAFETY: option nodes are nodes.
+            let c = unsafe { self.nd(p) }.colour;
             if c == 0 {
-                self.cover(j);
+                // SAFETY: `j` is an item.
+                unsafe { self.cover_item::<true, true>(j) };
             } else if c > 0 {
                 self.purify(p);
             }
         }
     }
 
+    /// Undo [`commit`](Self::commit).
+    ///
+    /// # Safety
+    ///
+    /// `p` is an option node and `j` its item.
     #[inline]
-    fn uncommit(&mut self, p: u32, j: u32) {
+    unsafe fn uncommit(&mut self, p: u32, j: u32) {
         if j <= self.n1 {
             if self.count[j as usize] == self.hi[j as usize] {
-                self.uncover(j);
+                // SAFETY: `j` is an item.
+                unsafe { self.uncover_item::<true, true>(j) };
             }
             self.count[j as usize] -= 1;
         } else {
-            let c = self.nodes[p as usize].colour;
+            // SAFETY: option nodes are nodes.
+            let c = unsafe { self.nd(p) }.colour;
             if c == 0 {
-                self.uncover(j);
+                // SAFETY: `j` is an item.
+                unsafe { self.uncover_item::<true, true>(j) };
             } else if c > 0 {
                 self.unpurify(p);
             }
@@ -821,30 +1085,39 @@ impl Links {
 
     /// Commit every node of the option of `x` except `x` itself. With
     /// `PLAIN` (no colours, no multiplicities: see [`is_plain`](Self::is_plain))
-    /// committing is covering.
+    /// committing is covering. `x` must be an option node (checked).
     #[inline(always)]
     pub fn apply_others_g<const PLAIN: bool, const T: bool>(&mut self, x: u32) {
-        let (s, e) = self.span_of(x);
+        let (s, e) = self.option_span(x);
         // the nodes after `x`, then those before it (Knuth's cyclic order)
         for p in (x + 1..e + 1).chain(s..x) {
-            let j = self.nd(p).top as u32;
+            // SAFETY: `p` is in the span of option node `x`: an option node
+            // (invariant 4), whose `top` is an item (invariant 2).
+            let j = unsafe { self.nd(p) }.top as u32;
             if PLAIN {
-                self.cover_g::<false, T>(j);
+                // SAFETY: `j` is an item.
+                unsafe { self.cover_item::<false, T>(j) };
             } else {
-                self.commit(p, j);
+                // SAFETY: `p` is an option node and `j` its item.
+                unsafe { self.commit(p, j) };
             }
         }
     }
 
+    /// Undo [`apply_others_g`](Self::apply_others_g). `x` must be an
+    /// option node (checked).
     #[inline(always)]
     pub fn unapply_others_g<const PLAIN: bool, const T: bool>(&mut self, x: u32) {
-        let (s, e) = self.span_of(x);
+        let (s, e) = self.option_span(x);
         for p in (s..x).rev().chain((x + 1..e + 1).rev()) {
-            let j = self.nd(p).top as u32;
+            // SAFETY: as in `apply_others_g`.
+            let j = unsafe { self.nd(p) }.top as u32;
             if PLAIN {
-                self.uncover_g::<false, T>(j);
+                // SAFETY: `j` is an item.
+                unsafe { self.uncover_item::<false, T>(j) };
             } else {
-                self.uncommit(p, j);
+                // SAFETY: `p` is an option node and `j` its item.
+                unsafe { self.uncommit(p, j) };
             }
         }
     }
@@ -860,22 +1133,33 @@ impl Links {
     }
 
     /// Take the whole option of `x` out of every list, including `x` from its
-    /// own item's list (Knuth's "tweak", for items with multiplicity).
+    /// own item's list (Knuth's "tweak", for items with multiplicity). `x`
+    /// must be an option node (checked).
     pub fn hide_fully(&mut self, x: u32) {
-        self.hide(x);
         let Node { top, up, down, .. } = self.nodes[x as usize];
+        assert!(top > 0, "an option node");
+        // SAFETY: `x` is an option node (checked above).
+        unsafe { self.hide(x) };
         self.nodes[up as usize].down = down;
         self.nodes[down as usize].up = up;
-        self.dec_len::<true>(top as u32);
+        // SAFETY: `top` is an item (invariant 2).
+        unsafe { self.dec_len::<true>(top as u32) };
         self.updates += 1;
     }
 
+    /// Undo [`hide_fully`](Self::hide_fully). `x` must be an option node
+    /// (checked).
     pub fn unhide_fully(&mut self, x: u32) {
         let Node { top, up, down, .. } = self.nodes[x as usize];
+        assert!(top > 0, "an option node");
+        // storing `x` keeps invariant 3: it is an option node
         self.nodes[up as usize].down = x;
         self.nodes[down as usize].up = x;
-        self.inc_len::<true>(top as u32);
-        self.unhide(x);
+        // SAFETY: `top` is an item (invariant 2), and `x` an option node.
+        unsafe {
+            self.inc_len::<true>(top as u32);
+            self.unhide(x);
+        }
     }
 
     /// Knuth's branching degree of primary item `i`: how many ways there are
@@ -894,5 +1178,96 @@ impl Links {
     #[inline]
     pub fn is_simple(&self, i: u32) -> bool {
         self.lo[i as usize] == 1 && self.hi[i as usize] == 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse;
+
+    fn toy() -> Links {
+        // items A B C, secondary X
+        let p = parse("A B C | X\nA X:1\nB C X:1\nB\nC\n").unwrap().problem;
+        let mut l = Links::default();
+        l.load(&p, None);
+        l
+    }
+
+    /// Assert the invariants listed on [`Links`].
+    fn check(l: &Links) {
+        let n = l.n as usize;
+        assert!(l.nodes.len() >= n + 2);
+        assert_eq!(l.span.len(), l.nodes.len());
+        for v in [&l.len, &l.inactive, &l.llink, &l.rlink] {
+            assert_eq!(v.len(), n + 2);
+        }
+        assert_eq!(l.small.len(), (n + 2).div_ceil(64));
+        assert_eq!(l.active.len(), (n + 2).div_ceil(64));
+        assert!(l.n1 <= l.n);
+        let option = |x: u32| (x as usize) < l.nodes.len() && l.nodes[x as usize].top > 0;
+        for (x, nd) in l.nodes.iter().enumerate() {
+            let is_option = x > n && nd.top > 0;
+            if x <= n {
+                assert_eq!(nd.top, 0);
+            }
+            assert!(nd.top <= l.n as i32);
+            if x <= n || is_option {
+                for y in [nd.up, nd.down] {
+                    assert!(y as usize <= n || option(y), "node {x} links to {y}");
+                }
+            }
+            let (s, e) = l.span[x];
+            if is_option {
+                assert!(s as usize <= x && x <= e as usize);
+                assert!((s..=e).all(option));
+            } else {
+                assert_eq!((s, e), (0, 0));
+            }
+        }
+        assert!(l.llink.iter().chain(&l.rlink).all(|&v| v <= l.n + 1));
+    }
+
+    /// `Links::default()` meets the invariants, and so do a loaded
+    /// structure and the link updates.
+    #[test]
+    fn invariants_hold() {
+        check(&Links::default());
+        let mut l = toy();
+        check(&l);
+        l.cover(1);
+        let x = l.down_of(1);
+        l.apply_others(x);
+        check(&l);
+        l.unapply_others(x);
+        l.uncover(1);
+        check(&l);
+        l.load(&crate::Problem::default(), None);
+        check(&l);
+    }
+
+    /// The methods the search calls check their arguments before the
+    /// unchecked code runs.
+    #[test]
+    fn entry_points_check_their_arguments() {
+        type Case = (&'static str, fn(&mut Links));
+        let cases: [Case; 4] = [
+            ("an item", |l| l.cover(l.n + 1)),
+            // node n + 1 is the first spacer
+            ("an option node", |l| l.apply_others(l.n + 1)),
+            ("an option node", |l| l.hide_fully(1)),
+            ("out of bounds", |l| {
+                l.unapply_others_g::<true, true>(l.nodes.len() as u32)
+            }),
+        ];
+        for (expected, f) in cases {
+            let panic = std::panic::catch_unwind(|| f(&mut toy())).unwrap_err();
+            let message = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or_default();
+            assert!(message.contains(expected), "{message:?}: not {expected:?}");
+        }
     }
 }

@@ -551,14 +551,14 @@ impl Dlx {
 
     #[inline]
     fn choose<const PLAIN: bool, const T: bool>(&mut self) -> (u32, i64) {
-        let first = self.links.rlink[0];
+        let first = self.links.first_active();
         if self.config.heuristic == Heuristic::First {
             return (first, self.links.theta(first));
         }
         let random = self.config.seed.is_some();
         if !random && (PLAIN || !self.links.multi) {
             // the common case: plain minimum length, first of the ties
-            if self.links.n1 <= 2048 {
+            if self.links.n1() <= 2048 {
                 // a forced move or a dead end from the bit sets; small
                 // problems walk their active items; others scan lengths
                 if T {
@@ -567,7 +567,7 @@ impl Dlx {
                         return (i, len as i64);
                     }
                 }
-                if self.links.n1 <= crate::links::TRACK_ITEMS {
+                if self.links.n1() <= crate::links::TRACK_ITEMS {
                     let found = self.links.min_active();
                     debug_assert_eq!(found, self.links.min_primary());
                     return match found {
@@ -580,19 +580,7 @@ impl Dlx {
                     None => (first, self.links.theta(first)),
                 };
             }
-            let (mut best, mut best_len) = (first, u32::MAX);
-            let mut i = first;
-            while i != 0 {
-                let len = self.links.len(i);
-                if len < best_len {
-                    best = i;
-                    best_len = len;
-                    if len == 0 {
-                        break;
-                    }
-                }
-                i = self.links.rlink_of(i);
-            }
+            let (best, best_len) = self.links.min_listed();
             return (best, best_len as i64);
         }
         let (mut best, mut best_t, mut ties) = (first, i64::MAX, 0u64);
@@ -613,7 +601,7 @@ impl Dlx {
                     best = i;
                 }
             }
-            i = self.links.rlink[i as usize];
+            i = self.links.rlink_of(i);
         }
         (best, best_t)
     }
@@ -630,7 +618,11 @@ impl Dlx {
         }
     }
 
-    #[inline]
+    /// Not inlined: each code path is a function of its own, with its own
+    /// register allocation. (Inlined, the three paths shared one function
+    /// body, and unrelated edits elsewhere in it moved the pentomino
+    /// instance's time by up to 5%.)
+    #[inline(never)]
     fn step_g<O: Observer, const PLAIN: bool, const T: bool>(
         &mut self,
         limits: &Limits,
@@ -639,7 +631,7 @@ impl Dlx {
         loop {
             match self.phase {
                 Phase::Enter => {
-                    if self.level == self.pause_at && self.links.rlink[0] != 0 {
+                    if self.level == self.pause_at && self.links.first_active() != 0 {
                         return Step::Paused;
                     }
                     if let Some(m) = limits.max_nodes {
@@ -662,7 +654,7 @@ impl Dlx {
                     if l as u32 > self.stats.max_depth {
                         self.stats.max_depth = l as u32;
                     }
-                    if self.links.rlink[0] == 0 {
+                    if self.links.first_active() == 0 {
                         if O::ENABLED {
                             obs.solution(l);
                         }
@@ -695,7 +687,7 @@ impl Dlx {
                     lv.total = theta as u32;
                     if PLAIN || self.links.is_simple(i) {
                         self.links.cover_p::<PLAIN, T>(i);
-                        lv.x = self.links.nodes[i as usize].down;
+                        lv.x = self.links.down_of(i);
                         lv.mode = Mode::Simple;
                         self.phase = Phase::TrySimple;
                     } else {
@@ -717,7 +709,7 @@ impl Dlx {
                     if let Some(&(_, alt)) = self.forced.get(l) {
                         if pos < alt {
                             self.levels[l].pos += 1;
-                            self.levels[l].x = self.links.nodes[x as usize].down;
+                            self.levels[l].x = self.links.down_of(x);
                             continue;
                         }
                     }
@@ -734,7 +726,7 @@ impl Dlx {
                     let l = self.level;
                     let Level { item: i, pos, .. } = self.levels[l];
                     let links = &mut self.links;
-                    let x = links.nodes[i as usize].down;
+                    let x = links.down_of(i);
                     let (c, lo) = (links.count[i as usize], links.lo[i as usize]);
                     let forced_alt = self.forced.get(l).map(|&(_, a)| a);
                     if x != i && c + links.len(i) >= lo {
@@ -787,7 +779,7 @@ impl Dlx {
                         Mode::Simple => {
                             links.unapply_others_g::<PLAIN, T>(lv.x);
                             self.chosen.pop();
-                            self.levels[l].x = links.nodes[lv.x as usize].down;
+                            self.levels[l].x = links.down_of(lv.x);
                             self.levels[l].pos += 1;
                             self.phase = Phase::TrySimple;
                         }

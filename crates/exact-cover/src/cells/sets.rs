@@ -5,8 +5,13 @@
 //! Items are numbered for the engine: primary items `0..n1` in the
 //! problem's order, then secondary items `n1..n`.
 //!
-//! The update loops index without bounds checks ([`Hot`]); the indices are
-//! in bounds by construction, and debug builds assert it.
+//! The update loops index without bounds checks ([`Hot`]). What makes
+//! that sound is all in this module: the arrays are private fields, written
+//! only here, under the invariants listed on [`Sets`]; the methods the rest
+//! of the crate calls check their `u32` arguments (once per call) before
+//! the unchecked code runs; the unchecked primitives are `unsafe fn`s whose
+//! contracts the `// SAFETY:` notes at their call sites discharge from
+//! those invariants. Debug builds also assert every index.
 
 use crate::problem::Problem;
 
@@ -50,7 +55,40 @@ struct ItemRec {
     purified: u32,
 }
 
-#[derive(Clone, Debug, Default)]
+/// The dancing-cells structure of one problem.
+///
+/// # Invariants
+///
+/// The unchecked indexing relies on these, which [`load`](Self::load)
+/// establishes (building every array before the structure exists) and
+/// every method keeps; the fields they involve are private. Write `n` for
+/// the number of items (`items.len()`) and `cap(i)` for the number of
+/// option nodes of item `i`.
+///
+/// 1. *Nodes.* `nodes` is a run of options, each some *option nodes*
+///    (`item < n`, no `SPACER` bit) followed by a spacer (`SPACER` bit set)
+///    whose `loc` is the option's first node. So an option node `x` has
+///    `x + 1 < nodes.len()`, and walking right from it meets only nodes of
+///    its option up to the spacer. Only `load` writes `item` and the
+///    spacers' `loc`.
+/// 2. *Slices.* Item `i` owns `set[base .. base + cap(i)]`, inside `set`,
+///    and every entry of it is an option node of item `i`. (Only `Hot::remove`
+///    writes `set`, moving entries within one slice.) `base` is never written
+///    after `load`.
+/// 3. *Sizes and locations.* Every item's `size`, and every size saved on
+///    the trail, is at most `cap(i)`; every option node's `loc` is below
+///    `cap` of its item.
+/// 4. *Bits.* `small` and `active` have a bit per item.
+/// 5. *Trail room.* A [`Hot`] exists only within a *step*: one call of
+///    [`cover_chosen`](Self::cover_chosen) or [`apply`](Self::apply),
+///    which begin with `new_step`, reserving room on `trail` for `2 n`
+///    entries. A step pushes at most one size per item (`Hot::remove`
+///    saves a size only when the item's `stamp` is not the step's `epoch`,
+///    and then sets it) and at most one purification per item
+///    (`Hot::purify` only when the item's `purified` mark is 0, and then
+///    sets it; only `restore`, between steps, clears it), so the room
+///    never runs out.
+#[derive(Clone, Debug)]
 pub(crate) struct Sets {
     nodes: Vec<Node>,
     /// Colour of each node (0 = none); empty for problems without colours.
@@ -323,7 +361,8 @@ impl Sets {
         self.nodes[x as usize].item & !SPACER
     }
 
-    /// The arrays as separate slices, for the update loops.
+    /// The arrays as separate slices, for the update loops; only within a
+    /// step (invariant 5).
     #[inline]
     fn hot(&mut self) -> Hot<'_> {
         Hot {
@@ -426,15 +465,9 @@ impl Sets {
 }
 
 /// The arrays the update loops touch, borrowed as separate slices so that
-/// the compiler knows a store into one leaves the others alone.
-///
-/// Every index used here is in bounds by construction of [`Sets::load`]:
-/// node numbers come from `set`, from a spacer's `loc` (the first node of
-/// its option) or are `x + 1` for a node `x` that is not a spacer (every
-/// option ends with a spacer); item numbers are the `item` fields of
-/// non-spacer nodes (`< n`); set positions are `base + p` with
-/// `p < size <=` the item's slice length, since sizes only shrink below
-/// their loaded values and are restored to earlier values.
+/// the compiler knows a store into one leaves the others alone. Built only
+/// by [`Sets`]' steps (invariant 5 on [`Sets`]), whose invariants the
+/// `// SAFETY:` notes here refer to.
 struct Hot<'a> {
     nodes: &'a mut [Node],
     set: &'a mut [u32],
@@ -446,49 +479,72 @@ struct Hot<'a> {
 }
 
 impl Hot<'_> {
+    /// # Safety
+    ///
+    /// `x < self.nodes.len()`.
     #[inline(always)]
-    fn node(&self, x: u32) -> Node {
+    unsafe fn node(&self, x: u32) -> Node {
         debug_assert!((x as usize) < self.nodes.len());
-        // SAFETY: `x` is a node number (see the type's comment).
+        // SAFETY: in bounds by the caller's contract.
         unsafe { *self.nodes.get_unchecked(x as usize) }
     }
 
+    /// # Safety
+    ///
+    /// `x` is an option node and `loc < cap` of its item (which keeps
+    /// invariant 3).
     #[inline(always)]
-    fn set_loc(&mut self, x: u32, loc: u32) {
+    unsafe fn set_loc(&mut self, x: u32, loc: u32) {
         debug_assert!((x as usize) < self.nodes.len());
-        // SAFETY: `x` is a node number (see the type's comment).
+        // SAFETY: option nodes are nodes.
         unsafe { self.nodes.get_unchecked_mut(x as usize).loc = loc }
     }
 
+    /// # Safety
+    ///
+    /// `i < self.items.len()`: an item.
     #[inline(always)]
-    fn item(&mut self, i: u32) -> &mut ItemRec {
+    unsafe fn item(&mut self, i: u32) -> &mut ItemRec {
         debug_assert!((i as usize) < self.items.len());
-        // SAFETY: `i` is the item of a non-spacer node (see the type's comment).
+        // SAFETY: in bounds by the caller's contract.
         unsafe { self.items.get_unchecked_mut(i as usize) }
     }
 
+    /// # Safety
+    ///
+    /// `p < self.set.len()`.
     #[inline(always)]
-    fn at(&self, p: u32) -> u32 {
+    unsafe fn at(&self, p: u32) -> u32 {
         debug_assert!((p as usize) < self.set.len());
-        // SAFETY: `p` is `base + q` with `q < size` (see the type's comment).
+        // SAFETY: in bounds by the caller's contract.
         unsafe { *self.set.get_unchecked(p as usize) }
     }
 
+    /// # Safety
+    ///
+    /// `p < self.set.len()`, in the slice of an item `i`, and `x` an
+    /// option node of `i` (which keeps invariant 2).
     #[inline(always)]
-    fn put(&mut self, p: u32, x: u32) {
+    unsafe fn put(&mut self, p: u32, x: u32) {
         debug_assert!((p as usize) < self.set.len());
-        // SAFETY: as in `at`.
+        // SAFETY: in bounds by the caller's contract.
         unsafe { *self.set.get_unchecked_mut(p as usize) = x }
     }
 
     /// Push `e` on the trail.
+    ///
+    /// # Safety
+    ///
+    /// The step has not pushed `e`'s kind of entry for `e`'s item yet (see
+    /// invariant 5 on [`Sets`]).
     #[inline(always)]
-    fn save(&mut self, e: (u32, u32)) {
+    unsafe fn save(&mut self, e: (u32, u32)) {
         let len = self.trail.len();
         debug_assert!(len < self.trail.capacity());
-        // SAFETY: `Sets::new_step` reserved room for every entry a step
-        // can push (one per item and one per purified item), and every
-        // `Hot` runs inside one step, so `len < capacity`.
+        // SAFETY: `len < capacity` by invariant 5: the step reserved room
+        // for one entry of each kind per item, and this one is the first
+        // of its kind for its item. The entry written is initialised
+        // before `set_len` makes it part of the vector.
         unsafe {
             self.trail.as_mut_ptr().add(len).write(e);
             self.trail.set_len(len + 1);
@@ -498,67 +554,105 @@ impl Hot<'_> {
     /// Remove node `w` from its item's set: swap it with the last active
     /// element and shrink the set, saving the size first if this step has
     /// not saved it yet.
+    ///
+    /// # Safety
+    ///
+    /// `w` is an option node and `nd` is `nodes[w]`.
     #[inline(always)]
-    fn remove<const T: bool>(&mut self, w: u32, nd: Node) {
+    unsafe fn remove<const T: bool>(&mut self, w: u32, nd: Node) {
         let epoch = self.epoch;
-        let rec = self.item(nd.item);
-        let s = rec.size - 1;
+        let i = nd.item;
+        // SAFETY: `i`, the item of an option node, is an item (invariant 1).
+        let rec = unsafe { self.item(i) };
+        // A live node is active in its set (`loc < size`), so the set is
+        // not empty; but that is the search's invariant, not this
+        // module's. Saturating, `s < cap(i)` whatever the size: either
+        // `s = size - 1 < size <= cap(i)` (invariant 3), or `size == 0`
+        // and `s = 0 < cap(i)`, as `w` is an option node of `i`.
+        debug_assert!(nd.loc < rec.size, "removing an inactive node");
+        let s = rec.size.saturating_sub(1);
         let b = rec.base;
         rec.size = s;
         if rec.stamp != epoch {
             rec.stamp = epoch;
-            self.save((nd.item, s + 1));
+            // SAFETY: the first size this step saves for `i` (its stamp
+            // was not the step's, and now is). The size saved, `s + 1`, is
+            // at most `cap(i)` (see above).
+            unsafe { self.save((i, s + 1)) };
         }
-        let last = self.at(b + s);
-        self.put(b + nd.loc, last);
-        self.set_loc(last, nd.loc);
-        self.put(b + s, w);
-        self.set_loc(w, s);
+        // SAFETY: `s < cap(i)` (see above) and `nd.loc < cap(i)`
+        // (invariant 3) are positions in `i`'s slice, inside `set`
+        // (invariant 2), whose entries, such as `last`, are option nodes
+        // of `i`, as is `w`; the stored locations `nd.loc` and `s` are
+        // below `cap(i)`.
+        unsafe {
+            let last = self.at(b + s);
+            self.put(b + nd.loc, last);
+            self.set_loc(last, nd.loc);
+            self.put(b + s, w);
+            self.set_loc(w, s);
+        }
         if T {
-            let i = nd.item;
             debug_assert!(((i / 64) as usize) < self.small.len());
-            // SAFETY: `i` is an item number and `small` has a bit per item.
+            // SAFETY: `i` is an item and `small` has a bit per item
+            // (invariant 4).
             let word = unsafe { self.small.get_unchecked_mut((i / 64) as usize) };
             *word |= ((s <= 1) as u64) << (i % 64);
         }
     }
 
     /// Remove every node of `y`'s option but `y` itself from its item's set.
-    #[inline(always)]
     /// Returns the number of nodes removed.
-    fn hide<const T: bool>(&mut self, y: u32) -> u64 {
-        // right of `y` up to the spacer, then from the option's start to `y`
+    ///
+    /// # Safety
+    ///
+    /// `y` is an option node.
+    #[inline(always)]
+    unsafe fn hide<const T: bool>(&mut self, y: u32) -> u64 {
+        // right of `y` up to the spacer, then from the option's start to
+        // `y`: by invariant 1, every `w` below is a node of `y`'s option,
+        // an option node where it has no `SPACER` bit
         let mut w = y + 1;
         let mut n = 0;
         loop {
-            let nd = self.node(w);
+            // SAFETY: a node of `y`'s option (see above).
+            let nd = unsafe { self.node(w) };
             if nd.item & SPACER != 0 {
                 n += (w - y - 1) as u64;
                 w = nd.loc;
                 break;
             }
-            self.remove::<T>(w, nd);
+            // SAFETY: an option node (see above).
+            unsafe { self.remove::<T>(w, nd) };
             w += 1;
         }
         n += (y - w) as u64;
         while w != y {
-            let nd = self.node(w);
-            self.remove::<T>(w, nd);
+            // SAFETY: `w` runs from the option's first node up to `y`:
+            // option nodes (see above).
+            unsafe {
+                let nd = self.node(w);
+                self.remove::<T>(w, nd);
+            }
             w += 1;
         }
         n
     }
 
     /// Hide every active option of item `i` but the one of node `keep`
-    /// from the other items.
+    /// from the other items. `i` must be an item (checked).
     #[inline]
     fn hide_all<const T: bool>(&mut self, i: u32, keep: u32) {
-        let ItemRec { size, base, .. } = *self.item(i);
+        let ItemRec { size, base, .. } = self.items[i as usize];
         let mut n = 0;
         for p in base..base + size {
-            let y = self.at(p);
-            if y != keep {
-                n += self.hide::<T>(y);
+            // SAFETY: `p` is in `i`'s slice (`size <= cap(i)`, invariant
+            // 3), inside `set`, whose entries are option nodes (invariant 2).
+            unsafe {
+                let y = self.at(p);
+                if y != keep {
+                    n += self.hide::<T>(y);
+                }
             }
         }
         self.updates += n;
@@ -566,17 +660,101 @@ impl Hot<'_> {
 
     /// Purify secondary item `j` for colour `c`: hide its options of other
     /// colours, and mark it so that later options of colour `c` skip it.
+    /// `j` must be an item (checked); does nothing when `j` is purified
+    /// already.
     #[inline]
     fn purify<const T: bool>(&mut self, j: u32, c: u32, colour: &[u32]) {
-        self.item(j).purified = 1;
-        self.save((PURIFIED | j, 0));
-        let ItemRec { size, base, .. } = *self.item(j);
+        let rec = &mut self.items[j as usize];
+        if rec.purified != 0 {
+            return;
+        }
+        rec.purified = 1;
+        let ItemRec { size, base, .. } = *rec;
+        // SAFETY: the step's first purification of `j` (its mark was 0,
+        // and now is 1).
+        unsafe { self.save((PURIFIED | j, 0)) };
         for p in base..base + size {
-            let y = self.at(p);
-            if colour[y as usize] != c {
-                let n = self.hide::<T>(y);
-                self.updates += n;
+            // SAFETY: as in `hide_all`.
+            unsafe {
+                let y = self.at(p);
+                if colour[y as usize] != c {
+                    let n = self.hide::<T>(y);
+                    self.updates += n;
+                }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse;
+
+    const TOY: &str = "A B C | X\nA X:1\nB C X:1\nB\nC\nA B C\n";
+
+    /// Assert invariants 1 to 4 listed on [`Sets`].
+    fn check(s: &Sets) {
+        let n = s.items.len();
+        let mut cap = vec![0u32; n];
+        let mut first = 0;
+        for (x, nd) in s.nodes.iter().enumerate() {
+            if nd.item & SPACER != 0 {
+                assert_eq!(nd.loc as usize, first, "spacer {x}");
+                first = x + 1;
+            } else {
+                cap[nd.item as usize] += 1;
+            }
+        }
+        assert_eq!(first, s.nodes.len(), "the last node is a spacer");
+        for nd in s.nodes.iter().filter(|nd| nd.item & SPACER == 0) {
+            assert!(nd.loc < cap[nd.item as usize]);
+        }
+        for (i, rec) in s.items.iter().enumerate() {
+            let slice = &s.set[rec.base as usize..(rec.base + cap[i]) as usize];
+            assert!(slice.iter().all(|&x| s.nodes[x as usize].item == i as u32));
+            assert!(rec.size <= cap[i]);
+        }
+        for &(i, size) in &s.trail {
+            if i & PURIFIED == 0 {
+                assert!(size <= cap[i as usize]);
+            }
+        }
+        assert_eq!(s.small.len(), n.div_ceil(64));
+        assert_eq!(s.active.len(), n.div_ceil(64));
+    }
+
+    /// A loaded structure meets the invariants, and so do the steps and
+    /// their undoing.
+    #[test]
+    fn invariants_hold() {
+        let p = parse(TOY).unwrap().problem;
+        let mut s = Sets::load(&p, Some(7));
+        check(&s);
+        let (i, size) = s.min_item();
+        assert!(size > 1);
+        s.cover_chosen::<true>(i);
+        check(&s);
+        for pos in 0..size {
+            let mark = s.trail_len();
+            let np = s.np;
+            s.apply::<true, true>(s.member(i, pos));
+            check(&s);
+            s.restore(mark);
+            s.reactivate(np);
+            check(&s);
+        }
+        s.reset();
+        check(&s);
+    }
+
+    /// The methods the search calls check their arguments before the
+    /// unchecked code runs.
+    #[test]
+    #[should_panic(expected = "out of bounds")]
+    fn cover_chosen_checks_its_item() {
+        let p = parse(TOY).unwrap().problem;
+        let mut s = Sets::load(&p, None);
+        s.cover_chosen::<false>(4);
     }
 }
