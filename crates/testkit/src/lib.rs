@@ -17,6 +17,7 @@ use sudoku_core::format::{ParseError, char_value, parse_line};
 use sudoku_core::{Grid, Limits, Solver, StopReason, Uniqueness};
 
 pub mod strategies;
+pub mod variant_oracle;
 
 /// How many solutions a case has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
