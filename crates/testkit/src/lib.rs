@@ -17,7 +17,9 @@ use sudoku_core::format::{ParseError, char_value, parse_line};
 use sudoku_core::{Grid, Limits, Solver, StopReason, Uniqueness};
 
 pub mod strategies;
+pub mod variant_corpus;
 pub mod variant_oracle;
+pub mod variant_plant;
 
 /// How many solutions a case has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
@@ -123,6 +125,21 @@ pub enum CorpusError {
     /// Two cases share a name.
     #[error("case name {0:?} is used twice")]
     DuplicateName(String),
+}
+
+/// Whether the slow tests run too: `SLOW_TESTS` set to anything but empty
+/// or `0` (see the README, "Tests").
+pub fn slow_tests() -> bool {
+    std::env::var_os("SLOW_TESTS").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// The number of proptest cases: `PROPTEST_CASES` when set, else `default`,
+/// or `slow` with `SLOW_TESTS=1` (as in the exact-cover tests).
+pub fn proptest_cases(default: u32, slow: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if slow_tests() { slow } else { default })
 }
 
 /// The repository's `testdata/` directory.
