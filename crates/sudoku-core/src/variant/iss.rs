@@ -267,7 +267,11 @@ pub fn parse(text: &str) -> Result<Puzzle, VariantError> {
         let args: Vec<&str> = parts.collect();
         match kind {
             "" => givens(&args, &mut puzzle).map_err(|m| t.error(m))?,
-            "Shape" | "NoBoxes" => {}
+            "Shape" => {}
+            // Read above; arguments would be lost on writing it back.
+            "NoBoxes" => {
+                exactly(&args, 0).map_err(|m| t.error(m))?;
+            }
             _ => {
                 let Some((_, parser)) = KINDS.iter().find(|(k, _)| *k == kind) else {
                     return Err(t.error(format!(
@@ -369,6 +373,10 @@ pub(crate) fn write(p: &Puzzle, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     for c in &p.constraints {
         write!(f, "{c}")?;
     }
+    // An empty 9×9 grid still needs a token to read back.
+    if shape.side() == 9 && first && p.constraints.is_empty() && shape.boxes().is_some() {
+        f.write_str(".Shape~9x9")?;
+    }
     Ok(())
 }
 
@@ -416,6 +424,19 @@ mod tests {
         let e = parse(".Thermo~R1C1~R1CA").unwrap_err().to_string();
         assert!(e.contains("off the 9x9 grid"), "{e}");
         assert!(parse("hello").is_err());
+    }
+
+    #[test]
+    fn edge_cases_read_back() {
+        // An empty 9×9 grid writes a token, not nothing.
+        let empty = parse(".Shape~9x9").expect("reads");
+        assert_eq!(empty.to_string(), ".Shape~9x9");
+        assert_eq!(parse(&empty.to_string()), Ok(empty));
+        let no_boxes = parse(".NoBoxes").expect("reads");
+        assert_eq!(parse(&no_boxes.to_string()), Ok(no_boxes));
+        // Arguments to NoBoxes are refused rather than dropped.
+        let e = parse(".NoBoxes~RaCA").unwrap_err().to_string();
+        assert!(e.contains("1 arguments, expected 0"), "{e}");
     }
 
     #[test]
