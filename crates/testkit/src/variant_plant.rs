@@ -652,6 +652,121 @@ impl Grid<'_> {
     }
 }
 
+/// Changes to one constraint that may leave the puzzle without a solution
+/// (`None`: remove it, which breaks "all dots given").
+pub fn mutations(c: &Constraint, n: usize) -> Vec<Option<Constraint>> {
+    let mut out = Vec::new();
+    let mut with = |f: &dyn Fn(&mut Constraint)| {
+        let mut d = c.clone();
+        f(&mut d);
+        if &d != c {
+            out.push(Some(d));
+        }
+    };
+    match c {
+        Constraint::Cage(_)
+        | Constraint::Sum(_)
+        | Constraint::LittleKiller(_)
+        | Constraint::Sandwich(_) => {
+            for delta in [1i64, -1] {
+                with(&|d| {
+                    let s = match d {
+                        Constraint::Cage(x) => match &mut x.sum {
+                            Some(s) => s,
+                            None => return,
+                        },
+                        Constraint::Sum(x) => &mut x.sum,
+                        Constraint::LittleKiller(x) => &mut x.sum,
+                        Constraint::Sandwich(x) => &mut x.sum,
+                        _ => return,
+                    };
+                    *s = (*s as i64 + delta).max(0) as u32;
+                });
+            }
+        }
+        Constraint::Thermo(_)
+        | Constraint::SlowThermo(_)
+        | Constraint::Between(_)
+        | Constraint::DoubleArrow(_)
+        | Constraint::RegionSumLine(_)
+        | Constraint::Renban(_)
+        | Constraint::Palindrome(_) => {
+            // Reversed, or the first cell moved to the end.
+            with(&|d| cells_mut(d).reverse());
+            with(&|d| cells_mut(d).rotate_left(1));
+        }
+        Constraint::Arrow(a) => {
+            let pill = a.pill;
+            with(&|d| {
+                if let Constraint::Arrow(x) = d {
+                    let last = x.cells.len() - 1;
+                    x.cells.swap(pill - 1, last);
+                }
+            });
+        }
+        Constraint::WhiteDot(x) => out.push(Some(Constraint::BlackDot(x.clone()))),
+        Constraint::BlackDot(x) => out.push(Some(Constraint::WhiteDot(x.clone()))),
+        Constraint::X(x) => out.push(Some(Constraint::V(x.clone()))),
+        Constraint::V(x) => out.push(Some(Constraint::X(x.clone()))),
+        Constraint::Odd(x) => out.push(Some(Constraint::Even(x.clone()))),
+        Constraint::Even(x) => out.push(Some(Constraint::Odd(x.clone()))),
+        Constraint::Whisper(w) => {
+            let least = w.least() as usize + 1;
+            if least < n {
+                with(&|d| {
+                    if let Constraint::Whisper(x) = d {
+                        x.difference = Some(least as u8).filter(|&l| l != 5);
+                    }
+                });
+            }
+            with(&|d| cells_mut(d).rotate_left(1));
+        }
+        Constraint::Quad(q) => {
+            for x in 1..=n as u8 {
+                if !q.digits.contains(&x) {
+                    with(&|d| {
+                        if let Constraint::Quad(y) = d {
+                            y.digits[0] = x;
+                            y.digits.sort_unstable();
+                        }
+                    });
+                }
+            }
+        }
+        Constraint::Diagonal(g) => {
+            let anti = !g.anti;
+            with(&|d| {
+                if let Constraint::Diagonal(y) = d {
+                    y.anti = anti;
+                }
+            });
+        }
+        _ => {}
+    }
+    if matches!(
+        c,
+        Constraint::WhiteDot(_) | Constraint::BlackDot(_) | Constraint::X(_) | Constraint::V(_)
+    ) {
+        out.push(None);
+    }
+    out
+}
+
+/// The cells of a line constraint.
+fn cells_mut(c: &mut Constraint) -> &mut Vec<Cell> {
+    match c {
+        Constraint::Thermo(x)
+        | Constraint::SlowThermo(x)
+        | Constraint::Between(x)
+        | Constraint::DoubleArrow(x)
+        | Constraint::RegionSumLine(x)
+        | Constraint::Renban(x)
+        | Constraint::Palindrome(x) => &mut x.cells,
+        Constraint::Whisper(w) => &mut w.cells,
+        _ => unreachable!("a line"),
+    }
+}
+
 fn consecutive(a: u8, b: u8) -> bool {
     a.abs_diff(b) == 1
 }
