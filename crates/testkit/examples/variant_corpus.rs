@@ -24,7 +24,7 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use sudoku_core::generate::SplitMix64;
-use sudoku_core::variant::{Constraint, Puzzle, VariantSolver};
+use sudoku_core::variant::{Puzzle, VariantSolver};
 use sudoku_core::{Limits, Uniqueness};
 use testkit::Count;
 use testkit::variant_corpus::{self, VariantCase, kinds_of, parse_digits};
@@ -35,7 +35,7 @@ use testkit::variant_plant::{KINDS, mutations, planted};
 const UNIQUE: usize = 5;
 
 /// The seed of the made-up puzzles.
-const SEED: u64 = 0x5eed_0f_c0_4905;
+const SEED: u64 = 0x5eed_0fc0_4905;
 
 /// Grids the oracle counts on.
 const ORACLE_SIDE: usize = 6;
@@ -311,7 +311,7 @@ fn make_unique(p: &mut Puzzle, sol: &[u8], rng: &mut SplitMix64) -> bool {
             // A limit, or the solver missing the planted grid: the test
             // suite will say; this puzzle is not kept.
             other => {
-                if !matches!(other, None) {
+                if other.is_some() {
                     eprintln!("{p}: the solver says {other:?} on a planted puzzle");
                 }
                 return false;

@@ -20,6 +20,9 @@
 use sudoku_core::generate::SplitMix64;
 use sudoku_core::variant::{Cell, Constraint, Puzzle, Shape};
 
+/// A rule's test of the digits (row-major): `Err(why)` when broken.
+type Test = Box<dyn Fn(&[u8]) -> Result<(), String>>;
+
 /// One rule over a few cells: tested when they are all filled.
 struct Rule {
     /// The cells the test reads (row-major indices).
@@ -27,7 +30,7 @@ struct Rule {
     /// The constraint, as ISS writes it, for messages.
     name: String,
     /// `Err(why)` when the digits break the rule.
-    test: Box<dyn Fn(&[u8]) -> Result<(), String>>,
+    test: Test,
 }
 
 /// A group of n cells holding every digit once.

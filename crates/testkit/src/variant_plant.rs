@@ -159,7 +159,7 @@ pub fn random_jigsaw(n: usize, rng: &mut SplitMix64) -> Jigsaw {
         let b = match rng.below(4) {
             0 if a % n + 1 < n => a + 1,
             1 if a + n < n * n => a + n,
-            2 if a % n > 0 => a - 1,
+            2 if !a.is_multiple_of(n) => a - 1,
             3 if a >= n => a - n,
             _ => continue,
         };
@@ -322,11 +322,12 @@ impl Grid<'_> {
                 break;
             }
             let len = min + rng.below(max - min + 1);
-            if let Some(path) = self.walk(rng, len, diagonal, &used, step) {
-                if done(&path) {
-                    used.extend(&path);
-                    out.push(path);
-                }
+            if let Some(path) = self
+                .walk(rng, len, diagonal, &used, step)
+                .filter(|p| done(p))
+            {
+                used.extend(&path);
+                out.push(path);
             }
         }
         out
