@@ -474,24 +474,17 @@ impl Rules {
                     });
                 }
             }
-            Constraint::Odd(cells) => {
+            Constraint::Odd(cells) | Constraint::Even(cells) => {
+                let (want, other) = match c {
+                    Constraint::Odd(_) => (1, "even"),
+                    _ => (0, "odd"),
+                };
                 for c in self.indices(&cells.cells) {
                     self.rule(name, vec![c], move |v| {
-                        if v[c] % 2 == 1 {
+                        if v[c] % 2 == want {
                             Ok(())
                         } else {
-                            Err(format!("{} = {} is even", shape.cell(c), v[c]))
-                        }
-                    });
-                }
-            }
-            Constraint::Even(cells) => {
-                for c in self.indices(&cells.cells) {
-                    self.rule(name, vec![c], move |v| {
-                        if v[c] % 2 == 0 {
-                            Ok(())
-                        } else {
-                            Err(format!("{} = {} is odd", shape.cell(c), v[c]))
+                            Err(format!("{} = {} is {other}", shape.cell(c), v[c]))
                         }
                     });
                 }

@@ -439,37 +439,28 @@ impl Grid<'_> {
                     })
                     .collect()
             }
-            "Arrow" => {
-                // The circle first, then arrow cells summing to its digit.
-                let step = |p: &[usize]| p.len() < 2 || self.sum(&p[1..]) <= v[p[0]] as u32;
-                let done = |p: &[usize]| self.sum(&p[1..]) == v[p[0]] as u32;
-                self.lines(rng, count, (2, 4), true, &step, &done)
-                    .into_iter()
-                    .map(|p| {
-                        Constraint::Arrow(Arrow {
-                            pill: 1,
-                            cells: self.cells(&p),
-                        })
-                    })
-                    .collect()
-            }
-            "PillArrow" => {
-                // Two circle cells side by side, read in grid order.
-                let number = |p: &[usize]| {
-                    let (a, b) = (p[0].min(p[1]), p[0].max(p[1]));
-                    v[a] as u32 * 10 + v[b] as u32
+            "Arrow" | "PillArrow" => {
+                // The circle first (two cells side by side for a pill, read
+                // in grid order), then arrow cells summing to its number.
+                let pill = if kind == "Arrow" { 1 } else { 2 };
+                let number = |p: &[usize]| match pill {
+                    1 => v[p[0]] as u32,
+                    _ => {
+                        let (a, b) = (p[0].min(p[1]), p[0].max(p[1]));
+                        v[a] as u32 * 10 + v[b] as u32
+                    }
                 };
                 let step = |p: &[usize]| match p.len() {
-                    1 => true,
-                    2 => p[1] == p[0] + 1 || p[1] == p[0] + n,
-                    _ => self.sum(&p[2..]) <= number(p),
+                    k if k <= pill => k == 1 || p[1] == p[0] + 1 || p[1] == p[0] + n,
+                    _ => self.sum(&p[pill..]) <= number(p),
                 };
-                let done = |p: &[usize]| self.sum(&p[2..]) == number(p);
-                self.lines(rng, count, (3, 2 + n), true, &step, &done)
+                let done = |p: &[usize]| self.sum(&p[pill..]) == number(p);
+                let lengths = if pill == 1 { (2, 4) } else { (3, 2 + n) };
+                self.lines(rng, count, lengths, true, &step, &done)
                     .into_iter()
                     .map(|p| {
                         Constraint::Arrow(Arrow {
-                            pill: 2,
+                            pill,
                             cells: self.cells(&p),
                         })
                     })
@@ -485,26 +476,19 @@ impl Grid<'_> {
                     .map(|p| Constraint::DoubleArrow(self.line(&p)))
                     .collect()
             }
-            "WhiteDot" => self
-                .pairs(rng, count, consecutive)
-                .into_iter()
-                .map(|p| Constraint::WhiteDot(self.line(&p)))
-                .collect(),
-            "BlackDot" => self
-                .pairs(rng, count, double)
-                .into_iter()
-                .map(|p| Constraint::BlackDot(self.line(&p)))
-                .collect(),
-            "X" => self
-                .pairs(rng, count, |a, b| a + b == 10)
-                .into_iter()
-                .map(|p| Constraint::X(self.line(&p)))
-                .collect(),
-            "V" => self
-                .pairs(rng, count, |a, b| a + b == 5)
-                .into_iter()
-                .map(|p| Constraint::V(self.line(&p)))
-                .collect(),
+            "WhiteDot" | "BlackDot" | "X" | "V" => {
+                type Make = fn(Cells) -> Constraint;
+                let (ok, make): (fn(u8, u8) -> bool, Make) = match kind {
+                    "WhiteDot" => (consecutive, Constraint::WhiteDot),
+                    "BlackDot" => (double, Constraint::BlackDot),
+                    "X" => (|a, b| a + b == 10, Constraint::X),
+                    _ => (|a, b| a + b == 5, Constraint::V),
+                };
+                self.pairs(rng, count, ok)
+                    .into_iter()
+                    .map(|p| make(self.line(&p)))
+                    .collect()
+            }
             "StrictKropki" => {
                 let mut out: Vec<Constraint> = self
                     .all_pairs(|a, b| consecutive(a, b) || double(a, b))
