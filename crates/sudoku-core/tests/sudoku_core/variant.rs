@@ -1,13 +1,18 @@
 //! Variant puzzles (`sudoku_core::variant`) against the corpus
 //! `testdata/variant/corpus.tsv` and the independent oracle
 //! (`testkit::variant_oracle`): every line through every way the solver
-//! answers (uniqueness, count, search), each answer checked by the
-//! oracle's rules and, on grids up to 6×6, by its own count; planted
-//! solutions that must come back; and the ISS reader fed mangled text.
+//! answers (uniqueness, count, search) and, for region-only puzzles, both
+//! exact-cover engines, each answer checked by the oracle's rules and, on
+//! grids up to 6×6, by its own count; the variant generator's puzzles;
+//! planted solutions that must come back; and the ISS reader fed mangled
+//! text.
 
 use std::ops::ControlFlow;
 
 use proptest::prelude::*;
+use sudoku_core::generate::Symmetry;
+use sudoku_core::variant::exact::{self, Engine};
+use sudoku_core::variant::generate::{VariantKind, generate};
 use sudoku_core::variant::{Constraint, Puzzle, VariantSolver, to_line};
 use sudoku_core::{Limits, StopReason, Uniqueness};
 use testkit::variant_corpus::{self, VariantCase, kinds_of};
@@ -171,6 +176,52 @@ fn corpus_answers_of_the_solver() {
             ControlFlow::Continue(())
         });
         assert_eq!(seen, n, "{name}: search and count");
+        if p.is_region_only() {
+            exact_engines_agree(&p, name, n, case.solution.as_deref());
+        }
+    }
+}
+
+/// Region-only puzzles through both exact-cover engines: `count` solutions
+/// (counting up to 3), each keeping the rules, the one given when unique.
+fn exact_engines_agree(p: &Puzzle, name: &str, count: u64, solution: Option<&[u8]>) {
+    let encoded = exact::encode(p).unwrap_or_else(|e| panic!("{name}: {e}"));
+    for engine in [Engine::Links, Engine::Cells] {
+        let mut found = Vec::new();
+        let report = encoded.search(engine, &limits().with_max_solutions(3), &mut |v| {
+            found.push(v.to_vec());
+            ControlFlow::Continue(())
+        });
+        assert_ne!(report.stop, StopReason::NodeLimit, "{name}: {engine:?}");
+        assert_eq!(found.len() as u64, count.min(3), "{name}: {engine:?}");
+        for v in &found {
+            assert_eq!(
+                rules_hold(p, v),
+                Ok(()),
+                "{name}: {engine:?}: {}",
+                to_line(v)
+            );
+        }
+        if let (Some(s), [only]) = (solution, found.as_slice()) {
+            assert_eq!(only.as_slice(), s, "{name}: {engine:?}");
+        }
+    }
+}
+
+/// The crate's variant generator: each kind on each side up to 6×6, two
+/// seeds; the oracle counts one solution and it is the one returned.
+#[test]
+fn generated_puzzles_pass_the_oracle() {
+    for kind in VariantKind::ALL {
+        for &side in kind.sides().iter().filter(|&&s| s <= ORACLE_SIDE) {
+            for seed in 1..=2 {
+                let made = generate(kind, side, seed, Symmetry::None, &Limits::none())
+                    .unwrap_or_else(|e| panic!("{kind} {side}x{side} seed {seed}: {e}"));
+                let p = &made.puzzle;
+                assert_eq!(rules_hold(p, &made.solution), Ok(()), "{kind}: {p}");
+                assert_eq!(count_solutions(p, 2), 1, "{kind}: {p}");
+            }
+        }
     }
 }
 
@@ -255,6 +306,16 @@ proptest! {
             .count(UP_TO, &Limits::none().with_max_nodes(1_000_000));
         prop_assume!(report.stop != StopReason::NodeLimit);
         prop_assert_eq!(n, count_solutions(&puzzle, UP_TO), "{}", puzzle);
+        if puzzle.is_region_only() {
+            let encoded = exact::encode(&puzzle)
+                .map_err(|e| TestCaseError::fail(format!("{puzzle}: {e}")))?;
+            for engine in [Engine::Links, Engine::Cells] {
+                let r = encoded.search(engine, &Limits::solutions(UP_TO), &mut |_| {
+                    ControlFlow::Continue(())
+                });
+                prop_assert_eq!(r.stats.solutions, n, "{}: {:?}", puzzle, engine);
+            }
+        }
     }
 
     /// The same after one constraint is changed (a sum one off, a line
