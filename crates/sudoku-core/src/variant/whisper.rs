@@ -39,10 +39,11 @@ impl Whisper {
 pub(crate) fn parse(args: &[&str], shape: Shape) -> Result<Constraint, String> {
     let (difference, cells) = match args.first() {
         Some(a) if a.chars().all(|c| c.is_ascii_digit()) && !a.is_empty() => {
-            (Some(iss::number(a, "difference")? as u8), &args[1..])
+            (Some(iss::number(a, "difference")?), &args[1..])
         }
         _ => (None, args),
     };
+    // Checked before narrowing: 261 must not read as 5.
     if difference.is_some_and(|d| d == 0 || d as usize >= shape.side()) {
         return Err(format!(
             "difference {}: 1 to {}",
@@ -51,7 +52,23 @@ pub(crate) fn parse(args: &[&str], shape: Shape) -> Result<Constraint, String> {
         ));
     }
     Ok(Constraint::Whisper(Whisper {
-        difference: difference.filter(|&d| d != 5),
+        difference: difference.map(|d| d as u8).filter(|&d| d != 5),
         cells: iss::cells(cells, shape, 2)?,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn differences_out_of_range_are_refused() {
+        let s = Shape::NINE;
+        assert!(parse(&["261", "R1C1", "R1C2"], s).is_err());
+        assert!(parse(&["9", "R1C1", "R1C2"], s).is_err());
+        let Ok(Constraint::Whisper(w)) = parse(&["4", "R1C1", "R1C2"], s) else {
+            panic!("reads")
+        };
+        assert_eq!(w.least(), 4);
+    }
 }
