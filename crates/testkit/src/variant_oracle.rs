@@ -423,24 +423,18 @@ impl Rules {
                     }
                 });
             }
-            Constraint::WhiteDot(line) => {
-                for w in self.indices(&line.cells).windows(2) {
-                    self.pair(name, w[0], w[1], "not consecutive", consecutive);
-                }
-            }
-            Constraint::BlackDot(line) => {
-                for w in self.indices(&line.cells).windows(2) {
-                    self.pair(name, w[0], w[1], "neither is double the other", double);
-                }
-            }
-            Constraint::X(line) => {
-                for w in self.indices(&line.cells).windows(2) {
-                    self.pair(name, w[0], w[1], "sum is not 10", |a, b| a + b == 10);
-                }
-            }
-            Constraint::V(line) => {
-                for w in self.indices(&line.cells).windows(2) {
-                    self.pair(name, w[0], w[1], "sum is not 5", |a, b| a + b == 5);
+            Constraint::WhiteDot(line)
+            | Constraint::BlackDot(line)
+            | Constraint::X(line)
+            | Constraint::V(line) => {
+                let (what, ok): (&'static str, fn(u8, u8) -> bool) = match c {
+                    Constraint::WhiteDot(_) => ("not consecutive", consecutive),
+                    Constraint::BlackDot(_) => ("neither is double the other", double),
+                    Constraint::X(_) => ("sum is not 10", |a, b| a + b == 10),
+                    _ => ("sum is not 5", |a, b| a + b == 5),
+                };
+                for (a, b) in self.neighbours_among(&line.cells) {
+                    self.pair(name, a, b, what, ok);
                 }
             }
             Constraint::StrictKropki => {
@@ -631,10 +625,25 @@ impl Rules {
                 | Constraint::V(x) => &x.cells,
                 _ => continue,
             };
-            for w in self.indices(cells).windows(2) {
-                out.push((w[0].min(w[1]), w[0].max(w[1])));
+            out.extend(self.neighbours_among(cells));
+        }
+        out
+    }
+
+    /// Every two orthogonal neighbours among the cells (low, high index):
+    /// a dot or an XV on a list of cells marks each such pair.
+    fn neighbours_among(&self, cells: &[Cell]) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for (i, a) in cells.iter().enumerate() {
+            for b in &cells[i + 1..] {
+                if a.row.abs_diff(b.row) + a.col.abs_diff(b.col) == 1 {
+                    let (x, y) = (self.index(a), self.index(b));
+                    out.push((x.min(y), x.max(y)));
+                }
             }
         }
+        out.sort_unstable();
+        out.dedup();
         out
     }
 
