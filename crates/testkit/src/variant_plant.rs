@@ -489,37 +489,40 @@ impl Grid<'_> {
                     .map(|p| make(self.line(&p)))
                     .collect()
             }
-            "StrictKropki" => {
+            "StrictKropki" | "StrictXV" => {
+                // Every related pair gets its mark, then the "all given" rule.
+                let kropki = kind == "StrictKropki";
+                let related: fn(u8, u8) -> bool = if kropki {
+                    |a, b| consecutive(a, b) || double(a, b)
+                } else {
+                    |a, b| a + b == 5 || a + b == 10
+                };
                 let mut out: Vec<Constraint> = self
-                    .all_pairs(|a, b| consecutive(a, b) || double(a, b))
+                    .all_pairs(related)
                     .into_iter()
                     .map(|p| {
                         let (a, b) = (v[p[0]], v[p[1]]);
+                        let line = self.line(&p);
+                        if !kropki {
+                            return if a + b == 10 {
+                                Constraint::X(line)
+                            } else {
+                                Constraint::V(line)
+                            };
+                        }
                         // Between 1 and 2 either dot may stand.
-                        let white = consecutive(a, b) && (!double(a, b) || rng.below(2) == 0);
-                        if white {
-                            Constraint::WhiteDot(self.line(&p))
+                        if consecutive(a, b) && (!double(a, b) || rng.below(2) == 0) {
+                            Constraint::WhiteDot(line)
                         } else {
-                            Constraint::BlackDot(self.line(&p))
+                            Constraint::BlackDot(line)
                         }
                     })
                     .collect();
-                out.push(Constraint::StrictKropki);
-                out
-            }
-            "StrictXV" => {
-                let mut out: Vec<Constraint> = self
-                    .all_pairs(|a, b| a + b == 5 || a + b == 10)
-                    .into_iter()
-                    .map(|p| {
-                        if v[p[0]] + v[p[1]] == 10 {
-                            Constraint::X(self.line(&p))
-                        } else {
-                            Constraint::V(self.line(&p))
-                        }
-                    })
-                    .collect();
-                out.push(Constraint::StrictXv);
+                out.push(if kropki {
+                    Constraint::StrictKropki
+                } else {
+                    Constraint::StrictXv
+                });
                 out
             }
             "Odd" | "Even" => {
