@@ -556,6 +556,11 @@ impl VariantSolver {
         loop {
             while let Some(c) = self.changed.pop() {
                 let m = self.masks[c as usize];
+                if m == 0 {
+                    // Only a cell that starts empty (its givens, odd/even
+                    // marks or thermometer place leave nothing) gets here.
+                    return Err(Contradiction);
+                }
                 if m & (m - 1) == 0 {
                     for &p in &self.peers[c as usize] {
                         let o = self.masks[p as usize];

@@ -20,26 +20,6 @@ use testkit::variant_oracle::{count_solutions, rules_hold};
 use testkit::variant_plant::{KINDS, mutations, planted_puzzle};
 use testkit::{Count, proptest_cases};
 
-/// Corpus lines the solver is known to get wrong, with what goes wrong:
-/// the solver checks skip them (the oracle's still run), and
-/// `known_failing_lines` (ignored by default) runs them.
-const SOLVER_KNOWN_FAILING: &[(&str, &str)] = &[
-    (
-        "odd-given-even-none-4x4",
-        "a cell whose candidates are all taken before the search (an even given \
-         on an odd cell) panics with an arithmetic overflow in debug builds \
-         (`m & (m - 1)` on an empty mask in the solver's fixpoint)",
-    ),
-    (
-        "odd-and-even-none-4x4",
-        "the same: a cell both odd and even starts empty",
-    ),
-    (
-        "thermo-given-too-small-none-4x4",
-        "the same: a thermometer's range and a given leave the cell empty",
-    ),
-];
-
 /// Grids the oracle counts on (backtracking is quick up to 6×6).
 const ORACLE_SIDE: usize = 6;
 
@@ -59,10 +39,6 @@ fn parse(case: &VariantCase) -> Puzzle {
     case.puzzle
         .parse()
         .unwrap_or_else(|e| panic!("{}: {e}", case.name))
-}
-
-fn is_known_failing(name: &str) -> bool {
-    SOLVER_KNOWN_FAILING.iter().any(|(n, _)| *n == name)
 }
 
 fn count_of(n: u64) -> Count {
@@ -88,12 +64,6 @@ fn corpus_covers_every_kind() {
         assert!(
             unique >= 5 && several >= 1 && none >= 1,
             "{kind}: {unique} unique, {several} several, {none} none"
-        );
-    }
-    for name in SOLVER_KNOWN_FAILING.iter().map(|(n, _)| n) {
-        assert!(
-            cases.iter().any(|c| c.name == *name),
-            "{name} is no corpus line"
         );
     }
 }
@@ -137,7 +107,7 @@ fn corpus_lines_read_and_round_trip() {
 
 #[test]
 fn corpus_answers_of_the_solver() {
-    for case in corpus().iter().filter(|c| !is_known_failing(&c.name)) {
+    for case in &corpus() {
         let p = parse(case);
         let name = &case.name;
         let mut solver = VariantSolver::new(&p).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -244,25 +214,6 @@ fn corpus_answers_of_the_oracle() {
     }
 }
 
-/// The lines the solver is known to get wrong: `cargo test -- --ignored
-/// known_failing_lines` shows whether they still fail.
-#[test]
-#[ignore = "runs the solver on the lines it is known to get wrong"]
-fn known_failing_lines() {
-    let cases = corpus();
-    for (name, why) in SOLVER_KNOWN_FAILING {
-        let case = cases
-            .iter()
-            .find(|c| c.name == *name)
-            .expect("a corpus line");
-        let p = parse(case);
-        let (n, _) = VariantSolver::new(&p)
-            .expect("the solver builds")
-            .count(3, &limits());
-        assert_eq!(count_of(n), case.count, "{name} ({why})");
-    }
-}
-
 proptest! {
     #![proptest_config(ProptestConfig {
         // Cases that give nothing to check (no change applies) are skipped.
@@ -344,11 +295,6 @@ proptest! {
             }
         }
         let oracle = count_solutions(&changed, UP_TO);
-        if starts_with_an_empty_cell(&changed) {
-            // No solution; the solver is known to panic here (debug builds).
-            prop_assert_eq!(oracle, 0, "{}", changed);
-            return Ok(());
-        }
         match VariantSolver::new(&changed) {
             Ok(mut solver) => {
                 let (n, report) = solver.count(UP_TO, &Limits::none().with_max_nodes(1_000_000));
@@ -369,38 +315,6 @@ proptest! {
             let _ = VariantSolver::new(&p);
         }
     }
-}
-
-/// Whether some cell has no candidate before any search: its givens, odd
-/// or even marks and place on a thermometer leave it nothing. The solver
-/// is known to panic on such puzzles in debug builds (the lines of
-/// [`SOLVER_KNOWN_FAILING`]), so the property tests leave them to the oracle.
-fn starts_with_an_empty_cell(p: &Puzzle) -> bool {
-    let n = p.shape.side();
-    let mut masks = p.candidates.clone();
-    let odd: u16 = (0..n).step_by(2).map(|b| 1u16 << b).sum();
-    for c in &p.constraints {
-        match c {
-            Constraint::Odd(x) => x.cells.iter().for_each(|&c| masks[p.shape.index(c)] &= odd),
-            Constraint::Even(x) => x
-                .cells
-                .iter()
-                .for_each(|&c| masks[p.shape.index(c)] &= !odd),
-            Constraint::Thermo(x) => {
-                let len = x.cells.len();
-                for (i, &c) in x.cells.iter().enumerate() {
-                    // Place i (from 0) holds i + 1 ..= n - (len - 1 - i).
-                    let range: u16 = (0..n)
-                        .filter(|&b| b >= i && b + len <= n + i)
-                        .map(|b| 1u16 << b)
-                        .sum();
-                    masks[p.shape.index(c)] &= range;
-                }
-            }
-            _ => {}
-        }
-    }
-    masks.contains(&0)
 }
 
 /// Text near the ISS format: corpus lines with random edits, random runs
