@@ -10,7 +10,7 @@
 //! piece's range, and each cell keeps the digits its piece can complete to
 //! a sum in that range.
 
-use super::solver::{Contradiction, Dom, Model, Prop, digits, max_digit, min_digit};
+use super::solver::{Contradiction, Dom, Model, Prop, max_digit, min_digit, range_mask};
 use super::{Cell, Shape};
 
 pub(crate) fn lower(cells: &[Cell], shape: Shape, m: &mut Model) -> Result<(), String> {
@@ -61,11 +61,7 @@ impl EqualSums {
                 let m = d.get(c);
                 let (x, y) = (min_digit(m) as i32, max_digit(m) as i32);
                 // The others make a - x ..= b - y; the piece lo ..= hi.
-                let (need_lo, need_hi) = (lo - (b - y), hi - (a - x));
-                let keep = digits(m)
-                    .filter(|&v| (need_lo..=need_hi).contains(&(v as i32)))
-                    .fold(0u16, |k, v| k | 1 << (v - 1));
-                d.restrict(c, keep)?;
+                d.restrict(c, range_mask(lo - (b - y), hi - (a - x)))?;
             }
         }
         Ok(())

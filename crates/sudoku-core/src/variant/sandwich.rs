@@ -15,7 +15,7 @@
 use std::fmt;
 
 use super::iss;
-use super::solver::{Contradiction, Dom, Model, Prop, digits, max_digit, min_digit};
+use super::solver::{Contradiction, Dom, Model, Prop, max_digit, min_digit, range_mask};
 use super::{Cell, Constraint, Shape};
 
 /// A row or a column, from 0.
@@ -184,11 +184,10 @@ impl SandwichSum {
             for &c in &self.line[a + 1..b] {
                 let m = d.get(c) & mid;
                 let (x, y) = (min_digit(m) as i32, max_digit(m) as i32);
-                let (need_lo, need_hi) = (self.sum - (hi - y), self.sum - (lo - x));
-                let keep = digits(m)
-                    .filter(|&v| (need_lo..=need_hi).contains(&(v as i32)))
-                    .fold(0u16, |k, v| k | 1 << (v - 1));
-                d.restrict(c, keep)?;
+                d.restrict(
+                    c,
+                    mid & range_mask(self.sum - (hi - y), self.sum - (lo - x)),
+                )?;
             }
         }
         Ok(())
