@@ -80,25 +80,63 @@ impl Size {
     }
     /// The player's name of a cell index: row and column, shown 1-based ("r3c7").
     pub fn cell_name(self, cell: usize) -> CellName {
-        CellName {
-            row: self.row_of(cell),
-            col: self.col_of(cell),
-        }
+        CellName::new(self.row_of(cell) as u8, self.col_of(cell) as u8)
     }
 }
 
-/// A cell by row and column (0-based); displays 1-based as players count: "r3c7".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+/// A cell by row and column (0-based), as players name it: displays and
+/// serialises 1-based, "r3c7" ("r10c12" on a 16×16 grid). Classic grids
+/// (errors, rater steps) and variant constraints name cells with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CellName {
     /// Row, from 0.
-    pub row: usize,
+    pub row: u8,
     /// Column, from 0.
-    pub col: usize,
+    pub col: u8,
+}
+
+impl CellName {
+    /// The cell at `row`, `col` (from 0).
+    pub const fn new(row: u8, col: u8) -> CellName {
+        CellName { row, col }
+    }
 }
 
 impl fmt::Display for CellName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "r{}c{}", self.row + 1, self.col + 1)
+        write!(f, "r{}c{}", self.row as u32 + 1, self.col as u32 + 1)
+    }
+}
+
+impl std::str::FromStr for CellName {
+    type Err = String;
+
+    /// Read "r3c7" (either case), 1-based.
+    fn from_str(s: &str) -> Result<CellName, String> {
+        let bad = || format!("{s:?} is not a cell name like r3c7");
+        let lower = s.to_ascii_lowercase();
+        let (r, c) = lower
+            .strip_prefix('r')
+            .and_then(|x| x.split_once('c'))
+            .ok_or_else(bad)?;
+        let (r, c): (u8, u8) = (r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?);
+        if r == 0 || c == 0 {
+            return Err(bad());
+        }
+        Ok(CellName::new(r - 1, c - 1))
+    }
+}
+
+impl serde::Serialize for CellName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for CellName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CellName, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 

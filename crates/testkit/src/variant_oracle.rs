@@ -17,8 +17,9 @@
 //! [`Shape`]): how ISS names the cells of a little killer or a sandwich line
 //! is the parser's business, and the oracle takes the cells it lists.
 
+use sudoku_core::CellName;
 use sudoku_core::generate::SplitMix64;
-use sudoku_core::variant::{Cell, Constraint, Puzzle, Shape};
+use sudoku_core::variant::{Constraint, Puzzle, Shape};
 
 /// A rule's test of the digits (row-major): `Err(why)` when broken.
 type Test = Box<dyn Fn(&[u8]) -> Result<(), String>>;
@@ -169,11 +170,11 @@ impl Rules {
         row * self.n() + col
     }
 
-    fn index(&self, c: &Cell) -> usize {
+    fn index(&self, c: &CellName) -> usize {
         self.shape.index(*c)
     }
 
-    fn indices(&self, cells: &[Cell]) -> Vec<usize> {
+    fn indices(&self, cells: &[CellName]) -> Vec<usize> {
         cells.iter().map(|c| self.index(c)).collect()
     }
 
@@ -632,7 +633,7 @@ impl Rules {
 
     /// Every two orthogonal neighbours among the cells (low, high index):
     /// a dot or an XV on a list of cells marks each such pair.
-    fn neighbours_among(&self, cells: &[Cell]) -> Vec<(usize, usize)> {
+    fn neighbours_among(&self, cells: &[CellName]) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
         for (i, a) in cells.iter().enumerate() {
             for b in &cells[i + 1..] {

@@ -11,6 +11,7 @@
 //! puzzle; givens from it make the puzzle unique.
 
 use proptest::prelude::*;
+use sudoku_core::CellName;
 use sudoku_core::generate::SplitMix64;
 use sudoku_core::variant::arrow::Arrow;
 use sudoku_core::variant::cage::Cage;
@@ -21,7 +22,7 @@ use sudoku_core::variant::regions::Diagonal;
 use sudoku_core::variant::sandwich::{Line, Sandwich};
 use sudoku_core::variant::sum::Sum;
 use sudoku_core::variant::whisper::Whisper;
-use sudoku_core::variant::{Cell, Cells, Constraint, Puzzle, Shape};
+use sudoku_core::variant::{Cells, Constraint, Puzzle, Shape};
 
 use crate::variant_oracle::random_solution;
 
@@ -228,11 +229,11 @@ impl Grid<'_> {
         self.shape.side()
     }
 
-    fn cell(&self, i: usize) -> Cell {
+    fn cell(&self, i: usize) -> CellName {
         self.shape.cell(i)
     }
 
-    fn cells(&self, idx: &[usize]) -> Vec<Cell> {
+    fn cells(&self, idx: &[usize]) -> Vec<CellName> {
         idx.iter().map(|&i| self.cell(i)).collect()
     }
 
@@ -385,7 +386,7 @@ impl Grid<'_> {
                     .collect()
             }
             "LittleKiller" => {
-                let mut starts: Vec<Vec<Cell>> = (0..n * n)
+                let mut starts: Vec<Vec<CellName>> = (0..n * n)
                     .filter_map(|i| diagonal(self.cell(i), self.shape))
                     .collect();
                 rng.shuffle(&mut starts);
@@ -741,7 +742,7 @@ pub fn mutations(c: &Constraint, n: usize) -> Vec<Option<Constraint>> {
 }
 
 /// The cells of a line constraint.
-fn cells_mut(c: &mut Constraint) -> &mut Vec<Cell> {
+fn cells_mut(c: &mut Constraint) -> &mut Vec<CellName> {
     match c {
         Constraint::Thermo(x)
         | Constraint::SlowThermo(x)

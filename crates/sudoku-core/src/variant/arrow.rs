@@ -12,7 +12,7 @@
 use super::iss;
 use super::prim::Linear;
 use super::solver::{Model, Prop};
-use super::{Cell, Constraint, Shape};
+use super::{CellName, Constraint, Shape};
 
 /// An arrow: the first `pill` cells are the circle, the rest the arrow.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -20,7 +20,7 @@ pub struct Arrow {
     /// Cells in the circle (1 for a plain arrow).
     pub pill: usize,
     /// The circle's cells, then the arrow's, in order.
-    pub cells: Vec<Cell>,
+    pub cells: Vec<CellName>,
 }
 
 /// Read `.Arrow~<circle>~<cells…>`.

@@ -18,7 +18,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::iss;
 use super::solver::{Contradiction, Dom, Model, Prop, digits};
-use super::{Cell, Constraint, Shape};
+use super::{CellName, Constraint, Shape};
 
 /// A killer cage.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -26,7 +26,7 @@ pub struct Cage {
     /// The total, if the cage has one.
     pub sum: Option<u32>,
     /// The cage's cells.
-    pub cells: Vec<Cell>,
+    pub cells: Vec<CellName>,
 }
 
 /// Read `.Cage~<sum>~<cells…>` (an empty sum or 0 for a cage without one).

@@ -17,7 +17,7 @@
 
 use std::fmt;
 
-use super::{Cell, Cells};
+use super::{CellName, Cells};
 use super::{Constraint, Puzzle, Shape, VariantError};
 
 /// The kinds this reader knows, by ISS name, with their parsers.
@@ -83,7 +83,7 @@ fn line(args: &[&str], shape: Shape, min: usize) -> Result<Cells, String> {
 /// Cells of dots or XVs: at least two, each with a neighbour among them.
 fn adjacent(args: &[&str], shape: Shape) -> Result<Cells, String> {
     let c = line(args, shape, 2)?;
-    let near = |a: &Cell, b: &Cell| a.row.abs_diff(b.row) + a.col.abs_diff(b.col) == 1;
+    let near = |a: &CellName, b: &CellName| a.row.abs_diff(b.row) + a.col.abs_diff(b.col) == 1;
     if let Some(lone) = c.cells.iter().find(|a| !c.cells.iter().any(|b| near(a, b))) {
         return Err(format!("{lone} has no neighbour among the cells"));
     }
@@ -146,7 +146,7 @@ pub(crate) fn from_base17(s: &str) -> Option<usize> {
 }
 
 /// A cell: `R3C7` (ISS's base-17 characters), or `R10C12`.
-pub(crate) fn cell(arg: &str, shape: Shape) -> Result<Cell, String> {
+pub(crate) fn cell(arg: &str, shape: Shape) -> Result<CellName, String> {
     let bad = || format!("{arg:?} is not a cell (R1C1 to {})", last_cell(shape));
     let upper = arg.to_ascii_uppercase();
     let rest = upper.strip_prefix('R').ok_or_else(bad)?;
@@ -156,7 +156,7 @@ pub(crate) fn cell(arg: &str, shape: Shape) -> Result<Cell, String> {
     if row == 0 || col == 0 || row > shape.side() || col > shape.side() {
         return Err(format!("{arg} is off the {shape} grid"));
     }
-    Ok(Cell::new(row as u8 - 1, col as u8 - 1))
+    Ok(CellName::new(row as u8 - 1, col as u8 - 1))
 }
 
 fn last_cell(shape: Shape) -> String {
@@ -165,7 +165,7 @@ fn last_cell(shape: Shape) -> String {
 }
 
 /// A list of at least `min` cells.
-pub(crate) fn cells(args: &[&str], shape: Shape, min: usize) -> Result<Vec<Cell>, String> {
+pub(crate) fn cells(args: &[&str], shape: Shape, min: usize) -> Result<Vec<CellName>, String> {
     if args.len() < min {
         return Err(format!("{} cells, at least {min} needed", args.len()));
     }
@@ -173,7 +173,7 @@ pub(crate) fn cells(args: &[&str], shape: Shape, min: usize) -> Result<Vec<Cell>
 }
 
 /// ISS's name for a cell: `R3C7`, base 17 (`RgC1` for row 16).
-pub fn cell_id(c: &Cell) -> String {
+pub fn cell_id(c: &CellName) -> String {
     format!(
         "R{}C{}",
         base17(c.row as usize + 1),
@@ -387,9 +387,9 @@ mod tests {
     #[test]
     fn cells_read_in_base_17_and_decimal() {
         let s = Shape::new(16).unwrap();
-        assert_eq!(cell("RgC1", s), Ok(Cell::new(15, 0)));
-        assert_eq!(cell("R10C12", s), Ok(Cell::new(9, 11)));
-        assert_eq!(cell_id(&Cell::new(15, 9)), "RgCa");
+        assert_eq!(cell("RgC1", s), Ok(CellName::new(15, 0)));
+        assert_eq!(cell("R10C12", s), Ok(CellName::new(9, 11)));
+        assert_eq!(cell_id(&CellName::new(15, 9)), "RgCa");
         assert!(cell("R0C1", s).is_err());
         assert!(cell("R1C1", Shape::new(4).unwrap()).is_ok());
         assert!(cell("R5C1", Shape::new(4).unwrap()).is_err());

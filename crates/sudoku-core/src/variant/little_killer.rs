@@ -9,7 +9,7 @@
 use super::iss;
 use super::solver::Model;
 use super::sum::lower_linear;
-use super::{Cell, Constraint, Shape};
+use super::{CellName, Constraint, Shape};
 
 /// A little killer clue.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -17,12 +17,12 @@ pub struct LittleKiller {
     /// The clue.
     pub sum: u32,
     /// The diagonal, from the clued end.
-    pub cells: Vec<Cell>,
+    pub cells: Vec<CellName>,
 }
 
 /// The diagonal ISS names by its first cell, or `None` if no diagonal of
 /// two or more cells starts there.
-pub fn diagonal(start: Cell, shape: Shape) -> Option<Vec<Cell>> {
+pub fn diagonal(start: CellName, shape: Shape) -> Option<Vec<CellName>> {
     let last = shape.side() as u8 - 1;
     let (r, c) = (start.row, start.col);
     let (dr, dc): (i8, i8) = if c == 0 && r < last {
@@ -40,7 +40,7 @@ pub fn diagonal(start: Cell, shape: Shape) -> Option<Vec<Cell>> {
     let (mut r, mut c) = (r as i32, c as i32);
     let mut cells = Vec::new();
     while (0..n).contains(&r) && (0..n).contains(&c) {
-        cells.push(Cell::new(r as u8, c as u8));
+        cells.push(CellName::new(r as u8, c as u8));
         r += dr as i32;
         c += dc as i32;
     }
@@ -80,11 +80,17 @@ mod tests {
     #[test]
     fn diagonals_follow_their_start() {
         let s = Shape::NINE;
-        let d = diagonal(Cell::new(0, 1), s).unwrap();
-        assert_eq!(d, vec![Cell::new(0, 1), Cell::new(1, 0)]);
-        assert_eq!(diagonal(Cell::new(0, 0), s).unwrap().len(), 9);
-        assert_eq!(diagonal(Cell::new(3, 8), s).unwrap()[1], Cell::new(2, 7));
-        assert_eq!(diagonal(Cell::new(8, 1), s).unwrap()[1], Cell::new(7, 2));
-        assert_eq!(diagonal(Cell::new(4, 4), s), None);
+        let d = diagonal(CellName::new(0, 1), s).unwrap();
+        assert_eq!(d, vec![CellName::new(0, 1), CellName::new(1, 0)]);
+        assert_eq!(diagonal(CellName::new(0, 0), s).unwrap().len(), 9);
+        assert_eq!(
+            diagonal(CellName::new(3, 8), s).unwrap()[1],
+            CellName::new(2, 7)
+        );
+        assert_eq!(
+            diagonal(CellName::new(8, 1), s).unwrap()[1],
+            CellName::new(7, 2)
+        );
+        assert_eq!(diagonal(CellName::new(4, 4), s), None);
     }
 }

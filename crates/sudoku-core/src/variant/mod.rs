@@ -78,7 +78,9 @@ pub mod thermo;
 pub mod whisper;
 pub mod xv;
 
-pub use shape::{Cell, Shape};
+pub use shape::Shape;
+
+use crate::grid::CellName;
 pub use solver::VariantSolver;
 
 use solver::Model;
@@ -87,7 +89,7 @@ use solver::Model;
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Cells {
     /// The cells, in the order given.
-    pub cells: Vec<Cell>,
+    pub cells: Vec<CellName>,
 }
 
 /// One constraint of a variant puzzle. The rules are in each kind's module.
@@ -256,7 +258,7 @@ impl Constraint {
 
     /// The cells a constraint names (none for the rules on the whole grid,
     /// the diagonal of a little killer, the top-left cell of a quadruple).
-    pub fn cells(&self) -> &[Cell] {
+    pub fn cells(&self) -> &[CellName] {
         match self {
             Constraint::Cage(c) => &c.cells,
             Constraint::Sum(s) => &s.cells,

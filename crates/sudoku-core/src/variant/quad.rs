@@ -6,13 +6,13 @@
 
 use super::iss;
 use super::solver::{Contradiction, Dom, Model, Prop};
-use super::{Cell, Constraint, Shape};
+use super::{CellName, Constraint, Shape};
 
 /// A quadruple clue.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Quad {
     /// The top-left cell of the four.
-    pub cell: Cell,
+    pub cell: CellName,
     /// The digits that must appear.
     pub digits: Vec<u8>,
 }
@@ -43,9 +43,9 @@ pub(crate) fn parse(args: &[&str], shape: Shape) -> Result<Constraint, String> {
 
 impl Quad {
     pub(crate) fn lower(&self, shape: Shape, m: &mut Model) -> Result<(), String> {
-        let Cell { row, col } = self.cell;
+        let CellName { row, col } = self.cell;
         let cells = [(0, 0), (0, 1), (1, 0), (1, 1)]
-            .map(|(dr, dc)| shape.index(Cell::new(row + dr, col + dc)) as u16);
+            .map(|(dr, dc)| shape.index(CellName::new(row + dr, col + dc)) as u16);
         m.props.push(Prop::Quad(QuadDigits {
             cells,
             digits: self.digits.clone(),

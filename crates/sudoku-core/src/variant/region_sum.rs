@@ -11,9 +11,9 @@
 //! a sum in that range.
 
 use super::solver::{Contradiction, Dom, Model, Prop, max_digit, min_digit, range_mask};
-use super::{Cell, Shape};
+use super::{CellName, Shape};
 
-pub(crate) fn lower(cells: &[Cell], shape: Shape, m: &mut Model) -> Result<(), String> {
+pub(crate) fn lower(cells: &[CellName], shape: Shape, m: &mut Model) -> Result<(), String> {
     let mut segments: Vec<Vec<u16>> = Vec::new();
     let mut last = None;
     for &c in cells {

@@ -13,7 +13,7 @@
 
 use super::iss;
 use super::solver::Model;
-use super::{Cell, Constraint, Shape};
+use super::{CellName, Constraint, Shape};
 
 /// A diagonal holding every digit once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -34,7 +34,7 @@ impl Diagonal {
         let cells = (0..n)
             .map(|i| {
                 let col = if self.anti { n - 1 - i } else { i };
-                shape.index(Cell::new(i as u8, col as u8)) as u16
+                shape.index(CellName::new(i as u8, col as u8)) as u16
             })
             .collect();
         m.house(cells);
@@ -62,7 +62,7 @@ pub(crate) fn windoku(shape: Shape, m: &mut Model) -> Result<(), String> {
     for top in [1u8, 5] {
         for left in [1u8, 5] {
             let cells = (0..9)
-                .map(|i| shape.index(Cell::new(top + i / 3, left + i % 3)) as u16)
+                .map(|i| shape.index(CellName::new(top + i / 3, left + i % 3)) as u16)
                 .collect();
             m.house(cells);
         }
@@ -82,7 +82,7 @@ pub(crate) fn disjoint_sets(shape: Shape, m: &mut Model) -> Result<(), String> {
         let mut cells = Vec::with_capacity(shape.side());
         for br in (0..shape.side()).step_by(h) {
             for bc in (0..shape.side()).step_by(w) {
-                cells.push(shape.index(Cell::new((br + dr) as u8, (bc + dc) as u8)) as u16);
+                cells.push(shape.index(CellName::new((br + dr) as u8, (bc + dc) as u8)) as u16);
             }
         }
         m.house(cells);

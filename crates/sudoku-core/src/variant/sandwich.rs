@@ -16,7 +16,7 @@ use std::fmt;
 
 use super::iss;
 use super::solver::{Contradiction, Dom, Model, Prop, max_digit, min_digit, range_mask};
-use super::{Cell, Constraint, Shape};
+use super::{CellName, Constraint, Shape};
 
 /// A row or a column, from 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -40,11 +40,11 @@ impl fmt::Display for Line {
 
 impl Line {
     /// Its cells in order.
-    pub fn cells(self, shape: Shape) -> Vec<Cell> {
+    pub fn cells(self, shape: Shape) -> Vec<CellName> {
         let n = shape.side() as u8;
         match self {
-            Line::Row(r) => (0..n).map(|c| Cell::new(r, c)).collect(),
-            Line::Col(c) => (0..n).map(|r| Cell::new(r, c)).collect(),
+            Line::Row(r) => (0..n).map(|c| CellName::new(r, c)).collect(),
+            Line::Col(c) => (0..n).map(|r| CellName::new(r, c)).collect(),
         }
     }
 }

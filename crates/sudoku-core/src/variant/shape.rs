@@ -2,35 +2,7 @@
 
 use std::fmt;
 
-/// A cell by row and column, from 0. Displays and serialises as players
-/// and the Interactive Sudoku Solver write it, 1-based: `r3c7` (`r10c12`
-/// on a 16×16 grid).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Cell {
-    /// Row, from 0.
-    pub row: u8,
-    /// Column, from 0.
-    pub col: u8,
-}
-
-impl Cell {
-    /// The cell at `row`, `col` (from 0).
-    pub const fn new(row: u8, col: u8) -> Cell {
-        Cell { row, col }
-    }
-}
-
-impl fmt::Display for Cell {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "r{}c{}", self.row as u32 + 1, self.col as u32 + 1)
-    }
-}
-
-impl serde::Serialize for Cell {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
+use crate::grid::CellName;
 
 /// The grid: an n×n square of cells taking the digits 1..=n, with boxes of
 /// `box_rows` × `box_cols` cells (2×3 on a 6×6 grid, 2×4 on 8×8, 3×3 on
@@ -107,22 +79,22 @@ impl Shape {
     }
 
     /// A cell's index, row-major.
-    pub fn index(self, cell: Cell) -> usize {
+    pub fn index(self, cell: CellName) -> usize {
         cell.row as usize * self.side() + cell.col as usize
     }
 
     /// The cell at a row-major index.
-    pub fn cell(self, index: usize) -> Cell {
-        Cell::new((index / self.side()) as u8, (index % self.side()) as u8)
+    pub fn cell(self, index: usize) -> CellName {
+        CellName::new((index / self.side()) as u8, (index % self.side()) as u8)
     }
 
     /// Whether a cell lies on the grid.
-    pub fn contains(self, cell: Cell) -> bool {
+    pub fn contains(self, cell: CellName) -> bool {
         (cell.row as usize) < self.side() && (cell.col as usize) < self.side()
     }
 
     /// The index of the box holding a cell, if the grid has boxes.
-    pub fn box_of(self, cell: Cell) -> Option<usize> {
+    pub fn box_of(self, cell: CellName) -> Option<usize> {
         let (h, w) = self.boxes()?;
         let per_row = self.side() / w;
         Some(cell.row as usize / h * per_row + cell.col as usize / w)
@@ -150,12 +122,16 @@ impl Shape {
     }
 
     /// Orthogonal neighbours of a cell (up to 4).
-    pub fn orthogonal(self, cell: Cell) -> impl Iterator<Item = Cell> {
+    pub fn orthogonal(self, cell: CellName) -> impl Iterator<Item = CellName> {
         self.offsets(cell, &[(-1, 0), (1, 0), (0, -1), (0, 1)])
     }
 
     /// The cells at the given (row, column) offsets that lie on the grid.
-    pub fn offsets(self, cell: Cell, offsets: &'static [(i8, i8)]) -> impl Iterator<Item = Cell> {
+    pub fn offsets(
+        self,
+        cell: CellName,
+        offsets: &'static [(i8, i8)],
+    ) -> impl Iterator<Item = CellName> {
         let n = self.side() as i32;
         offsets.iter().filter_map(move |&(dr, dc)| {
             let (r, c) = (cell.row as i32 + dr as i32, cell.col as i32 + dc as i32);
@@ -163,7 +139,7 @@ impl Shape {
                 .contains(&r)
                 .then_some(())
                 .filter(|_| (0..n).contains(&c))
-                .map(|_| Cell::new(r as u8, c as u8))
+                .map(|_| CellName::new(r as u8, c as u8))
         })
     }
 }
@@ -187,18 +163,18 @@ mod tests {
         assert_eq!(Shape::new(7).unwrap().boxes(), None);
         assert_eq!(Shape::new(17), None);
         let s = Shape::new(6).unwrap();
-        assert_eq!(s.box_of(Cell::new(1, 2)), Some(0));
-        assert_eq!(s.box_of(Cell::new(1, 3)), Some(1));
-        assert_eq!(s.box_of(Cell::new(2, 0)), Some(2));
+        assert_eq!(s.box_of(CellName::new(1, 2)), Some(0));
+        assert_eq!(s.box_of(CellName::new(1, 3)), Some(1));
+        assert_eq!(s.box_of(CellName::new(2, 0)), Some(2));
         assert_eq!(s.houses().len(), 18);
         assert!(s.houses().iter().all(|h| h.len() == 6));
     }
 
     #[test]
     fn cells_name_themselves() {
-        assert_eq!(Cell::new(9, 11).to_string(), "r10c12");
+        assert_eq!(CellName::new(9, 11).to_string(), "r10c12");
         let s = Shape::NINE;
-        assert_eq!(s.cell(s.index(Cell::new(4, 7))), Cell::new(4, 7));
-        assert_eq!(s.orthogonal(Cell::new(0, 0)).count(), 2);
+        assert_eq!(s.cell(s.index(CellName::new(4, 7))), CellName::new(4, 7));
+        assert_eq!(s.orthogonal(CellName::new(0, 0)).count(), 2);
     }
 }

@@ -7,7 +7,7 @@
 use super::iss;
 use super::prim::Linear;
 use super::solver::{Model, Prop};
-use super::{Cell, Constraint, Shape};
+use super::{CellName, Constraint, Shape};
 
 /// Cells adding up to a total.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -15,7 +15,7 @@ pub struct Sum {
     /// The total.
     pub sum: u32,
     /// The cells.
-    pub cells: Vec<Cell>,
+    pub cells: Vec<CellName>,
 }
 
 /// Read `.Sum~<sum>~<cells…>`.
@@ -43,7 +43,7 @@ impl Sum {
 }
 
 /// `Σ cells = total` as a propagator; a cell listed twice counts twice.
-pub(crate) fn lower_linear(cells: &[Cell], total: u32, shape: Shape, m: &mut Model) {
+pub(crate) fn lower_linear(cells: &[CellName], total: u32, shape: Shape, m: &mut Model) {
     let mut terms: Vec<(u16, i32)> = Vec::with_capacity(cells.len());
     for &c in cells {
         let i = shape.index(c) as u16;

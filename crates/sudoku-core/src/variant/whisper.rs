@@ -7,7 +7,7 @@
 use super::iss;
 use super::prim::Pair;
 use super::solver::{Model, Prop};
-use super::{Cell, Constraint, Shape};
+use super::{CellName, Constraint, Shape};
 
 /// A whispers line.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -15,7 +15,7 @@ pub struct Whisper {
     /// The least difference when not 5.
     pub difference: Option<u8>,
     /// The line's cells in order.
-    pub cells: Vec<Cell>,
+    pub cells: Vec<CellName>,
 }
 
 impl Whisper {
