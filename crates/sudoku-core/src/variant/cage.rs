@@ -102,21 +102,19 @@ pub(crate) struct CageSum {
 
 /// The combinations table of a side, built once and shared.
 fn table(n: usize) -> Arc<Vec<Vec<u16>>> {
-    static TABLES: OnceLock<Vec<Arc<Vec<Vec<u16>>>>> = OnceLock::new();
-    let tables = TABLES.get_or_init(|| {
-        (0..=16)
-            .map(|n| {
-                let max = n * (n + 1) / 2;
-                let mut t = vec![Vec::new(); (n + 1) * (max + 1)];
-                for m in 0u32..1 << n {
-                    let s: usize = digits(m as u16).map(usize::from).sum();
-                    t[m.count_ones() as usize * (max + 1) + s].push(m as u16);
-                }
-                Arc::new(t)
-            })
-            .collect()
-    });
-    tables[n].clone()
+    // One table per side, built when a puzzle of that side first needs it.
+    static TABLES: [OnceLock<Arc<Vec<Vec<u16>>>>; 17] = [const { OnceLock::new() }; 17];
+    TABLES[n]
+        .get_or_init(|| {
+            let max = n * (n + 1) / 2;
+            let mut t = vec![Vec::new(); (n + 1) * (max + 1)];
+            for m in 0u32..1 << n {
+                let s: usize = digits(m as u16).map(usize::from).sum();
+                t[m.count_ones() as usize * (max + 1) + s].push(m as u16);
+            }
+            Arc::new(t)
+        })
+        .clone()
 }
 
 impl CageSum {

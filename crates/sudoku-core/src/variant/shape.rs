@@ -135,11 +135,7 @@ impl Shape {
         let n = self.side() as i32;
         offsets.iter().filter_map(move |&(dr, dc)| {
             let (r, c) = (cell.row as i32 + dr as i32, cell.col as i32 + dc as i32);
-            (0..n)
-                .contains(&r)
-                .then_some(())
-                .filter(|_| (0..n).contains(&c))
-                .map(|_| CellName::new(r as u8, c as u8))
+            ((0..n).contains(&r) && (0..n).contains(&c)).then(|| CellName::new(r as u8, c as u8))
         })
     }
 }

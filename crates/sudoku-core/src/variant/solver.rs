@@ -138,6 +138,22 @@ impl Prop {
         }
     }
 
+    /// Once the peers are known: sums group the cells that must differ (an
+    /// all-different unit sum becomes a killer cage), cages note which
+    /// outside cells see each of theirs.
+    fn finish(&mut self, peers: &[Vec<u16>], n: usize) {
+        if let Prop::Linear(l) = self {
+            l.finish(peers);
+            if l.is_cage() {
+                let cells = l.terms.iter().map(|t| t.0).collect();
+                *self = Prop::Cage(super::cage::CageSum::new(cells, l.rhs as u32, n));
+            }
+        }
+        if let Prop::Cage(c) = self {
+            c.finish(peers);
+        }
+    }
+
     /// Narrow the candidates by the rule.
     #[inline]
     pub(crate) fn propagate(&self, d: &mut Dom<'_>) -> Result<(), Contradiction> {
@@ -279,7 +295,7 @@ impl VariantSolver {
         Ok(VariantSolver::from_model(puzzle.lower()?))
     }
 
-    pub(crate) fn from_model(model: Model) -> VariantSolver {
+    pub(crate) fn from_model(mut model: Model) -> VariantSolver {
         let n = model.n;
         let cells = n * n;
         let mut peers = vec![Vec::new(); cells];
@@ -291,19 +307,8 @@ impl VariantSolver {
             p.sort_unstable();
             p.dedup();
         }
-        let mut model = model;
         for p in &mut model.props {
-            if let Prop::Linear(l) = p {
-                l.finish(&peers);
-                if l.is_cage() {
-                    // All different with unit weights: a killer cage.
-                    let cells = l.terms.iter().map(|t| t.0).collect();
-                    *p = Prop::Cage(super::cage::CageSum::new(cells, l.rhs as u32, n));
-                }
-            }
-            if let Prop::Cage(c) = p {
-                c.finish(&peers);
-            }
+            p.finish(&peers, n);
         }
         let mut watch = vec![Vec::new(); cells];
         for (i, p) in model.props.iter().enumerate() {
