@@ -100,6 +100,11 @@ impl CellName {
     pub const fn new(row: u8, col: u8) -> CellName {
         CellName { row, col }
     }
+
+    /// Whether two cells share a side (orthogonal neighbours).
+    pub fn touches(self, other: CellName) -> bool {
+        self.row.abs_diff(other.row) + self.col.abs_diff(other.col) == 1
+    }
 }
 
 impl fmt::Display for CellName {

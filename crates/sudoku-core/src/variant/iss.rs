@@ -83,8 +83,11 @@ fn line(args: &[&str], shape: Shape, min: usize) -> Result<Cells, String> {
 /// Cells of dots or XVs: at least two, each with a neighbour among them.
 fn adjacent(args: &[&str], shape: Shape) -> Result<Cells, String> {
     let c = line(args, shape, 2)?;
-    let near = |a: &CellName, b: &CellName| a.row.abs_diff(b.row) + a.col.abs_diff(b.col) == 1;
-    if let Some(lone) = c.cells.iter().find(|a| !c.cells.iter().any(|b| near(a, b))) {
+    if let Some(lone) = c
+        .cells
+        .iter()
+        .find(|a| !c.cells.iter().any(|b| a.touches(*b)))
+    {
         return Err(format!("{lone} has no neighbour among the cells"));
     }
     Ok(c)

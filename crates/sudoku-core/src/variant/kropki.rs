@@ -32,8 +32,7 @@ pub(crate) fn neighbour_pairs(cells: &[u16], shape: Shape) -> Vec<(u16, u16)> {
     let mut pairs = Vec::new();
     for (i, &a) in cells.iter().enumerate() {
         for &b in &cells[i + 1..] {
-            let (x, y) = (shape.cell(a as usize), shape.cell(b as usize));
-            if x.row.abs_diff(y.row) + x.col.abs_diff(y.col) == 1 {
+            if shape.cell(a as usize).touches(shape.cell(b as usize)) {
                 pairs.push((a.min(b), a.max(b)));
             }
         }
