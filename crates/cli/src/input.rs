@@ -410,7 +410,8 @@ fn drain(open: &mut Open, chunk: &mut Chunk) {
     }
 }
 
-/// Whether a line's first token is a variant puzzle in the ISS text format:
+/// Whether a line's first token is a variant puzzle: f-puzzles JSON (`{`…)
+/// or an f-puzzles link, or the ISS text format:
 /// a `.` then `~` (givens, `.~R1C1_5`), or a `.` then a word and `~`
 /// (`.Cage~10~R1C1~R1C2`, `.Shape~6x6`, a misspelt kind too: the parser
 /// names it), or a `.` then a kind that takes no arguments (`.AntiKnight`,
@@ -418,6 +419,19 @@ fn drain(open: &mut Open, chunk: &mut Chunk) {
 /// `P` (`.A..` starts a 16×16 line), so it is never taken for one; a classic
 /// line with a stray letter stays classic and gets the classic error.
 pub fn is_variant(token: &[u8]) -> bool {
+    match token.first() {
+        Some(b'{') => return true,
+        // a link or a payload (https://…?load=N4Ig…, N4Ig…, fpuzN4Ig…);
+        // classic lines start with a digit or a dot (checked first: hot path)
+        Some(b)
+            if b.is_ascii_alphabetic()
+                && std::str::from_utf8(token)
+                    .is_ok_and(sudoku_core::variant::fpuzzles::is_fpuzzles) =>
+        {
+            return true;
+        }
+        _ => {}
+    }
     let Some(rest) = token.strip_prefix(b".") else {
         return false;
     };
@@ -468,6 +482,12 @@ fn classify(open: &mut Open, raw: &[u8], long: bool, chunk: &mut Chunk) {
         raw
     };
     let (a, b, plain) = first_token(line);
+    // f-puzzles JSON is the whole line (it may hold spaces).
+    let (a, b) = if line.get(a) == Some(&b'{') {
+        (a, line.trim_ascii_end().len())
+    } else {
+        (a, b)
+    };
     let token = &line[a..b];
     if is_variant(token) && std::str::from_utf8(token).is_ok() {
         open.parser.finish();
@@ -557,7 +577,7 @@ pub fn position_of(chunk: &Chunk, rec: &Record) -> Result<Position, String> {
         Body::Pencilmarks { range } => return pencilmark_position(rec.line, chunk.bytes(range)),
         Body::Variant { column, .. } => {
             return Err(format!(
-                "line {}, column {column}: a variant puzzle (ISS format): only solve and count read these",
+                "line {}, column {column}: a variant puzzle (ISS or f-puzzles): only solve and count read these",
                 rec.line
             ));
         }

@@ -682,6 +682,9 @@ fn variant_error(line: usize, start: usize, text: &str, e: &VariantError) -> Str
             ),
             None => format!("line {line}: {constraint}: {message}"),
         },
+        VariantError::Field { path, message } => {
+            format!("line {line}: f-puzzles {path}: {message}")
+        }
     }
 }
 

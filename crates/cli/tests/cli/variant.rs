@@ -268,6 +268,59 @@ fn rate_gives_a_variant_line_an_error_record() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
-            "line 1, column 1: a variant puzzle (ISS format): only solve and count read these",
+            "line 1, column 1: a variant puzzle (ISS or f-puzzles): only solve and count read these",
         ));
+}
+
+/// f-puzzles input: a JSON line (spaces inside), a link and its bare
+/// payload, answered in order among ISS lines; a bad key named by its place.
+#[test]
+fn fpuzzles_json_and_links_are_puzzles_too() {
+    let p: Puzzle = KILLER6.parse().expect("reads");
+    let json = sudoku_core::variant::fpuzzles::to_json(&p)
+        .expect("f-puzzles has cages")
+        .replace(",", ", ");
+    let link = sudoku_core::variant::fpuzzles::to_link(&p).expect("as JSON");
+    let payload = link.split("load=").nth(1).expect("a payload").to_string();
+    let bad = json.replace("\"R1C2\"", "\"R1C9\"");
+    let dir = temp_dir("variant-fpuzzles");
+    let file = dir.join("fp.txt");
+    std::fs::write(
+        &file,
+        format!("{json}\n{KILLER4}\n{link}\n{payload}\n{bad}\n"),
+    )
+    .expect("write the input");
+    let out = sudoku().arg("solve").arg(&file).assert().code(1);
+    let got = lines(&out);
+    assert_eq!(got.len(), 5, "{got:?}");
+    for i in [0, 2, 3] {
+        assert_eq!(got[i], KILLER6_SOLUTION, "line {}", i + 1);
+    }
+    assert_eq!(got[1], KILLER4_SOLUTION);
+    assert!(
+        got[4].contains("line 5: f-puzzles killercage[1].cells[0]: R1C9 is off the 6x6 grid"),
+        "{}",
+        got[4]
+    );
+    // The JSON output echoes the constraints read from f-puzzles.
+    let out = sudoku()
+        .args(["solve", "--format", "json"])
+        .write_stdin(format!("{link}\n"))
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_str(stdout_of(&out).trim()).expect("JSON");
+    assert_eq!(v["status"], "unique");
+    assert_eq!(v["variant"]["shape"], "6x6");
+    assert_eq!(
+        v["variant"]["constraints"].as_array().map(Vec::len),
+        Some(11)
+    );
+    // A link cut short is an error record, not a crash.
+    let cut = &link[..link.len() / 2];
+    sudoku()
+        .arg("solve")
+        .write_stdin(format!("{cut}\n"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("f-puzzles"));
 }

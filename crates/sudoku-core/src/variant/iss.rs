@@ -64,6 +64,15 @@ const KINDS: &[(&str, Parser)] = &[
     }),
 ];
 
+/// One constraint from its ISS kind and arguments (the f-puzzles reader
+/// builds its constraints through the same parsers and checks).
+pub(crate) fn constraint(kind: &str, args: &[&str], shape: Shape) -> Result<Constraint, String> {
+    match KINDS.iter().find(|(k, _)| *k == kind) {
+        Some((_, parser)) => parser(args, shape),
+        None => Err(format!("unknown constraint kind {kind:?}")),
+    }
+}
+
 /// The ISS names of the kinds this reader knows.
 pub fn kinds() -> impl Iterator<Item = &'static str> {
     KINDS.iter().map(|(k, _)| *k)

@@ -33,7 +33,8 @@
 //! [`exact`] encodes them for the Dancing Links and dancing-cells engines.
 //!
 //! [`Puzzle`] implements `FromStr` for the ISS text format ([`iss`]) and
-//! `Display` back to it; [`VariantSolver`] solves, counts and checks
+//! for f-puzzles JSON and links ([`fpuzzles`]), and `Display` back to the
+//! ISS text; [`VariantSolver`] solves, counts and checks
 //! uniqueness with the same [`Limits`](crate::Limits), [`Report`](crate::Report)
 //! and [`Uniqueness`](crate::Uniqueness) as the classic methods.
 //!
@@ -56,6 +57,7 @@ pub mod arrow;
 pub mod between;
 pub mod cage;
 pub mod exact;
+pub mod fpuzzles;
 pub mod generate;
 pub mod iss;
 pub mod jigsaw;
@@ -364,6 +366,14 @@ pub enum VariantError {
         /// What is wrong with it.
         message: String,
     },
+    /// A field of f-puzzles JSON is wrong, or names a rule not supported.
+    #[error("{path}: {message}")]
+    Field {
+        /// Where in the JSON: `killercage[2].cells[1]`.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
     /// A constraint cannot hold on this grid.
     #[error("{constraint}: {message}")]
     Constraint {
@@ -479,9 +489,14 @@ impl Puzzle {
 impl FromStr for Puzzle {
     type Err = VariantError;
 
-    /// Read the ISS text format (see [`iss`]).
+    /// Read the ISS text format (see [`iss`]), or f-puzzles JSON or an
+    /// f-puzzles link (see [`fpuzzles`]).
     fn from_str(s: &str) -> Result<Puzzle, VariantError> {
-        iss::parse(s)
+        if fpuzzles::is_fpuzzles(s) {
+            fpuzzles::parse(s)
+        } else {
+            iss::parse(s)
+        }
     }
 }
 

@@ -308,6 +308,20 @@ proptest! {
     /// The reader never panics; what it reads writes back as itself, and
     /// the solver can be built from it (or says why not) without panicking.
     #[test]
+    fn fpuzzles_reader_survives_mangled_json(text in mangled_fpuzzles()) {
+        use sudoku_core::variant::fpuzzles;
+        if let Ok(p) = fpuzzles::parse_json(&text) {
+            if let Ok(json) = fpuzzles::to_json(&p) {
+                let back = fpuzzles::parse_json(&json);
+                prop_assert!(back.is_ok(), "{} wrote {}", text, json);
+                let again = fpuzzles::to_json(&back.unwrap());
+                prop_assert_eq!(again.as_ref().ok(), Some(&json));
+            }
+            let _ = VariantSolver::new(&p);
+        }
+    }
+
+    #[test]
     fn reader_survives_mangled_text(text in mangled_text()) {
         if let Ok(p) = text.parse::<Puzzle>() {
             let again: Result<Puzzle, _> = p.to_string().parse();
@@ -349,34 +363,134 @@ fn mangled_text() -> impl Strategy<Value = String> {
         proptest::sample::select(lines),
         proptest::collection::vec(edit, 1..4),
     )
-        .prop_map(|(line, edits)| {
-            let mut chars: Vec<char> = line.chars().collect();
-            for (op, at, with) in edits {
-                let i = at.index(chars.len() + 1);
-                match op {
-                    0 => {
-                        let end = (i + 1 + at.index(8)).min(chars.len());
-                        if i < end {
-                            chars.drain(i..end);
-                        }
-                    }
-                    1 if i < chars.len() => {
-                        chars.splice(i..=i, with.chars());
-                    }
-                    2 => {
-                        let copy: Vec<char> = chars[i.min(chars.len())..]
-                            .iter()
-                            .take(12)
-                            .copied()
-                            .collect();
-                        chars.splice(i..i, copy);
-                    }
-                    _ => {
-                        chars.splice(i..i, with.chars());
-                    }
+        .prop_map(|(line, edits)| apply_edits(&line, edits));
+    prop_oneof![3 => edited, 3 => tokens, 1 => "\\PC{0,40}", 1 => "[0-9.]{16,81}"]
+}
+
+/// The f-puzzles links of `testdata/variant/fpuzzles.tsv` (ISS's collections
+/// give each beside its own encoding and the solution): read from the link,
+/// each is the puzzle its ISS text is (the same givens and constraints, in
+/// any order), and the published solution keeps its rules. (These are
+/// minimal "snipes", too slow to solve in a test.)
+#[test]
+fn fpuzzles_links_read_as_their_iss_text() {
+    let path = format!(
+        "{}/../../testdata/variant/fpuzzles.tsv",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).expect("testdata/variant/fpuzzles.tsv");
+    let tokens = |p: &Puzzle| {
+        let mut t: Vec<String> = p.constraints.iter().map(|c| c.to_string()).collect();
+        t.sort();
+        t
+    };
+    let mut read = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let [name, link, iss, solution] = line.split('\t').collect::<Vec<_>>()[..] else {
+            panic!("four columns: {line}");
+        };
+        let link = format!("https://www.f-puzzles.com/?load={link}");
+        let from_link: Puzzle = link.parse().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let from_iss: Puzzle = iss.parse().unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(from_link.shape, from_iss.shape, "{name}");
+        assert_eq!(from_link.candidates, from_iss.candidates, "{name}");
+        assert_eq!(tokens(&from_link), tokens(&from_iss), "{name}");
+        let digits: Vec<u8> = solution.bytes().map(|b| b - b'0').collect();
+        assert_eq!(rules_hold(&from_link, &digits), Ok(()), "{name}");
+        read += 1;
+    }
+    assert!(read >= 4, "{read} links");
+}
+
+/// Every corpus puzzle f-puzzles can express, written as f-puzzles JSON (and
+/// as a link) and read back, has the same answer; those it cannot express
+/// (sums off a diagonal, slow thermometers, double arrows, other whispers)
+/// say so.
+#[test]
+fn corpus_round_trips_through_fpuzzles() {
+    use sudoku_core::variant::fpuzzles;
+    let (mut written, mut refused) = (0, 0);
+    for case in corpus() {
+        let p = parse(&case);
+        let name = &case.name;
+        let json = match fpuzzles::to_json(&p) {
+            Ok(j) => j,
+            Err(e) => {
+                let e = e.to_string();
+                assert!(e.contains("f-puzzles has no"), "{name}: {e}");
+                refused += 1;
+                continue;
+            }
+        };
+        let back = fpuzzles::parse_json(&json).unwrap_or_else(|e| panic!("{name}: {e}\n{json}"));
+        let link = fpuzzles::to_link(&p).expect("as JSON");
+        assert_eq!(link.parse::<Puzzle>().as_ref(), Ok(&back), "{name}: link");
+        let (n, report) = VariantSolver::new(&back)
+            .unwrap_or_else(|e| panic!("{name}: {e}\n{back}"))
+            .count(2, &limits());
+        assert_ne!(report.stop, StopReason::NodeLimit, "{name}");
+        assert_eq!(count_of(n), case.count, "{name}: {back}");
+        if let Some(s) = &case.solution {
+            let (answer, _) = VariantSolver::new(&back)
+                .expect("set up")
+                .uniqueness(&limits());
+            assert_eq!(answer, Uniqueness::Unique(s.clone()), "{name}: {back}");
+        }
+        written += 1;
+    }
+    assert!(written >= 200, "{written} written, {refused} refused");
+}
+
+/// A line with a few random edits: a run cut, a character replaced, a run
+/// copied, text inserted.
+fn apply_edits(line: &str, edits: Vec<(usize, prop::sample::Index, String)>) -> String {
+    let mut chars: Vec<char> = line.chars().collect();
+    for (op, at, with) in edits {
+        let i = at.index(chars.len() + 1);
+        match op {
+            0 => {
+                let end = (i + 1 + at.index(8)).min(chars.len());
+                if i < end {
+                    chars.drain(i..end);
                 }
             }
-            chars.into_iter().collect::<String>()
-        });
-    prop_oneof![3 => edited, 3 => tokens, 1 => "\\PC{0,40}", 1 => "[0-9.]{16,81}"]
+            1 if i < chars.len() => {
+                chars.splice(i..=i, with.chars());
+            }
+            2 => {
+                let copy: Vec<char> = chars[i.min(chars.len())..]
+                    .iter()
+                    .take(12)
+                    .copied()
+                    .collect();
+                chars.splice(i..i, copy);
+            }
+            _ => {
+                chars.splice(i..i, with.chars());
+            }
+        }
+    }
+    chars.into_iter().collect::<String>()
+}
+
+/// f-puzzles JSON near the real thing: corpus puzzles written as f-puzzles
+/// JSON, with random edits.
+fn mangled_fpuzzles() -> impl Strategy<Value = String> {
+    let json: Vec<String> = corpus()
+        .iter()
+        .filter_map(|c| sudoku_core::variant::fpuzzles::to_json(&parse(c)).ok())
+        .collect();
+    let edit = (
+        0usize..4,
+        any::<prop::sample::Index>(),
+        "[\\[\\]{}:,\"0-9RCa-z -]{0,3}",
+    );
+    (
+        proptest::sample::select(json),
+        proptest::collection::vec(edit, 1..4),
+    )
+        .prop_map(|(line, edits)| apply_edits(&line, edits))
 }
