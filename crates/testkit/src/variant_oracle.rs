@@ -571,6 +571,105 @@ impl Rules {
                     Ok(())
                 });
             }
+            Constraint::GreaterThan(line) => {
+                let cells = self.indices(&line.cells);
+                for (i, &a) in cells.iter().enumerate() {
+                    for &b in &cells[i + 1..] {
+                        if shape.cell(a).touches(shape.cell(b)) {
+                            self.pair(name, a, b, "not greater", |x, y| x > y);
+                        }
+                    }
+                }
+            }
+            Constraint::AllDifferent(line) => {
+                let mut cells = self.indices(&line.cells);
+                cells.sort_unstable();
+                cells.dedup();
+                self.all_different(name, &cells);
+            }
+            Constraint::Lockout(l) => {
+                let cells = self.indices(&l.cells);
+                let (a, b) = (cells[0], cells[cells.len() - 1]);
+                let least = l.difference;
+                self.rule(name, vec![a, b], move |v| {
+                    if v[a].abs_diff(v[b]) >= least {
+                        Ok(())
+                    } else {
+                        Err(format!("the diamonds differ by less than {least}"))
+                    }
+                });
+                for &c in &cells[1..cells.len() - 1] {
+                    self.rule(name, vec![a, b, c], move |v| {
+                        let (lo, hi) = (v[a].min(v[b]), v[a].max(v[b]));
+                        if v[c] < lo || v[c] > hi {
+                            Ok(())
+                        } else {
+                            Err(format!(
+                                "{} = {} lies within {lo}..={hi}",
+                                shape.cell(c),
+                                v[c]
+                            ))
+                        }
+                    });
+                }
+            }
+            Constraint::Zipper(line) => {
+                let cells = self.indices(&line.cells);
+                self.rule(name, cells.clone(), move |v| {
+                    let k = cells.len();
+                    let sums: Vec<u32> = (0..k / 2)
+                        .map(|i| v[cells[i]] as u32 + v[cells[k - 1 - i]] as u32)
+                        .collect();
+                    let target = if k % 2 == 1 {
+                        Some(v[cells[k / 2]] as u32)
+                    } else {
+                        sums.first().copied()
+                    };
+                    match target {
+                        Some(t) if sums.iter().any(|&s| s != t) => {
+                            Err(format!("pair sums {sums:?}, not all {t}"))
+                        }
+                        _ => Ok(()),
+                    }
+                });
+            }
+            Constraint::XSum(clue) | Constraint::Skyscraper(clue) => {
+                let line = self.indices(&clue.line.cells(shape));
+                let sky = matches!(c, Constraint::Skyscraper(_));
+                let mut ends = Vec::new();
+                if let Some(x) = clue.front {
+                    ends.push((x, line.clone()));
+                }
+                if let Some(x) = clue.back {
+                    ends.push((x, line.iter().rev().copied().collect::<Vec<_>>()));
+                }
+                for (want, cells) in ends {
+                    self.rule(name, cells.clone(), move |v| {
+                        let got = if sky {
+                            let mut top = 0;
+                            let mut seen = 0;
+                            for &c in &cells {
+                                if v[c] > top {
+                                    top = v[c];
+                                    seen += 1;
+                                }
+                            }
+                            seen
+                        } else {
+                            let x = v[cells[0]] as usize;
+                            cells[..x.min(cells.len())]
+                                .iter()
+                                .map(|&c| v[c] as u32)
+                                .sum()
+                        };
+                        if got == want {
+                            Ok(())
+                        } else {
+                            Err(format!("{got}, not {want}"))
+                        }
+                    });
+                }
+            }
             Constraint::RegionSumLine(line) => {
                 // Boxes cut the line; on a grid without boxes, the (last)
                 // jigsaw's regions; with neither, the line is one piece.

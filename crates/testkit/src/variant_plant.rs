@@ -17,6 +17,8 @@ use sudoku_core::variant::arrow::Arrow;
 use sudoku_core::variant::cage::Cage;
 use sudoku_core::variant::jigsaw::Jigsaw;
 use sudoku_core::variant::little_killer::{LittleKiller, diagonal};
+use sudoku_core::variant::lockout::Lockout;
+use sudoku_core::variant::outside::OutsideClue;
 use sudoku_core::variant::quad::Quad;
 use sudoku_core::variant::regions::Diagonal;
 use sudoku_core::variant::sandwich::{Line, Sandwich};
@@ -58,6 +60,12 @@ pub const KINDS: &[&str] = &[
     "Between",
     "Quad",
     "RegionSumLine",
+    "GreaterThan",
+    "AllDifferent",
+    "Lockout",
+    "Zipper",
+    "XSum",
+    "Skyscraper",
 ];
 
 /// Kinds that are rules of the whole grid, chosen before the grid.
@@ -636,6 +644,113 @@ impl Grid<'_> {
                     .map(|p| Constraint::RegionSumLine(self.line(&p)))
                     .collect()
             }
+            "GreaterThan" => {
+                // A cell above its lower orthogonal neighbours (one to four).
+                let mut centres: Vec<usize> = (0..n * n).collect();
+                rng.shuffle(&mut centres);
+                let mut out = Vec::new();
+                for c in centres {
+                    if out.len() == count {
+                        break;
+                    }
+                    let lower: Vec<usize> = self
+                        .neighbours(c, false)
+                        .into_iter()
+                        .filter(|&j| v[j] < v[c])
+                        .collect();
+                    if lower.is_empty() {
+                        continue;
+                    }
+                    let mut cells = vec![c];
+                    cells.extend(&lower[..1 + rng.below(lower.len())]);
+                    out.push(Constraint::GreaterThan(self.line(&cells)));
+                }
+                out
+            }
+            "AllDifferent" => {
+                let step = |p: &[usize]| {
+                    let k = p.len();
+                    p[..k - 1].iter().all(|&c| v[c] != v[p[k - 1]])
+                };
+                self.lines(rng, count, (2, n.min(6)), true, &step, &all)
+                    .into_iter()
+                    .map(|p| Constraint::AllDifferent(self.line(&p)))
+                    .collect()
+            }
+            "Lockout" => {
+                let difference = (n / 2).max(1) as u8;
+                let done = |p: &[usize]| {
+                    let k = p.len();
+                    let (a, b) = (v[p[0]], v[p[k - 1]]);
+                    let (lo, hi) = (a.min(b), a.max(b));
+                    hi - lo >= difference && p[1..k - 1].iter().all(|&c| v[c] < lo || v[c] > hi)
+                };
+                self.lines(rng, count, (3, 6), true, &all, &done)
+                    .into_iter()
+                    .map(|p| {
+                        Constraint::Lockout(Lockout {
+                            difference,
+                            cells: self.cells(&p),
+                        })
+                    })
+                    .collect()
+            }
+            "Zipper" => {
+                let done = |p: &[usize]| {
+                    let k = p.len();
+                    let sums: Vec<u8> = (0..k / 2).map(|i| v[p[i]] + v[p[k - 1 - i]]).collect();
+                    let target = if k % 2 == 1 { v[p[k / 2]] } else { sums[0] };
+                    sums.iter().all(|&s| s == target)
+                };
+                self.lines(rng, count, (3, 7), true, &all, &done)
+                    .into_iter()
+                    .map(|p| Constraint::Zipper(self.line(&p)))
+                    .collect()
+            }
+            "XSum" | "Skyscraper" => {
+                let mut lines: Vec<Line> = (0..n as u8)
+                    .flat_map(|i| [Line::Row(i), Line::Col(i)])
+                    .collect();
+                rng.shuffle(&mut lines);
+                lines.truncate(count);
+                lines
+                    .into_iter()
+                    .map(|line| {
+                        let idx: Vec<usize> = line
+                            .cells(self.shape)
+                            .iter()
+                            .map(|&c| self.shape.index(c))
+                            .collect();
+                        let clue = |cells: &[usize]| -> u32 {
+                            if kind == "XSum" {
+                                self.sum(&cells[..v[cells[0]] as usize])
+                            } else {
+                                let mut top = 0;
+                                let mut seen = 0;
+                                for &c in cells {
+                                    if v[c] > top {
+                                        top = v[c];
+                                        seen += 1;
+                                    }
+                                }
+                                seen
+                            }
+                        };
+                        let back: Vec<usize> = idx.iter().rev().copied().collect();
+                        let (front, back) = match rng.below(3) {
+                            0 => (Some(clue(&idx)), None),
+                            1 => (None, Some(clue(&back))),
+                            _ => (Some(clue(&idx)), Some(clue(&back))),
+                        };
+                        let c = OutsideClue { line, front, back };
+                        if kind == "XSum" {
+                            Constraint::XSum(c)
+                        } else {
+                            Constraint::Skyscraper(c)
+                        }
+                    })
+                    .collect()
+            }
             _ => Vec::new(),
         }
     }
@@ -722,6 +837,22 @@ pub fn mutations(c: &Constraint, n: usize) -> Vec<Option<Constraint>> {
                 }
             }
         }
+        Constraint::XSum(_) | Constraint::Skyscraper(_) => {
+            for delta in [1i64, -1] {
+                with(&|d| {
+                    if let Constraint::XSum(x) | Constraint::Skyscraper(x) = d {
+                        let s = x.front.as_mut().or(x.back.as_mut());
+                        if let Some(s) = s {
+                            *s = (*s as i64 + delta).max(1) as u32;
+                        }
+                    }
+                });
+            }
+        }
+        Constraint::GreaterThan(_) | Constraint::Lockout(_) | Constraint::Zipper(_) => {
+            with(&|d| cells_mut(d).reverse());
+            with(&|d| cells_mut(d).rotate_left(1));
+        }
         Constraint::Diagonal(g) => {
             let anti = !g.anti;
             with(&|d| {
@@ -750,8 +881,11 @@ fn cells_mut(c: &mut Constraint) -> &mut Vec<CellName> {
         | Constraint::DoubleArrow(x)
         | Constraint::RegionSumLine(x)
         | Constraint::Renban(x)
-        | Constraint::Palindrome(x) => &mut x.cells,
+        | Constraint::Palindrome(x)
+        | Constraint::GreaterThan(x)
+        | Constraint::Zipper(x) => &mut x.cells,
         Constraint::Whisper(w) => &mut w.cells,
+        Constraint::Lockout(l) => &mut l.cells,
         _ => unreachable!("a line"),
     }
 }

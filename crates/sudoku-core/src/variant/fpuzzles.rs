@@ -737,7 +737,8 @@ impl<'a> Reader<'a> {
 
 /// Write a puzzle as f-puzzles JSON (read back by [`parse_json`]), or say
 /// which constraint f-puzzles cannot express (a sum off a diagonal, a slow
-/// thermometer, a double arrow, whispers of another difference).
+/// thermometer, a double arrow, whispers of another difference, greater-than
+/// signs, lockout and zipper lines, X-sums, skyscrapers).
 pub fn to_json(p: &Puzzle) -> Result<String, VariantError> {
     use serde_json::json;
     let shape = p.shape;
@@ -922,6 +923,12 @@ pub fn to_json(p: &Puzzle) -> Result<String, VariantError> {
                     .collect();
                 add("quadruple", json!({ "cells": cells, "values": q.digits }));
             }
+            Constraint::AllDifferent(x) => add("extraregion", json!({ "cells": names(&x.cells) })),
+            Constraint::GreaterThan(_) => return unsupported(c, "greater-than sign"),
+            Constraint::Lockout(_) => return unsupported(c, "lockout line"),
+            Constraint::Zipper(_) => return unsupported(c, "zipper line"),
+            Constraint::XSum(_) => return unsupported(c, "X-sum clue"),
+            Constraint::Skyscraper(_) => return unsupported(c, "skyscraper clue"),
             Constraint::SlowThermo(_) => return unsupported(c, "slow thermometer"),
             Constraint::DoubleArrow(_) => return unsupported(c, "double arrow"),
         }

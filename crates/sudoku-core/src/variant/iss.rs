@@ -62,6 +62,12 @@ const KINDS: &[(&str, Parser)] = &[
     ("RegionSumLine", |a, s| {
         line(a, s, 2).map(Constraint::RegionSumLine)
     }),
+    ("GreaterThan", super::greater::parse),
+    ("AllDifferent", super::greater::parse_all_different),
+    ("Lockout", super::lockout::parse),
+    ("Zipper", |a, s| line(a, s, 2).map(Constraint::Zipper)),
+    ("XSum", super::outside::parse_xsum),
+    ("Skyscraper", super::outside::parse_skyscraper),
 ];
 
 /// One constraint from its ISS kind and arguments (the f-puzzles reader

@@ -28,6 +28,10 @@
 //! | between line | `.Between~…` | [`between`] |
 //! | quadruple | `.Quad~R1C1~1~2` | [`quad`] |
 //! | region-sum line | `.RegionSumLine~…` | [`region_sum`] |
+//! | greater-than signs, extra all-different groups | `.GreaterThan~…`, `.AllDifferent~…` | [`greater`] |
+//! | lockout line | `.Lockout~4~…` | [`lockout`] |
+//! | zipper line | `.Zipper~…` | [`zipper`] |
+//! | X-sums, skyscrapers | `.XSum~R3~21~`, `.Skyscraper~C5~3~2` | [`outside`] |
 //!
 //! Region-only puzzles (extra regions and jigsaws) are also exact cover:
 //! [`exact`] encodes them for the Dancing Links and dancing-cells engines.
@@ -59,12 +63,15 @@ pub mod cage;
 pub mod exact;
 pub mod fpuzzles;
 pub mod generate;
+pub mod greater;
 pub mod iss;
 pub mod jigsaw;
 pub mod kropki;
 pub mod little_killer;
+pub mod lockout;
 pub mod moves;
 pub mod nonconsecutive;
+pub mod outside;
 pub mod palindrome;
 pub mod parity;
 mod prim;
@@ -79,6 +86,7 @@ pub mod sum;
 pub mod thermo;
 pub mod whisper;
 pub mod xv;
+pub mod zipper;
 
 pub use shape::Shape;
 
@@ -157,6 +165,18 @@ pub enum Constraint {
     Quad(quad::Quad),
     /// A region-sum line.
     RegionSumLine(Cells),
+    /// Greater-than signs between neighbours, earlier cells above later ones.
+    GreaterThan(Cells),
+    /// Cells holding different digits.
+    AllDifferent(Cells),
+    /// A lockout line.
+    Lockout(lockout::Lockout),
+    /// A zipper line.
+    Zipper(Cells),
+    /// X-sum clues on a row or column.
+    XSum(outside::OutsideClue),
+    /// Skyscraper clues on a row or column.
+    Skyscraper(outside::OutsideClue),
 }
 
 impl Constraint {
@@ -193,6 +213,12 @@ impl Constraint {
             Constraint::Between(_) => "Between",
             Constraint::Quad(_) => "Quad",
             Constraint::RegionSumLine(_) => "RegionSumLine",
+            Constraint::GreaterThan(_) => "GreaterThan",
+            Constraint::AllDifferent(_) => "AllDifferent",
+            Constraint::Lockout(_) => "Lockout",
+            Constraint::Zipper(_) => "Zipper",
+            Constraint::XSum(_) => "XSum",
+            Constraint::Skyscraper(_) => "Skyscraper",
         }
     }
 
@@ -253,6 +279,12 @@ impl Constraint {
                 v.extend(q.digits.iter().map(|d| d.to_string()));
                 v
             }
+            Constraint::Lockout(l) => {
+                let mut v = vec![l.difference.to_string()];
+                v.extend(l.cells.iter().map(iss::cell_id));
+                v
+            }
+            Constraint::XSum(c) | Constraint::Skyscraper(c) => c.iss_args(),
             // The plain lists of cells.
             _ => self.cells().iter().map(iss::cell_id).collect(),
         }
@@ -268,6 +300,7 @@ impl Constraint {
             Constraint::Arrow(a) => &a.cells,
             Constraint::Whisper(w) => &w.cells,
             Constraint::Quad(q) => std::slice::from_ref(&q.cell),
+            Constraint::Lockout(l) => &l.cells,
             Constraint::Thermo(c)
             | Constraint::SlowThermo(c)
             | Constraint::DoubleArrow(c)
@@ -280,7 +313,10 @@ impl Constraint {
             | Constraint::Renban(c)
             | Constraint::Palindrome(c)
             | Constraint::Between(c)
-            | Constraint::RegionSumLine(c) => &c.cells,
+            | Constraint::RegionSumLine(c)
+            | Constraint::GreaterThan(c)
+            | Constraint::AllDifferent(c)
+            | Constraint::Zipper(c) => &c.cells,
             _ => &[],
         }
     }
@@ -337,6 +373,12 @@ impl Constraint {
             Constraint::Between(c) => between::lower(&idx(c), m),
             Constraint::Quad(q) => q.lower(shape, m),
             Constraint::RegionSumLine(c) => region_sum::lower(&c.cells, shape, m),
+            Constraint::GreaterThan(c) => greater::lower(c, shape, m),
+            Constraint::AllDifferent(c) => greater::lower_all_different(c, shape, m),
+            Constraint::Lockout(l) => l.lower(shape, m),
+            Constraint::Zipper(c) => zipper::lower(c, shape, m),
+            Constraint::XSum(c) => outside::lower_xsum(c, shape, m),
+            Constraint::Skyscraper(c) => outside::lower_skyscraper(c, shape, m),
         }
         .map_err(|e| self.error(e))
     }

@@ -49,6 +49,22 @@ impl Line {
     }
 }
 
+/// A row (`R3`) or column (`C5`), 1-based, in ISS's base-17 characters.
+pub(crate) fn parse_line(id: &str, shape: Shape) -> Result<Line, String> {
+    let bad = || format!("{id:?} is not a row (R1..) or column (C1..) of a {shape} grid");
+    let mut chars = id.chars();
+    let kind = chars.next().ok_or_else(bad)?;
+    let index = iss::from_base17(chars.as_str()).ok_or_else(bad)?;
+    if index == 0 || index > shape.side() {
+        return Err(bad());
+    }
+    match kind.to_ascii_uppercase() {
+        'R' => Ok(Line::Row(index as u8 - 1)),
+        'C' => Ok(Line::Col(index as u8 - 1)),
+        _ => Err(bad()),
+    }
+}
+
 /// A sandwich clue.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Sandwich {
@@ -64,18 +80,7 @@ pub(crate) fn parse(args: &[&str], shape: Shape) -> Result<Constraint, String> {
         unreachable!("two arguments")
     };
     let sum = iss::number(sum, "sum")?;
-    let bad = || format!("{id:?} is not a row (R1..) or column (C1..) of a {shape} grid");
-    let mut chars = id.chars();
-    let kind = chars.next().ok_or_else(bad)?;
-    let index = iss::from_base17(chars.as_str()).ok_or_else(bad)?;
-    if index == 0 || index > shape.side() {
-        return Err(bad());
-    }
-    let line = match kind.to_ascii_uppercase() {
-        'R' => Line::Row(index as u8 - 1),
-        'C' => Line::Col(index as u8 - 1),
-        _ => return Err(bad()),
-    };
+    let line = parse_line(id, shape)?;
     let n = shape.side() as u32;
     let most = (2..n).sum::<u32>();
     if sum > most {

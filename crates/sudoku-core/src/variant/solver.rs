@@ -121,6 +121,14 @@ pub(crate) enum Prop {
     Quad(super::quad::QuadDigits),
     /// A region-sum line's equal segment sums.
     EqualSums(super::region_sum::EqualSums),
+    /// A lockout line.
+    Lockout(super::lockout::LockoutLine),
+    /// A zipper line's equal pair sums.
+    Zipper(super::zipper::ZipperSums),
+    /// An X-sum clue.
+    XSum(super::outside::XSumClue),
+    /// A skyscraper clue.
+    Skyscraper(super::outside::SkyscraperClue),
 }
 
 impl Prop {
@@ -135,6 +143,10 @@ impl Prop {
             Prop::Sandwich(p) => p.line.clone(),
             Prop::Quad(p) => p.cells.to_vec(),
             Prop::EqualSums(p) => p.segments.concat(),
+            Prop::Lockout(p) => p.cells(),
+            Prop::Zipper(p) => p.cells(),
+            Prop::XSum(p) => p.line.clone(),
+            Prop::Skyscraper(p) => p.line.clone(),
         }
     }
 
@@ -166,6 +178,10 @@ impl Prop {
             Prop::Sandwich(p) => p.propagate(d),
             Prop::Quad(p) => p.propagate(d),
             Prop::EqualSums(p) => p.propagate(d),
+            Prop::Lockout(p) => p.propagate(d),
+            Prop::Zipper(p) => p.propagate(d),
+            Prop::XSum(p) => p.propagate(d),
+            Prop::Skyscraper(p) => p.propagate(d),
         }
     }
 
@@ -180,6 +196,10 @@ impl Prop {
             Prop::Sandwich(p) => p.holds(v),
             Prop::Quad(p) => p.holds(v),
             Prop::EqualSums(p) => p.holds(v),
+            Prop::Lockout(p) => p.holds(v),
+            Prop::Zipper(p) => p.holds(v),
+            Prop::XSum(p) => p.holds(v),
+            Prop::Skyscraper(p) => p.holds(v),
         }
     }
 }
