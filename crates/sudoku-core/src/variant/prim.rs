@@ -138,19 +138,38 @@ impl Linear {
     }
 
     pub(crate) fn propagate(&self, d: &mut Dom<'_>) -> Result<(), Contradiction> {
-        let mut ranges = [(0i32, 0i32); 256];
+        // The groups' ranges, kept for the second pass when there are few
+        // groups (recomputed otherwise): no buffer to clear per call.
+        const KEPT: usize = 24;
+        let mut ranges = [(0i32, 0i32); KEPT];
         let (mut lo, mut hi) = (0i32, 0i32);
         for (i, (k, cells)) in self.groups.iter().enumerate() {
             let r = Self::scaled(*k, group_range(d, cells, None).ok_or(Contradiction)?);
-            ranges[i] = r;
+            if i < KEPT {
+                ranges[i] = r;
+            }
             lo += r.0;
             hi += r.1;
         }
         if self.rhs < lo || self.rhs > hi {
             return Err(Contradiction);
         }
+        let (slack_lo, slack_hi) = (self.rhs - lo, hi - self.rhs);
         for (i, (k, cells)) in self.groups.iter().enumerate() {
-            let (glo, ghi) = ranges[i];
+            // A lone cell whose range is narrower than both slacks loses
+            // nothing: the others can make up any of its digits.
+            if let [c] = cells[..] {
+                let m = d.get(c);
+                let span = (max_digit(m) as i32 - min_digit(m) as i32) * k.abs();
+                if span <= slack_lo && span <= slack_hi {
+                    continue;
+                }
+            }
+            let (glo, ghi) = if i < KEPT {
+                ranges[i]
+            } else {
+                Self::scaled(*k, group_range(d, cells, None).ok_or(Contradiction)?)
+            };
             for &c in cells {
                 let without = if cells.len() == 1 {
                     (0, 0)
