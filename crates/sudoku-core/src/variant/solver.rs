@@ -143,7 +143,7 @@ impl Prop {
     /// outside cells see each of theirs.
     fn finish(&mut self, peers: &[Vec<u16>], houses: &[Vec<u16>], n: usize) {
         if let Prop::Linear(l) = self {
-            l.finish(peers);
+            l.finish(peers, houses, n);
             if l.is_cage() {
                 let cells = l.terms.iter().map(|t| t.0).collect();
                 *self = Prop::Cage(super::cage::CageSum::new(cells, l.rhs as u32, n));
