@@ -98,6 +98,11 @@ pub(crate) struct CageSum {
     /// Per cage cell, the cells outside the cage that see it (a bit set
     /// over the grid), filled in once the peers are known.
     seen_by: Vec<[u64; 4]>,
+    /// When the cage lies in one house: the house's other cells, which hold
+    /// exactly the digits the cage does not (empty otherwise).
+    pub(crate) complement: Vec<u16>,
+    /// Every digit of the grid.
+    all: u16,
 }
 
 /// The combinations table of a side, built once and shared.
@@ -125,11 +130,25 @@ impl CageSum {
             table: table(n),
             max: n * (n + 1) / 2,
             seen_by: Vec::new(),
+            complement: Vec::new(),
+            all: ((1u32 << n) - 1) as u16,
         }
     }
 
-    /// Record which outside cells see each cage cell.
-    pub(crate) fn finish(&mut self, peers: &[Vec<u16>]) {
+    /// The cage's total.
+    pub(crate) fn sum(&self) -> u32 {
+        self.sum
+    }
+
+    /// Record which outside cells see each cage cell, and the rest of a
+    /// house the cage lies in.
+    pub(crate) fn finish(&mut self, peers: &[Vec<u16>], houses: &[Vec<u16>]) {
+        if let Some(h) = houses
+            .iter()
+            .find(|h| self.cells.len() < h.len() && self.cells.iter().all(|c| h.contains(c)))
+        {
+            self.complement = h.iter().copied().filter(|c| !self.cells.contains(c)).collect();
+        }
         self.seen_by = self
             .cells
             .iter()
@@ -175,10 +194,32 @@ impl CageSum {
         }
         let open_values = open_values & !fixed;
         let (mut possible, mut required) = (0u16, open_values);
-        for &combo in &self.table[open * (self.max + 1) + rest] {
-            if combo & !open_values == 0 {
-                possible |= combo;
-                required &= combo;
+        let combos = &self.table[open * (self.max + 1) + rest];
+        if self.complement.is_empty() {
+            for &combo in combos {
+                if combo & !open_values == 0 {
+                    possible |= combo;
+                    required &= combo;
+                }
+            }
+        } else {
+            // The rest of the house holds the digits the cage does not: a
+            // combination stands only if the rest can still hold its
+            // complement, and the rest keeps only such complements.
+            let outside = self.complement.iter().fold(0, |a, &c| a | d.get(c));
+            let mut kept = 0u16;
+            for &combo in combos {
+                let others = self.all & !(combo | fixed);
+                if combo & !open_values == 0 && others & !outside == 0 {
+                    possible |= combo;
+                    required &= combo;
+                    kept |= others;
+                }
+            }
+            if possible != 0 && kept != outside {
+                for &c in &self.complement {
+                    d.restrict(c, kept)?;
+                }
             }
         }
         if possible == 0 {
@@ -232,115 +273,6 @@ impl CageSum {
             .map(|&c| v[c as usize] as u32)
             .sum::<u32>()
             == self.sum
-    }
-}
-
-/// Cells with their coefficients in a sum.
-type Terms = Vec<(u16, i32)>;
-
-/// Derived sums, the "45 rule" of killer solvers: a house holds each digit
-/// once, so its digits sum to n(n+1)/2 (45 on 9×9), and k whole rows or
-/// columns to k times that. Where the killer cages inside such a region
-/// leave a few cells uncovered (innies), those cells make the rest of the
-/// total; where the cages that reach into the region cover it and stick out
-/// (outies), the cells outside make the excess; mixed, innies minus outies
-/// make the difference. Each derived sum with at most `LIMIT` cells becomes
-/// one more propagator: it allows nothing the cages do not, it only finds
-/// it sooner. Cages without a sum, or overlapping cages, take no part.
-pub(crate) fn innies_outies(cages: &[(Vec<u16>, u32)], shape: Shape, m: &mut Model) {
-    const LIMIT: usize = 6;
-    let n = shape.side();
-    let cells = shape.cells();
-    let total = (n * (n + 1) / 2) as i32;
-    // Which cage each cell is in; overlapping cages make the rule unsafe.
-    let mut cage_of = vec![usize::MAX; cells];
-    for (k, (cs, _)) in cages.iter().enumerate() {
-        for &c in cs {
-            if cage_of[c as usize] != usize::MAX {
-                return;
-            }
-            cage_of[c as usize] = k;
-        }
-    }
-    let mut regions: Vec<(Vec<u16>, i32, bool)> =
-        m.houses.iter().map(|h| (h.clone(), total, true)).collect();
-    for k in 2..n {
-        for start in 0..=n - k {
-            let rows = (start * n..(start + k) * n).map(|c| c as u16).collect();
-            let cols = (0..cells)
-                .filter(|c| (start..start + k).contains(&(c % n)))
-                .map(|c| c as u16)
-                .collect();
-            regions.push((rows, k as i32 * total, false));
-            regions.push((cols, k as i32 * total, false));
-        }
-    }
-    let mut seen: Vec<Terms> = Vec::new();
-    let mut in_region = vec![false; cells];
-    for (region, target, is_house) in regions {
-        for &c in &region {
-            in_region[c as usize] = true;
-        }
-        let mut touching: Vec<usize> = region
-            .iter()
-            .map(|&c| cage_of[c as usize])
-            .filter(|&k| k != usize::MAX)
-            .collect();
-        touching.sort_unstable();
-        touching.dedup();
-        let inside = |k: &usize| cages[*k].0.iter().all(|&c| in_region[c as usize]);
-        let (whole, partial): (Vec<usize>, Vec<usize>) = touching.into_iter().partition(inside);
-        // Innies: the cells no whole cage covers.
-        let innies: Vec<u16> = region
-            .iter()
-            .copied()
-            .filter(|&c| cage_of[c as usize] == usize::MAX || !whole.contains(&cage_of[c as usize]))
-            .collect();
-        let inner_sum: i32 = whole.iter().map(|&k| cages[k].1 as i32).sum();
-        // (terms, total, whether the cells are all different)
-        let mut derived: Vec<(Terms, i32, bool)> = Vec::new();
-        if !innies.is_empty() && innies.len() <= LIMIT.max(if is_house { n - 1 } else { 0 }) {
-            let terms = innies.iter().map(|&c| (c, 1)).collect();
-            derived.push((terms, target - inner_sum, is_house));
-        }
-        // Innies and outies: the partial cages too.
-        if !partial.is_empty() {
-            let free: Vec<u16> = innies
-                .iter()
-                .copied()
-                .filter(|&c| cage_of[c as usize] == usize::MAX)
-                .collect();
-            let outies: Vec<u16> = partial
-                .iter()
-                .flat_map(|&k| cages[k].0.iter().copied())
-                .filter(|&c| !in_region[c as usize])
-                .collect();
-            if free.len() + outies.len() <= LIMIT {
-                let all_sum: i32 =
-                    inner_sum + partial.iter().map(|&k| cages[k].1 as i32).sum::<i32>();
-                let mut terms: Vec<(u16, i32)> = free.iter().map(|&c| (c, 1)).collect();
-                terms.extend(outies.iter().map(|&c| (c, -1)));
-                derived.push((terms, target - all_sum, false));
-            }
-        }
-        for (terms, rhs, distinct) in derived {
-            let mut key = terms.clone();
-            key.sort_unstable();
-            if seen.contains(&key) {
-                continue;
-            }
-            seen.push(key);
-            let cs: Vec<u16> = terms.iter().map(|t| t.0).collect();
-            if distinct && rhs > 0 && terms.iter().all(|t| t.1 == 1) {
-                m.props.push(Prop::Cage(CageSum::new(cs, rhs as u32, n)));
-            } else {
-                m.props
-                    .push(Prop::Linear(super::prim::Linear::new(terms, rhs)));
-            }
-        }
-        for &c in &region {
-            in_region[c as usize] = false;
-        }
     }
 }
 

@@ -60,6 +60,7 @@ use std::str::FromStr;
 pub mod arrow;
 pub mod between;
 pub mod cage;
+mod derive;
 pub mod exact;
 pub mod fpuzzles;
 pub mod generate;
@@ -504,20 +505,7 @@ impl Puzzle {
         for c in &self.constraints {
             c.lower(shape, &mut m)?;
         }
-        let cages: Vec<(Vec<u16>, u32)> = self
-            .constraints
-            .iter()
-            .filter_map(|c| match c {
-                Constraint::Cage(cage::Cage {
-                    sum: Some(sum),
-                    cells,
-                }) => Some((cells.iter().map(|&x| shape.index(x) as u16).collect(), *sum)),
-                _ => None,
-            })
-            .collect();
-        if !cages.is_empty() {
-            cage::innies_outies(&cages, shape, &mut m);
-        }
+        derive::derive_sums(shape, &mut m);
         if self.constraints.contains(&Constraint::StrictKropki) {
             kropki::lower_strict(&self.constraints, shape, &mut m);
         }

@@ -71,24 +71,53 @@ pub(crate) struct Linear {
 
 /// The smallest and largest sums of a group of distinct-digit cells, or
 /// `None` if their candidates cannot be told apart.
+///
+/// Three lower bounds, the largest kept: the cells' smallest candidates
+/// added up; the smallest digits of the group's candidates, one per cell;
+/// and, cell by cell, the smallest digit not yet taken that is at least the
+/// cell's smallest candidate (distinct digits above per-cell floors: the
+/// floors' greedy assignment is the least such sum whatever the order). The
+/// upper bounds mirror them.
 fn group_range(d: &Dom<'_>, cells: &[u16], skip: Option<u16>) -> Option<(i32, i32)> {
     let (mut lo, mut hi, mut union, mut count) = (0i32, 0i32, 0u16, 0u32);
+    let (mut low_taken, mut high_taken) = (0u32, 0u32);
     for &c in cells {
         if Some(c) == skip {
             continue;
         }
         let m = d.get(c);
-        lo += min_digit(m) as i32;
-        hi += max_digit(m) as i32;
+        let (a, b) = (min_digit(m) as u32, max_digit(m) as u32);
+        lo += a as i32;
+        hi += b as i32;
         union |= m;
         count += 1;
+        // The least free digit >= a (bit d - 1 for digit d).
+        let free = !low_taken & !((1u32 << (a - 1)) - 1);
+        low_taken |= free & free.wrapping_neg();
+        // The greatest free digit <= b.
+        let free = !high_taken & ((1u32 << b) - 1);
+        if free != 0 {
+            high_taken |= 1 << (31 - free.leading_zeros());
+        } else {
+            return None;
+        }
     }
     if count <= 1 {
         return Some((lo, hi));
     }
-    if union.count_ones() < count {
+    if union.count_ones() < count || low_taken > 0xFFFF {
         return None;
     }
+    let sum_of = |mut m: u32| {
+        let mut s = 0i32;
+        while m != 0 {
+            s += m.trailing_zeros() as i32 + 1;
+            m &= m - 1;
+        }
+        s
+    };
+    lo = lo.max(sum_of(low_taken));
+    hi = hi.min(sum_of(high_taken));
     let (mut small, mut large) = (0i32, 0i32);
     let mut up = union;
     for _ in 0..count {
@@ -110,19 +139,61 @@ impl Linear {
         Linear { terms, rhs, groups }
     }
 
-    /// Group the cells that must differ (greedily, by coefficient).
-    pub(crate) fn finish(&mut self, peers: &[Vec<u16>]) {
-        let mut groups: Vec<(i32, Vec<u16>)> = Vec::new();
-        for &(c, k) in &self.terms {
-            let fits = groups.iter_mut().find(|(gk, g)| {
-                *gk == k && g.iter().all(|x| peers[c as usize].binary_search(x).is_ok())
-            });
-            match fits {
-                Some((_, g)) => g.push(c),
-                None => groups.push((k, vec![c])),
+    /// Group the cells that must differ, by coefficient. Larger groups
+    /// bound the sum more tightly (k distinct digits make at least
+    /// 1 + 2 + … + k), so several greedy groupings are tried and the one
+    /// with the largest sum of squared group sizes is kept (the measure the
+    /// Interactive Sudoku Solver uses for the same choice): each cell joins
+    /// the first group whose cells it all sees, taking the cells in the
+    /// sum's order, in row-major order and in column-major order (`n`: the
+    /// grid's side); and house by house, the house holding the most
+    /// ungrouped cells of one coefficient first.
+    pub(crate) fn finish(&mut self, peers: &[Vec<u16>], houses: &[Vec<u16>], n: usize) {
+        let first_fit = |order: &[(u16, i32)]| {
+            let mut groups: Vec<(i32, Vec<u16>)> = Vec::new();
+            for &(c, k) in order {
+                let fits = groups.iter_mut().find(|(gk, g)| {
+                    *gk == k && g.iter().all(|x| peers[c as usize].binary_search(x).is_ok())
+                });
+                match fits {
+                    Some((_, g)) => g.push(c),
+                    None => groups.push((k, vec![c])),
+                }
+            }
+            groups
+        };
+        let score = |g: &[(i32, Vec<u16>)]| g.iter().map(|(_, c)| c.len() * c.len()).sum::<usize>();
+        let mut best = first_fit(&self.terms);
+        let mut rows = self.terms.clone();
+        rows.sort_unstable_by_key(|t| t.0);
+        let mut cols = self.terms.clone();
+        cols.sort_unstable_by_key(|t| (t.0 as usize % n.max(1), t.0));
+        let mut by_house: Vec<(u16, i32)> = Vec::with_capacity(self.terms.len());
+        let mut left = self.terms.clone();
+        loop {
+            let mut top: Option<(usize, i32, usize)> = None;
+            for (h, house) in houses.iter().enumerate() {
+                for &(_, k) in &left {
+                    let count = left.iter().filter(|t| t.1 == k && house.contains(&t.0)).count();
+                    if count >= 2 && top.is_none_or(|t| count > t.2) {
+                        top = Some((h, k, count));
+                    }
+                }
+            }
+            let Some((h, k, _)) = top else { break };
+            let (taken, rest): (Vec<_>, Vec<_>) =
+                left.into_iter().partition(|t| t.1 == k && houses[h].contains(&t.0));
+            by_house.extend(taken);
+            left = rest;
+        }
+        by_house.extend(left);
+        for order in [rows, cols, by_house] {
+            let g = first_fit(&order);
+            if score(&g) > score(&best) {
+                best = g;
             }
         }
-        self.groups = groups;
+        self.groups = best;
     }
 
     /// Whether all cells have coefficient 1 and must all differ: then the
@@ -138,19 +209,38 @@ impl Linear {
     }
 
     pub(crate) fn propagate(&self, d: &mut Dom<'_>) -> Result<(), Contradiction> {
-        let mut ranges = [(0i32, 0i32); 256];
+        // The groups' ranges, kept for the second pass when there are few
+        // groups (recomputed otherwise): no buffer to clear per call.
+        const KEPT: usize = 24;
+        let mut ranges = [(0i32, 0i32); KEPT];
         let (mut lo, mut hi) = (0i32, 0i32);
         for (i, (k, cells)) in self.groups.iter().enumerate() {
             let r = Self::scaled(*k, group_range(d, cells, None).ok_or(Contradiction)?);
-            ranges[i] = r;
+            if i < KEPT {
+                ranges[i] = r;
+            }
             lo += r.0;
             hi += r.1;
         }
         if self.rhs < lo || self.rhs > hi {
             return Err(Contradiction);
         }
+        let (slack_lo, slack_hi) = (self.rhs - lo, hi - self.rhs);
         for (i, (k, cells)) in self.groups.iter().enumerate() {
-            let (glo, ghi) = ranges[i];
+            // A lone cell whose range is narrower than both slacks loses
+            // nothing: the others can make up any of its digits.
+            if let [c] = cells[..] {
+                let m = d.get(c);
+                let span = (max_digit(m) as i32 - min_digit(m) as i32) * k.abs();
+                if span <= slack_lo && span <= slack_hi {
+                    continue;
+                }
+            }
+            let (glo, ghi) = if i < KEPT {
+                ranges[i]
+            } else {
+                Self::scaled(*k, group_range(d, cells, None).ok_or(Contradiction)?)
+            };
             for &c in cells {
                 let without = if cells.len() == 1 {
                     (0, 0)

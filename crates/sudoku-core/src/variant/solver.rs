@@ -137,7 +137,7 @@ impl Prop {
         match self {
             Prop::Pair(p) => vec![p.a, p.b],
             Prop::Linear(p) => p.terms.iter().map(|&(c, _)| c).collect(),
-            Prop::Cage(p) => p.cells.clone(),
+            Prop::Cage(p) => [&p.cells[..], &p.complement[..]].concat(),
             Prop::Renban(p) => p.cells.clone(),
             Prop::Between(p) => p.cells(),
             Prop::Sandwich(p) => p.line.clone(),
@@ -153,16 +153,16 @@ impl Prop {
     /// Once the peers are known: sums group the cells that must differ (an
     /// all-different unit sum becomes a killer cage), cages note which
     /// outside cells see each of theirs.
-    fn finish(&mut self, peers: &[Vec<u16>], n: usize) {
+    fn finish(&mut self, peers: &[Vec<u16>], houses: &[Vec<u16>], n: usize) {
         if let Prop::Linear(l) = self {
-            l.finish(peers);
+            l.finish(peers, houses, n);
             if l.is_cage() {
                 let cells = l.terms.iter().map(|t| t.0).collect();
                 *self = Prop::Cage(super::cage::CageSum::new(cells, l.rhs as u32, n));
             }
         }
         if let Prop::Cage(c) = self {
-            c.finish(peers);
+            c.finish(peers, houses);
         }
     }
 
@@ -302,6 +302,9 @@ pub struct VariantSolver {
     /// Per cell, how often trying one of its digits failed (halved every
     /// [`DECAY`] failures): the search branches first where it failed most.
     conflicts: Vec<u32>,
+    /// Per cell, the score the conflicts start from: how much the rules
+    /// bear on it (see [`priorities`]).
+    priority: Vec<u32>,
     until_decay: u32,
 }
 
@@ -328,7 +331,7 @@ impl VariantSolver {
             p.dedup();
         }
         for p in &mut model.props {
-            p.finish(&peers, n);
+            p.finish(&peers, &model.houses, n);
         }
         let mut watch = vec![Vec::new(); cells];
         for (i, p) in model.props.iter().enumerate() {
@@ -340,6 +343,7 @@ impl VariantSolver {
             }
         }
         let props = model.props.len();
+        let priority = priorities(&model);
         VariantSolver {
             n,
             all: ((1u32 << n) - 1) as u16,
@@ -357,6 +361,7 @@ impl VariantSolver {
             queued: vec![false; props],
             values: vec![0; cells],
             conflicts: vec![0; cells],
+            priority,
             until_decay: DECAY,
         }
     }
@@ -445,7 +450,7 @@ impl VariantSolver {
         self.queue.clear();
         self.queue.extend(0..self.props.len() as u32);
         self.queued.fill(true);
-        self.conflicts.fill(0);
+        self.conflicts.copy_from_slice(&self.priority);
         self.until_decay = DECAY;
         // Every state entered is a node: the root, then each alternative
         // tried, whether or not its propagation fails.
@@ -684,6 +689,38 @@ impl VariantSolver {
         }
         Ok(any)
     }
+}
+
+/// Per cell, where the search starts its conflict scores: the sum, over the
+/// rules on the cell, of a weight per rule (a house or other group: its
+/// size; a sum: 2n minus its size, at least n, so small sums weigh most).
+/// The Interactive Sudoku Solver seeds its conflict scores the same way, so
+/// that the first branches go where the rules are densest.
+fn priorities(model: &Model) -> Vec<u32> {
+    let n = model.n as u32;
+    let mut out = vec![0u32; model.n * model.n];
+    for h in &model.houses {
+        for &c in h {
+            out[c as usize] += h.len() as u32;
+        }
+    }
+    for p in &model.props {
+        let mut cells = p.cells();
+        if let Prop::Cage(c) = p {
+            cells.truncate(c.cells.len());
+        }
+        cells.sort_unstable();
+        cells.dedup();
+        let len = cells.len() as u32;
+        let weight = match p {
+            Prop::Cage(_) | Prop::Linear(_) => (2 * n).saturating_sub(len).max(n),
+            _ => len,
+        };
+        for c in cells {
+            out[c as usize] += weight;
+        }
+    }
+    out
 }
 
 /// The pairs of houses that share at least two cells, for
