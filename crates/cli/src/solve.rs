@@ -97,7 +97,8 @@ pub struct SolveArgs {
     pub format: Format,
     /// Print the search as readable steps as it goes (one thread; every
     /// method but naive and cached; fast and auto trace with mrv-hidden).
-    /// Variant puzzles are solved without a trace (a note says so).
+    /// Variant puzzles are traced by the variant solver (its tries,
+    /// contradictions, returns and solutions).
     #[arg(long)]
     pub trace: bool,
     /// Worker threads (0 = one per core, at most 4 per core). Output stays
@@ -178,8 +179,6 @@ struct Job<'a> {
     trace: bool,
     /// Whether stderr was told that variant puzzles ignore `--algo`.
     told_algo: AtomicBool,
-    /// Whether stderr was told that variant puzzles are not traced.
-    told_trace: AtomicBool,
 }
 
 /// Run `sudoku solve` (or `count`, with `args.count`).
@@ -268,7 +267,6 @@ impl<'a> Job<'a> {
             args,
             trace,
             told_algo: AtomicBool::new(false),
-            told_trace: AtomicBool::new(false),
         }
     }
 
@@ -468,16 +466,10 @@ impl<'a> Job<'a> {
                 )?;
             }
         }
-        if self.trace && !self.told_trace.swap(true, Ordering::Relaxed) {
-            writeln!(
-                err,
-                "sudoku: --trace: variant puzzles (ISS format) have no trace; they are solved without one"
-            )?;
-        }
         let mut found = 0usize;
         // a count prints no solution: nothing to keep
         let keeping = !self.args.count;
-        let report = solver.search(&self.limits(), &mut |v: &[u8]| {
+        let mut on_solution = |v: &[u8]| {
             if keeping {
                 if let Some(slot) = solutions.get_mut(found) {
                     slot.clear();
@@ -486,7 +478,27 @@ impl<'a> Job<'a> {
                 found += 1;
             }
             ControlFlow::Continue(())
-        });
+        };
+        let report = if self.trace {
+            let cancel = CancelToken::new();
+            let limits = Limits {
+                cancel: Some(cancel.clone()),
+                ..self.limits()
+            };
+            let mut steps = Steps {
+                out: &mut *out,
+                lines: TraceLines::on_side(puzzle.shape.side()),
+                json: self.args.format == Format::Json,
+                rec,
+                error: None,
+                cancel,
+            };
+            let report = solver.search_traced(&limits, &mut on_solution, &mut |s| steps.step(s));
+            steps.finish()?;
+            report
+        } else {
+            solver.search(&self.limits(), &mut on_solution)
+        };
         let solved = Solved::Variant {
             puzzle: &puzzle,
             solutions,

@@ -235,16 +235,45 @@ fn a_classic_method_by_name_is_for_classic_lines_and_said_once() {
 }
 
 #[test]
-fn trace_says_variants_are_not_traced() {
+fn variants_are_traced() {
+    // Solved by propagation alone: one step, the solution.
     sudoku()
         .args(["solve", "--trace"])
         .write_stdin(format!("{KILLER4}\n"))
         .assert()
         .success()
-        .stdout(format!("{KILLER4_SOLUTION}\n"))
-        .stderr(predicate::str::contains(
-            "variant puzzles (ISS format) have no trace; they are solved without one",
-        ));
+        .stdout(format!("solution found\n{KILLER4_SOLUTION}\n"));
+    // A search: tries with 1-based cell names on a 6×6 grid, returns to
+    // choices, and each of the two solutions.
+    let out = sudoku()
+        .args(["solve", "--trace"])
+        .write_stdin(format!(
+            "{CAGE4_MANY}\n.Shape~6x6.Cage~3~R1C1~R1C2.~R1C3_4\n"
+        ))
+        .assert()
+        .code(1); // several solutions
+    let text = stdout_of(&out);
+    assert!(
+        text.contains("r1c1 has 2 candidates {1,2}: try 1"),
+        "{text}"
+    );
+    assert!(text.contains("back to r"), "{text}");
+    assert!(text.matches("solution found").count() >= 4, "{text}");
+    let out = sudoku()
+        .args(["solve", "--trace", "--format", "json"])
+        .write_stdin(format!("{CAGE4_MANY}\n"))
+        .assert()
+        .code(1);
+    let text = stdout_of(&out);
+    let steps: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
+        .collect();
+    assert!(steps.iter().any(|s| s["step"]["kind"] == "try"), "{text}");
+    assert_eq!(
+        steps.last().map(|s| s["status"].clone()),
+        Some("multiple".into())
+    );
 }
 
 #[test]

@@ -192,6 +192,9 @@ pub enum TraceStep {
     },
     /// The givens conflict: no search is needed.
     Conflict,
+    /// Variants: propagation after the last try emptied a cell or left a
+    /// rule no way to hold; the search backs up.
+    Contradiction,
 }
 
 /// A Sudoku solving method.

@@ -7,26 +7,32 @@
 use std::fmt;
 
 use super::TraceStep;
-use crate::grid::{Size, digit_char};
+use crate::grid::{CellName, Size, digit_char};
 
 /// A [`TraceStep`] with the grid size it refers to, displayed as prose with
 /// 1-based rows and columns. Made by [`TraceStep::display`].
 #[derive(Clone, Copy, Debug)]
 pub struct TraceDisplay<'a> {
     step: &'a TraceStep,
-    size: Size,
+    side: usize,
 }
 
 impl TraceStep {
     /// The step as prose for a grid of `size`: `step.display(size).to_string()`.
     pub fn display(&self, size: Size) -> TraceDisplay<'_> {
-        TraceDisplay { step: self, size }
+        self.display_on(size.side())
+    }
+
+    /// The step as prose for a grid of side `side` (variant grids: 6×6,
+    /// 8×8, ...).
+    pub fn display_on(&self, side: usize) -> TraceDisplay<'_> {
+        TraceDisplay { step: self, side }
     }
 }
 
 impl fmt::Display for TraceDisplay<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = self.size;
+        let s = Side(self.side);
         match self.step {
             TraceStep::NakedSingle { cell, digit } => write!(
                 f,
@@ -88,7 +94,18 @@ impl fmt::Display for TraceDisplay<'_> {
             }
             TraceStep::Undo { depth } => write!(f, "back to level {depth}"),
             TraceStep::Conflict => f.write_str("the givens conflict: no solution"),
+            TraceStep::Contradiction => f.write_str("a rule has no way left"),
         }
+    }
+}
+
+/// Cell names on a grid of some side.
+#[derive(Clone, Copy)]
+struct Side(usize);
+
+impl Side {
+    fn cell_name(self, cell: usize) -> CellName {
+        CellName::new((cell / self.0) as u8, (cell % self.0) as u8)
     }
 }
 
@@ -99,28 +116,33 @@ impl fmt::Display for TraceDisplay<'_> {
 /// [`finish`](Self::finish) at the end of the search.
 #[derive(Clone, Debug)]
 pub struct TraceLines {
-    size: Size,
+    side: usize,
     pending: Option<String>,
 }
 
 impl TraceLines {
     /// Lines for a grid of `size`.
     pub fn new(size: Size) -> Self {
+        Self::on_side(size.side())
+    }
+
+    /// Lines for a grid of side `side` (variant grids too).
+    pub fn on_side(side: usize) -> Self {
         TraceLines {
-            size,
+            side,
             pending: None,
         }
     }
 
     /// Feed one step; returns the lines it completes (zero, one or two).
     pub fn push(&mut self, step: &TraceStep) -> Vec<String> {
-        let text = step.display(self.size).to_string();
+        let text = step.display_on(self.side).to_string();
         match step {
             TraceStep::Backtrack { .. } => match self.pending.take() {
                 Some(dead) => vec![format!("{dead}, {text}")],
                 None => vec![text],
             },
-            TraceStep::DeadEnd { .. } | TraceStep::NoPlace { .. } => {
+            TraceStep::DeadEnd { .. } | TraceStep::NoPlace { .. } | TraceStep::Contradiction => {
                 self.pending.replace(text).into_iter().collect()
             }
             _ => self.pending.take().into_iter().chain([text]).collect(),

@@ -147,7 +147,11 @@ impl CageSum {
             .iter()
             .find(|h| self.cells.len() < h.len() && self.cells.iter().all(|c| h.contains(c)))
         {
-            self.complement = h.iter().copied().filter(|c| !self.cells.contains(c)).collect();
+            self.complement = h
+                .iter()
+                .copied()
+                .filter(|c| !self.cells.contains(c))
+                .collect();
         }
         self.seen_by = self
             .cells

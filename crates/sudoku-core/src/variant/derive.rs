@@ -27,10 +27,10 @@
 //! learns the rest of that house, its complement: see
 //! [`CageSum`](super::cage::CageSum).
 
+use super::Shape;
 use super::cage::CageSum;
 use super::prim::Linear;
 use super::solver::{Model, Prop};
-use super::Shape;
 
 /// The most cells a derived sum may have (except a house's hidden cage).
 const LIMIT: usize = 6;
@@ -122,11 +122,7 @@ pub(crate) fn derive_sums(shape: Shape, m: &mut Model) {
         // A sum over cells that no other rule sums may be as long as a house.
         let limit = |cs: &mut dyn Iterator<Item = u16>| {
             let mut free = cs.filter(|&c| sum_of[c as usize] == usize::MAX);
-            if free.next().is_some() {
-                n
-            } else {
-                LIMIT
-            }
+            if free.next().is_some() { n } else { LIMIT }
         };
         let innie_limit = limit(&mut innies.iter().copied()).max(if is_house { n - 1 } else { 0 });
         if !whole.is_empty() && !innies.is_empty() && innies.len() <= innie_limit {

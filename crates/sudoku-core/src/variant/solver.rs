@@ -23,7 +23,9 @@ use std::ops::ControlFlow;
 use std::time::Instant;
 
 use super::{Puzzle, VariantError};
-use crate::solve::{Limits, Report, Stats, StopReason, Uniqueness};
+use crate::solve::{
+    FnTrace, Limits, NoTrace, Report, Stats, StopReason, TraceStep, Tracer, Uniqueness,
+};
 
 /// A contradiction: some cell or house has no candidate left.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -258,6 +260,8 @@ impl Model {
 struct Frame {
     cell: u16,
     rest: u16,
+    /// The candidates at the choice (for the trace).
+    mask: u16,
 }
 
 /// A solver for one variant puzzle. Build it once ([`VariantSolver::new`]),
@@ -380,7 +384,26 @@ impl VariantSolver {
     ) -> Report {
         let start = Instant::now();
         let mut stats = Stats::default();
-        let stop = self.run(limits, &mut stats, on_solution);
+        let stop = self.run(limits, &mut stats, on_solution, &mut NoTrace);
+        stats.time = start.elapsed();
+        stats.peak_bytes = self.state_bytes();
+        Report { stats, stop }
+    }
+
+    /// Like [`search`](Self::search), also reporting each step to `trace`:
+    /// each try ([`TraceStep::Try`], cells row-major from 0), each
+    /// contradiction propagation reaches, each return to a choice, each
+    /// solution. The propagation itself (singles and the rules) is not
+    /// traced step by step.
+    pub fn search_traced(
+        &mut self,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&[u8]) -> ControlFlow<()>,
+        trace: &mut dyn FnMut(&TraceStep),
+    ) -> Report {
+        let start = Instant::now();
+        let mut stats = Stats::default();
+        let stop = self.run(limits, &mut stats, on_solution, &mut FnTrace(trace));
         stats.time = start.elapsed();
         stats.peak_bytes = self.state_bytes();
         Report { stats, stop }
@@ -429,11 +452,12 @@ impl VariantSolver {
             + cells) as u64
     }
 
-    fn run(
+    fn run<T: Tracer>(
         &mut self,
         limits: &Limits,
         stats: &mut Stats,
         on_solution: &mut dyn FnMut(&[u8]) -> ControlFlow<()>,
+        trace: &mut T,
     ) -> StopReason {
         let cells = self.n * self.n;
         let max_nodes = limits.max_nodes.unwrap_or(u64::MAX);
@@ -459,12 +483,18 @@ impl VariantSolver {
         }
         stats.nodes = 1;
         let mut consistent = self.propagate();
+        if T::ON && !consistent {
+            trace.step(TraceStep::Conflict);
+        }
         loop {
             if consistent {
                 stats.max_depth = stats.max_depth.max(self.frames.len() as u32);
                 match self.choose() {
                     None => {
                         if self.solution_holds() {
+                            if T::ON {
+                                trace.step(TraceStep::Solution);
+                            }
                             stats.solutions += 1;
                             let flow = on_solution(&self.values);
                             if stats.solutions >= max_solutions {
@@ -480,6 +510,7 @@ impl VariantSolver {
                         self.frames.push(Frame {
                             cell,
                             rest: self.masks[cell as usize],
+                            mask: self.masks[cell as usize],
                         });
                     }
                 }
@@ -495,8 +526,24 @@ impl VariantSolver {
                     continue;
                 }
                 let bit = frame.rest & frame.rest.wrapping_neg();
+                let again = frame.rest != frame.mask;
                 frame.rest ^= bit;
-                let cell = frame.cell;
+                let (cell, mask) = (frame.cell, frame.mask);
+                if T::ON {
+                    let depth = self.frames.len() as u32;
+                    if again {
+                        trace.step(TraceStep::Backtrack {
+                            depth,
+                            cell: cell as usize,
+                        });
+                    }
+                    trace.step(TraceStep::Try {
+                        depth,
+                        cell: cell as usize,
+                        candidates: digits(mask).collect(),
+                        digit: min_digit(bit),
+                    });
+                }
                 if stats.nodes >= max_nodes {
                     return StopReason::NodeLimit;
                 }
@@ -514,6 +561,9 @@ impl VariantSolver {
                 consistent = self.propagate();
                 if !consistent {
                     self.conflict(cell);
+                    if T::ON {
+                        trace.step(TraceStep::Contradiction);
+                    }
                 }
                 break;
             }

@@ -494,3 +494,49 @@ fn mangled_fpuzzles() -> impl Strategy<Value = String> {
     )
         .prop_map(|(line, edits)| apply_edits(&line, edits))
 }
+
+/// The traced search is the same search: one try per guess, one solution
+/// step per solution, a contradiction step per failed try's propagation,
+/// and the same report as without a trace.
+#[test]
+fn the_trace_follows_the_search() {
+    use sudoku_core::TraceStep;
+    for case in corpus().iter().take(120) {
+        let p = parse(case);
+        let mut solver = VariantSolver::new(&p).expect("set up");
+        let limits = limits().with_max_solutions(3);
+        let plain = solver.search(&limits, &mut |_| ControlFlow::Continue(()));
+        let mut steps = Vec::new();
+        let traced = solver.search_traced(&limits, &mut |_| ControlFlow::Continue(()), &mut |s| {
+            steps.push(s.clone())
+        });
+        let name = &case.name;
+        assert_eq!(plain.stats.nodes, traced.stats.nodes, "{name}");
+        assert_eq!(plain.stop, traced.stop, "{name}");
+        let count = |f: fn(&TraceStep) -> bool| steps.iter().filter(|s| f(s)).count() as u64;
+        assert_eq!(
+            count(|s| matches!(s, TraceStep::Try { .. })),
+            traced.stats.guesses,
+            "{name}"
+        );
+        assert_eq!(
+            count(|s| matches!(s, TraceStep::Solution)),
+            traced.stats.solutions,
+            "{name}"
+        );
+        for s in &steps {
+            if let TraceStep::Try {
+                cell,
+                candidates,
+                digit,
+                ..
+            } = s
+            {
+                assert!(
+                    *cell < p.shape.cells() && candidates.contains(digit),
+                    "{name}: {s:?}"
+                );
+            }
+        }
+    }
+}
