@@ -69,9 +69,61 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
 
 fn explain_chunk(rater: &Rater, args: &ExplainArgs, chunk: &Chunk, a: &mut Answers<RateTally>) {
     let json = args.format == TextFormat::Json;
-    each_rateable(json, chunk, a, |rec, p, warnings, a| {
-        explain(rater, args, rec, p, warnings, &mut a.out)
-    });
+    each_rateable(
+        json,
+        chunk,
+        a,
+        |rec, p, warnings, a| explain(rater, args, rec, p, warnings, &mut a.out),
+        |rec, e, a| explain_variant(json, rec, e, &mut a.out),
+    );
+}
+
+/// One variant puzzle's explanation: its steps, then its rating (partial:
+/// singles, locked candidates and each rule's eliminations; see
+/// `sudoku_core::variant::explain`).
+fn explain_variant(
+    json: bool,
+    rec: &Record,
+    e: &sudoku_core::variant::explain::VariantExplanation,
+    out: &mut Vec<u8>,
+) {
+    if json {
+        let steps: Vec<serde_json::Value> = e
+            .steps
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let mut o = json!({
+                    "n": i + 1,
+                    "technique": s.technique,
+                    "level": s.level,
+                    "prose": s.text,
+                    "removed": s.removed.iter().map(|(c, d)| json!([c, d])).collect::<Vec<_>>(),
+                });
+                if let Some((c, d)) = s.placed {
+                    o["placed"] = json!([c, d]);
+                }
+                if let Some(r) = &s.rule {
+                    o["rule"] = json!(r);
+                }
+                o
+            })
+            .collect();
+        let obj = json!({
+            "source": rec.source,
+            "line": rec.line,
+            "status": "explained",
+            "steps": steps,
+            "variant": crate::rate::variant_rating_json(e),
+        });
+        let _ = writeln!(out, "{obj}");
+    } else {
+        let _ = writeln!(out, "variant puzzle, line {}", rec.line);
+        for (i, s) in e.steps.iter().enumerate() {
+            let _ = writeln!(out, "{:>3}. [{}] {}", i + 1, s.level, s.text);
+        }
+        let _ = writeln!(out, "rating {}", crate::rate::variant_rating_line(e));
+    }
 }
 
 /// One puzzle's explanation.

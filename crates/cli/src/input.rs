@@ -577,7 +577,7 @@ pub fn position_of(chunk: &Chunk, rec: &Record) -> Result<Position, String> {
         Body::Pencilmarks { range } => return pencilmark_position(rec.line, chunk.bytes(range)),
         Body::Variant { column, .. } => {
             return Err(format!(
-                "line {}, column {column}: a variant puzzle (ISS or f-puzzles): only solve and count read these",
+                "line {}, column {column}: a variant puzzle (ISS or f-puzzles): only solve, count, rate and explain read these",
                 rec.line
             ));
         }

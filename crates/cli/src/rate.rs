@@ -7,7 +7,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use serde_json::json;
+use sudoku_core::Uniqueness;
 use sudoku_core::rate::{Outcome, Rater, Rating};
+use sudoku_core::variant::{self, explain::VariantExplanation};
 
 use crate::batch::{self, Answers};
 use crate::input::{Body, Chunk, Position, Record, position_of, unique_solution};
@@ -110,6 +112,61 @@ pub fn rateable(p: &Position) -> Result<Vec<String>, (&'static str, String)> {
     }
 }
 
+/// Node budget for the uniqueness check before a variant is explained.
+const VARIANT_NODES: u64 = 5_000_000;
+
+/// A variant record explained (`sudoku_core::variant::explain`), once its
+/// one solution is known; or why not (`none`, `multiple`, `unknown`,
+/// `error`).
+fn explain_variant(
+    rec: &Record,
+    text: &str,
+    column: usize,
+) -> Result<VariantExplanation, (&'static str, String)> {
+    let error = |e: &variant::VariantError| {
+        (
+            "error",
+            crate::solve::variant_error(rec.line, column, text, e),
+        )
+    };
+    let puzzle: variant::Puzzle = text.parse().map_err(|e| error(&e))?;
+    let mut solver = variant::VariantSolver::new(&puzzle).map_err(|e| error(&e))?;
+    let limits = sudoku_core::Limits {
+        max_nodes: Some(VARIANT_NODES),
+        ..sudoku_core::Limits::none()
+    };
+    match solver.uniqueness(&limits).0 {
+        Uniqueness::Unique(_) => {}
+        Uniqueness::NoSolution => return Err(("none", "the puzzle has no solution".into())),
+        Uniqueness::Multiple(..) => {
+            return Err(("multiple", "the puzzle has several solutions".into()));
+        }
+        Uniqueness::Unknown(_) => {
+            return Err((
+                "unknown",
+                format!("no answer within {VARIANT_NODES} nodes of search"),
+            ));
+        }
+    }
+    variant::explain::explain(&puzzle, 100_000).map_err(|e| error(&e))
+}
+
+/// A variant's rating as one line: `variant level 3 (Cage), 57 steps`.
+pub fn variant_rating_line(e: &VariantExplanation) -> String {
+    format!("variant {}", e.rating_line())
+}
+
+/// A variant's rating as JSON fields.
+pub fn variant_rating_json(e: &VariantExplanation) -> serde_json::Value {
+    json!({
+        "level": e.level,
+        "hardest": e.hardest,
+        "steps": e.steps.len(),
+        "solved": e.solved,
+        "rating": e.rating_line(),
+    })
+}
+
 /// Write a record that was not rated: an error line, or a JSON record.
 pub fn write_unrated(out: &mut Vec<u8>, json: bool, rec: &Record, status: &str, e: &str) {
     if json {
@@ -159,11 +216,26 @@ pub fn each_rateable(
     chunk: &Chunk,
     a: &mut Answers<RateTally>,
     mut each: impl FnMut(&Record, &Position, &[String], &mut Answers<RateTally>),
+    mut each_variant: impl FnMut(&Record, &VariantExplanation, &mut Answers<RateTally>),
 ) {
     for rec in &chunk.records {
         if let Body::Notice(msg) = &rec.body {
             a.tally.notices += 1;
             let _ = writeln!(a.err, "sudoku: {msg}");
+            continue;
+        }
+        if let Body::Variant { range, column } = &rec.body {
+            let text = String::from_utf8_lossy(chunk.bytes(range));
+            match explain_variant(rec, &text, *column) {
+                Ok(e) => {
+                    a.tally.rated += 1;
+                    each_variant(rec, &e, a);
+                }
+                Err((status, e)) => {
+                    a.tally.bad += 1;
+                    write_unrated(&mut a.out, json, rec, status, &e);
+                }
+            }
             continue;
         }
         let checked = position_of(chunk, rec)
@@ -188,28 +260,47 @@ pub fn each_rateable(
 }
 
 fn rate_chunk(rater: &Rater, json: bool, chunk: &Chunk, a: &mut Answers<RateTally>) {
-    each_rateable(json, chunk, a, |rec, p, warnings, a| {
-        let r = rater.rate_candidates(&p.candidates);
-        if json {
-            let mut obj = json!({
-                "source": rec.source,
-                "line": rec.line,
-                "puzzle": p.grid.to_line(),
-                "pencilmarks": p.pencilmarks,
-                "status": "rated",
-            });
-            if let (Some(o), serde_json::Value::Object(m)) = (obj.as_object_mut(), rating_json(&r))
-            {
-                o.extend(m);
+    each_rateable(
+        json,
+        chunk,
+        a,
+        |rec, p, warnings, a| {
+            let r = rater.rate_candidates(&p.candidates);
+            if json {
+                let mut obj = json!({
+                    "source": rec.source,
+                    "line": rec.line,
+                    "puzzle": p.grid.to_line(),
+                    "pencilmarks": p.pencilmarks,
+                    "status": "rated",
+                });
+                if let (Some(o), serde_json::Value::Object(m)) =
+                    (obj.as_object_mut(), rating_json(&r))
+                {
+                    o.extend(m);
+                }
+                if !warnings.is_empty() {
+                    obj["warnings"] = json!(warnings);
+                }
+                let _ = writeln!(a.out, "{obj}");
+            } else {
+                let _ = writeln!(a.out, "{}", rating_line(&r));
             }
-            if !warnings.is_empty() {
-                obj["warnings"] = json!(warnings);
+        },
+        |rec, e, a| {
+            if json {
+                let obj = json!({
+                    "source": rec.source,
+                    "line": rec.line,
+                    "status": "rated",
+                    "variant": variant_rating_json(e),
+                });
+                let _ = writeln!(a.out, "{obj}");
+            } else {
+                let _ = writeln!(a.out, "{}", variant_rating_line(e));
             }
-            let _ = writeln!(a.out, "{obj}");
-        } else {
-            let _ = writeln!(a.out, "{}", rating_line(&r));
-        }
-    });
+        },
+    );
 }
 
 /// The rating as one line: `4.2 expert xy-wing naked-single:12,...`, with

@@ -674,7 +674,7 @@ impl Solved<'_> {
 /// .Cagey~3~R1C1: unknown constraint kind ...`. `start` is the column the
 /// puzzle starts at; a constraint that cannot hold is placed where its
 /// token is found in the text.
-fn variant_error(line: usize, start: usize, text: &str, e: &VariantError) -> String {
+pub(crate) fn variant_error(line: usize, start: usize, text: &str, e: &VariantError) -> String {
     match e {
         VariantError::Token {
             column,

@@ -290,15 +290,54 @@ fn the_bundled_examples_each_have_one_solution() {
 }
 
 #[test]
-fn rate_gives_a_variant_line_an_error_record() {
-    sudoku()
+fn rate_and_explain_read_variants() {
+    // rate: a line per puzzle, in order, classic and variant mixed; a
+    // variant with several solutions is not rated.
+    let out = sudoku()
         .arg("rate")
-        .write_stdin(format!("{THERMO}\n"))
+        .write_stdin(format!("{KILLER6}\n{PUZZLE}\n{CAGE4_MANY}\n.Cagey~3\n"))
         .assert()
-        .code(1)
-        .stdout(predicate::str::contains(
-            "line 1, column 1: a variant puzzle (ISS or f-puzzles): only solve and count read these",
-        ));
+        .code(1);
+    let got = lines(&out);
+    assert_eq!(got.len(), 4, "{got:?}");
+    assert!(got[0].starts_with("variant level "), "{}", got[0]);
+    assert!(got[0].ends_with("steps"), "{}", got[0]);
+    assert!(!got[1].starts_with("variant"), "{}", got[1]);
+    assert!(got[2].starts_with("multiple: -: line 3"), "{}", got[2]);
+    assert!(
+        got[3].contains("line 4, column 1: .Cagey~3: unknown constraint kind"),
+        "{}",
+        got[3]
+    );
+    // explain: every step, then the rating; each placement is the solution's.
+    let out = sudoku()
+        .args(["explain", "--format", "json"])
+        .write_stdin(format!("{KILLER6}\n"))
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_str(stdout_of(&out).trim()).expect("JSON");
+    assert_eq!(v["status"], "explained");
+    assert_eq!(v["variant"]["solved"], true);
+    let steps = v["steps"].as_array().expect("steps");
+    assert_eq!(Some(steps.len() as u64), v["variant"]["steps"].as_u64());
+    for s in steps {
+        if let Some(p) = s["placed"].as_array() {
+            let cell: sudoku_core::CellName = p[0].as_str().expect("a cell").parse().expect("r1c1");
+            let want =
+                KILLER6_SOLUTION.as_bytes()[cell.row as usize * 6 + cell.col as usize] - b'0';
+            assert_eq!(p[1].as_u64(), Some(u64::from(want)), "{s}");
+        }
+    }
+    assert!(steps.iter().any(|s| s["technique"] == "rule"), "{v}");
+    let out = sudoku()
+        .arg("explain")
+        .write_stdin(format!("{KILLER4}\n"))
+        .assert()
+        .success();
+    let text = stdout_of(&out);
+    assert!(text.starts_with("variant puzzle, line 1\n"), "{text}");
+    assert!(text.contains(".Cage~3~R1C1~R1C2: removes"), "{text}");
+    assert!(text.trim_end().ends_with("steps"), "{text}");
 }
 
 /// f-puzzles input: a JSON line (spaces inside), a link and its bare

@@ -62,6 +62,7 @@ pub mod between;
 pub mod cage;
 mod derive;
 pub mod exact;
+pub mod explain;
 pub mod fpuzzles;
 pub mod generate;
 pub mod greater;
@@ -503,13 +504,17 @@ impl Puzzle {
             m.house(house);
         }
         for c in &self.constraints {
+            m.label(c.to_string());
             c.lower(shape, &mut m)?;
         }
+        m.label("innies and outies");
         derive::derive_sums(shape, &mut m);
         if self.constraints.contains(&Constraint::StrictKropki) {
+            m.label(".StrictKropki (no dot: neither consecutive nor double)");
             kropki::lower_strict(&self.constraints, shape, &mut m);
         }
         if self.constraints.contains(&Constraint::StrictXv) {
+            m.label(".StrictXV (no mark: sum neither 5 nor 10)");
             xv::lower_strict(&self.constraints, shape, &mut m);
         }
         Ok(m)

@@ -38,6 +38,13 @@ pub(crate) struct Dom<'a> {
     changed: &'a mut Vec<u16>,
 }
 
+impl<'a> Dom<'a> {
+    /// Candidate masks to narrow, each narrowed cell pushed on `changed`.
+    pub(crate) fn new(masks: &'a mut [u16], changed: &'a mut Vec<u16>) -> Dom<'a> {
+        Dom { masks, changed }
+    }
+}
+
 impl Dom<'_> {
     /// The candidates of a cell.
     #[inline]
@@ -155,7 +162,7 @@ impl Prop {
     /// Once the peers are known: sums group the cells that must differ (an
     /// all-different unit sum becomes a killer cage), cages note which
     /// outside cells see each of theirs.
-    fn finish(&mut self, peers: &[Vec<u16>], houses: &[Vec<u16>], n: usize) {
+    pub(crate) fn finish(&mut self, peers: &[Vec<u16>], houses: &[Vec<u16>], n: usize) {
         if let Prop::Linear(l) = self {
             l.finish(peers, houses, n);
             if l.is_cage() {
@@ -221,6 +228,9 @@ pub(crate) struct Model {
     pub(crate) props: Vec<Prop>,
     /// Per cell, its box (or jigsaw region): region-sum lines cut there.
     pub(crate) region: Vec<u8>,
+    /// Where each constraint's propagators start in `props`, and its name
+    /// (for explanations): `(first prop, label)`, in order.
+    pub(crate) labels: Vec<(usize, String)>,
 }
 
 impl Model {
@@ -234,6 +244,21 @@ impl Model {
             distinct: Vec::new(),
             props: Vec::new(),
             region: vec![0; n * n],
+            labels: Vec::new(),
+        }
+    }
+
+    /// Name the propagators added from here on.
+    pub(crate) fn label(&mut self, label: impl Into<String>) {
+        self.labels.push((self.props.len(), label.into()));
+    }
+
+    /// The label of propagator `i`.
+    pub(crate) fn label_of(&self, i: usize) -> &str {
+        let k = self.labels.partition_point(|(start, _)| *start <= i);
+        match k {
+            0 => "rule",
+            _ => &self.labels[k - 1].1,
         }
     }
 
@@ -775,7 +800,7 @@ fn priorities(model: &Model) -> Vec<u32> {
 
 /// The pairs of houses that share at least two cells, for
 /// [`VariantSolver::locked_candidates`].
-fn crossings(houses: &[Vec<u16>], cells: usize) -> Vec<[Vec<u16>; 3]> {
+pub(crate) fn crossings(houses: &[Vec<u16>], cells: usize) -> Vec<[Vec<u16>; 3]> {
     let mut out = Vec::new();
     let mut mark = vec![false; cells];
     for (i, a) in houses.iter().enumerate() {

@@ -540,3 +540,41 @@ fn the_trace_follows_the_search() {
         }
     }
 }
+
+/// Explanations of every corpus puzzle with one solution: no step places a
+/// wrong digit or removes the solution's; a finished explanation is the
+/// solution; and a good share finish without a guess (116 of 246 when
+/// written).
+#[test]
+fn explanations_never_contradict_the_solution() {
+    use sudoku_core::variant::explain::explain;
+    let (mut solved, mut total) = (0, 0);
+    for case in corpus() {
+        let Some(solution) = &case.solution else {
+            continue;
+        };
+        let p = parse(&case);
+        let name = &case.name;
+        let e = explain(&p, 10_000).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let at = |c: sudoku_core::CellName| solution[p.shape.index(c)];
+        for s in &e.steps {
+            if let Some((c, d)) = s.placed {
+                assert_eq!(d, at(c), "{name}: {}", s.text);
+            }
+            for &(c, d) in &s.removed {
+                assert_ne!(d, at(c), "{name}: {}", s.text);
+            }
+        }
+        for (i, &m) in e.candidates.iter().enumerate() {
+            assert_ne!(m & (1 << (solution[i] - 1)), 0, "{name}: cell {i}");
+        }
+        total += 1;
+        if e.solved {
+            solved += 1;
+        }
+    }
+    assert!(
+        solved * 3 >= total,
+        "{solved} of {total} explained to the end"
+    );
+}
