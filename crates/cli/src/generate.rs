@@ -146,10 +146,13 @@ cages of 2 to 5 cells and no givens, and take no --symmetry. The text format
 is one ISS line per puzzle (`.Cage~10~R1C1~R1C2...`; with --with-solution the
 solution follows after a space), which `sudoku solve` and `count` read; json
 has the line as \"puzzle\", its shape, givens and constraints as \"variant\"
-(as `solve` writes them), the \"kind\" and the \"solution\". Variant puzzles are not rated (\"rating\": null):
-the rater knows rows, columns and boxes only, so --rate, --difficulty,
---rating, --require, --disable, --clues and --format grid are usage errors
-with --variant.
+(as `solve` writes them), the \"kind\" and the \"solution\". With --rate each
+variant puzzle gets the variant explainer's partial rating (the hardest level
+of step it needs, or \"stuck\" when it needs a guess: see `sudoku rate`),
+after \" # \" in text and as \"rating\" in json (null without --rate); the
+classic rater knows rows, columns and boxes only, so --difficulty, --rating,
+--require, --disable, --clues and --format grid are usage errors with
+--variant.
 
 Exit codes: 0 every puzzle made, 1 a puzzle not made in its budget (too rare a
 target for --max-attempts or --timeout, or --total-timeout ran out; the
@@ -235,9 +238,9 @@ pub fn config_of(args: &GenerateArgs) -> anyhow::Result<GeneratorConfig> {
 /// The variant options of the arguments: options the variant generator does
 /// not take are usage errors.
 pub fn variant_options(args: &GenerateArgs, kind: VariantKind) -> anyhow::Result<VariantOptions> {
-    let rater = "variant puzzles are not rated (the rater knows rows, columns and boxes only)";
+    let rater = "variant puzzles are rated only by --rate (a partial rating: see `sudoku rate`), \
+                 not chosen by it";
     for (given, flag) in [
-        (args.rate, "--rate"),
         (args.difficulty.is_some(), "--difficulty"),
         (args.rating.is_some(), "--rating"),
         (!args.require.is_empty(), "--require"),
@@ -629,6 +632,12 @@ fn write_variant(
     g: &VariantGenerated,
 ) -> io::Result<()> {
     let solution = variant::to_line(&g.solution);
+    // --rate: the variant explainer's partial rating (the puzzle is unique)
+    let rating = if args.rate {
+        variant::explain::explain(&g.puzzle, 100_000).ok()
+    } else {
+        None
+    };
     if args.format == Format::Json {
         let obj = json!({
             "index": index,
@@ -640,13 +649,16 @@ fn write_variant(
             "minimal": g.minimal,
             "attempts": g.attempts,
             "solution": solution,
-            "rating": null,
+            "rating": rating.as_ref().map(crate::rate::variant_rating_json),
         });
         return writeln!(out, "{obj}");
     }
     write!(out, "{}", g.puzzle)?;
     if args.with_solution {
         write!(out, " {solution}")?;
+    }
+    if let Some(r) = &rating {
+        write!(out, " # {}", crate::rate::variant_rating_line(r))?;
     }
     out.write_all(b"\n")
 }

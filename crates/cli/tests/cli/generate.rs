@@ -313,8 +313,10 @@ fn impossible_targets_are_usage_errors() {
             &["--variant", "killer", "--symmetry", "rot180"][..],
             "no givens",
         ),
-        (&["--variant", "x", "--rate"][..], "not rated"),
-        (&["--variant", "x", "--difficulty", "hard"][..], "not rated"),
+        (
+            &["--variant", "x", "--difficulty", "hard"][..],
+            "rated only by --rate",
+        ),
         (&["--variant", "x", "--clues", "20..30"][..], "--clues"),
         (&["--variant", "x", "--format", "grid"][..], "grid"),
         (

@@ -122,3 +122,45 @@ fn variant_givens_keep_the_symmetry_and_the_solution_follows() {
         assert!(!p.constraints.is_empty(), "{out}");
     }
 }
+
+/// `--rate` with `--variant`: the variant explainer's rating after ` # `,
+/// which `sudoku rate` gives the same puzzle; in JSON as "rating".
+#[test]
+fn variant_puzzles_are_rated_with_rate() {
+    let out = generate(&[
+        "--variant",
+        "killer",
+        "--size",
+        "6",
+        "-n",
+        "2",
+        "--seed",
+        "3",
+        "--rate",
+    ]);
+    for l in out.lines() {
+        let (puzzle, rating) = l.split_once(" # ").expect("a rating comment");
+        assert!(rating.starts_with("variant "), "{l}");
+        let again = sudoku()
+            .arg("rate")
+            .write_stdin(format!("{puzzle}\n"))
+            .assert()
+            .success();
+        assert_eq!(crate::stdout_of(&again).trim(), rating, "{l}");
+    }
+    let out = generate(&[
+        "--variant",
+        "x",
+        "--size",
+        "6",
+        "-n",
+        "1",
+        "--seed",
+        "3",
+        "--rate",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON");
+    assert!(v["rating"]["level"].as_u64().is_some(), "{v}");
+}
