@@ -345,7 +345,11 @@ impl Rules {
             }
             Constraint::Cage(cage) => {
                 let cells = self.indices(&cage.cells);
-                self.all_different(name, &cells);
+                // a cell listed twice counts twice in the sum only
+                let mut distinct = cells.clone();
+                distinct.sort_unstable();
+                distinct.dedup();
+                self.all_different(name, &distinct);
                 if let Some(total) = cage.sum {
                     self.sum(name, cells, total);
                 }

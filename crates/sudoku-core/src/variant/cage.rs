@@ -47,17 +47,29 @@ pub(crate) fn parse(args: &[&str], shape: Shape) -> Result<Constraint, String> {
 }
 
 impl Cage {
-    /// A cage that cannot hold at all: too many cells, a repeated cell, or a
-    /// sum no set of distinct digits of that size makes.
+    /// A cage that cannot hold at all: too many cells, or a sum no set of
+    /// distinct digits of that size makes.
     fn check(&self, shape: Shape) -> Result<(), String> {
         let n = shape.side();
-        if self.cells.len() > n {
-            return Err(format!("{} cells but only {n} digits", self.cells.len()));
-        }
         let mut seen = self.cells.clone();
         seen.sort();
-        if let Some(w) = seen.windows(2).find(|w| w[0] == w[1]) {
-            return Err(format!("cell {} twice", w[0]));
+        seen.dedup();
+        if seen.len() > n {
+            return Err(format!("{} cells but only {n} digits", seen.len()));
+        }
+        if seen.len() < self.cells.len() {
+            // A cell listed twice counts twice in the sum (as ISS reads
+            // it); the sum is then checked by its bounds only.
+            if let Some(sum) = self.sum {
+                let (lo, hi) = (self.cells.len() as u32, (self.cells.len() * n) as u32);
+                if sum < lo || sum > hi {
+                    return Err(format!(
+                        "{} cells make {lo} to {hi}, not {sum}",
+                        self.cells.len()
+                    ));
+                }
+            }
+            return Ok(());
         }
         if let Some(sum) = self.sum {
             let k = self.cells.len();
@@ -76,10 +88,24 @@ impl Cage {
     pub(crate) fn lower(&self, shape: Shape, m: &mut Model) -> Result<(), String> {
         self.check(shape)?;
         let cells: Vec<u16> = self.cells.iter().map(|&c| shape.index(c) as u16).collect();
-        m.all_different(&cells);
-        if let Some(sum) = self.sum {
-            m.props
-                .push(Prop::Cage(CageSum::new(cells, sum, shape.side())));
+        let mut distinct = cells.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        m.all_different(&distinct);
+        match self.sum {
+            Some(sum) if distinct.len() < cells.len() => {
+                // a cell listed twice counts twice: a weighted sum
+                let terms = distinct
+                    .iter()
+                    .map(|&c| (c, cells.iter().filter(|&&x| x == c).count() as i32))
+                    .collect();
+                m.props
+                    .push(Prop::Linear(super::prim::Linear::new(terms, sum as i32)));
+            }
+            Some(sum) => m
+                .props
+                .push(Prop::Cage(CageSum::new(cells, sum, shape.side()))),
+            None => {}
         }
         Ok(())
     }

@@ -578,3 +578,23 @@ fn explanations_never_contradict_the_solution() {
         "{solved} of {total} explained to the end"
     );
 }
+
+/// A cage listing a cell twice counts it twice in the sum (as ISS reads
+/// it): on a 4×4 grid, r1c1 + 2·r1c2 = 5 leaves (1, 2) and (3, 1).
+#[test]
+fn a_cell_listed_twice_in_a_cage_counts_twice() {
+    let p: Puzzle = ".Shape~4x4.Cage~5~R1C1~R1C2~R1C2".parse().expect("reads");
+    let mut solver = VariantSolver::new(&p).expect("set up");
+    let mut firsts = std::collections::BTreeSet::new();
+    solver.search(&Limits::default(), &mut |v| {
+        assert_eq!(v[0] + 2 * v[1], 5, "{}", to_line(v));
+        firsts.insert((v[0], v[1]));
+        ControlFlow::Continue(())
+    });
+    assert_eq!(firsts.into_iter().collect::<Vec<_>>(), [(1, 2), (3, 1)]);
+    assert_eq!(
+        count_solutions(&p, 1000),
+        solver.count(1000, &limits()).0
+    );
+    assert!(".Cage~40~R1C1~R1C1".parse::<Puzzle>().is_err());
+}
