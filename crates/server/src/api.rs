@@ -858,7 +858,7 @@ mod tests {
 
     #[test]
     fn a_bad_puzzle_names_its_line_and_column() {
-        let body = json!({"puzzle": "..x"}).to_string();
+        let body = json!({"puzzle": format!("..x{}", ".".repeat(78))}).to_string();
         let e = handle(Endpoint::Solve, body.as_bytes(), &limits()).unwrap_err();
         assert_eq!((e.status, e.line, e.column), (400, Some(1), Some(3)));
         assert!(e.error.contains("'x'"), "{}", e.error);

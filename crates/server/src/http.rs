@@ -188,14 +188,18 @@ async fn api_call(
             _ => return to_response(answer),
         }
     }
+    // Wait for a worker while at least a quarter of the deadline is left
+    // for the search; after that the answer could only be "unknown".
+    let wait_until = deadline - config.deadline / 4;
     let permit: OwnedSemaphorePermit =
-        match tokio::time::timeout_at(deadline.into(), shared.workers.clone().acquire_owned()).await
+        match tokio::time::timeout_at(wait_until.into(), shared.workers.clone().acquire_owned())
+            .await
         {
             Ok(Ok(p)) => p,
             _ => {
                 return error_response(&ApiError::new(
                     503,
-                    "the server is busy: no worker was free before the request's deadline",
+                    "the server is busy: no worker was free in time; try again shortly",
                 ));
             }
         };

@@ -10,7 +10,7 @@
 //! - a bounded number of requests in flight ([`Config::max_in_flight`],
 //!   then `429`), searches on a bounded pool of worker threads
 //!   ([`Config::workers`]) off the async threads, and `503` when no worker
-//!   is free before the request's deadline;
+//!   is free while three quarters of the request's deadline are left;
 //! - a bounded number of open connections ([`Config::max_connections`]:
 //!   more wait in the kernel's queue);
 //! - every error is JSON: `{"error": "...", "line": L, "column": C}` with a
@@ -38,7 +38,8 @@ pub struct Config {
     pub max_body: usize,
     /// Time from a request's arrival until its answer is due (default 5 s):
     /// waiting for a worker and searching both count. A search still running
-    /// then answers `unknown`; a request still waiting for a worker gets `503`.
+    /// then answers `unknown`. A request that waited for a worker for three
+    /// quarters of it gets `503`.
     pub deadline: Duration,
     /// Search nodes per search at most (default 20,000,000).
     pub max_nodes: u64,
