@@ -43,7 +43,9 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         ..sudoku_server::Config::default()
     };
     sudoku_server::run(args.addr, config, |addr| {
-        eprintln!("sudoku serve: listening on http://{addr}/ (the API: http://{addr}/api/openapi.json)");
+        eprintln!(
+            "sudoku serve: listening on http://{addr}/ (the API: http://{addr}/api/openapi.json)"
+        );
     })
     .with_context(|| format!("--addr {}: cannot serve", args.addr))?;
     Ok(ExitCode::SUCCESS)

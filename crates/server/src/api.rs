@@ -90,7 +90,11 @@ impl RequestLimits {
         }
         Limits {
             deadline: Some(deadline),
-            max_nodes: Some(asked.max_nodes.map_or(self.max_nodes, |n| n.min(self.max_nodes))),
+            max_nodes: Some(
+                asked
+                    .max_nodes
+                    .map_or(self.max_nodes, |n| n.min(self.max_nodes)),
+            ),
             ..Limits::none()
         }
     }
@@ -465,7 +469,9 @@ fn uniqueness_of(mut found: Vec<Grid>, report: &Report) -> Uniqueness {
             }
         }
         (_, stop) if stop.is_cut_short() => Uniqueness::Unknown(stop),
-        (1, _) => found.pop().map_or(Uniqueness::NoSolution, Uniqueness::Unique),
+        (1, _) => found
+            .pop()
+            .map_or(Uniqueness::NoSolution, Uniqueness::Unique),
         _ => Uniqueness::NoSolution,
     }
 }
@@ -591,7 +597,10 @@ fn merge(obj: &mut Value, more: Value) {
 
 fn rate(req: PositionRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
     if req.level.is_some() {
-        return Err(ApiError::field("level", "level: only /api/hint takes a level"));
+        return Err(ApiError::field(
+            "level",
+            "level: only /api/hint takes a level",
+        ));
     }
     let (grid, c, pencilmarks) = parse_position(&req.puzzle)?;
     rater_size_ok(&grid)?;
@@ -660,7 +669,10 @@ fn hint(req: PositionRequest, limits: &RequestLimits) -> Result<Value, ApiError>
 
 fn explain(req: PositionRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
     if req.level.is_some() {
-        return Err(ApiError::field("level", "level: only /api/hint takes a level"));
+        return Err(ApiError::field(
+            "level",
+            "level: only /api/hint takes a level",
+        ));
     }
     let (grid, c0, pencilmarks) = parse_position(&req.puzzle)?;
     rater_size_ok(&grid)?;

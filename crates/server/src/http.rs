@@ -1,7 +1,7 @@
 //! The HTTP side: routes, limits, and JSON errors.
 
-use std::io;
 use std::future::Future;
+use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -41,7 +41,10 @@ pub fn router(config: Config) -> Router {
         .route("/api/openapi.json", get(openapi))
         .route("/api/{endpoint}", post(api_call).fallback(wrong_method));
     for asset in assets::ASSETS {
-        r = r.route(asset.path, get(move || async move { asset_response(asset) }));
+        r = r.route(
+            asset.path,
+            get(move || async move { asset_response(asset) }),
+        );
     }
     r.fallback(not_found).with_state(shared)
 }
@@ -70,7 +73,10 @@ fn error_response(e: &ApiError) -> Response {
 fn asset_response(asset: &'static assets::Asset) -> Response {
     let mut res = (StatusCode::OK, asset.body).into_response();
     let h = res.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(asset.content_type));
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(asset.content_type),
+    );
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     h.insert(
         header::CONTENT_SECURITY_POLICY,
@@ -93,7 +99,10 @@ async fn openapi() -> Response {
 }
 
 async fn not_found() -> Response {
-    error_response(&ApiError::new(404, "no such page or endpoint; the API is described at /api/openapi.json"))
+    error_response(&ApiError::new(
+        404,
+        "no such page or endpoint; the API is described at /api/openapi.json",
+    ))
 }
 
 async fn wrong_method() -> Response {
@@ -148,29 +157,30 @@ async fn api_call(
     if declared.is_some_and(|n| n > config.max_body as u64) {
         return too_large();
     }
-    let bytes: Bytes = match tokio::time::timeout_at(
-        deadline.into(),
-        axum::body::to_bytes(body, config.max_body),
-    )
-    .await
-    {
-        Ok(Ok(b)) => b,
-        Ok(Err(e)) => {
-            let limit = std::error::Error::source(&e)
-                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>())
-                || e.to_string().contains("length limit");
-            if limit {
-                return too_large();
+    let bytes: Bytes =
+        match tokio::time::timeout_at(deadline.into(), axum::body::to_bytes(body, config.max_body))
+            .await
+        {
+            Ok(Ok(b)) => b,
+            Ok(Err(e)) => {
+                let limit = std::error::Error::source(&e)
+                    .is_some_and(|s| s.is::<http_body_util::LengthLimitError>())
+                    || e.to_string().contains("length limit");
+                if limit {
+                    return too_large();
+                }
+                return error_response(&ApiError::new(
+                    400,
+                    format!("cannot read the request body: {e}"),
+                ));
             }
-            return error_response(&ApiError::new(400, format!("cannot read the request body: {e}")));
-        }
-        Err(_) => {
-            return error_response(&ApiError::new(
-                408,
-                "the request body did not arrive before the deadline",
-            ));
-        }
-    };
+            Err(_) => {
+                return error_response(&ApiError::new(
+                    408,
+                    "the request body did not arrive before the deadline",
+                ));
+            }
+        };
     let limits = RequestLimits {
         deadline,
         max_nodes: config.max_nodes,
@@ -250,13 +260,15 @@ const IDLE: std::time::Duration = std::time::Duration::from_secs(30);
 
 impl Counted {
     fn touch(&mut self) {
-        self.idle
-            .as_mut()
-            .reset(tokio::time::Instant::now() + IDLE);
+        self.idle.as_mut().reset(tokio::time::Instant::now() + IDLE);
     }
 
     /// `Pending` becomes an error once the connection has been idle too long.
-    fn idle_check<T>(&mut self, cx: &mut Context<'_>, p: Poll<io::Result<T>>) -> Poll<io::Result<T>> {
+    fn idle_check<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        p: Poll<io::Result<T>>,
+    ) -> Poll<io::Result<T>> {
         match p {
             Poll::Pending => match self.idle.as_mut().poll(cx) {
                 Poll::Ready(()) => Poll::Ready(Err(io::Error::new(

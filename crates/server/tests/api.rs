@@ -91,22 +91,39 @@ fn every_endpoint_answers_in_the_clis_vocabulary() {
         assert!(v["stats"][field].is_u64(), "{field}: {v}");
     }
 
-    let (s, v) = post(addr, "solve", &json!({"puzzle": PUZZLE, "method": "dlx", "trace": true}));
+    let (s, v) = post(
+        addr,
+        "solve",
+        &json!({"puzzle": PUZZLE, "method": "dlx", "trace": true}),
+    );
     assert_eq!((s, &v["status"]), (200, &json!("unique")));
     let trace = v["trace"].as_array().unwrap();
     assert!(trace.iter().any(|t| t["kind"] == "column"), "{trace:?}");
     assert_eq!(trace.iter().filter(|t| t["kind"] == "solution").count(), 1);
 
-    let (s, v) = post(addr, "count", &json!({"puzzle": ".".repeat(16), "limit": 1000}));
+    let (s, v) = post(
+        addr,
+        "count",
+        &json!({"puzzle": ".".repeat(16), "limit": 1000}),
+    );
     assert_eq!(s, 200);
-    assert_eq!((v["count"].as_u64(), v["complete"].as_bool()), (Some(288), Some(true)));
+    assert_eq!(
+        (v["count"].as_u64(), v["complete"].as_bool()),
+        (Some(288), Some(true))
+    );
     assert_eq!(v["status"], "multiple");
     let (_, v) = post(addr, "count", &json!({"puzzle": PUZZLE}));
-    assert_eq!((v["status"].as_str(), v["count"].as_u64()), (Some("unique"), Some(1)));
+    assert_eq!(
+        (v["status"].as_str(), v["count"].as_u64()),
+        (Some("unique"), Some(1))
+    );
 
     let (s, v) = post(addr, "rate", &json!({"puzzle": PUZZLE}));
     assert_eq!(s, 200);
-    assert_eq!((v["rating"].as_f64(), v["band"].as_str()), (Some(3.2), Some("hard")));
+    assert_eq!(
+        (v["rating"].as_f64(), v["band"].as_str()),
+        (Some(3.2), Some("hard"))
+    );
     assert_eq!(v["hardest"], "x-wing");
 
     for level in 1..=3 {
@@ -124,22 +141,41 @@ fn every_endpoint_answers_in_the_clis_vocabulary() {
     assert_eq!(steps.len() as u64, v["rating"]["steps"].as_u64().unwrap());
     assert_eq!(steps[0]["candidates"].as_str().unwrap().len(), 729);
 
-    let (s, a) = post(addr, "generate", &json!({"difficulty": "easy", "seed": 12, "size": 9}));
+    let (s, a) = post(
+        addr,
+        "generate",
+        &json!({"difficulty": "easy", "seed": 12, "size": 9}),
+    );
     assert_eq!((s, &a["status"]), (200, &json!("generated")), "{a}");
     assert_eq!(a["rating"]["band"], "easy");
-    let (_, b) = post(addr, "generate", &json!({"difficulty": "easy", "seed": 12, "size": 9}));
+    let (_, b) = post(
+        addr,
+        "generate",
+        &json!({"difficulty": "easy", "seed": 12, "size": 9}),
+    );
     assert_eq!(a["puzzle"], b["puzzle"], "one seed, one puzzle");
     let (_, check) = post(addr, "solve", &json!({"puzzle": a["puzzle"]}));
-    assert_eq!((&check["status"], &check["solution"]), (&json!("unique"), &a["solution"]));
+    assert_eq!(
+        (&check["status"], &check["solution"]),
+        (&json!("unique"), &a["solution"])
+    );
     let (_, small) = post(addr, "generate", &json!({"size": 4, "symmetry": "rot180"}));
     assert_eq!(small["puzzle"].as_str().unwrap().len(), 16);
 
-    let (s, v) = post(addr, "bench", &json!({"puzzle": PUZZLE, "methods": ["mrv", "dlx-pruned", "fast"]}));
+    let (s, v) = post(
+        addr,
+        "bench",
+        &json!({"puzzle": PUZZLE, "methods": ["mrv", "dlx-pruned", "fast"]}),
+    );
     assert_eq!(s, 200);
     let results = v["results"].as_array().unwrap();
     assert_eq!(results.len(), 3);
     assert!(results.iter().all(|r| r["status"] == "unique"), "{v}");
-    let (_, v) = post(addr, "bench", &json!({"puzzle": ".".repeat(256), "methods": ["fast", "mrv-hidden"]}));
+    let (_, v) = post(
+        addr,
+        "bench",
+        &json!({"puzzle": ".".repeat(256), "methods": ["fast", "mrv-hidden"]}),
+    );
     assert_eq!(v["results"][0]["status"], "n/a");
     assert_eq!(v["results"][1]["status"], "multiple");
 }
@@ -167,32 +203,63 @@ fn the_page_and_its_assets_are_served_with_a_strict_policy() {
         assert!(head.contains("default-src 'self'"), "{head}");
     }
     let (_, _, page) = request(addr, "GET", "/", b"");
-    for name in [">Puzzle</label>", ">Load<", ">Solve<", ">Hint<", ">Undo<", ">Redo<", ">Check<", ">New puzzle<"] {
+    for name in [
+        ">Puzzle</label>",
+        ">Load<",
+        ">Solve<",
+        ">Hint<",
+        ">Undo<",
+        ">Redo<",
+        ">Check<",
+        ">New puzzle<",
+    ] {
         assert!(page.contains(name), "{name}");
     }
-    assert!(!page.contains("http://") && !page.contains("https://"), "no external URL");
+    assert!(
+        !page.contains("http://") && !page.contains("https://"),
+        "no external URL"
+    );
 }
 
 #[test]
 fn a_bad_puzzle_is_a_400_with_its_line_and_column() {
     let addr = default_server();
-    let (s, v) = post(addr, "solve", &json!({"puzzle": format!("..3x{}", ".".repeat(77))}));
+    let (s, v) = post(
+        addr,
+        "solve",
+        &json!({"puzzle": format!("..3x{}", ".".repeat(77))}),
+    );
     assert_eq!(s, 400);
-    assert_eq!((v["line"].as_u64(), v["column"].as_u64()), (Some(1), Some(4)), "{v}");
+    assert_eq!(
+        (v["line"].as_u64(), v["column"].as_u64()),
+        (Some(1), Some(4)),
+        "{v}"
+    );
     assert_eq!(v["field"], "puzzle");
     // a grid whose second row is short
     let grid = "53..7....\n6..195..\n.98....6.\n8...6...3\n4..8.3..1\n7...2...6\n.6....28.\n...419..5\n....8..79";
     let (s, v) = post(addr, "rate", &json!({"puzzle": grid}));
     assert_eq!((s, v["line"].as_u64()), (400, Some(2)), "{v}");
     // givens that conflict
-    let (s, v) = post(addr, "hint", &json!({"puzzle": format!("11{}", ".".repeat(79))}));
+    let (s, v) = post(
+        addr,
+        "hint",
+        &json!({"puzzle": format!("11{}", ".".repeat(79))}),
+    );
     assert_eq!(s, 400);
     assert!(v["error"].as_str().unwrap().contains("twice"), "{v}");
-    assert_eq!((v["line"].as_u64(), v["column"].as_u64()), (Some(1), Some(2)), "{v}");
+    assert_eq!(
+        (v["line"].as_u64(), v["column"].as_u64()),
+        (Some(1), Some(2)),
+        "{v}"
+    );
     for endpoint in ["solve", "count", "rate", "hint", "explain", "bench"] {
         let (s, v) = post(addr, endpoint, &json!({"puzzle": "1234"}));
         assert_eq!(s, 400, "{endpoint}");
-        assert!(v["line"].is_u64() && v["column"].is_u64(), "{endpoint}: {v}");
+        assert!(
+            v["line"].is_u64() && v["column"].is_u64(),
+            "{endpoint}: {v}"
+        );
     }
 }
 
@@ -228,7 +295,10 @@ fn malformed_requests_are_400s_in_json() {
     // fields out of range
     for (endpoint, body) in [
         ("solve", json!({"puzzle": PUZZLE, "method": "quantum"})),
-        ("solve", json!({"puzzle": ".".repeat(256), "method": "fast"})),
+        (
+            "solve",
+            json!({"puzzle": ".".repeat(256), "method": "fast"}),
+        ),
         ("count", json!({"puzzle": PUZZLE, "limit": 0})),
         ("hint", json!({"puzzle": PUZZLE, "level": 4})),
         ("rate", json!({"puzzle": ".".repeat(256)})),
@@ -301,15 +371,39 @@ fn the_deadline_and_node_cap_make_answers_unknown() {
         ..Config::default()
     });
     let t = Instant::now();
-    let (s, v) = post(addr, "solve", &json!({"puzzle": HARD_FOR_NAIVE, "method": "naive"}));
-    assert_eq!((s, &v["status"], &v["stopped"]), (200, &json!("unknown"), &json!("deadline")), "{v}");
+    let (s, v) = post(
+        addr,
+        "solve",
+        &json!({"puzzle": HARD_FOR_NAIVE, "method": "naive"}),
+    );
+    assert_eq!(
+        (s, &v["status"], &v["stopped"]),
+        (200, &json!("unknown"), &json!("deadline")),
+        "{v}"
+    );
     assert!(v["solution"].is_null());
     assert!(t.elapsed() < Duration::from_secs(3));
-    let (_, v) = post(addr, "count", &json!({"puzzle": ".".repeat(81), "limit": 1_000_000, "max_nodes": 5000}));
-    assert_eq!((&v["status"], &v["complete"]), (&json!("multiple"), &json!(false)), "{v}");
+    let (_, v) = post(
+        addr,
+        "count",
+        &json!({"puzzle": ".".repeat(81), "limit": 1_000_000, "max_nodes": 5000}),
+    );
+    assert_eq!(
+        (&v["status"], &v["complete"]),
+        (&json!("multiple"), &json!(false)),
+        "{v}"
+    );
     assert_eq!(v["stopped"], "node-limit");
-    let (_, v) = post(addr, "count", &json!({"puzzle": PUZZLE, "method": "naive", "max_nodes": 50}));
-    assert_eq!((&v["status"], &v["stopped"]), (&json!("unknown"), &json!("node-limit")), "{v}");
+    let (_, v) = post(
+        addr,
+        "count",
+        &json!({"puzzle": PUZZLE, "method": "naive", "max_nodes": 50}),
+    );
+    assert_eq!(
+        (&v["status"], &v["stopped"]),
+        (&json!("unknown"), &json!("node-limit")),
+        "{v}"
+    );
 }
 
 #[test]
@@ -338,7 +432,12 @@ fn too_many_requests_in_flight_get_429_and_no_free_worker_503() {
     std::thread::sleep(Duration::from_millis(200));
     // two in flight: the third is turned away at once
     let t = Instant::now();
-    let (s, _, body) = request(addr, "POST", "/api/rate", json!({"puzzle": PUZZLE}).to_string().as_bytes());
+    let (s, _, body) = request(
+        addr,
+        "POST",
+        "/api/rate",
+        json!({"puzzle": PUZZLE}).to_string().as_bytes(),
+    );
     assert_eq!(s, 429, "{body}");
     assert!(t.elapsed() < Duration::from_millis(500));
     assert!(serde_json::from_str::<Value>(&body).unwrap()["error"].is_string());
@@ -382,7 +481,11 @@ fn many_concurrent_requests_all_get_right_answers() {
                     assert_eq!(s, 200, "{v}");
                     assert_eq!(v["status"], "unique", "{p}: {v}");
                     if let Some(sol) = v["solution"].as_str() {
-                        assert!(sol.chars().zip(p.chars()).all(|(a, b)| b == '.' || b == '0' || a == b));
+                        assert!(
+                            sol.chars()
+                                .zip(p.chars())
+                                .all(|(a, b)| b == '.' || b == '0' || a == b)
+                        );
                     }
                     ok += 1;
                 }
