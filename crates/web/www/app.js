@@ -176,6 +176,11 @@ function startGame(g, note) {
   ui.hintText.textContent = '';
   cells = buildBoard(ui.board, ui.overlay, g.n, onCellPointer);
   buildKeypad(g.n);
+  // the step solver (hints, rating, explanations) takes 4×4 and 9×9
+  for (const id of ['hint', 'rate', 'explain']) {
+    $(id).disabled = g.n > 9;
+    $(id).title = g.n > 9 ? 'The step solver takes 4×4 and 9×9 puzzles' : '';
+  }
   selected = Math.min(selected, g.n * g.n - 1);
   render();
   save();
