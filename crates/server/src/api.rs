@@ -84,8 +84,11 @@ impl RequestLimits {
     fn search(&self, asked: &Asked) -> Limits {
         let mut deadline = self.deadline;
         if let Some(t) = asked.timeout {
-            if let Some(d) = Instant::now().checked_add(Duration::from_secs_f64(t.min(1e6))) {
-                deadline = deadline.min(d);
+            // checked by `check_timeout`; anything else means "no lower limit"
+            if let Ok(d) = Duration::try_from_secs_f64(t.min(1e6)) {
+                if let Some(d) = Instant::now().checked_add(d) {
+                    deadline = deadline.min(d);
+                }
             }
         }
         Limits {
@@ -383,7 +386,19 @@ fn put_stop(obj: &mut Value, report: &Report) {
     }
 }
 
+/// A request's `timeout`: a positive number of seconds.
+fn check_timeout(t: Option<f64>) -> Result<(), ApiError> {
+    match t {
+        Some(t) if !(t > 0.0 && t.is_finite()) => Err(ApiError::field(
+            "timeout",
+            format!("timeout: {t} is not a positive number of seconds"),
+        )),
+        _ => Ok(()),
+    }
+}
+
 fn solve(req: SolveRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
+    check_timeout(req.timeout)?;
     let grid = parse_grid(&req.puzzle)?;
     let method = parse_method(req.method.as_deref(), grid.size())?;
     let asked = Asked {
@@ -477,6 +492,7 @@ fn uniqueness_of(mut found: Vec<Grid>, report: &Report) -> Uniqueness {
 }
 
 fn count(req: CountRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
+    check_timeout(req.timeout)?;
     let grid = parse_grid(&req.puzzle)?;
     let method = parse_method(req.method.as_deref(), grid.size())?;
     let limit = req.limit.unwrap_or(2);
@@ -898,6 +914,130 @@ mod tests {
         )
         .unwrap();
         assert_eq!(v["status"], "multiple");
+    }
+
+    #[test]
+    fn a_timeout_that_is_not_a_positive_number_is_a_400() {
+        for t in ["-1", "0", "-0.5", "1e400"] {
+            let body = format!("{{\"puzzle\": \"{PUZZLE}\", \"timeout\": {t}}}");
+            for e in [Endpoint::Solve, Endpoint::Count] {
+                let r = handle(e, body.as_bytes(), &limits());
+                assert_eq!(r.map_err(|e| e.status), Err(400), "{t}");
+            }
+        }
+    }
+
+    /// Mangled requests (bytes flipped, dropped, repeated) never panic: each
+    /// gets an answer or an error with a status.
+    #[test]
+    fn mangled_requests_never_panic() {
+        let seeds = [
+            json!({"puzzle": PUZZLE, "method": "dlx", "trace": true, "timeout": 0.5, "max_nodes": 1000}),
+            json!({"puzzle": PUZZLE, "limit": 5, "method": "mrv"}),
+            json!({"puzzle": PUZZLE, "level": 3}),
+            json!({"puzzle": ".".repeat(16), "methods": ["naive", "fast"]}),
+            json!({"difficulty": "easy", "size": 4, "seed": 3, "symmetry": "rot90"}),
+        ];
+        let mut rng = sudoku_core::generate::SplitMix64::new(15);
+        let short = RequestLimits {
+            deadline: Instant::now() + Duration::from_secs(60),
+            max_nodes: 20_000,
+        };
+        let mut answered = 0;
+        for round in 0..1500 {
+            let mut value = seeds[round % seeds.len()].clone();
+            // half the rounds change values and keep the JSON well formed
+            if round % 2 == 0 {
+                let pick = |rng: &mut sudoku_core::generate::SplitMix64, list: &[Value]| {
+                    list[rng.next_u64() as usize % list.len()].clone()
+                };
+                if let Some(p) = value["puzzle"].as_str() {
+                    let mut cells: Vec<char> = p.chars().collect();
+                    for _ in 0..rng.next_u64() % 6 {
+                        let at = rng.next_u64() as usize % cells.len();
+                        cells[at] = ".123456789x0AG\n"
+                            .chars()
+                            .nth(rng.next_u64() as usize % 14)
+                            .unwrap_or('.');
+                    }
+                    value["puzzle"] = json!(cells.into_iter().collect::<String>());
+                }
+                let o = value.as_object_mut().unwrap();
+                for key in ["level", "limit", "size", "max_nodes"] {
+                    if o.contains_key(key) {
+                        o[key] = pick(
+                            &mut rng,
+                            &[
+                                json!(0),
+                                json!(1),
+                                json!(3),
+                                json!(4),
+                                json!(9),
+                                json!(16),
+                                json!(25),
+                                json!(-1),
+                                json!(u64::MAX),
+                            ],
+                        );
+                    }
+                }
+                if o.contains_key("timeout") {
+                    o["timeout"] = pick(
+                        &mut rng,
+                        &[json!(0.001), json!(-1.0), json!(0), json!(1e300)],
+                    );
+                }
+                if o.contains_key("method") {
+                    o["method"] = pick(
+                        &mut rng,
+                        &[
+                            json!("naive"),
+                            json!("dlx-first"),
+                            json!("fast"),
+                            json!("nope"),
+                            json!(null),
+                        ],
+                    );
+                }
+                if o.contains_key("symmetry") {
+                    o["symmetry"] = pick(&mut rng, &[json!("both"), json!("mirror"), json!("x")]);
+                }
+            }
+            let mut body = value.to_string().into_bytes();
+            for _ in 0..(round as u64 % 2) * (1 + rng.next_u64() % 4) {
+                let len = body.len().max(1);
+                let at = (rng.next_u64() as usize) % len;
+                match rng.next_u64() % 4 {
+                    0 if !body.is_empty() => {
+                        body.remove(at);
+                    }
+                    1 => {
+                        let chars = b"0123456789.x{}[]\",:-eE";
+                        body.insert(at, chars[rng.next_u64() as usize % chars.len()]);
+                    }
+                    2 if !body.is_empty() => body[at] = rng.next_u64() as u8,
+                    _ => {
+                        let end = (at + 8).min(body.len());
+                        let piece = body[at..end].to_vec();
+                        body.splice(at..at, piece);
+                    }
+                }
+            }
+            for e in Endpoint::ALL {
+                if e == Endpoint::Generate && round % 10 != 0 {
+                    continue; // generation is the slow one: a sample
+                }
+                match handle(e, &body, &short) {
+                    Ok(v) => {
+                        assert!(v.is_object());
+                        answered += 1;
+                    }
+                    Err(err) => assert!((400..600).contains(&err.status)),
+                }
+            }
+        }
+        // some mangled requests are still valid ones, and are answered
+        assert!(answered > 100, "{answered}");
     }
 
     #[test]

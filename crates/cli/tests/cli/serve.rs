@@ -47,7 +47,10 @@ fn serve_says_where_it_listens_and_answers() {
         .and_then(|s| s.split('/').next())
         .unwrap_or_else(|| panic!("no address in {line:?}"))
         .to_string();
-    let page = http(&addr, "GET / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+    let page = http(
+        &addr,
+        "GET / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n",
+    );
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
     assert!(page.contains("role=\"grid\""));
     let body = format!("{{\"puzzle\": \"{PUZZLE}\"}}");
@@ -58,7 +61,10 @@ fn serve_says_where_it_listens_and_answers() {
             body.len()
         ),
     );
-    assert!(answer.contains(&format!("\"solution\":\"{SOLUTION}\"")), "{answer}");
+    assert!(
+        answer.contains(&format!("\"solution\":\"{SOLUTION}\"")),
+        "{answer}"
+    );
 }
 
 #[test]
