@@ -163,6 +163,16 @@ test('play, hint, solve, compare, explain, generate, restore', { timeout: 120000
   await page.getByLabel('Method', { exact: true }).selectOption('dlx');
   await button('Trace').click();
   await page.locator('#trace-text', { hasText: '1 of' }).waitFor();
+  // at the step that reaches the solution, every empty cell holds a digit
+  const traced = await (await fetch(`${base}api/solve`, {
+    method: 'POST', body: JSON.stringify({ puzzle: PUZZLE, method: 'dlx', trace: true }),
+  })).json();
+  const solved = traced.trace.findIndex((step) => step.kind === 'solution');
+  await page.getByLabel('Trace step').fill(String(solved));
+  await page.locator('#trace-text', { hasText: `${solved + 1} of ${traced.trace.length}: a solution` }).waitFor();
+  assert.equal(await page.locator('#overlay .placed.trace').count(), 81 - 24);
+  await page.getByLabel('Trace step').fill(String(Math.floor(solved / 2)));
+  await shot('trace');
 
   // generate by difficulty
   await page.getByLabel('Difficulty', { exact: true }).selectOption('easy');

@@ -596,11 +596,52 @@ function traceWords(s, n) {
   }
 }
 
+/**
+ * The digits the search holds after step k: a try or placement at depth d
+ * and the singles after it belong to depth d; going back to depth d (or
+ * undoing its placement) takes back everything from depth d on.
+ */
+function traceDigits(k) {
+  const n = game.n;
+  const digit = new Array(n * n).fill(0);
+  const depthOf = new Array(n * n).fill(0);
+  let depth = 0;
+  const takeBack = (d) => {
+    for (let i = 0; i < n * n; i++) if (digit[i] && depthOf[i] >= d) digit[i] = 0;
+    depth = d - 1;
+  };
+  for (let j = 0; j <= k && j < trace.steps.length; j++) {
+    const s = trace.steps[j];
+    switch (s.kind) {
+      case 'try':
+      case 'place':
+        takeBack(s.depth);
+        depth = s.depth;
+        digit[s.cell] = s.digit;
+        depthOf[s.cell] = depth;
+        break;
+      case 'naked-single':
+      case 'hidden-single':
+        digit[s.cell] = s.digit;
+        depthOf[s.cell] = depth;
+        break;
+      case 'backtrack':
+      case 'undo':
+        takeBack(s.depth);
+        break;
+      default:
+        break;
+    }
+  }
+  return digit;
+}
+
 function showTraceStep(k) {
   const s = trace.steps[k];
   if (!s) return;
   ui.traceText.textContent = `${k + 1} of ${trace.steps.length}: ${traceWords(s, game.n)}`;
-  picture = { traceCell: s.cell ?? null };
+  const digits = traceDigits(k);
+  picture = { traceCell: s.cell ?? null, traceDigits: digits, filled: filledOf() };
   render();
 }
 

@@ -100,7 +100,7 @@ function candPos(d, n) {
 export function draw(overlay, n, picture) {
   overlay.replaceChildren();
   if (!picture) return;
-  const { candidates, step, traceCell, filled } = picture;
+  const { candidates, step, traceCell, traceDigits, filled } = picture;
   if (step) {
     for (const h of step.houses || []) {
       for (const i of houseCells(h, n)) {
@@ -151,6 +151,12 @@ export function draw(overlay, n, picture) {
         x1: (l.from.cell % n) + ax, y1: Math.floor(l.from.cell / n) + ay,
         x2: (l.to.cell % n) + bx, y2: Math.floor(l.to.cell / n) + by,
       }));
+    }
+  }
+  if (traceDigits) {
+    for (let i = 0; i < n * n; i++) {
+      if (!traceDigits[i] || (filled && filled[i])) continue;
+      overlay.appendChild(el('text', { class: 'placed trace', x: (i % n) + 0.5, y: Math.floor(i / n) + 0.54 }, digitChar(traceDigits[i])));
     }
   }
   if (traceCell !== null && traceCell !== undefined) {
