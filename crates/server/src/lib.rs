@@ -21,13 +21,18 @@
 //! `/api/openapi.json` describes the API.
 
 pub mod api;
+#[cfg(feature = "http")]
 pub mod assets;
+#[cfg(feature = "http")]
 mod http;
 
+#[cfg(feature = "http")]
 use std::io;
+#[cfg(feature = "http")]
 use std::net::SocketAddr;
 use std::time::Duration;
 
+#[cfg(feature = "http")]
 pub use http::router;
 
 /// The server's limits. Defaults ([`Config::default`]) are written next to
@@ -65,6 +70,7 @@ impl Default for Config {
     }
 }
 
+#[cfg(feature = "http")]
 /// Bind `addr` and serve until the process ends, on a tokio runtime of
 /// its own. `on_listen` is called with the bound address (port 0 picks a
 /// free port) once the server accepts connections.
@@ -81,6 +87,7 @@ pub fn run(addr: SocketAddr, config: Config, on_listen: impl FnOnce(SocketAddr))
     })
 }
 
+#[cfg(feature = "http")]
 /// Serve on a bound listener until the process ends (or the future is
 /// dropped).
 pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> io::Result<()> {

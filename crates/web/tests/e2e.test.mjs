@@ -43,9 +43,9 @@ let page;
 let userDataDir;
 const problems = [];
 
-function watch(p) {
+function watch(p, expected = () => false) {
   p.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+    if (msg.type() === 'error' && !expected(msg)) problems.push(`console error: ${msg.text()}`);
   });
   p.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   p.on('request', (req) => {
@@ -85,9 +85,17 @@ after(async () => {
   if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
 });
 
-const cell = (r, c) => page.getByRole('gridcell', { name: `r${r}c${c}`, exact: true });
-const button = (name) => page.getByRole('button', { name, exact: true });
-const shot = (name) => page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+let cell = (r, c) => page.getByRole('gridcell', { name: `r${r}c${c}`, exact: true });
+let button = (name) => page.getByRole('button', { name, exact: true });
+let shot = (name) => page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+
+/** Point the helpers at another page. */
+function use(p) {
+  page = p;
+  cell = (r, c) => p.getByRole('gridcell', { name: `r${r}c${c}`, exact: true });
+  button = (name) => p.getByRole('button', { name, exact: true });
+  shot = (name) => p.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+}
 
 async function boardLine(n = 9) {
   let s = '';
@@ -226,5 +234,75 @@ test('play, hint, solve, compare, explain, generate, restore', { timeout: 120000
   await page.setViewportSize({ width: 390, height: 844 });
   await shot('phone');
 
+  assert.deepEqual(problems, []);
+});
+
+/** The main views once more, with no API: the WebAssembly engine answers. */
+async function playOffline(name) {
+  await page.getByRole('textbox', { name: 'Puzzle', exact: true }).fill(PUZZLE);
+  await button('Load').click();
+  assert.equal(await boardLine(), PUZZLE);
+  await cell(1, 1).click();
+  await page.keyboard.press('7');
+  await button('Undo').click();
+  assert.equal(await cell(1, 1).textContent(), '');
+  for (const level of [1, 2, 3]) {
+    await button('Hint').click();
+    await page.locator('#hint-text', { hasText: `Hint level ${level}:` }).waitFor();
+  }
+  assert.ok(await page.locator('#overlay .place-mark, #overlay .elim-mark').count() > 0);
+  for (const method of ['dlx-pruned', 'mrv']) {
+    await page.getByLabel('Method', { exact: true }).selectOption(method);
+    await button('Solve').click();
+    await page.locator('#result', { hasText: `${method}: unique` }).waitFor();
+    assert.equal(await boardLine(), SOLUTION);
+    await button('Undo').click();
+  }
+  await button('Compare methods').click();
+  await page.locator('#stats tbody tr').nth(7).waitFor();
+  await page.getByLabel('Difficulty', { exact: true }).selectOption('medium');
+  await button('New puzzle').click();
+  await page.locator('#message', { hasText: 'New 9×9 puzzle' }).waitFor();
+  const generated = await boardLine();
+  assert.notEqual(generated, PUZZLE);
+  const empty = [...generated].indexOf('.');
+  await cell(Math.floor(empty / 9) + 1, (empty % 9) + 1).click();
+  await page.keyboard.press('Shift+4');
+  await page.reload();
+  await page.locator('#message', { hasText: 'restored' }).waitFor();
+  assert.equal(await boardLine(), generated);
+  assert.equal(await cell(Math.floor(empty / 9) + 1, (empty % 9) + 1).getAttribute('data-corner'), '4');
+  assert.match(await page.locator('#engine').textContent(), /WebAssembly/);
+  await shot(name);
+}
+
+test('the same with the API switched off: the WebAssembly engine', { timeout: 120000 }, async () => {
+  // ?offline: the page never asks the server (an API request would fail
+  // the test: it is aborted, and the console error counts)
+  const p = await context.newPage();
+  watch(p);
+  await p.route('**/api/**', (route) => route.abort());
+  use(p);
+  await p.goto(`${base}?offline`);
+  await playOffline('offline');
+  await p.close();
+  assert.deepEqual(problems, []);
+});
+
+test('with no API answering, the page falls back to WebAssembly by itself', { timeout: 60000 }, async () => {
+  const p = await context.newPage();
+  // the one failed request that tells the page there is no API
+  watch(p, (msg) => /Failed to load resource/.test(msg.text()) && msg.location().url.includes('/api/'));
+  await p.route('**/api/**', (route) => route.abort());
+  use(p);
+  await p.goto(base);
+  await p.getByRole('textbox', { name: 'Puzzle', exact: true }).fill(PUZZLE);
+  await button('Load').click();
+  await page.getByLabel('Method', { exact: true }).selectOption('auto');
+  await button('Solve').click();
+  await p.locator('#result', { hasText: 'fast: unique' }).waitFor();
+  assert.equal(await boardLine(), SOLUTION);
+  assert.match(await p.locator('#engine').textContent(), /WebAssembly/);
+  await p.close();
   assert.deepEqual(problems, []);
 });

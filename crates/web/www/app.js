@@ -54,22 +54,68 @@ function say(text, kind) {
 
 // ---------------------------------------------------------------- the API
 
-async function api(endpoint, body) {
-  let res;
-  try {
-    res = await fetch(`/api/${endpoint}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-  } catch (e) {
-    throw new Error('the server did not answer (the offline WebAssembly mode is not built yet)');
+// The engine: the server's API, or (with ?offline, or when no API answers)
+// the same functions compiled to WebAssembly, run in a worker.
+let offline = new URLSearchParams(location.search).has('offline');
+let worker = null;
+let nextId = 1;
+const pending = new Map();
+
+function showEngine() {
+  $('engine').textContent = offline ? 'Engine: in this browser (WebAssembly)' : 'Engine: the server';
+}
+
+function offlineCall(endpoint, body) {
+  if (!worker) {
+    worker = new Worker(new URL('./offline.js', import.meta.url), { type: 'module' });
+    worker.onmessage = (e) => {
+      const done = pending.get(e.data.id);
+      pending.delete(e.data.id);
+      if (done) done(e.data);
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      for (const [id, done] of pending) done({ id, http: 500, answer: { error: `the offline engine failed to start: ${e.message || 'no detail'}` } });
+      pending.clear();
+      worker = null;
+    };
   }
-  const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) {
+  return new Promise((done) => {
+    const id = nextId++;
+    pending.set(id, done);
+    worker.postMessage({ id, endpoint, body: JSON.stringify(body) });
+  });
+}
+
+async function api(endpoint, body) {
+  let status = 0;
+  let data = null;
+  if (!offline) {
+    try {
+      const res = await fetch(`/api/${endpoint}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const json = (res.headers.get('Content-Type') || '').includes('application/json');
+      if (!json && (res.status === 404 || res.status === 405)) throw new Error('no API here');
+      status = res.status;
+      data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+    } catch (e) {
+      // no server (a static copy of the page, or the server is down)
+      offline = true;
+      showEngine();
+    }
+  }
+  if (offline) {
+    const r = await offlineCall(endpoint, body);
+    status = r.http;
+    data = r.answer;
+  }
+  if (status !== 200) {
     let where = '';
     if (data.line && data.column && data.field === 'puzzle') where = ` (line ${data.line}, column ${data.column})`;
-    throw new Error(`${data.error || 'HTTP ' + res.status}${where}`);
+    throw new Error(`${data.error || 'HTTP ' + status}${where}`);
   }
   return data;
 }
@@ -707,6 +753,7 @@ $('generate').addEventListener('click', (e) => busy(e.currentTarget, async () =>
 const SAMPLE = '.3..9..5.....1...45..8....7....3.2..6....9.4...7..25.......19....69....812.....7.';
 
 function boot() {
+  showEngine();
   let g = null;
   let note = '';
   if (location.hash.length > 1) {
