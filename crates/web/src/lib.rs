@@ -14,8 +14,8 @@
 //!
 //! ```sh
 //! rustup target add wasm32-wasip1
-//! CARGO_PROFILE_RELEASE_STRIP=true CARGO_PROFILE_RELEASE_DEBUG=false \
-//!   cargo build --release --target wasm32-wasip1 -p sudoku-web
+//! RUSTFLAGS='-C target-feature=+simd128' CARGO_PROFILE_RELEASE_STRIP=true \
+//!   CARGO_PROFILE_RELEASE_DEBUG=false cargo build --release --target wasm32-wasip1 -p sudoku-web
 //! cp target/wasm32-wasip1/release/sudoku_web.wasm crates/web/www/sudoku.wasm
 //! ```
 
