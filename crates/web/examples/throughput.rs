@@ -8,7 +8,9 @@
 use std::time::Instant;
 
 fn main() {
-    let path = std::env::args().nth(1).expect("usage: throughput PUZZLES.txt");
+    let path = std::env::args()
+        .nth(1)
+        .expect("usage: throughput PUZZLES.txt");
     let text = std::fs::read_to_string(&path).expect("readable puzzle file");
     let bodies: Vec<String> = text
         .lines()
