@@ -208,12 +208,16 @@ test('play, hint, solve, compare, explain, generate, restore', { timeout: 120000
   await page.keyboard.press('5');
   assert.equal(await at(b).getAttribute('data-corner'), '1');
   assert.equal(await at(c).getAttribute('data-centre'), '25');
+  await at(a).click();
+  await button('Colour 4').click();
+  assert.match(await at(a).getAttribute('class'), /colour-4/);
   const played = await boardLine();
   await page.reload();
   await page.locator('#message', { hasText: 'restored' }).waitFor();
   assert.equal(await boardLine(), played);
   assert.equal(await at(b).getAttribute('data-corner'), '1');
   assert.equal(await at(c).getAttribute('data-centre'), '25');
+  assert.match(await at(a).getAttribute('class'), /colour-4/);
   await button('Check').click();
   await page.locator('#message', { hasText: 'All correct so far' }).waitFor();
   await shot('restored');

@@ -33,6 +33,7 @@ function emptyGame(n) {
     values: new Array(n * n).fill(0),
     corner: new Array(n * n).fill(0),
     centre: new Array(n * n).fill(0),
+    colour: new Array(n * n).fill(0),
     elapsed: 0,
     done: false,
   };
@@ -234,13 +235,14 @@ function startGame(g, note) {
 }
 
 function snapshot() {
-  return { values: game.values.slice(), corner: game.corner.slice(), centre: game.centre.slice() };
+  return { values: game.values.slice(), corner: game.corner.slice(), centre: game.centre.slice(), colour: game.colour.slice() };
 }
 
 function restore(s) {
   game.values = s.values.slice();
   game.corner = s.corner.slice();
   game.centre = s.centre.slice();
+  game.colour = (s.colour || new Array(game.n * game.n).fill(0)).slice();
 }
 
 /** Change the game, keeping an undo step. */
@@ -337,6 +339,7 @@ function render() {
     const centre = digits[i] ? '' : maskText(game.centre[i], n, '');
     if (corner) cell.dataset.corner = corner; else delete cell.dataset.corner;
     if (centre) cell.dataset.centre = centre; else delete cell.dataset.centre;
+    for (let k = 1; k <= COLOURS; k++) cell.classList.toggle(`colour-${k}`, game.colour[i] === k);
     const desc = [];
     if (corner) desc.push(`corner marks ${corner}`);
     if (centre) desc.push(`centre marks ${centre}`);
@@ -358,6 +361,26 @@ function select(i, focus) {
 function onCellPointer(i, e) {
   e.preventDefault();
   select(i, true);
+}
+
+/** Cell colours: the player's own markings, 1 to COLOURS (0: none). */
+const COLOURS = 6;
+
+function paint(k) {
+  change(() => { game.colour[selected] = game.colour[selected] === k ? 0 : k; });
+}
+
+function buildPalette() {
+  const palette = $('palette');
+  palette.replaceChildren();
+  for (let k = 0; k <= COLOURS; k++) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = `swatch colour-${k}`;
+    b.setAttribute('aria-label', k ? `Colour ${k}` : 'No colour');
+    b.addEventListener('click', () => { paint(k); cells[selected].focus(); });
+    palette.appendChild(b);
+  }
 }
 
 function buildKeypad(n) {
@@ -456,6 +479,7 @@ function shareLink() {
   p.set('v', line(game.values));
   if (game.corner.some(Boolean)) p.set('c', masksToText(game.corner));
   if (game.centre.some(Boolean)) p.set('m', masksToText(game.centre));
+  if (game.colour.some(Boolean)) p.set('k', game.colour.join(''));
   p.set('t', String(Math.floor(game.elapsed / 1000)));
   return `${location.origin}${location.pathname}#${p.toString()}`;
 }
@@ -479,6 +503,8 @@ function fromLink(hash) {
   };
   g.corner = masks('c');
   g.centre = masks('m');
+  const k = p.get('k') || '';
+  if (k.length === n * n) g.colour = [...k].map((ch) => Math.min(COLOURS, Number(ch) || 0));
   g.elapsed = (parseInt(p.get('t') || '0', 10) || 0) * 1000;
   return g;
 }
@@ -754,6 +780,7 @@ const SAMPLE = '.3..9..5.....1...45..8....7....3.2..6....9.4...7..25.......19...
 
 function boot() {
   showEngine();
+  buildPalette();
   let g = null;
   let note = '';
   if (location.hash.length > 1) {
@@ -768,6 +795,7 @@ function boot() {
     const s = load();
     if (s) {
       g = { ...emptyGame(s.n), ...s };
+      if (!Array.isArray(g.colour) || g.colour.length !== g.n * g.n) g.colour = new Array(g.n * g.n).fill(0);
       note = 'Your game was restored.';
     }
   }
