@@ -11,6 +11,7 @@ pub mod hint;
 pub mod input;
 pub mod output;
 pub mod rate;
+pub mod serve;
 pub mod solve;
 
 use std::io::{self, Write};

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use sudoku_cli::{bench, explain, generate, hint, is_broken_pipe, rate, solve};
+use sudoku_cli::{bench, explain, generate, hint, is_broken_pipe, rate, serve, solve};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -34,6 +34,9 @@ enum Command {
     /// Generate uniquely solvable puzzles (minimal by default), optionally
     /// of a chosen difficulty, symmetry, clue count and size.
     Generate(generate::GenerateArgs),
+    /// Serve the web page and its JSON API (solve, count, rate, hint,
+    /// explain, generate, bench) on --addr.
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -49,6 +52,7 @@ fn main() -> ExitCode {
         Command::Hint(a) => hint::run(&a),
         Command::Explain(a) => explain::run(&a),
         Command::Generate(a) => generate::run(&a),
+        Command::Serve(a) => serve::run(&a),
     };
     match result {
         Ok(code) => code,

@@ -11,6 +11,7 @@ mod edges;
 mod generate;
 mod generate_variant;
 mod rate;
+mod serve;
 mod solve;
 mod variant;
 
