@@ -59,6 +59,7 @@ mod kite;
 mod naked_single;
 mod naked_subset;
 mod pointing;
+pub mod se;
 mod skyscraper;
 mod step;
 mod technique;

@@ -1,0 +1,209 @@
+//! The 9×9 board the Sudoku Explainer ladder works on: values, candidate
+//! masks, and the region tables in Explainer's order (blocks, rows, columns;
+//! a region's cells in reading order).
+
+use crate::Candidates;
+
+/// Region kinds, numbered as Sudoku Explainer numbers them (its region type
+/// index): block 0, row 1, column 2. Region `r` of kind `k` is `k * 9 + r`.
+pub(crate) const BLOCK: usize = 0;
+/// See [`BLOCK`].
+pub(crate) const ROW: usize = 1;
+/// See [`BLOCK`].
+pub(crate) const COLUMN: usize = 2;
+
+/// The cells of region `kind * 9 + i`, in reading order.
+pub(crate) static REGION_CELLS: [[u8; 9]; 27] = region_cells();
+/// The three regions of a cell: `[block, row, column]` as region ids.
+pub(crate) static CELL_REGIONS: [[u8; 3]; 81] = cell_regions();
+/// The 20 peers of a cell, ascending.
+pub(crate) static PEERS: [[u8; 20]; 81] = peers();
+
+const fn region_cells() -> [[u8; 9]; 27] {
+    let mut t = [[0u8; 9]; 27];
+    let mut i = 0;
+    while i < 9 {
+        let mut j = 0;
+        while j < 9 {
+            t[i][j] = ((i / 3 * 3 + j / 3) * 9 + i % 3 * 3 + j % 3) as u8;
+            t[9 + i][j] = (i * 9 + j) as u8;
+            t[18 + i][j] = (j * 9 + i) as u8;
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+}
+
+const fn cell_regions() -> [[u8; 3]; 81] {
+    let mut t = [[0u8; 3]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let (r, col) = (c / 9, c % 9);
+        t[c] = [(r / 3 * 3 + col / 3) as u8, (9 + r) as u8, (18 + col) as u8];
+        c += 1;
+    }
+    t
+}
+
+const fn sees(a: usize, b: usize) -> bool {
+    a != b && (a / 9 == b / 9 || a % 9 == b % 9 || (a / 27 == b / 27 && a % 9 / 3 == b % 9 / 3))
+}
+
+const fn peers() -> [[u8; 20]; 81] {
+    let mut t = [[0u8; 20]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let mut k = 0;
+        let mut o = 0;
+        while o < 81 {
+            if sees(c, o) {
+                t[c][k] = o as u8;
+                k += 1;
+            }
+            o += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// Whether two different cells share a region.
+#[inline]
+pub(crate) fn see(a: usize, b: usize) -> bool {
+    sees(a, b)
+}
+
+/// The bit of digit `d` (1..=9) in a candidate mask.
+#[inline]
+pub(crate) const fn bit(d: u8) -> u16 {
+    1 << (d - 1)
+}
+
+/// The digits of a mask, ascending.
+pub(crate) fn digits(mut m: u16) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let d = m.trailing_zeros() as u8 + 1;
+            m &= m - 1;
+            d
+        })
+    })
+}
+
+/// Region ids of one kind.
+pub(crate) fn regions_of(kind: usize) -> std::ops::Range<usize> {
+    kind * 9..kind * 9 + 9
+}
+
+/// Whether region `a` and region `b` share a cell (and are different).
+pub(crate) fn crosses(a: usize, b: usize) -> bool {
+    a != b
+        && REGION_CELLS[a]
+            .iter()
+            .any(|&c| CELL_REGIONS[c as usize].contains(&(b as u8)))
+}
+
+/// Whether `cell` lies in region `r`.
+#[inline]
+pub(crate) fn in_region(cell: usize, r: usize) -> bool {
+    CELL_REGIONS[cell][r / 9] as usize == r
+}
+
+/// Values and candidates of a 9×9 grid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Board {
+    /// The digit of each cell, 0 when empty.
+    pub value: [u8; 81],
+    /// Candidates of each empty cell (bit `d - 1` for digit `d`); 0 for a
+    /// filled cell.
+    pub cand: [u16; 81],
+}
+
+impl Board {
+    /// The board of a 9×9 candidate grid (`None` for another size).
+    pub fn from_candidates(c: &Candidates) -> Option<Board> {
+        if c.side() != 9 {
+            return None;
+        }
+        let mut b = Board {
+            value: [0; 81],
+            cand: [0; 81],
+        };
+        for cell in 0..81 {
+            b.value[cell] = c.value(cell);
+            b.cand[cell] = c.mask(cell) as u16;
+        }
+        Some(b)
+    }
+
+    /// Whether every cell is filled.
+    pub fn is_solved(&self) -> bool {
+        self.value.iter().all(|&v| v != 0)
+    }
+
+    /// Whether `d` is a candidate of `cell`.
+    #[inline]
+    pub fn has(&self, cell: usize, d: u8) -> bool {
+        self.cand[cell] & bit(d) != 0
+    }
+
+    /// The positions (indices 0..9 within the region) where `d` is a
+    /// candidate in region `r`.
+    #[inline]
+    pub fn positions(&self, r: usize, d: u8) -> u16 {
+        let b = bit(d);
+        let mut m = 0u16;
+        for (i, &c) in REGION_CELLS[r].iter().enumerate() {
+            if self.cand[c as usize] & b != 0 {
+                m |= 1 << i;
+            }
+        }
+        m
+    }
+
+    /// Empty cells in region `r`.
+    pub fn empty_in(&self, r: usize) -> u32 {
+        REGION_CELLS[r]
+            .iter()
+            .filter(|&&c| self.value[c as usize] == 0)
+            .count() as u32
+    }
+
+    /// How many cells hold digit `d`.
+    pub fn occurrences(&self, d: u8) -> u32 {
+        self.value.iter().filter(|&&v| v == d).count() as u32
+    }
+
+    /// Place `d` in `cell` and remove it from the cell's peers (Explainer's
+    /// "set value and cancel").
+    pub fn place(&mut self, cell: usize, d: u8) {
+        self.value[cell] = d;
+        self.cand[cell] = 0;
+        let keep = !bit(d);
+        for &p in &PEERS[cell] {
+            self.cand[p as usize] &= keep;
+        }
+    }
+
+    /// Remove candidate `d` from `cell`.
+    #[inline]
+    pub fn eliminate(&mut self, cell: usize, d: u8) {
+        self.cand[cell] &= !bit(d);
+    }
+}
+
+/// The name of a region id: "block 4", "row 2", "column 9".
+pub(crate) fn region_name(r: usize) -> String {
+    let kind = ["block", "row", "column"][r / 9];
+    format!("{kind} {}", r % 9 + 1)
+}
+
+/// Call `f` with every `k`-subset of `0..9` as a 9-bit mask, in increasing
+/// numeric order (Explainer's enumeration of value and position sets),
+/// until it returns true; returns whether it did.
+pub(crate) fn subsets9(k: u32, mut f: impl FnMut(u16) -> bool) -> bool {
+    (0u16..512)
+        .filter(|m| m.count_ones() == k)
+        .any(|m| f(m))
+}
