@@ -12,11 +12,11 @@
 //! SukakuExplainer families their ratings were made without (4-strong-link
 //! fishes, UVWXYZ- and TUVWXYZ-wings). Single-threaded; prints a Markdown
 //! table: per integer ER band, puzzles, rated (the path stayed within the
-//! implemented ladder), ER equal, all published figures equal, and of the
-//! rated ones the share equal.
+//! implemented ladder), ER equal, all published figures equal, of the
+//! rated ones the share equal, and puzzles per second of this thread's CPU
+//! time (rated and unrated together).
 
 use std::collections::BTreeMap;
-use std::time::Instant;
 
 use sudoku_core::Grid;
 use sudoku_core::rate::se::{Producer, Profile, SeOutcome, SeRater, SeRating};
@@ -72,9 +72,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         let grid: Grid = f[2].parse()?;
         let rater = if f[0] == "sx-diabolical" { &sx } else { &plain };
-        let t = Instant::now();
+        let t = thread_cpu_secs();
         let r: SeRating = rater.rate(&grid);
-        let secs = t.elapsed().as_secs_f64();
+        let secs = thread_cpu_secs() - t;
         let er = tenths(f[3]).ok_or(format!("{file}: line {}: bad er", n + 2))?;
         let (ep, ed) = (tenths(f[4]), tenths(f[5]));
         let b = bands.entry(er / 10).or_default();
@@ -144,4 +144,16 @@ fn row(name: &str, b: &Band) {
         pct(b.all_equal, b.rated),
         b.puzzles as f64 / b.secs.max(1e-9)
     );
+}
+
+/// This thread's CPU time in seconds.
+fn thread_cpu_secs() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec and CLOCK_THREAD_CPUTIME_ID
+    // is a clock id every Linux has; the call only writes `ts`.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as f64 + ts.tv_nsec as f64 / 1e9
 }

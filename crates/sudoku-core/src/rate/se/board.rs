@@ -97,11 +97,35 @@ pub(crate) fn regions_of(kind: usize) -> std::ops::Range<usize> {
 }
 
 /// Whether region `a` and region `b` share a cell (and are different).
+#[inline]
 pub(crate) fn crosses(a: usize, b: usize) -> bool {
-    a != b
-        && REGION_CELLS[a]
-            .iter()
-            .any(|&c| CELL_REGIONS[c as usize].contains(&(b as u8)))
+    CROSSES[a] & (1 << b) != 0
+}
+
+static CROSSES: [u32; 27] = crossing();
+
+const fn crossing() -> [u32; 27] {
+    let cells = region_cells();
+    let regs = cell_regions();
+    let mut t = [0u32; 27];
+    let mut a = 0;
+    while a < 27 {
+        let mut i = 0;
+        while i < 9 {
+            let c = cells[a][i] as usize;
+            let mut k = 0;
+            while k < 3 {
+                let b = regs[c][k] as usize;
+                if b != a {
+                    t[a] |= 1 << b;
+                }
+                k += 1;
+            }
+            i += 1;
+        }
+        a += 1;
+    }
+    t
 }
 
 /// Whether `cell` lies in region `r`.
@@ -118,6 +142,11 @@ pub(crate) struct Board {
     /// Candidates of each empty cell (bit `d - 1` for digit `d`); 0 for a
     /// filled cell.
     pub cand: [u16; 81],
+    /// Cached by [`Board::refresh`]: the positions of each digit in each
+    /// region (`pos[r][d - 1]`, bits are indices within the region).
+    pos: [[u16; 9]; 27],
+    /// Cached by [`Board::refresh`]: empty cells per region.
+    empty: [u8; 27],
 }
 
 impl Board {
@@ -129,12 +158,37 @@ impl Board {
         let mut b = Board {
             value: [0; 81],
             cand: [0; 81],
+            pos: [[0; 9]; 27],
+            empty: [0; 27],
         };
         for cell in 0..81 {
             b.value[cell] = c.value(cell);
             b.cand[cell] = c.mask(cell) as u16;
         }
+        b.refresh();
         Some(b)
+    }
+
+    /// Recompute the cached positions and counts (after changes).
+    pub fn refresh(&mut self) {
+        for r in 0..27 {
+            let mut pos = [0u16; 9];
+            let mut empty = 0;
+            for (i, &c) in REGION_CELLS[r].iter().enumerate() {
+                let c = c as usize;
+                if self.value[c] == 0 {
+                    empty += 1;
+                }
+                let mut m = self.cand[c];
+                while m != 0 {
+                    let d = m.trailing_zeros() as usize;
+                    pos[d] |= 1 << i;
+                    m &= m - 1;
+                }
+            }
+            self.pos[r] = pos;
+            self.empty[r] = empty;
+        }
     }
 
     /// Whether every cell is filled.
@@ -150,24 +204,16 @@ impl Board {
 
     /// The positions (indices 0..9 within the region) where `d` is a
     /// candidate in region `r`.
+    /// (From the cache: call [`Board::refresh`] after changes.)
     #[inline]
     pub fn positions(&self, r: usize, d: u8) -> u16 {
-        let b = bit(d);
-        let mut m = 0u16;
-        for (i, &c) in REGION_CELLS[r].iter().enumerate() {
-            if self.cand[c as usize] & b != 0 {
-                m |= 1 << i;
-            }
-        }
-        m
+        self.pos[r][d as usize - 1]
     }
 
-    /// Empty cells in region `r`.
+    /// Empty cells in region `r` (from the cache).
+    #[inline]
     pub fn empty_in(&self, r: usize) -> u32 {
-        REGION_CELLS[r]
-            .iter()
-            .filter(|&&c| self.value[c as usize] == 0)
-            .count() as u32
+        u32::from(self.empty[r])
     }
 
     /// How many cells hold digit `d`.
@@ -202,8 +248,10 @@ pub(crate) fn region_name(r: usize) -> String {
 /// Call `f` with every `k`-subset of `0..9` as a 9-bit mask, in increasing
 /// numeric order (Explainer's enumeration of value and position sets),
 /// until it returns true; returns whether it did.
-pub(crate) fn subsets9(k: u32, mut f: impl FnMut(u16) -> bool) -> bool {
-    (0u16..512)
-        .filter(|m| m.count_ones() == k)
-        .any(|m| f(m))
+pub(crate) fn subsets9(k: u32, f: impl FnMut(u16) -> bool) -> bool {
+    SUBSETS[k as usize].iter().copied().any(f)
 }
+
+static SUBSETS: std::sync::LazyLock<[Vec<u16>; 10]> = std::sync::LazyLock::new(|| {
+    std::array::from_fn(|k| (0u16..512).filter(|m| m.count_ones() == k as u32).collect())
+});

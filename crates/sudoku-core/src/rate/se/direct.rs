@@ -12,6 +12,9 @@
 //! in a region with more empty cells than the set's size, and a digit
 //! outside the set with at least two places in the region of which exactly
 //! one lies outside the set's cells; the first such digit, ascending.
+//!
+//! As in Explainer, a direct step only places its digit: the eliminations
+//! that justify it are not applied (a later step may make them).
 
 use super::SeStep;
 use super::board::{
@@ -50,12 +53,6 @@ pub(super) fn locking(b: &Board, step: &mut SeStep) -> bool {
                     },
                     if pointing { 17 } else { 19 },
                 );
-                for &c in &REGION_CELLS[r2] {
-                    let c = c as usize;
-                    if !in_region(c, r1) && b.has(c, d) {
-                        step.remove(c, d);
-                    }
-                }
                 locking::push_pattern(b, step, r1, r2, d);
                 step.place(remain.1, d);
                 return true;
@@ -85,7 +82,7 @@ pub(super) fn hidden_set(b: &Board, step: &mut SeStep, degree: u32) -> bool {
                     let p = pos[d as usize - 1];
                     if p.count_ones() > 1 && (p & !common).count_ones() == 1 {
                         let cell = REGION_CELLS[r][(p & !common).trailing_zeros() as usize];
-                        push_hidden(b, step, r, vals, common);
+                        push_hidden(b, step, r, vals, common, false);
                         step.set(
                             if degree == 2 {
                                 "Direct Hidden Pair"
@@ -124,13 +121,22 @@ pub(super) fn common_tuple(pos: &[u16; 9], vals: u16, degree: u32) -> Option<u16
 
 /// The eliminations and pattern of a hidden set: digits `vals` confined to
 /// positions `common` of region `r`.
-pub(super) fn push_hidden(b: &Board, step: &mut SeStep, r: usize, vals: u16, common: u16) {
+pub(super) fn push_hidden(
+    b: &Board,
+    step: &mut SeStep,
+    r: usize,
+    vals: u16,
+    common: u16,
+    remove: bool,
+) {
     for i in 0..9 {
         if common & (1 << i) != 0 {
             let c = REGION_CELLS[r][i] as usize;
             step.cells.push(c);
-            for d in digits(b.cand[c] & !vals) {
-                step.remove(c, d);
+            if remove {
+                for d in digits(b.cand[c] & !vals) {
+                    step.remove(c, d);
+                }
             }
         }
     }

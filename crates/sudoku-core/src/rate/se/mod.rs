@@ -600,6 +600,7 @@ impl SeRater {
             if let Some(p) = step.placement {
                 b.place(p.cell, p.digit);
             }
+            b.refresh();
         };
         r
     }

@@ -83,7 +83,7 @@ pub(super) fn hidden(b: &Board, step: &mut SeStep, degree: u32) -> bool {
                     common & (1 << i) != 0 && b.cand[REGION_CELLS[r][i] as usize] & !vals != 0
                 });
                 if worth {
-                    push_hidden(b, step, r, vals, common);
+                    push_hidden(b, step, r, vals, common, true);
                     step.set(HIDDEN[degree as usize - 2], tenths);
                 }
                 worth
