@@ -40,6 +40,7 @@ mod singles;
 mod subsets;
 #[cfg(test)]
 mod tests;
+mod unique_loops;
 mod wings;
 
 use std::fmt;
@@ -268,6 +269,7 @@ impl Producer {
                 | HiddenTriplet
                 | XyWing
                 | XyzWing
+                | UniqueLoops
                 | NakedQuad
                 | Jellyfish
                 | HiddenQuad
@@ -275,7 +277,10 @@ impl Producer {
     }
 
     /// Look for the step Explainer would take from this producer.
-    fn find(self, b: &Board, step: &mut SeStep) -> bool {
+    fn find(self, b: &Board, step: &mut SeStep, profile: Profile) -> bool {
+        // SukakuExplainer's defaults include lkSudoku's fixes to the unique
+        // loop and BUG searches; plain SE 1.2.1 has the original ones.
+        let lk = profile == Profile::Sukaku;
         use Producer::*;
         step.clear();
         match self {
@@ -293,6 +298,7 @@ impl Producer {
             HiddenTriplet => subsets::hidden(b, step, 3),
             XyWing => wings::xy(b, step, false),
             XyzWing => wings::xy(b, step, true),
+            UniqueLoops => unique_loops::find(b, step, lk),
             NakedQuad => subsets::naked(b, step, 4),
             Jellyfish => fish::find(b, step, 4),
             HiddenQuad => subsets::hidden(b, step, 4),
@@ -543,7 +549,7 @@ impl SeRater {
             if !p.is_implemented() {
                 return Err(p);
             }
-            if p.find(b, step) {
+            if p.find(b, step, self.profile) {
                 step.producer = p;
                 return Ok(());
             }
