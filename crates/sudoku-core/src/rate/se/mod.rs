@@ -33,6 +33,7 @@
 //! ```
 
 mod board;
+mod bug;
 mod direct;
 mod fish;
 mod locking;
@@ -273,6 +274,7 @@ impl Producer {
                 | NakedQuad
                 | Jellyfish
                 | HiddenQuad
+                | Bug
         )
     }
 
@@ -302,6 +304,7 @@ impl Producer {
             NakedQuad => subsets::naked(b, step, 4),
             Jellyfish => fish::find(b, step, 4),
             HiddenQuad => subsets::hidden(b, step, 4),
+            Bug => bug::find(b, step, lk),
             _ => false,
         }
     }
