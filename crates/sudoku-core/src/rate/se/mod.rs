@@ -32,6 +32,7 @@
 //! # Ok::<(), sudoku_core::ParseError>(())
 //! ```
 
+mod aligned;
 mod board;
 mod bug;
 mod direct;
@@ -275,6 +276,7 @@ impl Producer {
                 | Jellyfish
                 | HiddenQuad
                 | Bug
+                | AlignedPairExclusion
         )
     }
 
@@ -305,6 +307,7 @@ impl Producer {
             Jellyfish => fish::find(b, step, 4),
             HiddenQuad => subsets::hidden(b, step, 4),
             Bug => bug::find(b, step, lk),
+            AlignedPairExclusion => aligned::find(b, step),
             _ => false,
         }
     }
