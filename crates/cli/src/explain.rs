@@ -66,7 +66,9 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
         return run_explainer(args, profile);
     }
     if args.timeout.is_some() {
-        anyhow::bail!("--timeout applies to --profile se or sukaku (the default rater has no limit)");
+        anyhow::bail!(
+            "--timeout applies to --profile se or sukaku (the default rater has no limit)"
+        );
     }
     let rater = Rater::new(rater_config(&args.disable)?);
     let mut out = open_output(args.output.as_deref())?;

@@ -183,7 +183,9 @@ pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
         return run_explainer(args, profile);
     }
     if args.timeout.is_some() {
-        anyhow::bail!("--timeout applies to --profile se or sukaku (the default rater has no limit)");
+        anyhow::bail!(
+            "--timeout applies to --profile se or sukaku (the default rater has no limit)"
+        );
     }
     let rater = Rater::new(rater_config(&args.disable)?);
     let mut out = open_output(args.output.as_deref())?;
@@ -432,7 +434,8 @@ pub fn se_rating_json(r: &SeRating) -> serde_json::Value {
     });
     if r.outcome != SeOutcome::Rated {
         o["stopped_at"] = json!(r.stopped_at);
-        o["note"] = json!("unrated within the limit: er/ep/ed are the figures so far, not a rating");
+        o["note"] =
+            json!("unrated within the limit: er/ep/ed are the figures so far, not a rating");
     }
     o
 }

@@ -103,11 +103,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 );
             }
         } else {
-            *stopped.entry(r.stopped_at.unwrap_or("invalid")).or_default() += 1;
+            *stopped
+                .entry(r.stopped_at.unwrap_or("invalid"))
+                .or_default() += 1;
         }
     }
     println!("profile {profile}, file {file}\n");
-    println!("| ER band | puzzles | rated | ER equal | ER/EP/ED equal | equal of rated | puzzles/s |");
+    println!(
+        "| ER band | puzzles | rated | ER equal | ER/EP/ED equal | equal of rated | puzzles/s |"
+    );
     println!("|---|---:|---:|---:|---:|---:|---:|");
     let mut total = Band::default();
     for (band, b) in &bands {

@@ -24,7 +24,9 @@
 //! from the region only.
 
 use super::SeStep;
-use super::board::{BLOCK, Board, CELL_REGIONS, COLUMN, PEERS, REGION_CELLS, ROW, digits, regions_of, see};
+use super::board::{
+    BLOCK, Board, CELL_REGIONS, COLUMN, PEERS, REGION_CELLS, ROW, digits, regions_of, see,
+};
 
 fn peers_mask(cell: usize) -> u128 {
     PEERS[cell].iter().fold(0u128, |m, &p| m | 1 << p)
@@ -82,7 +84,8 @@ pub(super) fn find(b: &Board, step: &mut SeStep, lk: bool) -> bool {
                     bug_values[cell] |= 1 << (d - 1);
                     all_values |= 1 << (d - 1);
                     temp[cell] &= !(1 << (d - 1));
-                    let c = common.map_or(peers_mask(cell), |m| m & peers_mask(cell)) & !bug_mask(&bug);
+                    let c =
+                        common.map_or(peers_mask(cell), |m| m & peers_mask(cell)) & !bug_mask(&bug);
                     common = Some(c);
                     if bug.len() > 1 && all_values.count_ones() > 1 && c == 0 {
                         return false;
@@ -101,7 +104,8 @@ pub(super) fn find(b: &Board, step: &mut SeStep, lk: bool) -> bool {
                     bug.push(cell);
                     bug_values[cell] = 1 << (only_value - 1);
                     temp[cell] &= !(1 << (only_value - 1));
-                    let c = common.map_or(peers_mask(cell), |m| m & peers_mask(cell)) & !bug_mask(&bug);
+                    let c =
+                        common.map_or(peers_mask(cell), |m| m & peers_mask(cell)) & !bug_mask(&bug);
                     common = Some(c);
                     if bug.len() > 1 && all_values.count_ones() > 1 && c == 0 {
                         return false;
@@ -191,16 +195,23 @@ fn type3(b: &Board, step: &mut SeStep, bug: &[usize], all: u16, common: u128, lk
     // Regions common to every BUG cell, by kind.
     let region_of = |kind: usize| {
         let r = CELL_REGIONS[bug[0]][kind];
-        bug.iter().all(|&c| CELL_REGIONS[c][kind] == r).then_some(r as usize)
+        bug.iter()
+            .all(|&c| CELL_REGIONS[c][kind] == r)
+            .then_some(r as usize)
     };
     let try_one = |step: &mut SeStep, kind: usize, r: usize, degree: u32| -> bool {
-        let region_cells: Vec<usize> = cells_of(common).filter(|&c| CELL_REGIONS[c][kind] as usize == r).collect();
+        let region_cells: Vec<usize> = cells_of(common)
+            .filter(|&c| CELL_REGIONS[c][kind] as usize == r)
+            .collect();
         if region_cells.len() < degree as usize {
             return false;
         }
         let n = region_cells.len();
         for set in (0u32..(1 << n)).filter(|m| m.count_ones() == degree - 1) {
-            let naked_cells: Vec<usize> = (0..n).filter(|i| set & (1 << i) != 0).map(|i| region_cells[i]).collect();
+            let naked_cells: Vec<usize> = (0..n)
+                .filter(|i| set & (1 << i) != 0)
+                .map(|i| region_cells[i])
+                .collect();
             let other = naked_cells.iter().fold(0u16, |m, &c| m | b.cand[c]);
             if other.count_ones() != degree {
                 continue;

@@ -54,7 +54,10 @@ pub(super) fn find(b: &Board, step: &mut SeStep) -> bool {
         }
         if any {
             let pointing = r1 / 9 == BLOCK;
-            step.set(if pointing { "Pointing" } else { "Claiming" }, if pointing { 26 } else { 28 });
+            step.set(
+                if pointing { "Pointing" } else { "Claiming" },
+                if pointing { 26 } else { 28 },
+            );
             push_pattern(b, step, r1, r2, d);
         }
         any

@@ -28,7 +28,9 @@
 //! search at the number of extra digits. The profile chooses.
 
 use super::SeStep;
-use super::board::{BLOCK, Board, CELL_REGIONS, COLUMN, PEERS, REGION_CELLS, ROW, bit, digits, see};
+use super::board::{
+    BLOCK, Board, CELL_REGIONS, COLUMN, PEERS, REGION_CELLS, ROW, bit, digits, see,
+};
 
 /// One candidate step with Explainer's sort key.
 struct Found {
@@ -52,7 +54,9 @@ pub(super) fn find(b: &Board, step: &mut SeStep, lk: bool) -> bool {
         loops.clear();
         let mut path = Vec::with_capacity(16);
         let mut ex = 0u16;
-        walk(b, cell, v1, v2, &mut path, 0u128, 2, &mut ex, lk, None, &mut loops);
+        walk(
+            b, cell, v1, v2, &mut path, 0u128, 2, &mut ex, lk, None, &mut loops,
+        );
         for lp in &loops {
             if !is_valid_loop(lp) {
                 continue;
@@ -118,7 +122,19 @@ fn walk(
                 if card == 2 || new_ex.count_ones() == 1 || allowed_ex > 0 {
                     let a = if card > 2 { allowed_ex - 1 } else { allowed_ex };
                     let mut child = new_ex;
-                    walk(b, next, v1, v2, path, on_path, a, &mut child, lk, Some(kind), out);
+                    walk(
+                        b,
+                        next,
+                        v1,
+                        v2,
+                        path,
+                        on_path,
+                        a,
+                        &mut child,
+                        lk,
+                        Some(kind),
+                        out,
+                    );
                 }
             }
         }
@@ -168,7 +184,11 @@ fn name(len: usize, kind: u8) -> &'static str {
         "Unique Loop type 3",
         "Unique Loop type 4",
     ];
-    if len == 4 { R[kind as usize - 1] } else { L[kind as usize - 1] }
+    if len == 4 {
+        R[kind as usize - 1]
+    } else {
+        L[kind as usize - 1]
+    }
 }
 
 fn new_step(lp: &[u8], v1: u8, v2: u8, kind: u8, difficulty: f64) -> Found {
