@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release -p sudoku-core --example se_agreement -- \
-//!     [--profile se|sukaku] [--limit N] [--mismatches] FILE.tsv
+//!     [--profile se|sukaku] [--limit N] [--mismatches] [--times OUT] FILE.tsv
 //! ```
 //!
 //! FILE is the calibration list's format (tab-separated: src, id, puzzle,
@@ -14,7 +14,8 @@
 //! table: per integer ER band, puzzles, rated (the path stayed within the
 //! implemented ladder), ER equal, all published figures equal, of the
 //! rated ones the share equal, and puzzles per second of this thread's CPU
-//! time (rated and unrated together).
+//! time (rated and unrated together). `--times OUT` writes one line per
+//! puzzle: id, published ER, rated (1) or not (0), microseconds of CPU.
 
 use std::collections::BTreeMap;
 
@@ -41,6 +42,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut limit = usize::MAX;
     let mut show = false;
     let mut file = None;
+    let mut times: Option<std::fs::File> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -50,6 +52,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             "--limit" => limit = args.next().unwrap_or_default().parse()?,
             "--mismatches" => show = true,
+            "--times" => times = Some(std::fs::File::create(args.next().unwrap_or_default())?),
             _ => file = Some(a),
         }
     }
@@ -77,6 +80,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let secs = thread_cpu_secs() - t;
         let er = tenths(f[3]).ok_or(format!("{file}: line {}: bad er", n + 2))?;
         let (ep, ed) = (tenths(f[4]), tenths(f[5]));
+        if let Some(t) = times.as_mut() {
+            use std::io::Write;
+            let rated = u8::from(r.outcome == SeOutcome::Rated);
+            writeln!(t, "{}\t{}\t{rated}\t{:.1}", f[1], f[3], secs * 1e6)?;
+        }
         let b = bands.entry(er / 10).or_default();
         b.puzzles += 1;
         b.secs += secs;

@@ -16,6 +16,21 @@ pub(crate) const COLUMN: usize = 2;
 pub(crate) static REGION_CELLS: [[u8; 9]; 27] = region_cells();
 /// The three regions of a cell: `[block, row, column]` as region ids.
 pub(crate) static CELL_REGIONS: [[u8; 3]; 81] = cell_regions();
+/// The index of a cell within each of its three regions `[block, row,
+/// column]`.
+pub(crate) static CELL_POS: [[u8; 3]; 81] = cell_pos();
+
+const fn cell_pos() -> [[u8; 3]; 81] {
+    let mut t = [[0u8; 3]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let (r, col) = (c / 9, c % 9);
+        t[c] = [(r % 3 * 3 + col % 3) as u8, col as u8, r as u8];
+        c += 1;
+    }
+    t
+}
+
 /// The 20 peers of a cell, ascending.
 pub(crate) static PEERS: [[u8; 20]; 81] = peers();
 
@@ -104,6 +119,31 @@ pub(crate) fn crosses(a: usize, b: usize) -> bool {
 
 static CROSSES: [u32; 27] = crossing();
 
+/// `INSIDE[a][b]`: the positions (indices within region `a`) of the cells
+/// that also lie in region `b`.
+pub(crate) static INSIDE: [[u16; 27]; 27] = inside();
+
+const fn inside() -> [[u16; 27]; 27] {
+    let cells = region_cells();
+    let regs = cell_regions();
+    let mut t = [[0u16; 27]; 27];
+    let mut a = 0;
+    while a < 27 {
+        let mut i = 0;
+        while i < 9 {
+            let c = cells[a][i] as usize;
+            let mut k = 0;
+            while k < 3 {
+                t[a][regs[c][k] as usize] |= 1 << i;
+                k += 1;
+            }
+            i += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
 const fn crossing() -> [u32; 27] {
     let cells = region_cells();
     let regs = cell_regions();
@@ -142,10 +182,10 @@ pub(crate) struct Board {
     /// Candidates of each empty cell (bit `d - 1` for digit `d`); 0 for a
     /// filled cell.
     pub cand: [u16; 81],
-    /// Cached by [`Board::refresh`]: the positions of each digit in each
-    /// region (`pos[r][d - 1]`, bits are indices within the region).
+    /// The positions of each digit in each region (`pos[r][d - 1]`, bits
+    /// are indices within the region), kept by `place` and `eliminate`.
     pos: [[u16; 9]; 27],
-    /// Cached by [`Board::refresh`]: empty cells per region.
+    /// Empty cells per region, kept likewise.
     empty: [u8; 27],
 }
 
@@ -169,7 +209,8 @@ impl Board {
         Some(b)
     }
 
-    /// Recompute the cached positions and counts (after changes).
+    /// Compute the cached positions and counts from scratch (`place` and
+    /// `eliminate` keep them up to date).
     pub fn refresh(&mut self) {
         for r in 0..27 {
             let mut pos = [0u16; 9];
@@ -204,13 +245,12 @@ impl Board {
 
     /// The positions (indices 0..9 within the region) where `d` is a
     /// candidate in region `r`.
-    /// (From the cache: call [`Board::refresh`] after changes.)
     #[inline]
     pub fn positions(&self, r: usize, d: u8) -> u16 {
         self.pos[r][d as usize - 1]
     }
 
-    /// Empty cells in region `r` (from the cache).
+    /// Empty cells in region `r`.
     #[inline]
     pub fn empty_in(&self, r: usize) -> u32 {
         u32::from(self.empty[r])
@@ -222,20 +262,38 @@ impl Board {
     }
 
     /// Place `d` in `cell` and remove it from the cell's peers (Explainer's
-    /// "set value and cancel").
+    /// "set value and cancel"). Keeps the cached positions and counts.
     pub fn place(&mut self, cell: usize, d: u8) {
+        if self.value[cell] != 0 {
+            return;
+        }
+        let mut m = self.cand[cell];
+        while m != 0 {
+            let x = m.trailing_zeros() as u8 + 1;
+            self.eliminate(cell, x);
+            m &= m - 1;
+        }
         self.value[cell] = d;
-        self.cand[cell] = 0;
-        let keep = !bit(d);
+        for &r in &CELL_REGIONS[cell] {
+            self.empty[r as usize] -= 1;
+        }
         for &p in &PEERS[cell] {
-            self.cand[p as usize] &= keep;
+            self.eliminate(p as usize, d);
         }
     }
 
-    /// Remove candidate `d` from `cell`.
+    /// Remove candidate `d` from `cell`, keeping the cached positions.
     #[inline]
     pub fn eliminate(&mut self, cell: usize, d: u8) {
-        self.cand[cell] &= !bit(d);
+        let b = bit(d);
+        if self.cand[cell] & b == 0 {
+            return;
+        }
+        self.cand[cell] &= !b;
+        for k in 0..3 {
+            let r = CELL_REGIONS[cell][k] as usize;
+            self.pos[r][d as usize - 1] &= !(1 << CELL_POS[cell][k]);
+        }
     }
 }
 

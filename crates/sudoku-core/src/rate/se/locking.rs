@@ -7,7 +7,9 @@
 //! holds all of them.
 
 use super::SeStep;
-use super::board::{BLOCK, Board, COLUMN, REGION_CELLS, ROW, crosses, in_region, regions_of};
+use super::board::{
+    BLOCK, Board, COLUMN, INSIDE, REGION_CELLS, ROW, crosses, in_region, regions_of,
+};
 
 /// The region-kind pairs in Explainer's order.
 pub(super) const PAIRS: [(usize, usize); 4] =
@@ -28,10 +30,7 @@ pub(super) fn each(b: &Board, mut f: impl FnMut(usize, usize, u8) -> bool) -> bo
                     if !crosses(r1, r2) {
                         continue;
                     }
-                    let inside = (0..9)
-                        .filter(|i| p & (1 << i) != 0)
-                        .all(|i| in_region(REGION_CELLS[r1][i] as usize, r2));
-                    if inside && f(r1, r2, d) {
+                    if p & !INSIDE[r1][r2] == 0 && f(r1, r2, d) {
                         return true;
                     }
                 }

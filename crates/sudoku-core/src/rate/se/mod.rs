@@ -32,6 +32,11 @@
 //! # Ok::<(), sudoku_core::ParseError>(())
 //! ```
 
+// Cells, regions and positions index several tables at once here (cell
+// candidates, region cells, positions within a region), as in Explainer's
+// own loops; index loops read more plainly than zipped iterators.
+#![allow(clippy::needless_range_loop)]
+
 mod aligned;
 mod board;
 mod bug;
@@ -348,8 +353,9 @@ pub struct SeStep {
     pub cells: Vec<usize>,
     /// The pattern's digits.
     pub digits: Vec<u8>,
-    /// The pattern's regions, as names ("block 4", "row 2", "column 9").
-    pub regions: Vec<String>,
+    /// The pattern's regions, as Explainer numbers them: 0–8 blocks, 9–17
+    /// rows, 18–26 columns (names from [`SeStep::region_names`]).
+    pub regions: Vec<u8>,
 }
 
 impl SeStep {
@@ -390,7 +396,15 @@ impl SeStep {
     }
 
     pub(crate) fn region(&mut self, r: usize) {
-        self.regions.push(board::region_name(r));
+        self.regions.push(r as u8);
+    }
+
+    /// The pattern's regions by name ("block 4", "row 2", "column 9").
+    pub fn region_names(&self) -> Vec<String> {
+        self.regions
+            .iter()
+            .map(|&r| board::region_name(r as usize))
+            .collect()
     }
 
     /// The step in one line: "Naked Pair (3.0): r1c2, r1c5 {3, 7} in row 1;
@@ -407,7 +421,7 @@ impl SeStep {
             s.push_str(&format!(" {{{}}}", ds.join(", ")));
         }
         if !self.regions.is_empty() {
-            s.push_str(&format!(" in {}", self.regions.join(", ")));
+            s.push_str(&format!(" in {}", self.region_names().join(", ")));
         }
         if let Some(p) = self.placement {
             s.push_str(&format!("; places {}={}", cell(p.cell), p.digit));
@@ -612,7 +626,6 @@ impl SeRater {
             if let Some(p) = step.placement {
                 b.place(p.cell, p.digit);
             }
-            b.refresh();
         };
         r
     }

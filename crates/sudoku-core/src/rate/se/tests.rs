@@ -179,7 +179,10 @@ fn every_step_of_every_technique_is_true() {
                 if let Some(p) = step.placement {
                     b.place(p.cell, p.digit);
                 }
-                b.refresh();
+                // The kept caches equal freshly computed ones.
+                let mut fresh = b.clone();
+                fresh.refresh();
+                assert_eq!(fresh, b, "{context}: stale cache");
             }
         }
     }
