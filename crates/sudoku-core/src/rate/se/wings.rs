@@ -37,16 +37,12 @@ pub(super) fn xy(b: &Board, step: &mut SeStep, xyz: bool) -> bool {
                 if z == 0 {
                     continue;
                 }
+                // A victim sees xz: look among xz's peers (ascending, as
+                // Explainer's cell sets iterate).
                 let mut any = false;
-                for v in 0..81 {
-                    if v != xy
-                        && v != xz
-                        && v != yz
-                        && see(v, xz)
-                        && see(v, yz)
-                        && (!xyz || see(v, xy))
-                        && b.has(v, z)
-                    {
+                for &v in &PEERS[xz] {
+                    let v = v as usize;
+                    if v != xy && v != yz && see(v, yz) && (!xyz || see(v, xy)) && b.has(v, z) {
                         step.remove(v, z);
                         any = true;
                     }
