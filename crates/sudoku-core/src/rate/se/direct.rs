@@ -70,7 +70,11 @@ pub(super) fn hidden_set(b: &Board, step: &mut SeStep, degree: u32) -> bool {
                 continue;
             }
             let pos: [u16; 9] = std::array::from_fn(|i| b.positions(r, i as u8 + 1));
+            let eligible = eligible_digits(&pos);
             let found = subsets9(degree, |vals| {
+                if vals & !eligible != 0 {
+                    return false;
+                }
                 let Some(common) = common_tuple(&pos, vals, degree) else {
                     return false;
                 };
@@ -103,6 +107,18 @@ pub(super) fn hidden_set(b: &Board, step: &mut SeStep, degree: u32) -> bool {
         }
     }
     false
+}
+
+/// The digits with at least two places (the only ones a hidden set can
+/// hold), as a digit mask.
+pub(super) fn eligible_digits(pos: &[u16; 9]) -> u16 {
+    (0..9).fold(0, |m, i| {
+        if pos[i].count_ones() >= 2 {
+            m | 1 << i
+        } else {
+            m
+        }
+    })
 }
 
 /// Explainer's common-tuple test: every chosen digit has at least two

@@ -14,9 +14,22 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: u32) -> bool {
     let tenths = [32, 38, 52][degree as usize - 2];
     let occ: [u32; 10] = std::array::from_fn(|d| if d == 0 { 0 } else { b.occurrences(d as u8) });
     for (base, cover) in [(COLUMN, ROW), (ROW, COLUMN)] {
+        // Per digit, the base lines with at least two places for it.
+        let eligible: [u16; 10] = std::array::from_fn(|d| {
+            if d == 0 {
+                return 0;
+            }
+            (0..9).fold(0u16, |m, i| {
+                if b.positions(base * 9 + i, d as u8).count_ones() >= 2 {
+                    m | 1 << i
+                } else {
+                    m
+                }
+            })
+        });
         let found = subsets9(degree, |lines| {
             for d in 1..=9u8 {
-                if occ[d as usize] + degree * 2 > 9 {
+                if occ[d as usize] + degree * 2 > 9 || lines & !eligible[d as usize] != 0 {
                     continue;
                 }
                 let mut union = 0u16;

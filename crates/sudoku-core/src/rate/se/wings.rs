@@ -15,18 +15,23 @@ pub(super) fn xy(b: &Board, step: &mut SeStep, xyz: bool) -> bool {
         if xy_v.count_ones() != target {
             continue;
         }
-        for &xz in &PEERS[xy] {
-            let xz = xz as usize;
+        // The bivalue peers, in Explainer's (ascending) order.
+        let mut pairs = [0usize; 20];
+        let mut n = 0;
+        for &p in &PEERS[xy] {
+            if b.cand[p as usize].count_ones() == 2 {
+                pairs[n] = p as usize;
+                n += 1;
+            }
+        }
+        let pairs = &pairs[..n];
+        for &xz in pairs {
             let xz_v = b.cand[xz];
-            if xz_v.count_ones() != 2 || (xy_v & !xz_v).count_ones() != 1 {
+            if (xy_v & !xz_v).count_ones() != 1 {
                 continue;
             }
-            for &yz in &PEERS[xy] {
-                let yz = yz as usize;
+            for &yz in pairs {
                 let yz_v = b.cand[yz];
-                if yz_v.count_ones() != 2 {
-                    continue;
-                }
                 let union = xy_v | xz_v | yz_v;
                 let inter = xy_v & xz_v & yz_v;
                 let ok = union.count_ones() == 3 && inter.count_ones() == u32::from(xyz);
