@@ -13,8 +13,13 @@ use sudoku_core::rate::{Rater, Step, apply};
 use crate::batch::{self, Answers};
 use crate::hint::TextFormat;
 use crate::input::{Chunk, Input, Position, Record};
-use crate::rate::{RateTally, each_rateable, rating_json, rating_line};
-use crate::{When, open_output, progress_counter, rater_config, worker_threads};
+use crate::rate::{
+    RateProfile, RateTally, check_explainer_flags, each_rateable, explainer_rater, rating_json,
+    rating_line, se_rating_json, se_rating_line,
+};
+use crate::{When, open_output, parse_secs, progress_counter, rater_config, worker_threads};
+use std::time::Duration;
+use sudoku_core::rate::se::{Profile, SeOutcome, SeStep};
 
 /// Explain puzzles: every step of the easiest path in words, then the
 /// rating, for every puzzle of the input. Accepts pencilmark lines like
@@ -35,6 +40,13 @@ pub struct ExplainArgs {
     /// repeated).
     #[arg(long, value_name = "TECHNIQUE")]
     pub disable: Vec<String>,
+    /// Rater: default, se or sukaku (Sudoku Explainer's path, partial; see
+    /// `sudoku rate --help`).
+    #[arg(long, value_enum, default_value_t = RateProfile::Default)]
+    pub profile: RateProfile,
+    /// Give up on a puzzle after this many seconds; Explainer profiles only.
+    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    pub timeout: Option<Duration>,
     /// Worker threads (0 = one per core, at most 4 per core). Output stays
     /// in input order.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -49,6 +61,15 @@ pub struct ExplainArgs {
 
 /// Run `sudoku explain`.
 pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
+    if let Some(profile) = args.profile.explainer() {
+        check_explainer_flags(&args.disable)?;
+        return run_explainer(args, profile);
+    }
+    if args.timeout.is_some() {
+        anyhow::bail!(
+            "--timeout applies to --profile se or sukaku (the default rater has no limit)"
+        );
+    }
     let rater = Rater::new(rater_config(&args.disable)?);
     let mut out = open_output(args.output.as_deref())?;
     let bar = progress_counter(args.progress.enabled(), "puzzles");
@@ -201,4 +222,72 @@ fn explain(
         }
         let _ = writeln!(out, "rating {}", rating_line(&rating));
     }
+}
+
+fn run_explainer(args: &ExplainArgs, profile: Profile) -> anyhow::Result<ExitCode> {
+    let mut out = open_output(args.output.as_deref())?;
+    let bar = progress_counter(args.progress.enabled(), "puzzles");
+    let threads = worker_threads("sudoku", args.threads);
+    let inputs = args.puzzles.iter().map(|a| Input::from_arg(a)).collect();
+    let json = args.format == TextFormat::Json;
+    let tally = batch::run(
+        inputs,
+        threads,
+        &mut out,
+        &bar,
+        || (),
+        |_, chunk, a| {
+            each_rateable(
+                json,
+                chunk,
+                a,
+                |rec, p, warnings, a| {
+                    let mut steps: Vec<SeStep> = Vec::new();
+                    let r = explainer_rater(profile, args.timeout)
+                        .rate_candidates(&p.candidates, |s| steps.push(s.clone()));
+                    if r.outcome != SeOutcome::Rated {
+                        a.tally.unrated += 1;
+                    }
+                    if json {
+                        let list: Vec<serde_json::Value> = steps
+                            .iter()
+                            .enumerate()
+                            .map(|(i, s)| {
+                                json!({
+                                    "n": i + 1,
+                                    "technique": s.name,
+                                    "difficulty": f64::from(s.tenths) / 10.0,
+                                    "prose": s.prose(),
+                                    "step": s,
+                                })
+                            })
+                            .collect();
+                        let mut obj = json!({
+                            "source": rec.source,
+                            "line": rec.line,
+                            "status": "explained",
+                            "puzzle": p.grid.to_line(),
+                            "pencilmarks": p.pencilmarks,
+                            "steps": list,
+                            "rating": se_rating_json(&r),
+                        });
+                        if !warnings.is_empty() {
+                            obj["warnings"] = json!(warnings);
+                        }
+                        let _ = writeln!(a.out, "{obj}");
+                    } else {
+                        let _ = writeln!(a.out, "puzzle {}", p.grid.to_line());
+                        for (i, s) in steps.iter().enumerate() {
+                            let _ = writeln!(a.out, "{:>3}. {}", i + 1, s.prose());
+                        }
+                        let _ = writeln!(a.out, "rating {}", se_rating_line(&r));
+                    }
+                },
+                |rec, _, a| crate::rate::se_variant(json, rec, a),
+            );
+        },
+    );
+    bar.finish_and_clear();
+    let tally: RateTally = tally.context("cannot write the explanation")?;
+    Ok(ExitCode::from(tally.exit_code()))
 }

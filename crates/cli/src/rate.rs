@@ -7,13 +7,45 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use serde_json::json;
+use std::time::Duration;
+
 use sudoku_core::Uniqueness;
+use sudoku_core::rate::se::{Profile, SeLimits, SeOutcome, SeRater, SeRating, SeStep};
 use sudoku_core::rate::{Outcome, Rater, Rating};
 use sudoku_core::variant::{self, explain::VariantExplanation};
 
 use crate::batch::{self, Answers};
 use crate::input::{Body, Chunk, Position, Record, position_of, unique_solution};
-use crate::{When, exit, open_output, progress_counter, rater_config, worker_threads};
+use crate::{
+    When, deadline_after, exit, open_output, parse_secs, progress_counter, rater_config,
+    worker_threads,
+};
+
+/// Which rater: this project's own ladder, or one following Sudoku
+/// Explainer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RateProfile {
+    /// This project's step solver (its own technique set; ratings on the
+    /// Sudoku Explainer scale where the techniques are shared).
+    Default,
+    /// Sudoku Explainer 1.2.1: its techniques, order and values; prints
+    /// ER/EP/ED. Partial: up to aligned pair exclusion (no chains yet).
+    Se,
+    /// SukakuExplainer (serate 1.18): SE plus its added techniques. Partial:
+    /// up to the hidden triplet (no turbot family, wings or chains yet).
+    Sukaku,
+}
+
+impl RateProfile {
+    /// The Explainer profile, if this is one.
+    pub fn explainer(self) -> Option<Profile> {
+        match self {
+            RateProfile::Default => None,
+            RateProfile::Se => Some(Profile::Se),
+            RateProfile::Sukaku => Some(Profile::Sukaku),
+        }
+    }
+}
 
 /// How ratings are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -40,9 +72,20 @@ pub struct RateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = RateFormat::Text)]
     pub format: RateFormat,
-    /// Techniques the rater must not use (names, comma-separated or repeated).
+    /// Techniques the rater must not use (names, comma-separated or repeated;
+    /// default profile only).
     #[arg(long, value_name = "TECHNIQUE")]
     pub disable: Vec<String>,
+    /// Rater: default (this project's), se (Sudoku Explainer 1.2.1's ladder,
+    /// printing ER/EP/ED), sukaku (SukakuExplainer's). The Explainer
+    /// profiles are partial: a puzzle whose path needs a technique not
+    /// implemented yet is answered "unrated within the limit".
+    #[arg(long, value_enum, default_value_t = RateProfile::Default)]
+    pub profile: RateProfile,
+    /// Give up on a puzzle after this many seconds ("unrated within the
+    /// limit"); Explainer profiles only.
+    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    pub timeout: Option<Duration>,
     /// Worker threads (0 = one per core, at most 4 per core). Output stays
     /// in input order.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -64,6 +107,8 @@ pub struct RateTally {
     pub bad: u64,
     /// Files that could not be read or held no puzzle.
     pub notices: u64,
+    /// Puzzles an Explainer profile could not rate within its limits.
+    pub unrated: u64,
 }
 
 impl batch::Tally for RateTally {
@@ -71,6 +116,7 @@ impl batch::Tally for RateTally {
         self.rated += o.rated;
         self.bad += o.bad;
         self.notices += o.notices;
+        self.unrated += o.unrated;
     }
     fn records(&self) -> u64 {
         self.rated + self.bad
@@ -80,7 +126,7 @@ impl batch::Tally for RateTally {
 impl RateTally {
     /// 0 when every record was rated, else 1.
     pub fn exit_code(&self) -> u8 {
-        if self.bad + self.notices == 0 && self.rated > 0 {
+        if self.bad + self.notices + self.unrated == 0 && self.rated > 0 {
             exit::OK
         } else {
             exit::INCOMPLETE
@@ -167,6 +213,19 @@ pub fn variant_rating_json(e: &VariantExplanation) -> serde_json::Value {
     })
 }
 
+/// A variant record under an Explainer profile: not rated (Sudoku
+/// Explainer knows rows, columns and boxes only).
+pub fn se_variant(json: bool, rec: &Record, a: &mut Answers<RateTally>) {
+    a.tally.unrated += 1;
+    write_unrated(
+        &mut a.out,
+        json,
+        rec,
+        "unrated",
+        "variant puzzles have no Sudoku Explainer rating (rate them without --profile)",
+    );
+}
+
 /// Write a record that was not rated: an error line, or a JSON record.
 pub fn write_unrated(out: &mut Vec<u8>, json: bool, rec: &Record, status: &str, e: &str) {
     if json {
@@ -190,6 +249,14 @@ pub fn write_unrated(out: &mut Vec<u8>, json: bool, rec: &Record, status: &str, 
 
 /// Run `sudoku rate`.
 pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
+    if let Some(profile) = args.profile.explainer() {
+        return run_explainer(args, profile);
+    }
+    if args.timeout.is_some() {
+        anyhow::bail!(
+            "--timeout applies to --profile se or sukaku (the default rater has no limit)"
+        );
+    }
     let rater = Rater::new(rater_config(&args.disable)?);
     let mut out = open_output(args.output.as_deref())?;
     let bar = progress_counter(args.progress.enabled(), "puzzles");
@@ -352,4 +419,135 @@ pub fn rating_json(r: &Rating) -> serde_json::Value {
         "empty_left": r.empty_left,
         "candidates_left": r.candidates_left,
     })
+}
+
+/// Check the flags an Explainer profile accepts.
+pub fn check_explainer_flags(disable: &[String]) -> anyhow::Result<()> {
+    if !disable.is_empty() {
+        anyhow::bail!(
+            "--disable applies to the default profile; the Explainer profiles follow Explainer's \
+             technique set"
+        );
+    }
+    Ok(())
+}
+
+/// An Explainer rater for one puzzle (its deadline starts now).
+pub fn explainer_rater(profile: Profile, timeout: Option<Duration>) -> SeRater {
+    SeRater::new(profile).with_limits(SeLimits {
+        deadline: timeout.and_then(deadline_after),
+    })
+}
+
+fn run_explainer(args: &RateArgs, profile: Profile) -> anyhow::Result<ExitCode> {
+    check_explainer_flags(&args.disable)?;
+    let mut out = open_output(args.output.as_deref())?;
+    let bar = progress_counter(args.progress.enabled(), "puzzles");
+    let threads = worker_threads("sudoku", args.threads);
+    let json = args.format == RateFormat::Json;
+    let timeout = args.timeout;
+    let tally = batch::run(
+        batch::files(&args.files),
+        threads,
+        &mut out,
+        &bar,
+        || (),
+        |_, chunk, a| {
+            each_rateable(
+                json,
+                chunk,
+                a,
+                |rec, p, warnings, a| {
+                    let mut steps: Vec<(&'static str, u16)> = Vec::new();
+                    let r = explainer_rater(profile, timeout)
+                        .rate_candidates(&p.candidates, |s: &SeStep| {
+                            steps.push((s.name, s.tenths))
+                        });
+                    if r.outcome != SeOutcome::Rated {
+                        a.tally.unrated += 1;
+                    }
+                    if json {
+                        let mut obj = json!({
+                            "source": rec.source,
+                            "line": rec.line,
+                            "puzzle": p.grid.to_line(),
+                            "pencilmarks": p.pencilmarks,
+                        });
+                        if let (Some(o), serde_json::Value::Object(m)) =
+                            (obj.as_object_mut(), se_rating_json(&r))
+                        {
+                            o.extend(m);
+                        }
+                        obj["steps"] = steps
+                        .iter()
+                        .map(|(n, t)| json!({"technique": n, "difficulty": f64::from(*t) / 10.0}))
+                        .collect();
+                        if !warnings.is_empty() {
+                            obj["warnings"] = json!(warnings);
+                        }
+                        let _ = writeln!(a.out, "{obj}");
+                    } else {
+                        let _ = writeln!(a.out, "{}", se_rating_line(&r));
+                    }
+                },
+                |rec, _, a| se_variant(json, rec, a),
+            );
+        },
+    );
+    bar.finish_and_clear();
+    let tally: RateTally = tally.context("cannot write the ratings")?;
+    Ok(ExitCode::from(tally.exit_code()))
+}
+
+/// An Explainer rating as one line: `ER/EP/ED hardest`, as serate prints
+/// it (`4.5/1.2/1.2 Unique Rectangle type 1`), or why it is not a rating.
+pub fn se_rating_line(r: &SeRating) -> String {
+    let f = SeRating::format;
+    match r.outcome {
+        SeOutcome::Rated => format!(
+            "{}/{}/{} {}",
+            f(r.er),
+            f(r.ep),
+            f(r.ed),
+            r.hardest.unwrap_or("-")
+        ),
+        SeOutcome::Unrated => format!(
+            "unrated within the limit: {}; so far {}/{}/{} after {} steps",
+            match r.stopped_at {
+                Some("time limit") | None => "the time limit passed".to_string(),
+                Some(t) => format!("the path reaches {t}, not implemented yet"),
+            },
+            f(r.er),
+            f(r.ep),
+            f(r.ed),
+            r.steps
+        ),
+        SeOutcome::Invalid => "invalid: not a 9x9 puzzle, or its givens conflict".to_string(),
+    }
+}
+
+/// An Explainer rating as JSON fields: `status` (rated, unrated or
+/// invalid), `profile`, `er`, `ep`, `ed`, `hardest`, `stopped_at`.
+pub fn se_rating_json(r: &SeRating) -> serde_json::Value {
+    let num = |t: u16| f64::from(t) / 10.0;
+    let status = match r.outcome {
+        SeOutcome::Rated => "rated",
+        SeOutcome::Unrated => "unrated",
+        SeOutcome::Invalid => "invalid",
+    };
+    let mut o = json!({
+        "status": status,
+        "profile": r.profile,
+        "er": num(r.er),
+        "ep": num(r.ep),
+        "ed": num(r.ed),
+        "hardest": r.hardest,
+        "step_count": r.steps,
+    });
+    if r.outcome != SeOutcome::Rated {
+        o["stopped_at"] = json!(r.stopped_at);
+        o["note"] =
+            json!("unrated within the limit: er/ep/ed are the figures so far, not a rating");
+    }
+    o
 }

@@ -378,3 +378,103 @@ fn explain_says_how_far_it_got_on_a_puzzle_it_cannot_finish() {
     assert!(last.contains("stuck:"), "{last}");
     assert!(stderr_of(&out).is_empty());
 }
+
+// ------------------------------------------------- rate --profile se|sukaku
+
+/// Rows of the Explainer reference slice: (puzzle, "er/ep/ed").
+fn se_reference() -> Vec<(String, String)> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/rate/se121_reference.tsv"
+    );
+    std::fs::read_to_string(path)
+        .expect("bundled test data")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let fig = |s: &str| format!("{:.1}", s.parse::<f64>().expect("a rating"));
+            (
+                f[2].to_string(),
+                format!("{}/{}/{}", fig(f[3]), fig(f[4]), fig(f[5])),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn rate_profile_se_prints_explainers_figures_or_unrated() {
+    // Every 5th row: both rated ones and ones that need chains.
+    let rows: Vec<(String, String)> = se_reference().into_iter().step_by(5).collect();
+    let input: String = rows
+        .iter()
+        .take(40)
+        .map(|(p, _)| format!("{p}\n"))
+        .collect();
+    let out = sudoku()
+        .args(["rate", "--profile", "se", "--threads", "2"])
+        .write_stdin(input.clone())
+        .assert()
+        .code(1); // some need chains, not implemented yet
+    let stdout = stdout_of(&out);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 40);
+    let mut rated = 0;
+    for ((_, figures), line) in rows.iter().zip(&lines) {
+        if line.starts_with("unrated within the limit: the path reaches ") {
+            continue;
+        }
+        assert!(
+            line.starts_with(&format!("{figures} ")),
+            "{line} vs {figures}"
+        );
+        rated += 1;
+    }
+    assert!((15..40).contains(&rated), "{rated}");
+    // JSON: the same figures as numbers, the status and the step names.
+    let json = sudoku()
+        .args(["rate", "--profile", "se", "--format", "json"])
+        .write_stdin(input)
+        .assert();
+    for (line, (_, figures)) in stdout_of(&json).lines().zip(&rows) {
+        let v: serde_json::Value = serde_json::from_str(line).expect("JSON");
+        if v["status"] == "rated" {
+            let f = format!(
+                "{:.1}/{:.1}/{:.1}",
+                v["er"].as_f64().unwrap(),
+                v["ep"].as_f64().unwrap(),
+                v["ed"].as_f64().unwrap()
+            );
+            assert_eq!(&f, figures);
+            assert!(v["steps"][0]["technique"].is_string());
+        } else {
+            assert_eq!(v["status"], "unrated");
+            assert!(v["stopped_at"].is_string());
+        }
+    }
+}
+
+#[test]
+fn rate_profile_flags_are_checked() {
+    sudoku()
+        .args(["rate", "--profile", "se", "--disable", "x-wing"])
+        .write_stdin(format!("{PUZZLE}\n"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--disable applies to the default profile",
+        ));
+    sudoku()
+        .args(["rate", "--timeout", "1"])
+        .write_stdin(format!("{PUZZLE}\n"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--timeout applies to --profile se or sukaku",
+        ));
+    let out = sudoku()
+        .args(["explain", "--profile", "sukaku"])
+        .write_stdin(format!("{PUZZLE}\n"))
+        .assert();
+    assert!(stdout_of(&out).contains("rating "));
+}

@@ -23,6 +23,9 @@
 //! | extreme | > 5.0 | jellyfish, hidden quad, BUG+1, chains |
 //! | needs-guessing | — | the enabled techniques cannot finish the puzzle |
 //!
+//! For ratings that match Sudoku Explainer's own (ER/EP/ED, its technique
+//! set and order), see [`se`] (partial: no chains yet).
+//!
 //! Unique rectangle and BUG+1 assume the puzzle has a unique solution (as
 //! every rated puzzle should); on a puzzle with several solutions they may
 //! remove true candidates.
@@ -59,6 +62,7 @@ mod kite;
 mod naked_single;
 mod naked_subset;
 mod pointing;
+pub mod se;
 mod skyscraper;
 mod step;
 mod technique;

@@ -1,0 +1,315 @@
+//! The 9×9 board the Sudoku Explainer ladder works on: values, candidate
+//! masks, and the region tables in Explainer's order (blocks, rows, columns;
+//! a region's cells in reading order).
+
+use crate::Candidates;
+
+/// Region kinds, numbered as Sudoku Explainer numbers them (its region type
+/// index): block 0, row 1, column 2. Region `r` of kind `k` is `k * 9 + r`.
+pub(crate) const BLOCK: usize = 0;
+/// See [`BLOCK`].
+pub(crate) const ROW: usize = 1;
+/// See [`BLOCK`].
+pub(crate) const COLUMN: usize = 2;
+
+/// The cells of region `kind * 9 + i`, in reading order.
+pub(crate) static REGION_CELLS: [[u8; 9]; 27] = region_cells();
+/// The three regions of a cell: `[block, row, column]` as region ids.
+pub(crate) static CELL_REGIONS: [[u8; 3]; 81] = cell_regions();
+/// The index of a cell within each of its three regions `[block, row,
+/// column]`.
+pub(crate) static CELL_POS: [[u8; 3]; 81] = cell_pos();
+
+const fn cell_pos() -> [[u8; 3]; 81] {
+    let mut t = [[0u8; 3]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let (r, col) = (c / 9, c % 9);
+        t[c] = [(r % 3 * 3 + col % 3) as u8, col as u8, r as u8];
+        c += 1;
+    }
+    t
+}
+
+/// The 20 peers of a cell, ascending.
+pub(crate) static PEERS: [[u8; 20]; 81] = peers();
+
+const fn region_cells() -> [[u8; 9]; 27] {
+    let mut t = [[0u8; 9]; 27];
+    let mut i = 0;
+    while i < 9 {
+        let mut j = 0;
+        while j < 9 {
+            t[i][j] = ((i / 3 * 3 + j / 3) * 9 + i % 3 * 3 + j % 3) as u8;
+            t[9 + i][j] = (i * 9 + j) as u8;
+            t[18 + i][j] = (j * 9 + i) as u8;
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+}
+
+const fn cell_regions() -> [[u8; 3]; 81] {
+    let mut t = [[0u8; 3]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let (r, col) = (c / 9, c % 9);
+        t[c] = [(r / 3 * 3 + col / 3) as u8, (9 + r) as u8, (18 + col) as u8];
+        c += 1;
+    }
+    t
+}
+
+const fn sees(a: usize, b: usize) -> bool {
+    a != b && (a / 9 == b / 9 || a % 9 == b % 9 || (a / 27 == b / 27 && a % 9 / 3 == b % 9 / 3))
+}
+
+const fn peers() -> [[u8; 20]; 81] {
+    let mut t = [[0u8; 20]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let mut k = 0;
+        let mut o = 0;
+        while o < 81 {
+            if sees(c, o) {
+                t[c][k] = o as u8;
+                k += 1;
+            }
+            o += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// Whether two different cells share a region.
+#[inline]
+pub(crate) fn see(a: usize, b: usize) -> bool {
+    sees(a, b)
+}
+
+/// The bit of digit `d` (1..=9) in a candidate mask.
+#[inline]
+pub(crate) const fn bit(d: u8) -> u16 {
+    1 << (d - 1)
+}
+
+/// The digits of a mask, ascending.
+pub(crate) fn digits(mut m: u16) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let d = m.trailing_zeros() as u8 + 1;
+            m &= m - 1;
+            d
+        })
+    })
+}
+
+/// Region ids of one kind.
+pub(crate) fn regions_of(kind: usize) -> std::ops::Range<usize> {
+    kind * 9..kind * 9 + 9
+}
+
+/// Whether region `a` and region `b` share a cell (and are different).
+#[inline]
+pub(crate) fn crosses(a: usize, b: usize) -> bool {
+    CROSSES[a] & (1 << b) != 0
+}
+
+static CROSSES: [u32; 27] = crossing();
+
+/// `INSIDE[a][b]`: the positions (indices within region `a`) of the cells
+/// that also lie in region `b`.
+pub(crate) static INSIDE: [[u16; 27]; 27] = inside();
+
+const fn inside() -> [[u16; 27]; 27] {
+    let cells = region_cells();
+    let regs = cell_regions();
+    let mut t = [[0u16; 27]; 27];
+    let mut a = 0;
+    while a < 27 {
+        let mut i = 0;
+        while i < 9 {
+            let c = cells[a][i] as usize;
+            let mut k = 0;
+            while k < 3 {
+                t[a][regs[c][k] as usize] |= 1 << i;
+                k += 1;
+            }
+            i += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+const fn crossing() -> [u32; 27] {
+    let cells = region_cells();
+    let regs = cell_regions();
+    let mut t = [0u32; 27];
+    let mut a = 0;
+    while a < 27 {
+        let mut i = 0;
+        while i < 9 {
+            let c = cells[a][i] as usize;
+            let mut k = 0;
+            while k < 3 {
+                let b = regs[c][k] as usize;
+                if b != a {
+                    t[a] |= 1 << b;
+                }
+                k += 1;
+            }
+            i += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+/// Whether `cell` lies in region `r`.
+#[inline]
+pub(crate) fn in_region(cell: usize, r: usize) -> bool {
+    CELL_REGIONS[cell][r / 9] as usize == r
+}
+
+/// Values and candidates of a 9×9 grid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Board {
+    /// The digit of each cell, 0 when empty.
+    pub value: [u8; 81],
+    /// Candidates of each empty cell (bit `d - 1` for digit `d`); 0 for a
+    /// filled cell.
+    pub cand: [u16; 81],
+    /// The positions of each digit in each region (`pos[r][d - 1]`, bits
+    /// are indices within the region), kept by `place` and `eliminate`.
+    pos: [[u16; 9]; 27],
+    /// Empty cells per region, kept likewise.
+    empty: [u8; 27],
+}
+
+impl Board {
+    /// The board of a 9×9 candidate grid (`None` for another size).
+    pub fn from_candidates(c: &Candidates) -> Option<Board> {
+        if c.side() != 9 {
+            return None;
+        }
+        let mut b = Board {
+            value: [0; 81],
+            cand: [0; 81],
+            pos: [[0; 9]; 27],
+            empty: [0; 27],
+        };
+        for cell in 0..81 {
+            b.value[cell] = c.value(cell);
+            b.cand[cell] = c.mask(cell) as u16;
+        }
+        b.refresh();
+        Some(b)
+    }
+
+    /// Compute the cached positions and counts from scratch (`place` and
+    /// `eliminate` keep them up to date).
+    pub fn refresh(&mut self) {
+        for r in 0..27 {
+            let mut pos = [0u16; 9];
+            let mut empty = 0;
+            for (i, &c) in REGION_CELLS[r].iter().enumerate() {
+                let c = c as usize;
+                if self.value[c] == 0 {
+                    empty += 1;
+                }
+                let mut m = self.cand[c];
+                while m != 0 {
+                    let d = m.trailing_zeros() as usize;
+                    pos[d] |= 1 << i;
+                    m &= m - 1;
+                }
+            }
+            self.pos[r] = pos;
+            self.empty[r] = empty;
+        }
+    }
+
+    /// Whether every cell is filled.
+    pub fn is_solved(&self) -> bool {
+        self.value.iter().all(|&v| v != 0)
+    }
+
+    /// Whether `d` is a candidate of `cell`.
+    #[inline]
+    pub fn has(&self, cell: usize, d: u8) -> bool {
+        self.cand[cell] & bit(d) != 0
+    }
+
+    /// The positions (indices 0..9 within the region) where `d` is a
+    /// candidate in region `r`.
+    #[inline]
+    pub fn positions(&self, r: usize, d: u8) -> u16 {
+        self.pos[r][d as usize - 1]
+    }
+
+    /// Empty cells in region `r`.
+    #[inline]
+    pub fn empty_in(&self, r: usize) -> u32 {
+        u32::from(self.empty[r])
+    }
+
+    /// How many cells hold digit `d`.
+    pub fn occurrences(&self, d: u8) -> u32 {
+        self.value.iter().filter(|&&v| v == d).count() as u32
+    }
+
+    /// Place `d` in `cell` and remove it from the cell's peers (Explainer's
+    /// "set value and cancel"). Keeps the cached positions and counts.
+    pub fn place(&mut self, cell: usize, d: u8) {
+        if self.value[cell] != 0 {
+            return;
+        }
+        let mut m = self.cand[cell];
+        while m != 0 {
+            let x = m.trailing_zeros() as u8 + 1;
+            self.eliminate(cell, x);
+            m &= m - 1;
+        }
+        self.value[cell] = d;
+        for &r in &CELL_REGIONS[cell] {
+            self.empty[r as usize] -= 1;
+        }
+        for &p in &PEERS[cell] {
+            self.eliminate(p as usize, d);
+        }
+    }
+
+    /// Remove candidate `d` from `cell`, keeping the cached positions.
+    #[inline]
+    pub fn eliminate(&mut self, cell: usize, d: u8) {
+        let b = bit(d);
+        if self.cand[cell] & b == 0 {
+            return;
+        }
+        self.cand[cell] &= !b;
+        for k in 0..3 {
+            let r = CELL_REGIONS[cell][k] as usize;
+            self.pos[r][d as usize - 1] &= !(1 << CELL_POS[cell][k]);
+        }
+    }
+}
+
+/// The name of a region id: "block 4", "row 2", "column 9".
+pub(crate) fn region_name(r: usize) -> String {
+    let kind = ["block", "row", "column"][r / 9];
+    format!("{kind} {}", r % 9 + 1)
+}
+
+/// Call `f` with every `k`-subset of `0..9` as a 9-bit mask, in increasing
+/// numeric order (Explainer's enumeration of value and position sets),
+/// until it returns true; returns whether it did.
+pub(crate) fn subsets9(k: u32, f: impl FnMut(u16) -> bool) -> bool {
+    SUBSETS[k as usize].iter().copied().any(f)
+}
+
+static SUBSETS: std::sync::LazyLock<[Vec<u16>; 10]> = std::sync::LazyLock::new(|| {
+    std::array::from_fn(|k| (0u16..512).filter(|m| m.count_ones() == k as u32).collect())
+});

@@ -1,0 +1,161 @@
+//! Sudoku Explainer's direct techniques: a pointing or claiming (1.7, 1.9)
+//! or a hidden pair or triplet (2.0, 2.5) that is taken only when its
+//! eliminations leave a hidden single, which the step then places.
+//!
+//! Direct pointing/claiming (Explainer's `Locking` in direct mode): after a
+//! locked set of `d` in regions (r1, r2), another region r3 of r1's kind
+//! crossing r2, with at least two places for `d`, keeps exactly one place
+//! outside r2. The step removes every `d` of r2 outside r1 and places `d`
+//! there.
+//!
+//! Direct hidden sets (Explainer's `HiddenSet` in direct mode): a hidden set
+//! in a region with more empty cells than the set's size, and a digit
+//! outside the set with at least two places in the region of which exactly
+//! one lies outside the set's cells; the first such digit, ascending.
+//!
+//! As in Explainer, a direct step only places its digit: the eliminations
+//! that justify it are not applied (a later step may make them).
+
+use super::SeStep;
+use super::board::{
+    BLOCK, Board, COLUMN, REGION_CELLS, ROW, bit, crosses, digits, in_region, regions_of, subsets9,
+};
+use super::locking;
+
+/// Direct pointing or claiming.
+pub(super) fn locking(b: &Board, step: &mut SeStep) -> bool {
+    locking::each(b, |r1, r2, d| {
+        let kind = r1 / 9;
+        for r3 in regions_of(kind) {
+            if r3 == r1 || !crosses(r3, r2) {
+                continue;
+            }
+            let p3 = b.positions(r3, d);
+            if p3.count_ones() < 2 {
+                continue;
+            }
+            let mut remain = (0, 0usize);
+            for i in 0..9 {
+                if p3 & (1 << i) != 0 {
+                    let c = REGION_CELLS[r3][i] as usize;
+                    if !in_region(c, r2) {
+                        remain = (remain.0 + 1, c);
+                    }
+                }
+            }
+            if remain.0 == 1 {
+                let pointing = kind == BLOCK;
+                step.set(
+                    if pointing {
+                        "Direct Pointing"
+                    } else {
+                        "Direct Claiming"
+                    },
+                    if pointing { 17 } else { 19 },
+                );
+                locking::push_pattern(b, step, r1, r2, d);
+                step.place(remain.1, d);
+                return true;
+            }
+        }
+        false
+    })
+}
+
+/// Direct hidden pair (`degree` 2) or triplet (3).
+pub(super) fn hidden_set(b: &Board, step: &mut SeStep, degree: u32) -> bool {
+    for kind in [BLOCK, COLUMN, ROW] {
+        for r in regions_of(kind) {
+            if b.empty_in(r) <= degree {
+                continue;
+            }
+            let pos: [u16; 9] = std::array::from_fn(|i| b.positions(r, i as u8 + 1));
+            let eligible = eligible_digits(&pos);
+            let found = subsets9(degree, |vals| {
+                if vals & !eligible != 0 {
+                    return false;
+                }
+                let Some(common) = common_tuple(&pos, vals, degree) else {
+                    return false;
+                };
+                // The digit the set leaves with one place.
+                for d in 1..=9u8 {
+                    if vals & bit(d) != 0 {
+                        continue;
+                    }
+                    let p = pos[d as usize - 1];
+                    if p.count_ones() > 1 && (p & !common).count_ones() == 1 {
+                        let cell = REGION_CELLS[r][(p & !common).trailing_zeros() as usize];
+                        push_hidden(b, step, r, vals, common, false);
+                        step.set(
+                            if degree == 2 {
+                                "Direct Hidden Pair"
+                            } else {
+                                "Direct Hidden Triplet"
+                            },
+                            if degree == 2 { 20 } else { 25 },
+                        );
+                        step.place(cell as usize, d);
+                        return true;
+                    }
+                }
+                false
+            });
+            if found {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The digits with at least two places (the only ones a hidden set can
+/// hold), as a digit mask.
+pub(super) fn eligible_digits(pos: &[u16; 9]) -> u16 {
+    (0..9).fold(0, |m, i| {
+        if pos[i].count_ones() >= 2 {
+            m | 1 << i
+        } else {
+            m
+        }
+    })
+}
+
+/// Explainer's common-tuple test: every chosen digit has at least two
+/// places and together they have exactly `degree`. Returns those places.
+pub(super) fn common_tuple(pos: &[u16; 9], vals: u16, degree: u32) -> Option<u16> {
+    let mut union = 0u16;
+    for d in digits(vals) {
+        let p = pos[d as usize - 1];
+        if p.count_ones() <= 1 {
+            return None;
+        }
+        union |= p;
+    }
+    (union.count_ones() == degree).then_some(union)
+}
+
+/// The eliminations and pattern of a hidden set: digits `vals` confined to
+/// positions `common` of region `r`.
+pub(super) fn push_hidden(
+    b: &Board,
+    step: &mut SeStep,
+    r: usize,
+    vals: u16,
+    common: u16,
+    remove: bool,
+) {
+    for i in 0..9 {
+        if common & (1 << i) != 0 {
+            let c = REGION_CELLS[r][i] as usize;
+            step.cells.push(c);
+            if remove {
+                for d in digits(b.cand[c] & !vals) {
+                    step.remove(c, d);
+                }
+            }
+        }
+    }
+    step.digits.extend(digits(vals));
+    step.region(r);
+}

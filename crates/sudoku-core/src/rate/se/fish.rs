@@ -1,0 +1,93 @@
+//! Basic fish (X-wing 3.2, swordfish 3.8, jellyfish 5.2) as Sudoku
+//! Explainer's `Fisherman` searches them: columns as base lines first, then
+//! rows; for each set of base lines (increasing bit order), each digit 1..9
+//! that is placed at most `9 - 2 * size` times, the first set whose places
+//! span exactly `size` cover lines with at least two places per base line.
+
+use super::SeStep;
+use super::board::{Board, COLUMN, REGION_CELLS, ROW, subsets9};
+
+const NAMES: [&str; 3] = ["X-Wing", "Swordfish", "Jellyfish"];
+
+/// A fish of `degree` lines.
+pub(super) fn find(b: &Board, step: &mut SeStep, degree: u32) -> bool {
+    let tenths = [32, 38, 52][degree as usize - 2];
+    let occ: [u32; 10] = std::array::from_fn(|d| if d == 0 { 0 } else { b.occurrences(d as u8) });
+    for (base, cover) in [(COLUMN, ROW), (ROW, COLUMN)] {
+        // Per digit, the base lines with at least two places for it.
+        let eligible: [u16; 10] = std::array::from_fn(|d| {
+            if d == 0 {
+                return 0;
+            }
+            (0..9).fold(0u16, |m, i| {
+                if b.positions(base * 9 + i, d as u8).count_ones() >= 2 {
+                    m | 1 << i
+                } else {
+                    m
+                }
+            })
+        });
+        let found = subsets9(degree, |lines| {
+            for d in 1..=9u8 {
+                if occ[d as usize] + degree * 2 > 9 || lines & !eligible[d as usize] != 0 {
+                    continue;
+                }
+                let mut union = 0u16;
+                let mut ok = true;
+                for i in 0..9 {
+                    if lines & (1 << i) != 0 {
+                        let p = b.positions(base * 9 + i, d);
+                        if p.count_ones() <= 1 {
+                            ok = false;
+                            break;
+                        }
+                        union |= p;
+                    }
+                }
+                if !ok || union.count_ones() != degree {
+                    continue;
+                }
+                // Remove d from the cover lines outside the base lines.
+                let mut any = false;
+                for j in 0..9 {
+                    if union & (1 << j) == 0 {
+                        continue;
+                    }
+                    let p = b.positions(cover * 9 + j, d) & !lines;
+                    for i in 0..9 {
+                        if p & (1 << i) != 0 {
+                            step.remove(REGION_CELLS[cover * 9 + j][i] as usize, d);
+                            any = true;
+                        }
+                    }
+                }
+                if any {
+                    step.set(NAMES[degree as usize - 2], tenths);
+                    for i in 0..9 {
+                        if lines & (1 << i) != 0 {
+                            step.region(base * 9 + i);
+                        }
+                    }
+                    for j in 0..9 {
+                        if union & (1 << j) != 0 {
+                            step.region(cover * 9 + j);
+                            for i in 0..9 {
+                                let c = REGION_CELLS[cover * 9 + j][i] as usize;
+                                if lines & (1 << i) != 0 && b.has(c, d) {
+                                    step.cells.push(c);
+                                }
+                            }
+                        }
+                    }
+                    step.digits.push(d);
+                    return true;
+                }
+            }
+            false
+        });
+        if found {
+            return true;
+        }
+    }
+    false
+}

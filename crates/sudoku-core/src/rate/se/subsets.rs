@@ -1,0 +1,112 @@
+//! Naked and hidden subsets as Sudoku Explainer's `NakedSet` and `HiddenSet`
+//! producers search them: regions in the order blocks, columns, rows; the
+//! subsets of positions (naked) or digits (hidden) in increasing bit order.
+//!
+//! Values (Explainer): naked pair 3.0, triplet 3.6, quad 5.0; hidden pair
+//! 3.4, triplet 4.0, quad 5.4. A naked set is looked for only in a region
+//! with at least twice its size of empty cells, a hidden one only with more
+//! than twice its size (the other case is the complementary naked set).
+
+use super::SeStep;
+use super::board::{BLOCK, Board, COLUMN, REGION_CELLS, ROW, digits, regions_of, subsets9};
+use super::direct::{common_tuple, eligible_digits, push_hidden};
+
+const NAKED: [&str; 3] = ["Naked Pair", "Naked Triplet", "Naked Quad"];
+const HIDDEN: [&str; 3] = ["Hidden Pair", "Hidden Triplet", "Hidden Quad"];
+
+/// A naked set of `degree` cells.
+pub(super) fn naked(b: &Board, step: &mut SeStep, degree: u32) -> bool {
+    let tenths = [30, 36, 50][degree as usize - 2];
+    for kind in [BLOCK, COLUMN, ROW] {
+        for r in regions_of(kind) {
+            if b.empty_in(r) < degree * 2 {
+                continue;
+            }
+            let cand: [u16; 9] = std::array::from_fn(|i| b.cand[REGION_CELLS[r][i] as usize]);
+            // Only cells with two or more candidates can be in the set.
+            let eligible = (0..9).fold(0u16, |m, i| {
+                if cand[i].count_ones() >= 2 {
+                    m | 1 << i
+                } else {
+                    m
+                }
+            });
+            let found = subsets9(degree, |cells| {
+                if cells & !eligible != 0 {
+                    return false;
+                }
+                let mut union = 0u16;
+                for i in 0..9 {
+                    if cells & (1 << i) != 0 {
+                        if cand[i].count_ones() <= 1 {
+                            return false;
+                        }
+                        union |= cand[i];
+                    }
+                }
+                if union.count_ones() != degree {
+                    return false;
+                }
+                let mut any = false;
+                for i in 0..9 {
+                    if cells & (1 << i) == 0 && cand[i] & union != 0 {
+                        let c = REGION_CELLS[r][i] as usize;
+                        for d in digits(cand[i] & union) {
+                            step.remove(c, d);
+                        }
+                        any = true;
+                    }
+                }
+                if any {
+                    step.set(NAKED[degree as usize - 2], tenths);
+                    step.cells.extend(
+                        (0..9)
+                            .filter(|i| cells & (1 << i) != 0)
+                            .map(|i| REGION_CELLS[r][i] as usize),
+                    );
+                    step.digits.extend(digits(union));
+                    step.region(r);
+                }
+                any
+            });
+            if found {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// A hidden set of `degree` digits.
+pub(super) fn hidden(b: &Board, step: &mut SeStep, degree: u32) -> bool {
+    let tenths = [34, 40, 54][degree as usize - 2];
+    for kind in [BLOCK, COLUMN, ROW] {
+        for r in regions_of(kind) {
+            if b.empty_in(r) <= degree * 2 {
+                continue;
+            }
+            let pos: [u16; 9] = std::array::from_fn(|i| b.positions(r, i as u8 + 1));
+            let eligible = eligible_digits(&pos);
+            let found = subsets9(degree, |vals| {
+                if vals & !eligible != 0 {
+                    return false;
+                }
+                let Some(common) = common_tuple(&pos, vals, degree) else {
+                    return false;
+                };
+                let worth = (0..9).any(|i| {
+                    common & (1 << i) != 0 && b.cand[REGION_CELLS[r][i] as usize] & !vals != 0
+                });
+                if worth {
+                    push_hidden(b, step, r, vals, common, true);
+                    step.set(HIDDEN[degree as usize - 2], tenths);
+                }
+                worth
+            });
+            if found {
+                return true;
+            }
+        }
+    }
+    false
+}

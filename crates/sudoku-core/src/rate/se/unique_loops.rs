@@ -1,0 +1,430 @@
+//! Unique rectangles and loops, types 1 to 4, as Sudoku Explainer's
+//! `UniqueLoops` producer finds and orders them.
+//!
+//! Explainer's search: from each cell with exactly two candidates {v1, v2}
+//! (reading order), a depth-first walk through the cell's block, row and
+//! column (never twice in a row through the same kind of region) to cells
+//! holding both digits; at most two cells may hold other digits too, or
+//! more if they all add the same single digit. A closed walk of at least
+//! four cells is a loop if every region it visits is visited by exactly one
+//! even- and one odd-numbered cell. Then:
+//!
+//! - one cell with extra digits: type 1, remove v1 and v2 from it;
+//! - extra cells adding one common digit: type 2, remove it from the cells
+//!   that see every extra cell;
+//! - two extra cells in a common region: type 3 (their extra digits form a
+//!   naked set with other cells of the region, or v1, v2 and other digits a
+//!   hidden set), and type 4 (a digit of the loop confined to the two cells
+//!   in that region: remove the other).
+//!
+//! Every step found is collected, then sorted by difficulty and type (a
+//! stable sort), and the first is taken. Difficulty: 4.5, +0.1 for a loop of
+//! six cells, +0.2 for eight, +0.5 for ten or more; type 3 adds 0.1 per
+//! naked digit beyond the first, or 0.1 per hidden cell beyond the first.
+//!
+//! SukakuExplainer's default (lkSudoku's fix) keeps the extra digits of each
+//! branch of the walk apart and tries hidden sets of every size; plain SE
+//! 1.2.1 lets them accumulate across sibling branches and starts the type 3
+//! search at the number of extra digits. The profile chooses.
+
+use super::SeStep;
+use super::board::{
+    BLOCK, Board, CELL_REGIONS, COLUMN, PEERS, REGION_CELLS, ROW, bit, digits, see,
+};
+
+/// One candidate step with Explainer's sort key.
+struct Found {
+    difficulty: f64,
+    kind: u8,
+    step: SeStep,
+}
+
+/// The unique loop step Explainer takes, if any. `lk`: SukakuExplainer's
+/// corrected search.
+pub(super) fn find(b: &Board, step: &mut SeStep, lk: bool) -> bool {
+    let mut best: Option<Found> = None;
+    let mut loops: Vec<Vec<u8>> = Vec::new();
+    for cell in 0..81 {
+        let m = b.cand[cell];
+        if m.count_ones() != 2 {
+            continue;
+        }
+        let mut ds = digits(m);
+        let (v1, v2) = (ds.next().unwrap_or(1), ds.next().unwrap_or(1));
+        loops.clear();
+        let mut path = Vec::with_capacity(16);
+        let mut ex = 0u16;
+        walk(
+            b, cell, v1, v2, &mut path, 0u128, 2, &mut ex, lk, None, &mut loops,
+        );
+        for lp in &loops {
+            if !is_valid_loop(lp) {
+                continue;
+            }
+            for f in hints(b, lp, v1, v2, lk) {
+                let better = best.as_ref().is_none_or(|x| {
+                    f.difficulty < x.difficulty || (f.difficulty == x.difficulty && f.kind < x.kind)
+                });
+                if better {
+                    best = Some(f);
+                }
+            }
+        }
+    }
+    match best {
+        Some(f) => {
+            *step = f.step;
+            true
+        }
+        None => false,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    b: &Board,
+    cell: usize,
+    v1: u8,
+    v2: u8,
+    path: &mut Vec<u8>,
+    mut on_path: u128,
+    allowed_ex: i32,
+    ex: &mut u16,
+    lk: bool,
+    last_kind: Option<usize>,
+    out: &mut Vec<Vec<u8>>,
+) {
+    path.push(cell as u8);
+    on_path |= 1 << cell;
+    let both = bit(v1) | bit(v2);
+    // Plain SE shares one set of extra digits among the branches of a call.
+    let mut shared = *ex;
+    for kind in [BLOCK, ROW, COLUMN] {
+        if Some(kind) == last_kind {
+            continue;
+        }
+        let r = CELL_REGIONS[cell][kind] as usize;
+        for &next in &REGION_CELLS[r] {
+            let next = next as usize;
+            if next == path[0] as usize && path.len() >= 4 {
+                out.push(path.clone());
+            } else if on_path & (1 << next) == 0 {
+                let p = b.cand[next];
+                if p & both != both {
+                    continue;
+                }
+                let card = p.count_ones();
+                let mut new_ex = if lk { *ex } else { shared };
+                new_ex |= p & !both;
+                if !lk {
+                    shared = new_ex;
+                }
+                if card == 2 || new_ex.count_ones() == 1 || allowed_ex > 0 {
+                    let a = if card > 2 { allowed_ex - 1 } else { allowed_ex };
+                    let mut child = new_ex;
+                    walk(
+                        b,
+                        next,
+                        v1,
+                        v2,
+                        path,
+                        on_path,
+                        a,
+                        &mut child,
+                        lk,
+                        Some(kind),
+                        out,
+                    );
+                }
+            }
+        }
+    }
+    path.pop();
+}
+
+/// Every region visited by the loop is visited once by an even-numbered
+/// cell and once by an odd-numbered one.
+fn is_valid_loop(lp: &[u8]) -> bool {
+    let (mut even, mut odd) = (0u32, 0u32);
+    for (i, &c) in lp.iter().enumerate() {
+        for &r in &CELL_REGIONS[c as usize] {
+            let set = if i % 2 == 0 { &mut even } else { &mut odd };
+            if *set & (1 << r) != 0 {
+                return false;
+            }
+            *set |= 1 << r;
+        }
+    }
+    even == odd
+}
+
+fn base_difficulty(len: usize) -> f64 {
+    let mut d = 4.5;
+    if len >= 10 {
+        d += 0.3;
+    }
+    if len >= 8 {
+        d += 0.2;
+    } else if len >= 6 {
+        d += 0.1;
+    }
+    d
+}
+
+fn name(len: usize, kind: u8) -> &'static str {
+    const R: [&str; 4] = [
+        "Unique Rectangle type 1",
+        "Unique Rectangle type 2",
+        "Unique Rectangle type 3",
+        "Unique Rectangle type 4",
+    ];
+    const L: [&str; 4] = [
+        "Unique Loop type 1",
+        "Unique Loop type 2",
+        "Unique Loop type 3",
+        "Unique Loop type 4",
+    ];
+    if len == 4 {
+        R[kind as usize - 1]
+    } else {
+        L[kind as usize - 1]
+    }
+}
+
+fn new_step(lp: &[u8], v1: u8, v2: u8, kind: u8, difficulty: f64) -> Found {
+    let mut step = SeStep::new();
+    step.set(name(lp.len(), kind), (difficulty * 10.0).round() as u16);
+    step.cells.extend(lp.iter().map(|&c| c as usize));
+    step.digits.extend([v1, v2]);
+    Found {
+        difficulty,
+        kind,
+        step,
+    }
+}
+
+/// The steps of one loop, in Explainer's order of discovery.
+fn hints(b: &Board, lp: &[u8], v1: u8, v2: u8, lk: bool) -> Vec<Found> {
+    let mut out = Vec::new();
+    let both = bit(v1) | bit(v2);
+    let extra: Vec<usize> = lp
+        .iter()
+        .map(|&c| c as usize)
+        .filter(|&c| b.cand[c].count_ones() > 2)
+        .collect();
+    let base = base_difficulty(lp.len());
+    match extra.len() {
+        1 => {
+            let mut f = new_step(lp, v1, v2, 1, base);
+            f.step.remove(extra[0], v1);
+            f.step.remove(extra[0], v2);
+            out.push(f);
+        }
+        0 => {}
+        n => {
+            let ex_union = extra.iter().fold(0u16, |m, &c| m | b.cand[c]) & !both;
+            if n > 2 || ex_union.count_ones() == 1 {
+                if let Some(f) = type2(b, lp, v1, v2, &extra, base) {
+                    out.push(f);
+                }
+            } else if ex_union.count_ones() >= 2 {
+                type3(b, lp, v1, v2, extra[0], extra[1], base, lk, &mut out);
+            }
+            if n == 2 {
+                if let Some(f) = type4(b, lp, v1, v2, extra[0], extra[1], base) {
+                    out.push(f);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn type2(b: &Board, lp: &[u8], v1: u8, v2: u8, extra: &[usize], base: f64) -> Option<Found> {
+    let both = bit(v1) | bit(v2);
+    let value = digits(b.cand[extra[0]] & !both).next()?;
+    let mut f = new_step(lp, v1, v2, 2, base);
+    for &p in &PEERS[extra[0]] {
+        let p = p as usize;
+        if !extra.contains(&p) && extra.iter().all(|&e| see(p, e)) && b.has(p, value) {
+            f.step.remove(p, value);
+        }
+    }
+    (!f.step.eliminations.is_empty()).then_some(f)
+}
+
+/// Index subsets of size `k` of `0..n`, as masks in increasing order.
+fn subsets(n: usize, k: u32) -> impl Iterator<Item = u16> {
+    (0u16..(1 << n)).filter(move |m| m.count_ones() == k)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn type3(
+    b: &Board,
+    lp: &[u8],
+    v1: u8,
+    v2: u8,
+    c1: usize,
+    c2: usize,
+    base: f64,
+    lk: bool,
+    out: &mut Vec<Found>,
+) {
+    let both = bit(v1) | bit(v2);
+    let extra = (b.cand[c1] | b.cand[c2]) & !both;
+    let ex_card = extra.count_ones();
+    let first = if lk { 2 } else { ex_card };
+    for degree in first..=7 {
+        for kind in [BLOCK, ROW, COLUMN] {
+            let r = CELL_REGIONS[c1][kind] as usize;
+            if r != CELL_REGIONS[c2][kind] as usize {
+                continue;
+            }
+            let cells = &REGION_CELLS[r];
+            let empty = b.empty_in(r);
+            let i1 = cells.iter().position(|&c| c as usize == c1).unwrap_or(9);
+            let i2 = cells.iter().position(|&c| c as usize == c2).unwrap_or(9);
+            // Naked set: c1 (standing for its extra digits) and other cells.
+            if degree * 2 <= empty && degree >= ex_card {
+                for set in subsets(9, degree) {
+                    if set & (1 << i1) == 0 || set & (1 << i2) != 0 {
+                        continue;
+                    }
+                    let mut naked = extra & b.cand[c1] & b.cand[c2];
+                    let mut union = 0u16;
+                    let mut ok = true;
+                    let mut others = Vec::new();
+                    for i in 0..9 {
+                        if set & (1 << i) == 0 {
+                            continue;
+                        }
+                        let p = if i == i1 {
+                            extra
+                        } else {
+                            let c = cells[i] as usize;
+                            others.push(c);
+                            naked |= b.cand[c];
+                            b.cand[c]
+                        };
+                        if p.count_ones() <= 1 {
+                            ok = false;
+                        }
+                        union |= p;
+                    }
+                    if naked.count_ones() != degree || !ok || union.count_ones() != degree {
+                        continue;
+                    }
+                    let mut f = new_step(lp, v1, v2, 3, base + f64::from(degree - 1) * 0.1);
+                    for v in digits(union) {
+                        let holders: Vec<usize> = others
+                            .iter()
+                            .copied()
+                            .chain([c1, c2])
+                            .filter(|&c| b.has(c, v))
+                            .collect();
+                        if holders.is_empty() {
+                            continue;
+                        }
+                        for t in 0..81 {
+                            if holders.iter().all(|&h| see(t, h)) && b.has(t, v) {
+                                f.step.remove(t, v);
+                            }
+                        }
+                    }
+                    if !f.step.eliminations.is_empty() {
+                        f.step.cells.extend(others.iter().copied());
+                        f.step.digits.extend(digits(union));
+                        f.step.region(r);
+                        out.push(f);
+                    }
+                }
+            }
+            // Hidden set: v1, v2 and degree - 2 other digits confined to
+            // degree cells of the region, counting c1 but not c2.
+            if degree * 2 < empty {
+                let rem: Vec<u8> = (1..=9u8)
+                    .filter(|&v| v != v1 && v != v2 && extra & bit(v) == 0)
+                    .collect();
+                if degree as usize - 2 > rem.len() {
+                    continue;
+                }
+                for pick in subsets(rem.len(), degree - 2) {
+                    let mut vals = both;
+                    for (j, &v) in rem.iter().enumerate() {
+                        if pick & (1 << j) != 0 {
+                            vals |= bit(v);
+                        }
+                    }
+                    let mut union = 0u16;
+                    let mut ok = true;
+                    for v in digits(vals) {
+                        let p = b.positions(r, v) & !(1 << i2);
+                        if p == 0 {
+                            ok = false;
+                        }
+                        union |= p;
+                    }
+                    if !ok || union.count_ones() != degree {
+                        continue;
+                    }
+                    let hidden = union & !(1 << i1) & !(1 << i2);
+                    let mut f = new_step(
+                        lp,
+                        v1,
+                        v2,
+                        3,
+                        base + (f64::from(hidden.count_ones()) - 1.0) * 0.1,
+                    );
+                    for i in 0..9 {
+                        if hidden & (1 << i) != 0 {
+                            let c = cells[i] as usize;
+                            for v in digits(b.cand[c] & !vals) {
+                                f.step.remove(c, v);
+                            }
+                        }
+                    }
+                    if !f.step.eliminations.is_empty() {
+                        f.step.digits.extend(digits(vals & !both));
+                        f.step.region(r);
+                        out.push(f);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn type4(b: &Board, lp: &[u8], v1: u8, v2: u8, c1: usize, c2: usize, base: f64) -> Option<Found> {
+    let (mut r1, mut r2) = (None, None);
+    for kind in [BLOCK, ROW, COLUMN] {
+        let r = CELL_REGIONS[c1][kind] as usize;
+        if r != CELL_REGIONS[c2][kind] as usize {
+            continue;
+        }
+        let others = REGION_CELLS[r]
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| c != c1 && c != c2);
+        let (mut has1, mut has2) = (false, false);
+        for c in others {
+            has1 |= b.has(c, v1);
+            has2 |= b.has(c, v2);
+        }
+        if !has1 {
+            r1 = Some(r);
+        }
+        if !has2 {
+            r2 = Some(r);
+        }
+    }
+    let (r, rem) = match (r1, r2) {
+        (Some(r), _) => (r, v2),
+        (None, Some(r)) => (r, v1),
+        _ => return None,
+    };
+    let mut f = new_step(lp, v1, v2, 4, base);
+    f.step.remove(c1, rem);
+    f.step.remove(c2, rem);
+    f.step.region(r);
+    Some(f)
+}

@@ -1,0 +1,68 @@
+//! XY-wing (4.2) and XYZ-wing (4.4) as Sudoku Explainer's `XYWing` producer
+//! searches them: the pivot in reading order, then each pincer among its
+//! peers in reading order, then the other pincer likewise; the z digit is
+//! removed from the cells that see both pincers (and the pivot, for the
+//! XYZ-wing).
+
+use super::SeStep;
+use super::board::{Board, PEERS, digits, see};
+
+/// An XY-wing, or with `xyz` an XYZ-wing.
+pub(super) fn xy(b: &Board, step: &mut SeStep, xyz: bool) -> bool {
+    let target = if xyz { 3 } else { 2 };
+    for xy in 0..81 {
+        let xy_v = b.cand[xy];
+        if xy_v.count_ones() != target {
+            continue;
+        }
+        // The bivalue peers, in Explainer's (ascending) order.
+        let mut pairs = [0usize; 20];
+        let mut n = 0;
+        for &p in &PEERS[xy] {
+            if b.cand[p as usize].count_ones() == 2 {
+                pairs[n] = p as usize;
+                n += 1;
+            }
+        }
+        let pairs = &pairs[..n];
+        for &xz in pairs {
+            let xz_v = b.cand[xz];
+            if (xy_v & !xz_v).count_ones() != 1 {
+                continue;
+            }
+            for &yz in pairs {
+                let yz_v = b.cand[yz];
+                let union = xy_v | xz_v | yz_v;
+                let inter = xy_v & xz_v & yz_v;
+                let ok = union.count_ones() == 3 && inter.count_ones() == u32::from(xyz);
+                if !ok {
+                    continue;
+                }
+                let z = digits(xz_v & yz_v).next().unwrap_or(0);
+                if z == 0 {
+                    continue;
+                }
+                // A victim sees xz: look among xz's peers (ascending, as
+                // Explainer's cell sets iterate).
+                let mut any = false;
+                for &v in &PEERS[xz] {
+                    let v = v as usize;
+                    if v != xy && v != yz && see(v, yz) && (!xyz || see(v, xy)) && b.has(v, z) {
+                        step.remove(v, z);
+                        any = true;
+                    }
+                }
+                if any {
+                    step.set(
+                        if xyz { "XYZ-Wing" } else { "XY-Wing" },
+                        if xyz { 44 } else { 42 },
+                    );
+                    step.cells.extend([xy, xz, yz]);
+                    step.digits.extend(digits(union));
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
