@@ -338,8 +338,8 @@ fn solve_record(
     index: u64,
     bytes: &[u8],
 ) -> SolveAnswer {
-    let line_form = LINE_LENGTHS.contains(&bytes.len())
-        && bytes.iter().all(|b| b.is_ascii_graphic());
+    let line_form =
+        LINE_LENGTHS.contains(&bytes.len()) && bytes.iter().all(|b| b.is_ascii_graphic());
     if line_form {
         return match format::read_cells_into(grid, bytes, 1, 1) {
             Ok(()) => worker.solve(opts, grid, false, Some(index)),

@@ -166,9 +166,10 @@ impl SolveOptions {
     ) -> PyResult<SolveOptions> {
         let method = match method {
             "auto" => None,
-            m => Some(m.parse::<Method>().map_err(|e| {
-                PyValueError::new_err(format!("{e} (or auto, the default)"))
-            })?),
+            m => Some(
+                m.parse::<Method>()
+                    .map_err(|e| PyValueError::new_err(format!("{e} (or auto, the default)")))?,
+            ),
         };
         if limit == 0 {
             return Err(PyValueError::new_err(
@@ -766,7 +767,8 @@ impl Step {
 
 impl From<&sudoku_core::rate::Step> for Step {
     fn from(s: &sudoku_core::rate::Step) -> Step {
-        let name = |cd: &sudoku_core::rate::CellDigit| (s.size.cell_name(cd.cell).to_string(), cd.digit);
+        let name =
+            |cd: &sudoku_core::rate::CellDigit| (s.size.cell_name(cd.cell).to_string(), cd.digit);
         Step {
             technique: s.technique.name(),
             difficulty: (f64::from(s.technique.difficulty()) * 10.0).round() / 10.0,

@@ -5,7 +5,9 @@ use std::time::Instant;
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, bounded};
 use exact_cover::split::{Subproblem, count_subproblem, split, subproblem_solver};
-use exact_cover::{Config, Dlx, Limits, Problem as XcProblem, ProblemBuilder, Report, count_parallel};
+use exact_cover::{
+    Config, Dlx, Limits, Problem as XcProblem, ProblemBuilder, Report, count_parallel,
+};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -219,7 +221,12 @@ impl Problem {
         let start = Instant::now();
         let report = py.detach(move || match sub {
             Some(sub) => count_subproblem(&problem, Config::default(), &sub, &limits),
-            None => Ok(count_parallel(&problem, Config::default(), &limits, threads)),
+            None => Ok(count_parallel(
+                &problem,
+                Config::default(),
+                &limits,
+                threads,
+            )),
         });
         let report = report.map_err(split_error)?;
         Ok(count_of(&report, start.elapsed().as_secs_f64()))
@@ -362,7 +369,9 @@ impl Builder {
     fn primary(&mut self, name: &str, lo: Option<u32>, hi: Option<u32>) -> PyResult<()> {
         check_name(name)?;
         if self.builder.item_id(name).is_some() {
-            return Err(PyValueError::new_err(format!("item '{name}' is declared twice")));
+            return Err(PyValueError::new_err(format!(
+                "item '{name}' is declared twice"
+            )));
         }
         match (lo, hi) {
             (None, None) => {
@@ -383,7 +392,9 @@ impl Builder {
     fn secondary(&mut self, name: &str) -> PyResult<()> {
         check_name(name)?;
         if self.builder.item_id(name).is_some() {
-            return Err(PyValueError::new_err(format!("item '{name}' is declared twice")));
+            return Err(PyValueError::new_err(format!(
+                "item '{name}' is declared twice"
+            )));
         }
         self.builder.secondary(name);
         Ok(())
@@ -404,7 +415,9 @@ impl Builder {
                 format!("{n}:{c}")
             } else {
                 item.extract::<String>().map_err(|_| {
-                    PyTypeError::new_err("an option's items are names (str) or (name, colour) pairs")
+                    PyTypeError::new_err(
+                        "an option's items are names (str) or (name, colour) pairs",
+                    )
                 })?
             };
             let item_name = name.split_once(':').map_or(name.as_str(), |(n, _)| n);
