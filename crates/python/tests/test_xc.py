@@ -1,9 +1,12 @@
 """Exact cover: Knuth's format, the builder, counts, solutions, limits and
 the split into subproblems."""
 
-import tomllib
-
 import pytest
+
+try:
+    import tomllib
+except ImportError:  # Python < 3.11
+    tomllib = pytest.importorskip("tomli")
 
 import sudoku_toolkit as st
 from conftest import TESTDATA, run
