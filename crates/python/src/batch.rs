@@ -2,9 +2,10 @@
 //! shape `(n, 81)`) in, one result per puzzle out, in input order.
 //!
 //! ```text
-//!  Python iterable ──▶ source thread: takes the GIL per chunk of 256
-//!                      records, copies them out, lets it go
-//!                        │ chunks (at most a window in flight)
+//!  Python iterable ──▶ __next__ (the caller's thread, holding the GIL):
+//!                      copies chunks of 256 records out, keeping at most
+//!                      a window of chunks in flight
+//!                        │ chunks
 //!                        ▼
 //!                      sudoku_core::pipeline workers (no GIL): parse,
 //!                      solve or rate with reused solvers
@@ -21,10 +22,9 @@
 //! exception is raised from `__next__`.
 
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, bounded};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, bounded};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyIterator, PySlice, PyString};
@@ -79,36 +79,6 @@ enum Input {
     /// A NumPy `uint8` array of shape (n, n²): cell values 0 (blank) to n,
     /// or ASCII characters as in a puzzle line.
     Array { array: Py<PyAny>, rows: usize },
-}
-
-/// The pipeline's source: chunks read from Python, holding the GIL only
-/// while reading. An exception ends the input and is kept for `__next__`.
-struct Source {
-    input: Option<Input>,
-    next: u64,
-    failure: Arc<Mutex<Option<PyErr>>>,
-}
-
-impl Iterator for Source {
-    type Item = Chunk;
-
-    fn next(&mut self) -> Option<Chunk> {
-        let input = self.input.as_ref()?;
-        let first = self.next;
-        let (chunk, error) = Python::attach(|py| read_chunk(py, input, first));
-        let done = error.is_some() || chunk.ends.len() < CHUNK;
-        if let Some(e) = error {
-            *self.failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
-        }
-        if done {
-            // the iterable is released with the GIL held
-            if let Some(input) = self.input.take() {
-                Python::attach(move |_| drop(input));
-            }
-        }
-        self.next += chunk.ends.len() as u64;
-        (!chunk.ends.is_empty()).then_some(chunk)
-    }
 }
 
 /// Up to `CHUNK` records from `input`, and the exception that stopped the
@@ -184,13 +154,38 @@ pub(crate) enum Answer {
 
 /// The iterator `solve_batch`, `count_batch` and `rate_batch` return:
 /// results in input order, as they are ready.
+///
+/// The caller's thread, which holds the GIL anyway, reads the input (a
+/// chunk at a time, keeping at most `limit` chunks in flight) and hands it
+/// to the pipeline; it waits for answers with the GIL released. No other
+/// thread ever takes the GIL, so nothing waits for a GIL hand-over.
 #[pyclass(module = "sudoku_toolkit")]
 #[derive(Debug)]
 pub struct BatchIter {
+    /// The input, until it is exhausted or fails.
+    input: Option<Input>,
+    /// The pipeline's input; dropped when the input ends.
+    jobs: Option<Sender<Chunk>>,
+    /// The pipeline's answers, a chunk at a time; None once all are in.
     rx: Option<Receiver<Vec<Answer>>>,
     ready: VecDeque<Answer>,
-    failure: Arc<Mutex<Option<PyErr>>>,
+    /// Index of the next record to read.
+    next: u64,
+    /// Chunks sent whose answers have not come back.
+    in_flight: usize,
+    limit: usize,
+    /// An exception from the input, raised after the answers before it.
+    failure: Option<PyErr>,
     raise_errors: bool,
+}
+
+impl std::fmt::Debug for Input {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Input::Iter(_) => "Input::Iter",
+            Input::Array { .. } => "Input::Array",
+        })
+    }
 }
 
 #[pymethods]
@@ -204,22 +199,30 @@ impl BatchIter {
             if let Some(answer) = self.ready.pop_front() {
                 return self.convert(py, answer).map(Some);
             }
+            self.feed(py);
             let Some(rx) = self.rx.clone() else {
                 return Ok(None);
             };
+            if self.in_flight == 0 && self.jobs.is_none() {
+                // everything read has been answered: the end, or the
+                // input's exception
+                self.rx = None;
+                return match self.failure.take() {
+                    Some(e) => Err(e),
+                    None => Ok(None),
+                };
+            }
             // wait without the GIL, waking to let Ctrl-C through
             let got = py.detach(|| rx.recv_timeout(Duration::from_millis(100)));
             match got {
-                Ok(answers) => self.ready.extend(answers),
+                Ok(answers) => {
+                    self.in_flight -= 1;
+                    self.ready.extend(answers);
+                }
                 Err(RecvTimeoutError::Timeout) => py.check_signals()?,
                 Err(RecvTimeoutError::Disconnected) => {
                     self.rx = None;
-                    let failure = self
-                        .failure
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .take();
-                    if let Some(e) = failure {
+                    if let Some(e) = self.failure.take() {
                         return Err(e);
                     }
                 }
@@ -229,12 +232,46 @@ impl BatchIter {
 
     /// Stop the batch: the workers stop after the records in flight.
     fn close(&mut self) {
+        self.input = None;
+        self.jobs = None;
         self.rx = None;
         self.ready.clear();
     }
 }
 
 impl BatchIter {
+    /// Read chunks of the input until `limit` are in flight or it ends.
+    fn feed(&mut self, py: Python<'_>) {
+        while self.in_flight < self.limit {
+            let (Some(input), Some(jobs)) = (&self.input, &self.jobs) else {
+                return;
+            };
+            let (chunk, error) = read_chunk(py, input, self.next);
+            let n = chunk.ends.len();
+            let done = error.is_some() || n < CHUNK;
+            if n > 0 {
+                self.next += n as u64;
+                if jobs.try_send(chunk).is_err() {
+                    // the pipeline has stopped (it cannot be full: the
+                    // channel holds `limit` chunks)
+                    self.input = None;
+                    self.jobs = None;
+                    return;
+                }
+                self.in_flight += 1;
+            }
+            if let Some(e) = error {
+                self.failure = Some(e);
+            }
+            if done {
+                // the input is released here, with the GIL held; the
+                // pipeline ends once it has answered what it has
+                self.input = None;
+                self.jobs = None;
+            }
+        }
+    }
+
     fn convert(&mut self, py: Python<'_>, answer: Answer) -> PyResult<Py<PyAny>> {
         match answer {
             Answer::Solve(a) => {
@@ -294,8 +331,8 @@ fn raise_errors(errors: &str) -> PyResult<bool> {
     }
 }
 
-/// Start a batch: the pipeline runs on a thread of its own, feeding the
-/// iterator's channel.
+/// Start a batch: the pipeline runs on a thread of its own, fed and
+/// drained by the iterator.
 fn start<S: 'static>(
     input: Input,
     threads: usize,
@@ -303,19 +340,17 @@ fn start<S: 'static>(
     init: impl Fn() -> S + Send + Sync + 'static,
     work: impl Fn(&mut S, &Chunk) -> Vec<Answer> + Send + Sync + 'static,
 ) -> BatchIter {
-    let (tx, rx) = bounded::<Vec<Answer>>(2 * threads);
-    let failure = Arc::new(Mutex::new(None));
-    let source = Source {
-        input: Some(input),
-        next: 0,
-        failure: Arc::clone(&failure),
-    };
+    // chunks in flight: enough to keep every worker busy while the caller
+    // turns a chunk of answers into Python objects
+    let limit = 4 * threads + 2;
+    let (jobs_tx, jobs_rx) = bounded::<Chunk>(limit);
+    let (tx, rx) = bounded::<Vec<Answer>>(limit);
     std::thread::Builder::new()
         .name("sudoku-batch".into())
         .spawn(move || {
             // a closed channel (the iterator was dropped) stops the run
-            let _ = Pipeline::new(threads).run(
-                source,
+            let _ = Pipeline::new(threads).window(limit).run(
+                jobs_rx.into_iter(),
                 init,
                 |s: &mut S, chunk: Chunk| work(s, &chunk),
                 |answers| tx.send(answers),
@@ -323,9 +358,14 @@ fn start<S: 'static>(
         })
         .expect("cannot start the batch thread");
     BatchIter {
+        input: Some(input),
+        jobs: Some(jobs_tx),
         rx: Some(rx),
         ready: VecDeque::new(),
-        failure,
+        next: 0,
+        in_flight: 0,
+        limit,
+        failure: None,
         raise_errors,
     }
 }
@@ -338,6 +378,8 @@ fn solve_record(
     index: u64,
     bytes: &[u8],
 ) -> SolveAnswer {
+    // lines read from a file keep their line end
+    let bytes = bytes.trim_ascii_end();
     let line_form =
         LINE_LENGTHS.contains(&bytes.len()) && bytes.iter().all(|b| b.is_ascii_graphic());
     if line_form {
@@ -375,7 +417,7 @@ fn solve_like(
         input,
         thread_count(threads),
         raise,
-        || (Worker::new(), Grid::empty(Size::NINE)),
+        || (Worker::new(false), Grid::empty(Size::NINE)),
         move |(worker, grid), chunk| {
             chunk
                 .records()
