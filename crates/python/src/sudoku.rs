@@ -198,11 +198,14 @@ impl SolveOptions {
 /// One puzzle's answer to `solve` or `count`.
 #[derive(Clone, Debug)]
 pub(crate) struct SolveAnswer {
-    pub puzzle: Option<Grid>,
+    /// The puzzle's cells, then those of the solutions kept (none, one or
+    /// two): one allocation per answer.
+    pub cells: Vec<u8>,
+    /// Cells of a grid (81 for 9×9); 0 for an error record.
+    pub side2: usize,
     /// The input, for an error record.
     pub text: Option<String>,
     pub status: Status,
-    pub solutions: Vec<Grid>,
     pub report: Option<Report>,
     pub method: &'static str,
     pub counting: bool,
@@ -211,12 +214,24 @@ pub(crate) struct SolveAnswer {
 }
 
 impl SolveAnswer {
+    /// Grid `k` of `cells` as a line (0: the puzzle, 1 and 2: solutions).
+    fn line(&self, k: usize) -> Option<String> {
+        let n = self.side2;
+        let cells = self.cells.get(k * n..(k + 1) * n).filter(|_| n > 0)?;
+        Some(
+            cells
+                .iter()
+                .map(|&d| sudoku_core::grid::digit_char(d))
+                .collect(),
+        )
+    }
+
     pub(crate) fn error(text: String, error: ErrorInfo, index: Option<u64>) -> SolveAnswer {
         SolveAnswer {
-            puzzle: None,
+            cells: Vec::new(),
+            side2: 0,
             text: Some(text),
             status: Status::Error,
-            solutions: Vec::new(),
             report: None,
             method: "",
             counting: false,
@@ -271,11 +286,13 @@ impl Worker {
             s.set_timed(timed);
             s
         });
-        let mut solutions: Vec<Grid> = Vec::new();
-        let keeping = !opts.counting;
+        let n = puzzle.cells().len();
+        let keep = if opts.counting { 0 } else { 2 };
+        let mut cells = Vec::with_capacity(n * (1 + keep));
+        cells.extend_from_slice(puzzle.cells());
         let report = solver.search(puzzle, &opts.limits(), &mut |s: &Grid| {
-            if keeping && solutions.len() < 2 {
-                solutions.push(s.clone());
+            if cells.len() < n * (1 + keep) {
+                cells.extend_from_slice(s.cells());
             }
             ControlFlow::Continue(())
         });
@@ -285,10 +302,10 @@ impl Worker {
             }
         }
         SolveAnswer {
-            puzzle: Some(puzzle.clone()),
+            cells,
+            side2: n,
             text: None,
             status: Status::of(&report),
-            solutions,
             report: Some(report),
             method: method.name(),
             counting: opts.counting,
@@ -319,10 +336,9 @@ impl SolveResult {
     /// The puzzle as a line (the input text for an error record).
     #[getter]
     fn puzzle(&self) -> String {
-        match (&self.inner.puzzle, &self.inner.text) {
-            (Some(g), _) => g.to_line(),
-            (None, Some(t)) => t.clone(),
-            (None, None) => String::new(),
+        match &self.inner.text {
+            Some(t) => t.clone(),
+            None => self.inner.line(0).unwrap_or_default(),
         }
     }
 
@@ -335,13 +351,13 @@ impl SolveResult {
     /// The (first) solution as a line, or None (none found, or `count`).
     #[getter]
     fn solution(&self) -> Option<String> {
-        self.inner.solutions.first().map(Grid::to_line)
+        self.inner.line(1)
     }
 
     /// A second solution when the puzzle has several, or None.
     #[getter]
     fn second_solution(&self) -> Option<String> {
-        self.inner.solutions.get(1).map(Grid::to_line)
+        self.inner.line(2)
     }
 
     /// Solutions found (for `count`: the count; exact when `complete`).
