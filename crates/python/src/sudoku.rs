@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyString};
 use sudoku_core::format::{self, LINE_LENGTHS};
 use sudoku_core::generate::{Generator, GeneratorConfig, Symmetry, puzzle_seed};
 use sudoku_core::pipeline::Pipeline;
@@ -226,6 +226,18 @@ impl SolveAnswer {
         )
     }
 
+    /// Grid `k` as a Python string, made from a buffer on the stack.
+    fn py_line<'py>(&self, py: Python<'py>, k: usize) -> Option<Bound<'py, PyString>> {
+        let n = self.side2;
+        let cells = self.cells.get(k * n..(k + 1) * n).filter(|_| n > 0)?;
+        let mut buf = [0u8; 625];
+        for (b, &d) in buf.iter_mut().zip(cells) {
+            *b = sudoku_core::grid::digit_char(d) as u8;
+        }
+        let text = std::str::from_utf8(&buf[..n]).expect("digits and dots are ASCII");
+        Some(PyString::new(py, text))
+    }
+
     pub(crate) fn error(text: String, error: ErrorInfo, index: Option<u64>) -> SolveAnswer {
         SolveAnswer {
             cells: Vec::new(),
@@ -344,20 +356,27 @@ impl SolveResult {
 
     /// "unique", "multiple", "none", "unknown" or "error".
     #[getter]
-    fn status(&self) -> &'static str {
-        self.inner.status.word()
+    fn status<'py>(&self, py: Python<'py>) -> &Bound<'py, PyString> {
+        // interned: the hot path of a batch loop allocates no string here
+        match self.inner.status {
+            Status::Unique => pyo3::intern!(py, "unique"),
+            Status::Multiple => pyo3::intern!(py, "multiple"),
+            Status::NoSolution => pyo3::intern!(py, "none"),
+            Status::Unknown => pyo3::intern!(py, "unknown"),
+            Status::Error => pyo3::intern!(py, "error"),
+        }
     }
 
     /// The (first) solution as a line, or None (none found, or `count`).
     #[getter]
-    fn solution(&self) -> Option<String> {
-        self.inner.line(1)
+    fn solution<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        self.inner.py_line(py, 1)
     }
 
     /// A second solution when the puzzle has several, or None.
     #[getter]
-    fn second_solution(&self) -> Option<String> {
-        self.inner.line(2)
+    fn second_solution<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        self.inner.py_line(py, 2)
     }
 
     /// Solutions found (for `count`: the count; exact when `complete`).
@@ -404,11 +423,11 @@ impl SolveResult {
     }
 
     fn __repr__(&self) -> String {
-        let mut s = format!("Result(status='{}'", self.status());
+        let mut s = format!("Result(status='{}'", self.inner.status.word());
         if self.inner.counting {
             let complete = if self.complete() { "True" } else { "False" };
             s += &format!(", count={}, complete={complete}", self.count());
-        } else if let Some(sol) = self.solution() {
+        } else if let Some(sol) = self.inner.line(1) {
             s += &format!(", solution='{sol}'");
         }
         if let Some(e) = &self.inner.error {
