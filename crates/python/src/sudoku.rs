@@ -105,7 +105,7 @@ pub struct Stats {
     pub max_depth: u32,
     /// Bytes of search state at their largest.
     pub peak_bytes: u64,
-    /// Time of the search, in seconds.
+    /// Time of the search, in seconds (0.0 in batches).
     pub seconds: f64,
 }
 

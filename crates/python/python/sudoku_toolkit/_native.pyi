@@ -45,7 +45,7 @@ class Stats:
     peak_bytes: int
     """Bytes of search state at their largest."""
     seconds: float
-    """Time of the search."""
+    """Time of the search (0.0 in batches, which do not read the clock per puzzle)."""
     def as_dict(self) -> dict[str, float]: ...
 
 class Result:
