@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, anyhow};
 use clap::{Parser, ValueEnum};
 use exact_cover::format::{ParseError, Parsed, parse};
+use exact_cover::split::{Subproblem, split, subproblem_solver};
 use exact_cover::{
     Cells, Config, Dlx, Heuristic, Limits, Observer, Report, Stats, StopReason, count_parallel,
 };
@@ -68,6 +69,18 @@ OUTPUT (standard output, or -o FILE):
                   "complete" is true only for exhausted (the count is exact).
   Standard error gets the number of solutions (and why the search stopped when it
   was cut short), warnings, --stats and the progress bar.
+
+SPLITTING (for a cluster, or any pool of machines):
+  --split DEPTH   prints the subproblems at DEPTH levels of the search tree, one token
+                  per line: the options forced on the problem (option numbers from 0, in
+                  file order, comma-separated, e.g. 0,10). Every solution contains the
+                  options of exactly one token, so the counts of all tokens add up to
+                  'dlx --count FILE'. Deeper splits give more, smaller subproblems.
+  --subproblem TOKEN
+                  counts (with --count) or prints only the solutions containing the
+                  token's options, on one thread. A failed task is simply run again.
+    dlx --split 3 queens12.dlx > tokens.txt
+    while read t; do dlx --count --subproblem "$t" queens12.dlx; done < tokens.txt
 
 ENGINES:
   links  Dancing Links (Knuth's DLX); handles multiplicities; progress bar.
@@ -135,6 +148,14 @@ pub struct Args {
     /// Output format: text (alias line) or json (JSON Lines). See --help.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Print the subproblems at DEPTH levels of the search tree, one token per line
+    /// (see --help): their counts add up to the total.
+    #[arg(long, value_name = "DEPTH", conflicts_with_all = ["count", "subproblem", "limit", "max_nodes", "timeout"])]
+    pub split: Option<usize>,
+    /// Only the solutions containing the options of TOKEN (a line of --split), on
+    /// one thread.
+    #[arg(long, value_name = "TOKEN", allow_hyphen_values = true)]
+    pub subproblem: Option<String>,
     /// Progress bar on stderr: auto (when stderr is a terminal), always, never.
     ///
     /// Links engine on one thread only: '--count --progress always' counts on one
@@ -185,6 +206,9 @@ fn parse_limit(text: &str) -> Result<u64, String> {
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let input = read_input(args.file.as_deref())?;
     let parsed = parse_input(&input)?;
+    if let Some(depth) = args.split {
+        return write_split(args, &parsed, &input.source, depth);
+    }
     let mut plan = configure(args, &parsed, &input.source)?;
     let mut out = open_output(args.output.as_deref())?;
     let destination = match &args.output {
@@ -200,6 +224,45 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("cannot write to {destination}"))?;
     report_on_stderr(&report, elapsed, args.stats);
     Ok(ExitCode::from(exit_code(&report)))
+}
+
+/// `--split DEPTH`: the subproblems' tokens, one per line (JSON Lines:
+/// `{"subproblem": "0,10"}`), and their number on stderr.
+fn write_split(
+    args: &Args,
+    parsed: &Parsed,
+    source: &str,
+    depth: usize,
+) -> anyhow::Result<ExitCode> {
+    let config = config_of(args);
+    let parts = split(&parsed.problem, config, depth).map_err(|e| anyhow!("{source}: {e}"))?;
+    let mut out = open_output(args.output.as_deref())?;
+    let mut text = String::new();
+    for part in &parts {
+        match args.format {
+            Format::Text => text.push_str(&part.token()),
+            Format::Json => {
+                text.push_str(&serde_json::json!({"subproblem": part.token()}).to_string())
+            }
+        }
+        text.push('\n');
+    }
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .context("cannot write the subproblems")?;
+    eprintln!("{} subproblems at depth {depth}", parts.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The search configuration of the arguments.
+fn config_of(args: &Args) -> Config {
+    Config {
+        heuristic: match args.heuristic {
+            HeuristicArg::Mrv => Heuristic::Mrv,
+            HeuristicArg::First => Heuristic::First,
+        },
+        seed: args.seed,
+    }
 }
 
 /// The input text and where it came from (a path, or `<stdin>`).
@@ -262,6 +325,8 @@ pub enum Engine {
     Links,
     /// Dancing cells, built (and checked) by [`configure`].
     Cells(Box<Cells>),
+    /// Dancing links with the options of a `--subproblem` token selected.
+    Subproblem(Box<Dlx>),
 }
 
 /// Everything the search needs besides the problem.
@@ -281,13 +346,7 @@ pub struct Plan {
 
 /// Check the arguments against each other and the problem, and build the plan.
 pub fn configure(args: &Args, parsed: &Parsed, source: &str) -> anyhow::Result<Plan> {
-    let config = Config {
-        heuristic: match args.heuristic {
-            HeuristicArg::Mrv => Heuristic::Mrv,
-            HeuristicArg::First => Heuristic::First,
-        },
-        seed: args.seed,
-    };
+    let config = config_of(args);
     let limits = Limits {
         max_solutions: args.limit,
         max_nodes: args.max_nodes,
@@ -295,9 +354,20 @@ pub fn configure(args: &Args, parsed: &Parsed, source: &str) -> anyhow::Result<P
         cancel: None,
     };
     let threads = threads(args)?;
-    let engine = match args.engine {
-        EngineArg::Links => Engine::Links,
-        EngineArg::Cells => Engine::Cells(Box::new(
+    let engine = match (args.engine, &args.subproblem) {
+        (EngineArg::Cells, Some(_)) => {
+            anyhow::bail!("--subproblem runs on the links engine: leave out --engine cells")
+        }
+        (EngineArg::Links, Some(token)) => {
+            let sub: Subproblem = token
+                .parse()
+                .map_err(|e| anyhow!("--subproblem '{token}': {e}"))?;
+            let dlx = subproblem_solver(&parsed.problem, config, &sub)
+                .map_err(|e| anyhow!("--subproblem '{token}': {e} ({source})"))?;
+            Engine::Subproblem(Box::new(dlx))
+        }
+        (EngineArg::Links, None) => Engine::Links,
+        (EngineArg::Cells, None) => Engine::Cells(Box::new(
             Cells::with_config(&parsed.problem, config).map_err(|e| anyhow!("{source}: {e}"))?,
         )),
     };
@@ -338,8 +408,9 @@ fn threads(args: &Args) -> anyhow::Result<usize> {
             ),
         };
     }
-    if args.limit.is_some() || args.max_nodes.is_some() {
-        // these limits depend on the order of the search
+    if args.limit.is_some() || args.max_nodes.is_some() || args.subproblem.is_some() {
+        // these limits depend on the order of the search; a subproblem is
+        // one task of a split, counted on one thread
         return Ok(1);
     }
     Ok(match args.threads {
@@ -359,6 +430,13 @@ pub fn search(plan: &mut Plan, parsed: &Parsed, out: &mut dyn Write) -> io::Resu
     let mut visit = |sol: &[usize]| sink.visit(sol);
     let report = match &mut plan.engine {
         Engine::Cells(cells) => cells.search(&plan.limits, visit),
+        Engine::Subproblem(dlx) if plan.progress => {
+            let mut bar = Bar::new();
+            let r = dlx.search_observed(&plan.limits, &mut visit, &mut bar);
+            bar.0.finish_and_clear();
+            r
+        }
+        Engine::Subproblem(dlx) => dlx.search(&plan.limits, visit),
         Engine::Links if plan.progress => {
             let mut dlx = Dlx::with_config(&parsed.problem, plan.config);
             let mut bar = Bar::new();
@@ -381,6 +459,13 @@ fn count(plan: &mut Plan, parsed: &Parsed) -> Report {
             cells.count_parallel(&plan.limits, plan.threads)
         }
         Engine::Cells(cells) => cells.count(&plan.limits),
+        Engine::Subproblem(dlx) if plan.progress => {
+            let mut bar = Bar::new();
+            let r = dlx.count_observed(&plan.limits, &mut bar);
+            bar.0.finish_and_clear();
+            r
+        }
+        Engine::Subproblem(dlx) => dlx.count(&plan.limits),
         Engine::Links if plan.threads > 1 => {
             count_parallel(&parsed.problem, plan.config, &plan.limits, plan.threads)
         }

@@ -148,7 +148,9 @@
 //! - Two representations behind the same vocabulary types: [`Dlx`] (dancing
 //!   links) and [`Cells`] (dancing cells).
 //! - Parallel counting splits the tree at a shallow level into independent
-//!   subtrees whose counts add up ([`Stats`] implement `AddAssign`).
+//!   subtrees whose counts add up ([`Stats`] implement `AddAssign`). The
+//!   same split, as lists of forced options that any machine can count on
+//!   its own ([`split`]), is what a cluster runs.
 //! - [`Stats`] is plain data: public fields, `#[non_exhaustive]` so fields
 //!   can be added. `+=` sums the counts (nodes, guesses, solutions, updates)
 //!   and takes the max of `max_depth` and `peak_bytes`; a parallel count
@@ -167,6 +169,7 @@ mod parallel;
 mod problem;
 pub mod rng;
 mod search;
+pub mod split;
 mod stats;
 
 pub use cells::{Cells, CellsError};

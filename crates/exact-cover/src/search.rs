@@ -451,6 +451,33 @@ impl Dlx {
         (above, self.stats)
     }
 
+    /// Enumerate the tree down to `depth` levels of choices and push each
+    /// node at that depth, and each solution met above it, as the options
+    /// chosen on its path (problem indices, in the order chosen). Every
+    /// solution contains exactly one of these paths, so their counts add up
+    /// to the total (see [`crate::split`]). Returns the statistics of the
+    /// enumeration.
+    pub(crate) fn split_options(&mut self, depth: usize, out: &mut Vec<Vec<usize>>) -> Stats {
+        self.restart();
+        self.pause_at = depth;
+        loop {
+            match self.step(&Limits::none(), &mut NoObserver) {
+                Step::Paused => {
+                    self.fill_solution();
+                    out.push(self.solution.clone());
+                    self.phase = Phase::Backtrack;
+                }
+                Step::Solution => {
+                    self.fill_solution();
+                    out.push(self.solution.clone());
+                }
+                Step::Stop(_) => break,
+            }
+        }
+        self.pause_at = usize::MAX;
+        self.stats
+    }
+
     /// Count the subtree below a forced path recorded by [`split`](Self::split).
     pub(crate) fn count_subtree(&mut self, path: &[(u32, u32)], limits: &Limits) -> Report {
         self.restart();

@@ -5,7 +5,7 @@ use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::dlx;
+use crate::{dlx, stdout_of};
 use assert_cmd::assert::OutputAssertExt;
 use predicates::prelude::*;
 
@@ -587,4 +587,107 @@ fn invalid_utf8_is_reported_with_line_and_column() {
         .assert()
         .success()
         .stdout("1\n");
+}
+
+/// The counts of the `--split` tokens, each counted by its own
+/// `dlx --count --subproblem TOKEN FILE` process.
+fn split_counts(file: &str, depth: &str) -> Vec<u64> {
+    let split = dlx().args(["--split", depth, file]).assert().success();
+    let tokens = stdout_of(&split);
+    assert!(!tokens.is_empty(), "no subproblem at depth {depth}");
+    tokens
+        .lines()
+        .map(|token| {
+            let out = dlx()
+                .args(["--count", "--subproblem", token, file])
+                .assert()
+                .code(predicate::in_iter([0, 1]));
+            let count = stdout_of(&out);
+            count
+                .trim()
+                .parse::<u64>()
+                .unwrap_or_else(|_| panic!("token {token}: '{count}' is not an exact count"))
+        })
+        .collect()
+}
+
+#[test]
+fn split_tokens_count_separately_and_add_up_to_the_total() {
+    // 8-queens: 92; Langford pairs n=11 with symmetry broken (a longer
+    // forced chain and secondary items): 17,792
+    for (file, total) in [
+        (QUEENS8.to_string(), 92u64),
+        (xc_file("langford11-sym.dlx"), 17_792),
+    ] {
+        let whole = dlx().args(["--count", &file]).assert().success();
+        assert_eq!(stdout_of(&whole).trim(), total.to_string());
+        let mut last = 0;
+        for depth in ["1", "2", "3"] {
+            let counts = split_counts(&file, depth);
+            assert_eq!(counts.iter().sum::<u64>(), total, "{file} depth {depth}");
+            last = counts.len();
+        }
+        assert!(last > 8, "{file}: only {last} subproblems at depth 3");
+    }
+}
+
+#[test]
+fn a_subproblem_prints_whole_solutions_and_bad_tokens_are_named() {
+    // the first token of 8-queens at depth 2 forces two queens: its
+    // solutions are solutions of the whole board that contain both
+    let split = dlx().args(["--split", "2", QUEENS8]).assert().success();
+    let token = stdout_of(&split).lines().next().unwrap().to_string();
+    let forced: Vec<usize> = token.split(',').map(|t| t.parse().unwrap()).collect();
+    let options: Vec<String> = queens8().lines().skip(1).map(str::to_string).collect();
+    let out = dlx().args(["--subproblem", &token, QUEENS8]).assert();
+    let text = stdout_of(&out);
+    for solution in text.split("\n\n").filter(|s| !s.trim().is_empty()) {
+        let lines: Vec<&str> = solution.lines().collect();
+        assert_eq!(lines.len(), 8, "{solution}");
+        for &k in &forced {
+            assert!(
+                lines.contains(&options[k].as_str()),
+                "{solution} lacks {}",
+                options[k]
+            );
+        }
+    }
+    // JSON Lines of --split, and the errors: not a number, a clash, out of range
+    let json = dlx()
+        .args(["--split", "1", "--format", "json", QUEENS8])
+        .assert()
+        .success();
+    assert!(
+        stdout_of(&json)
+            .lines()
+            .all(|l| l.starts_with("{\"subproblem\":\""))
+    );
+    dlx()
+        .args(["--count", "--subproblem", "3,x7", QUEENS8])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("column 3").and(predicate::str::contains("'x7'")));
+    dlx()
+        .args(["--count", "--subproblem", "0,1", QUEENS8])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("option 1 clashes"));
+    dlx()
+        .args(["--count", "--subproblem", "640", QUEENS8])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("option 640 does not exist"));
+    dlx()
+        .args(["--split", "0", QUEENS8])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("at least 1"));
+    dlx()
+        .args(["--split", "2", "--count", QUEENS8])
+        .assert()
+        .code(2);
+}
+
+fn xc_file(name: &str) -> String {
+    format!("{}/../../testdata/xc/{name}", env!("CARGO_MANIFEST_DIR"))
 }

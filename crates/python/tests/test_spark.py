@@ -1,0 +1,105 @@
+"""The Spark examples in PySpark's local mode (local[2]): ratings equal the
+command line's, and split counts equal the known totals.
+
+Needs PySpark (pip) and a Java runtime; .ci/run installs both. Skipped
+without them, or with SPARK_TESTS=0.
+"""
+
+import csv
+import glob
+import importlib.util
+import json
+import os
+import shutil
+
+import pytest
+
+from conftest import ROOT, TESTDATA, run
+
+if os.environ.get("SPARK_TESTS") == "0":
+    pytest.skip("SPARK_TESTS=0", allow_module_level=True)
+pytest.importorskip("pyspark")
+if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+    pytest.skip("no Java runtime for PySpark", allow_module_level=True)
+
+
+def example(name):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def rows_of(out_dir):
+    rows = []
+    for f in sorted(glob.glob(os.path.join(out_dir, "part-*.csv"))):
+        with open(f, newline="") as fh:
+            rows.extend(csv.DictReader(fh))
+    return sorted(rows, key=lambda r: int(r["line"]))
+
+
+def cli_ratings(sudoku_bin, path):
+    out = run([sudoku_bin, "rate", "--format", "json", str(path)])
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def check_against_cli(rows, cli):
+    assert len(rows) == len(cli) == 100
+    for k, (row, c) in enumerate(zip(rows, cli)):
+        assert int(row["line"]) == k + 1
+        assert row["status"] == c["status"] == "rated"
+        assert float(row["rating"]) == c["rating"]
+        assert (row["band"], row["hardest"]) == (c["band"], c["hardest"])
+        assert row["techniques"] == ",".join(f"{t}:{n}" for t, n in sorted(c["counts"].items()))
+
+
+def test_spark_rate_with_the_package_equals_the_cli(sudoku_bin, tmp_path):
+    path = TESTDATA / "rate" / "17_clue.txt"  # 100 puzzles of the 17-clue set
+    out = tmp_path / "out"
+    assert example("spark_rate").main(["--master", "local[2]", "--partitions", "3", str(path), str(out)]) == 0
+    check_against_cli(rows_of(out), cli_ratings(sudoku_bin, path))
+
+
+def test_spark_rate_through_rdd_pipe_equals_the_cli(sudoku_bin, tmp_path):
+    path = TESTDATA / "rate" / "17_clue.txt"
+    out = tmp_path / "out"
+    args = ["--master", "local[2]", "--pipe", sudoku_bin, str(path), str(out)]
+    assert example("spark_rate").main(args) == 0
+    check_against_cli(rows_of(out), cli_ratings(sudoku_bin, path))
+
+
+def test_spark_solve_writes_parquet(tmp_path):
+    from pyspark.sql import SparkSession
+
+    path = TESTDATA / "rate" / "17_clue.txt"
+    out = tmp_path / "out"
+    args = ["--master", "local[2]", "--task", "solve", "--format", "parquet", str(path), str(out)]
+    assert example("spark_rate").main(args) == 0
+    spark = SparkSession.builder.master("local[1]").getOrCreate()
+    try:
+        rows = sorted(spark.read.parquet(str(out)).collect(), key=lambda r: r.line)
+    finally:
+        spark.stop()
+    want = [line.split() for line in path.read_text().splitlines() if line and not line.startswith("#")]
+    assert [(r.puzzle, r.status, r.solution) for r in rows] == [(p, "unique", s) for p, s in want]
+
+
+@pytest.mark.parametrize(
+    "name, depth, total",
+    [("pent6x10.dlx", 3, 9356), ("pent6x10-sym.dlx", 3, 2339), ("queens14", 4, 365596)],
+)
+def test_spark_split_count(name, depth, total, tmp_path, capsys):
+    if name == "queens14":
+        n = 14
+        lines = [" ".join(f"r{k} c{k}" for k in range(n)) + " | " + " ".join(f"a{d} b{d}" for d in range(2 * n - 1))]
+        lines += [f"r{r} c{c} a{r + c} b{r + n - 1 - c}" for r in range(n) for c in range(n)]
+        path = tmp_path / "queens14.dlx"
+        path.write_text("\n".join(lines) + "\n")
+    else:
+        path = TESTDATA / "xc" / name
+    counts = tmp_path / "counts.txt"
+    args = ["--master", "local[2]", "--depth", str(depth), "--counts", str(counts), str(path)]
+    assert example("spark_xc_count").main(args) == 0
+    assert capsys.readouterr().out.split()[0] == str(total)
+    parts = [line.split() for line in counts.read_text().splitlines()]
+    assert len(parts) > 16 and sum(int(n) for _, n, _ in parts) == total

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Rate (or solve) puzzle files on Apache Spark.
+
+    spark-submit examples/spark_rate.py INPUT OUTPUT            # on a cluster
+    python examples/spark_rate.py --master local[2] INPUT OUTPUT   # PySpark from pip
+
+INPUT is anything Spark's textFile reads: a local path, a directory, a glob,
+or a Hadoop-readable URL (hdfs://, s3a://, ...), one puzzle per line (text
+after the puzzle is a comment; blank lines and lines starting with '#' are
+skipped). OUTPUT is a directory: one row per input puzzle, as CSV (with a
+header) or Parquet (--format parquet):
+
+    line      the input line number (from 1, over the whole input, in order)
+    puzzle    the puzzle as read
+    status    rate: rated | multiple | none | error; solve: unique | multiple | none | unknown | error
+    rating, band, hardest, techniques ("full-house:19,x-wing:1,...", by name)   (rate)
+    solution                                                            (solve)
+    error     why a puzzle was not rated or solved
+
+Two ways to run the work on the executors:
+
+- the Python package (default): every partition streams its lines through
+  one `sudoku_toolkit.rate_batch` (one solver per partition, reused for
+  every puzzle; memory bounded whatever the partition's size). The
+  executors need the package: `pip install ./crates/python` on each node,
+  or ship the wheel (`--py-files` does not work for compiled modules; use
+  a Python environment archive, see Spark's "Python Package Management").
+- --pipe SUDOKU: each partition is piped through the `sudoku` binary
+  (`RDD.pipe` of `sudoku rate --format json --threads 1`), for clusters where
+  Python packages cannot be installed: only the binary has to be on every
+  node (at the same path, or shipped with --files and named ./sudoku).
+
+Spark runs one task per core, so each task solves on one thread
+(threads=1); parallelism comes from the partitions (--partitions, default
+Spark's). A failed task is simply run again: the work of a partition
+depends only on its lines.
+"""
+
+import argparse
+import json
+import shlex
+import os
+import sys
+
+from pyspark.sql import Row, SparkSession
+from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
+
+RATE_SCHEMA = StructType(
+    [
+        StructField("line", LongType(), False),
+        StructField("puzzle", StringType(), False),
+        StructField("status", StringType(), False),
+        StructField("rating", DoubleType(), True),
+        StructField("band", StringType(), True),
+        StructField("hardest", StringType(), True),
+        StructField("techniques", StringType(), True),
+        StructField("error", StringType(), True),
+    ]
+)
+
+SOLVE_SCHEMA = StructType(
+    [
+        StructField("line", LongType(), False),
+        StructField("puzzle", StringType(), False),
+        StructField("status", StringType(), False),
+        StructField("solution", StringType(), True),
+        StructField("error", StringType(), True),
+    ]
+)
+
+
+def is_puzzle(numbered):
+    text = numbered[0].strip()
+    return bool(text) and not text.startswith("#")
+
+
+def techniques_text(counts):
+    return ",".join(f"{name}:{n}" for name, n in sorted(counts.items())) or None
+
+
+def _numbered(numbered_lines, numbers):
+    """The puzzle texts of (text, index) pairs; their line numbers queue up
+    in `numbers` (results come back in the same order, so each result takes
+    the oldest one: memory stays bounded)."""
+    for text, index in numbered_lines:
+        numbers.append(index + 1)
+        yield text
+
+
+def rate_partition(numbered_lines):
+    """One partition through one rate_batch: one rater, reused."""
+    import collections
+
+    import sudoku_toolkit as st  # imported on the executor
+
+    numbers = collections.deque()
+    for r in st.rate_batch(_numbered(numbered_lines, numbers), threads=1, errors="record"):
+        yield Row(
+            line=numbers.popleft(),
+            puzzle=r.puzzle,
+            status=r.status,
+            rating=r.rating,
+            band=r.band,
+            hardest=r.hardest,
+            techniques=techniques_text(r.techniques),
+            error=r.error,
+        )
+
+
+def solve_partition(numbered_lines):
+    """One partition through one solve_batch: one solver, reused."""
+    import collections
+
+    import sudoku_toolkit as st
+
+    numbers = collections.deque()
+    for r in st.solve_batch(_numbered(numbered_lines, numbers), threads=1, errors="record"):
+        yield Row(line=numbers.popleft(), puzzle=r.puzzle, status=r.status, solution=r.solution, error=r.error)
+
+
+def first_token(numbered):
+    """The puzzle alone (what follows it is a comment): one record per line."""
+    words = numbered[0].split()
+    return words[0] if words else ""
+
+
+def piped_rows(task):
+    """Parse the JSON lines `sudoku rate|solve --format json` writes."""
+
+    def parse(pair):
+        (text, number), out = pair
+        text = text.strip()
+        obj = json.loads(out)
+        if task == "rate":
+            counts = obj.get("counts") or {}
+            return Row(
+                line=number + 1,
+                puzzle=obj.get("puzzle", text.split()[0] if text.split() else text),
+                status=obj["status"],
+                rating=obj.get("rating"),
+                band=obj.get("band"),
+                hardest=obj.get("hardest"),
+                techniques=techniques_text(counts),
+                error=obj.get("error"),
+            )
+        return Row(
+            line=number + 1,
+            puzzle=obj.get("puzzle", text.split()[0] if text.split() else text),
+            status=obj["status"],
+            solution=obj.get("solution"),
+            error=obj.get("error"),
+        )
+
+    return parse
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("input", help="puzzle file(s): a path, directory, glob or Hadoop URL")
+    ap.add_argument("output", help="output directory (replaced if it exists)")
+    ap.add_argument("--master", help="Spark master, e.g. local[2] (default: spark-submit's)")
+    ap.add_argument("--task", choices=["rate", "solve"], default="rate")
+    ap.add_argument("--format", choices=["csv", "parquet"], default="csv")
+    ap.add_argument("--partitions", type=int, help="input partitions (default: Spark's)")
+    ap.add_argument("--pipe", metavar="SUDOKU", help="pipe partitions through this sudoku binary instead of the Python package")
+    args = ap.parse_args(argv)
+
+    if args.master and args.master.startswith("local"):
+        # local mode: the workers run this Python (with the package)
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    builder = SparkSession.builder.appName(f"sudoku {args.task}")
+    if args.master:
+        builder = builder.master(args.master)
+    spark = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
+    sc = spark.sparkContext
+    sc.setLogLevel("WARN")
+    lines = sc.textFile(args.input, minPartitions=args.partitions) if args.partitions else sc.textFile(args.input)
+    # zipWithIndex numbers the lines in input order across partitions
+    puzzles = lines.zipWithIndex().filter(is_puzzle)
+    schema = RATE_SCHEMA if args.task == "rate" else SOLVE_SCHEMA
+    if args.pipe:
+        # RDD.pipe keeps partitions and their order, and `sudoku` writes one
+        # answer per puzzle line: zip the answers back onto the lines
+        command = shlex.join([args.pipe, args.task, "--format", "json", "--threads", "1", "--progress", "never"])
+        puzzles = puzzles.cache()
+        answers = puzzles.map(first_token).pipe(command)
+        rows = puzzles.zip(answers).map(piped_rows(args.task))
+    else:
+        work = rate_partition if args.task == "rate" else solve_partition
+        rows = puzzles.mapPartitions(work)
+    df = spark.createDataFrame(rows, schema)
+    writer = df.write.mode("overwrite")
+    if args.format == "csv":
+        writer.option("header", True).csv(args.output)
+    else:
+        writer.parquet(args.output)
+    spark.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
