@@ -455,12 +455,9 @@ impl VariantSolver {
                             }
                         }
                     }
-                    Some(cell) => {
+                    Some(frame) => {
                         self.saved.extend_from_slice(&self.masks);
-                        self.frames.push(Frame {
-                            cell,
-                            rest: self.masks[cell as usize],
-                        });
+                        self.frames.push(frame);
                     }
                 }
             }
@@ -512,13 +509,13 @@ impl VariantSolver {
         }
     }
 
-    /// The undecided cell to branch on, or `None` when every cell is
-    /// decided (then `values` holds the grid). The cell with the most
-    /// failures per candidate (a conflict-directed choice, after Boussemart
-    /// et al., "Boosting systematic search by weighting constraints", 2004,
-    /// kept per cell as the Interactive Sudoku Solver does), or while
-    /// nothing has failed yet, the one with the fewest candidates.
-    fn choose(&mut self) -> Option<u16> {
+    /// The cell to branch on and its candidates, or `None` when every cell
+    /// is decided (then `values` holds the grid). The cell with the most failures per
+    /// candidate (a conflict-directed choice, after Boussemart et al.,
+    /// "Boosting systematic search by weighting constraints", 2004, kept per
+    /// cell as the Interactive Sudoku Solver does), or while nothing has
+    /// failed yet, the one with the fewest candidates.
+    fn choose(&mut self) -> Option<Frame> {
         let mut best = None;
         let (mut best_count, mut best_score) = (u32::MAX, 0u32);
         for (i, (&m, &score)) in self.masks.iter().zip(&self.conflicts).enumerate() {
@@ -537,12 +534,16 @@ impl VariantSolver {
                 best_score = score;
             }
         }
-        if best.is_none() {
+        let Some(cell) = best else {
             for (v, &m) in self.values.iter_mut().zip(&self.masks) {
                 *v = min_digit(m);
             }
-        }
-        best
+            return None;
+        };
+        Some(Frame {
+            cell,
+            rest: self.masks[cell as usize],
+        })
     }
 
     fn solution_holds(&self) -> bool {
