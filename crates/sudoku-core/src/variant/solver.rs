@@ -282,6 +282,8 @@ pub struct VariantSolver {
     /// Per cell, how often trying one of its digits failed (halved every
     /// [`DECAY`] failures): the search branches first where it failed most.
     conflicts: Vec<u32>,
+    /// Per digit, how often trying it failed (fading faster).
+    digit_conflicts: [u32; 16],
     /// Per cell, the score the conflicts start from: how much the rules
     /// bear on it (see [`priorities`]).
     priority: Vec<u32>,
@@ -341,6 +343,7 @@ impl VariantSolver {
             queued: vec![false; props],
             values: vec![0; cells],
             conflicts: vec![0; cells],
+            digit_conflicts: [0; 16],
             priority,
             until_decay: DECAY,
         }
@@ -431,6 +434,7 @@ impl VariantSolver {
         self.queue.extend(0..self.props.len() as u32);
         self.queued.fill(true);
         self.conflicts.copy_from_slice(&self.priority);
+        self.digit_conflicts = [0; 16];
         self.until_decay = DECAY;
         // Every state entered is a node: the root, then each alternative
         // tried, whether or not its propagation fails.
@@ -490,7 +494,7 @@ impl VariantSolver {
                 self.changed.push(cell);
                 consistent = self.propagate();
                 if !consistent {
-                    self.conflict(cell);
+                    self.conflict(cell, bit);
                 }
                 break;
             }
@@ -498,14 +502,40 @@ impl VariantSolver {
     }
 
     /// Count a failed try at `cell`.
-    fn conflict(&mut self, cell: u16) {
+    fn conflict(&mut self, cell: u16, digit: u16) {
         self.conflicts[cell as usize] += 1;
+        self.digit_conflicts[digit.trailing_zeros() as usize] += 1;
         self.until_decay -= 1;
         if self.until_decay == 0 {
             self.until_decay = DECAY;
             for c in &mut self.conflicts {
                 *c >>= 1;
             }
+            // Digits' scores fade faster: they change more quickly.
+            for c in &mut self.digit_conflicts {
+                *c >>= 2;
+            }
+        }
+    }
+
+    /// The digit that failed most often, and its score, when it stands out
+    /// (at least n failures, and over 1.5 times the least-failing digit that
+    /// failed at all); else (0, 0).
+    fn hot_digit(&self) -> (u16, u32) {
+        let (mut top, mut score, mut least) = (0usize, 0u32, u32::MAX);
+        for (d, &s) in self.digit_conflicts[..self.n].iter().enumerate() {
+            if s > score {
+                top = d;
+                score = s;
+            }
+            if s > 0 {
+                least = least.min(s);
+            }
+        }
+        if score < self.n as u32 || 2 * score as u64 <= 3 * least as u64 {
+            (0, 0)
+        } else {
+            (1 << top, score)
         }
     }
 
@@ -518,11 +548,14 @@ impl VariantSolver {
     fn choose(&mut self) -> Option<Frame> {
         let mut best = None;
         let (mut best_count, mut best_score) = (u32::MAX, 0u32);
+        let (hot, hot_score) = self.hot_digit();
+        let bonus = hot_score / 5;
         for (i, (&m, &score)) in self.masks.iter().zip(&self.conflicts).enumerate() {
             let k = m.count_ones();
             if k <= 1 {
                 continue;
             }
+            let score = if m & hot != 0 { score + bonus } else { score };
             // score / k > best_score / best_count, or equal with fewer candidates.
             let (lhs, rhs) = (
                 score as u64 * best_count as u64,
