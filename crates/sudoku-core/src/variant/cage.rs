@@ -12,7 +12,14 @@
 //! candidates; they keep the digits of such combinations. A digit every
 //! combination needs goes in its only cell if it has one, and otherwise
 //! leaves every cell outside the cage that sees all the cells that can take
-//! it (the rules of the Interactive Sudoku Solver's sum handler).
+//! it (the rules of the Interactive Sudoku Solver's sum handler). A cage
+//! lying in one house also reads the rest of the house, which must hold the
+//! digits the cage does not: a combination stands only if the rest can
+//! still hold its complement, and the rest keeps only such complements.
+//! With two or three cells open, each keeps exactly the digits that have
+//! partners in the others. The sums derived before the search by the
+//! solver (innies of a house: hidden cages) are cages too
+//! where their cells must differ.
 
 use std::sync::{Arc, OnceLock};
 
@@ -147,7 +154,11 @@ impl CageSum {
             .iter()
             .find(|h| self.cells.len() < h.len() && self.cells.iter().all(|c| h.contains(c)))
         {
-            self.complement = h.iter().copied().filter(|c| !self.cells.contains(c)).collect();
+            self.complement = h
+                .iter()
+                .copied()
+                .filter(|c| !self.cells.contains(c))
+                .collect();
         }
         self.seen_by = self
             .cells

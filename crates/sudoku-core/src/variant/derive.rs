@@ -33,10 +33,10 @@
 //! learns the rest of that house, its complement: see
 //! [`CageSum`](super::cage::CageSum).
 
+use super::Shape;
 use super::cage::CageSum;
 use super::prim::Linear;
 use super::solver::{Model, Prop};
-use super::Shape;
 
 /// The most cells a derived sum may have (except a house's hidden cage).
 const LIMIT: usize = 6;
@@ -141,11 +141,7 @@ pub(crate) fn derive_sums(shape: Shape, m: &mut Model) {
         // A sum over cells that no other rule sums may be as long as a house.
         let limit = |cs: &mut dyn Iterator<Item = u16>| {
             let mut free = cs.filter(|&c| sum_of[c as usize] == usize::MAX);
-            if free.next().is_some() {
-                n
-            } else {
-                LIMIT
-            }
+            if free.next().is_some() { n } else { LIMIT }
         };
         let innie_limit = limit(&mut innies.iter().copied()).max(if is_house { n - 1 } else { 0 });
         if !whole.is_empty() && !innies.is_empty() && innies.len() <= innie_limit {
@@ -300,7 +296,9 @@ fn combined_sums(sums: &[(Vec<u16>, i32)], n: usize, cells: usize, m: &mut Model
                 .map(|h| left.iter().filter(|c| h.contains(c)).count())
                 .enumerate()
                 .max_by_key(|&(_, k)| k);
-            let Some((h, _)) = best.filter(|&(_, k)| k >= 2) else { break };
+            let Some((h, _)) = best.filter(|&(_, k)| k >= 2) else {
+                break;
+            };
             let (g, rest): (Vec<u16>, Vec<u16>) = left.iter().partition(|c| houses[h].contains(c));
             groups.push(g);
             left = rest;

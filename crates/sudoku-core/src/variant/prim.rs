@@ -226,15 +226,19 @@ impl Linear {
             let mut top: Option<(usize, i32, usize)> = None;
             for (h, house) in houses.iter().enumerate() {
                 for &(_, k) in &left {
-                    let count = left.iter().filter(|t| t.1 == k && house.contains(&t.0)).count();
+                    let count = left
+                        .iter()
+                        .filter(|t| t.1 == k && house.contains(&t.0))
+                        .count();
                     if count >= 2 && top.is_none_or(|t| count > t.2) {
                         top = Some((h, k, count));
                     }
                 }
             }
             let Some((h, k, _)) = top else { break };
-            let (taken, rest): (Vec<_>, Vec<_>) =
-                left.into_iter().partition(|t| t.1 == k && houses[h].contains(&t.0));
+            let (taken, rest): (Vec<_>, Vec<_>) = left
+                .into_iter()
+                .partition(|t| t.1 == k && houses[h].contains(&t.0));
             by_house.extend(taken);
             left = rest;
         }

@@ -14,8 +14,10 @@
 //!
 //! The search keeps one mask per cell and copies the masks (two bytes a
 //! cell) before each branch instead of undoing changes: on grids of at most
-//! 256 cells a copy is cheaper than a trail. It branches on an undecided cell
-//! with the fewest candidates. Every solution is checked against every rule
+//! 256 cells a copy is cheaper than a trail. It branches on the undecided
+//! cell with the highest conflict score per candidate: scores start from
+//! how much the rules bear on each cell and grow with each failed try
+//! there (see `VariantSolver::choose`). Every solution is checked against every rule
 //! before it is reported, so a propagator that prunes weakly can slow the
 //! search but never let a wrong grid through.
 
