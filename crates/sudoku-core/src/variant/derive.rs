@@ -349,29 +349,39 @@ fn combined_sums(sums: &[(Vec<u16>, i32)], n: usize, cells: usize, m: &mut Model
         let better = (r.score > a.score && r.score > b.score) || r.score > a.score + b.score;
         better.then_some(r)
     };
-    let mut active: Vec<Record> = sums
+    let mut records: Vec<Option<Record>> = sums
         .iter()
-        .filter_map(|(cs, t)| record(cs.clone(), *t, true))
+        .map(|(cs, t)| record(cs.clone(), *t, true))
         .collect();
-    loop {
-        let mut best: Option<(usize, usize, Record)> = None;
-        for i in 0..active.len() {
-            for j in i + 1..active.len() {
-                if !related(&active[i], &active[j]) {
-                    continue;
-                }
-                if let Some(r) = merge(&active[i], &active[j]) {
-                    if best.as_ref().is_none_or(|b| r.score > b.2.score) {
-                        best = Some((i, j, r));
+    // The possible merges (a, b, merged), each pair evaluated once; a merge
+    // retires both records and adds the pairs of the new one.
+    let mut merges: Vec<(usize, usize, Record)> = Vec::new();
+    let pairs_with = |k: usize, records: &[Option<Record>], merges: &mut Vec<_>| {
+        let Some(a) = &records[k] else { return };
+        for (i, b) in records.iter().enumerate() {
+            if let Some(b) = b.as_ref().filter(|_| i != k) {
+                if related(a, b) {
+                    if let Some(r) = merge(a, b) {
+                        merges.push((i, k, r));
                     }
                 }
             }
         }
-        let Some((i, j, r)) = best else { break };
-        active.swap_remove(j);
-        active.swap_remove(i);
-        active.push(r);
+    };
+    for k in 0..records.len() {
+        let mut found = Vec::new();
+        pairs_with(k, &records[..=k], &mut found);
+        merges.extend(found);
     }
+    while let Some(best) = (0..merges.len()).max_by_key(|&i| (merges[i].2.score, usize::MAX - i)) {
+        let (a, b, r) = merges.swap_remove(best);
+        records[a] = None;
+        records[b] = None;
+        merges.retain(|m| m.0 != a && m.0 != b && m.1 != a && m.1 != b);
+        records.push(Some(r));
+        pairs_with(records.len() - 1, &records, &mut merges);
+    }
+    let active = records.into_iter().flatten();
     for r in active {
         if !r.original && r.score > 0 {
             let terms = r.cells.iter().map(|&c| (c, 1)).collect();
