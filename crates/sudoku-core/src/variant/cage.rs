@@ -12,12 +12,19 @@
 //! candidates; they keep the digits of such combinations. A digit every
 //! combination needs goes in its only cell if it has one, and otherwise
 //! leaves every cell outside the cage that sees all the cells that can take
-//! it (the rules of the Interactive Sudoku Solver's sum handler).
+//! it (the rules of the Interactive Sudoku Solver's sum handler). A cage
+//! lying in one house also reads the rest of the house, which must hold the
+//! digits the cage does not: a combination stands only if the rest can
+//! still hold its complement, and the rest keeps only such complements.
+//! With two or three cells open, each keeps exactly the digits that have
+//! partners in the others. The sums derived before the search by the
+//! solver (innies of a house: hidden cages) are cages too
+//! where their cells must differ.
 
 use std::sync::{Arc, OnceLock};
 
 use super::iss;
-use super::solver::{Contradiction, Dom, Model, Prop, digits};
+use super::solver::{Contradiction, Dom, Model, Prop, digits, min_digit};
 use super::{CellName, Constraint, Shape};
 
 /// A killer cage.
@@ -261,6 +268,9 @@ impl CageSum {
                 d.restrict(c, possible)?;
             }
         }
+        if open <= 3 {
+            self.few_open(d)?;
+        }
         // A digit every combination needs: placed if one cell can take it,
         // else removed from the outside cells that see all its holders.
         for x in digits(required) {
@@ -293,6 +303,61 @@ impl CageSum {
                 }
                 _ => {}
             }
+        }
+        Ok(())
+    }
+
+    /// Two or three open cells: keep exactly the digits that have partners
+    /// (distinct, not among the placed digits) in the other open cells
+    /// making up the rest of the sum. The combinations alone keep a digit
+    /// whose partners sit in the wrong cells.
+    fn few_open(&self, d: &mut Dom<'_>) -> Result<(), Contradiction> {
+        let (mut cells, mut k, mut fixed, mut rest) = ([0u16; 3], 0, 0u16, self.sum as i32);
+        for &c in &self.cells {
+            let m = d.get(c);
+            if m & (m - 1) != 0 {
+                if k == 3 {
+                    return Ok(());
+                }
+                cells[k] = c;
+                k += 1;
+            } else {
+                fixed |= m;
+                rest -= min_digit(m) as i32;
+            }
+        }
+        if k < 2 {
+            // Placing the digits left one cell or none open: the next call
+            // (woken by that change) checks the rest.
+            return Ok(());
+        }
+        let dom = |i: usize, d: &Dom<'_>| d.get(cells[i]) & !fixed;
+        let has = |m: u16, v: i32| (1..=16).contains(&v) && m & (1 << (v - 1)) != 0;
+        let mut support = [0u16; 3];
+        let (a, b) = (dom(0, d), dom(1, d));
+        if k == 2 {
+            for x in digits(a) {
+                let y = rest - x as i32;
+                if y != x as i32 && has(b, y) {
+                    support[0] |= 1 << (x - 1);
+                    support[1] |= 1 << (y - 1);
+                }
+            }
+        } else {
+            let c = dom(2, d);
+            for x in digits(a) {
+                for y in digits(b & !(1 << (x - 1))) {
+                    let z = rest - x as i32 - y as i32;
+                    if z != x as i32 && z != y as i32 && has(c, z) {
+                        support[0] |= 1 << (x - 1);
+                        support[1] |= 1 << (y - 1);
+                        support[2] |= 1 << (z - 1);
+                    }
+                }
+            }
+        }
+        for i in 0..k {
+            d.restrict(cells[i], support[i])?;
         }
         Ok(())
     }

@@ -19,6 +19,12 @@
 //!   the whole sums, minus the cell sticking out, equal the total minus the
 //!   whole sums and it.
 //!
+//! - **Combined sums.** Two sums whose cells see each other a lot add up to
+//!   a sum whose digits are bounded more tightly than each alone: a long
+//!   little killer of 49 allows a wide range of digits; four of them that
+//!   fill most of the grid's rows between them leave almost no freedom. See
+//!   [`combined_sums`].
+//!
 //! Each derived sum with at most [`LIMIT`] cells (a hidden cage of a house:
 //! up to n − 1) becomes one more propagator. It allows nothing the puzzle's
 //! own rules do not; it only finds contradictions sooner.
@@ -39,9 +45,8 @@ const LIMIT: usize = 6;
 type Terms = Vec<(u16, i32)>;
 
 /// The sums with unit coefficients among the model's rules, as (cells,
-/// total), keeping the first of any two that share a cell.
-fn unit_sums(m: &Model, cells: usize) -> Vec<(Vec<u16>, i32)> {
-    let mut taken = vec![false; cells];
+/// total).
+fn unit_sums(m: &Model) -> Vec<(Vec<u16>, i32)> {
     let mut out = Vec::new();
     for p in &m.props {
         let (cs, total): (Vec<u16>, i32) = match p {
@@ -51,13 +56,25 @@ fn unit_sums(m: &Model, cells: usize) -> Vec<(Vec<u16>, i32)> {
             }
             _ => continue,
         };
-        if cs.is_empty() || cs.iter().any(|&c| taken[c as usize]) {
+        if !cs.is_empty() {
+            out.push((cs, total));
+        }
+    }
+    out
+}
+
+/// The first of any two sums that share a cell, dropping the second.
+fn disjoint(sums: &[(Vec<u16>, i32)], cells: usize) -> Vec<(Vec<u16>, i32)> {
+    let mut taken = vec![false; cells];
+    let mut out = Vec::new();
+    for (cs, total) in sums {
+        if cs.iter().any(|&c| taken[c as usize]) {
             continue;
         }
-        for &c in &cs {
+        for &c in cs {
             taken[c as usize] = true;
         }
-        out.push((cs, total));
+        out.push((cs.clone(), *total));
     }
     out
 }
@@ -66,10 +83,12 @@ fn unit_sums(m: &Model, cells: usize) -> Vec<(Vec<u16>, i32)> {
 pub(crate) fn derive_sums(shape: Shape, m: &mut Model) {
     let n = shape.side();
     let cells = shape.cells();
-    let sums = unit_sums(m, cells);
-    if sums.is_empty() {
+    let all = unit_sums(m);
+    if all.is_empty() {
         return;
     }
+    combined_sums(&all, n, cells, m);
+    let sums = disjoint(&all, cells);
     let total = (n * (n + 1) / 2) as i32;
     let mut sum_of = vec![usize::MAX; cells];
     for (k, (cs, _)) in sums.iter().enumerate() {
@@ -226,6 +245,147 @@ pub(crate) fn derive_sums(shape: Shape, m: &mut Model) {
         }
         for &c in &region {
             in_region[c as usize] = false;
+        }
+    }
+}
+
+/// A set of cells with a known sum, for [`combined_sums`].
+struct Record {
+    cells: Vec<u16>,
+    total: i32,
+    original: bool,
+    score: i64,
+}
+
+/// Merge sums into larger ones where that narrows them, the Interactive
+/// Sudoku Solver's rule for combined sums: a sum's freedom is measured by
+/// grouping its cells into sets that must differ (greedily, in row-major
+/// order); a group of k cells ranges over k(n − k) values, and the sum's
+/// degrees of freedom are how far its total lies from the nearer end of
+/// its range. The score adds, per group, its range less those degrees of
+/// freedom. Two sums that share no cell and whose cells see each other (at
+/// least six cells of the smaller see a cell of the larger) merge when the
+/// merged score beats each of theirs or their total; the best merge goes
+/// first, and merged sums may merge again. Each merged sum that scores
+/// above zero becomes a propagator.
+fn combined_sums(sums: &[(Vec<u16>, i32)], n: usize, cells: usize, m: &mut Model) {
+    const MIN_SEEN: usize = 6;
+    const MAX_RECORDS: usize = 64;
+    if sums.len() < 2 || sums.len() > MAX_RECORDS {
+        return;
+    }
+    // Which cells see which, as bit sets.
+    let words = cells.div_ceil(64);
+    let mut sees = vec![0u64; cells * words];
+    for &(a, b) in &m.distinct {
+        let (a, b) = (a as usize, b as usize);
+        sees[a * words + b / 64] |= 1 << (b % 64);
+        sees[b * words + a / 64] |= 1 << (a % 64);
+    }
+    let see = |a: u16, b: u16| sees[a as usize * words + b as usize / 64] & (1 << (b % 64)) != 0;
+    let houses = &m.houses;
+    let record = |mut cs: Vec<u16>, total: i32, original: bool| -> Option<Record> {
+        cs.sort_unstable();
+        // Groups: house by house, the house holding the most cells left
+        // first; the cells no house pairs up, alone.
+        let mut groups: Vec<Vec<u16>> = Vec::new();
+        let mut left = cs.clone();
+        while left.len() > 1 {
+            let best = houses
+                .iter()
+                .map(|h| left.iter().filter(|c| h.contains(c)).count())
+                .enumerate()
+                .max_by_key(|&(_, k)| k);
+            let Some((h, _)) = best.filter(|&(_, k)| k >= 2) else {
+                break;
+            };
+            let (g, rest): (Vec<u16>, Vec<u16>) = left.iter().partition(|c| houses[h].contains(c));
+            groups.push(g);
+            left = rest;
+        }
+        groups.extend(left.into_iter().map(|c| vec![c]));
+        let n = n as i64;
+        let (mut lo, mut range) = (0i64, 0i64);
+        for g in &groups {
+            let k = g.len() as i64;
+            lo += k * (k + 1) / 2;
+            range += k * (n - k);
+        }
+        let total64 = total as i64;
+        if total64 < lo || total64 > lo + range {
+            return None;
+        }
+        let dof = (total64 - lo).min(lo + range - total64);
+        let score = groups
+            .iter()
+            .map(|g| g.len() as i64 * (n - g.len() as i64) - dof)
+            .sum();
+        Some(Record {
+            cells: cs,
+            total,
+            original,
+            score,
+        })
+    };
+    let related = |a: &Record, b: &Record| {
+        let (small, big) = if a.cells.len() < b.cells.len() {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        if small.cells.len() < MIN_SEEN || a.cells.iter().any(|c| b.cells.contains(c)) {
+            return false;
+        }
+        small
+            .cells
+            .iter()
+            .filter(|&&c| big.cells.iter().any(|&x| see(c, x)))
+            .count()
+            >= MIN_SEEN
+    };
+    let merge = |a: &Record, b: &Record| -> Option<Record> {
+        let cs = [&a.cells[..], &b.cells[..]].concat();
+        let r = record(cs, a.total + b.total, false)?;
+        let better = (r.score > a.score && r.score > b.score) || r.score > a.score + b.score;
+        better.then_some(r)
+    };
+    let mut records: Vec<Option<Record>> = sums
+        .iter()
+        .map(|(cs, t)| record(cs.clone(), *t, true))
+        .collect();
+    // The possible merges (a, b, merged), each pair evaluated once; a merge
+    // retires both records and adds the pairs of the new one.
+    let mut merges: Vec<(usize, usize, Record)> = Vec::new();
+    let pairs_with = |k: usize, records: &[Option<Record>], merges: &mut Vec<_>| {
+        let Some(a) = &records[k] else { return };
+        for (i, b) in records.iter().enumerate() {
+            if let Some(b) = b.as_ref().filter(|_| i != k) {
+                if related(a, b) {
+                    if let Some(r) = merge(a, b) {
+                        merges.push((i, k, r));
+                    }
+                }
+            }
+        }
+    };
+    for k in 0..records.len() {
+        let mut found = Vec::new();
+        pairs_with(k, &records[..=k], &mut found);
+        merges.extend(found);
+    }
+    while let Some(best) = (0..merges.len()).max_by_key(|&i| (merges[i].2.score, usize::MAX - i)) {
+        let (a, b, r) = merges.swap_remove(best);
+        records[a] = None;
+        records[b] = None;
+        merges.retain(|m| m.0 != a && m.0 != b && m.1 != a && m.1 != b);
+        records.push(Some(r));
+        pairs_with(records.len() - 1, &records, &mut merges);
+    }
+    let active = records.into_iter().flatten();
+    for r in active {
+        if !r.original && r.score > 0 {
+            let terms = r.cells.iter().map(|&c| (c, 1)).collect();
+            m.props.push(Prop::Linear(Linear::new(terms, r.total)));
         }
     }
 }

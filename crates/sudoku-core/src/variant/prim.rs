@@ -69,68 +69,120 @@ pub(crate) struct Linear {
     groups: Vec<(i32, Vec<u16>)>,
 }
 
-/// The smallest and largest sums of a group of distinct-digit cells, or
-/// `None` if their candidates cannot be told apart.
+/// The bounds of a group of distinct-digit cells' sum, and what they keep
+/// once one cell is left out.
 ///
 /// Three lower bounds, the largest kept: the cells' smallest candidates
 /// added up; the smallest digits of the group's candidates, one per cell;
 /// and, cell by cell, the smallest digit not yet taken that is at least the
-/// cell's smallest candidate (distinct digits above per-cell floors: the
-/// floors' greedy assignment is the least such sum whatever the order). The
-/// upper bounds mirror them.
-fn group_range(d: &Dom<'_>, cells: &[u16], skip: Option<u16>) -> Option<(i32, i32)> {
+/// cell's smallest candidate (distinct digits above per-cell floors; that
+/// greedy set is the same in any order, so leaving one cell out removes one
+/// of its digits, at most the largest). The upper bounds mirror them.
+#[derive(Clone, Copy, Default)]
+struct Bounds {
+    lo: i32,
+    hi: i32,
+    count: u32,
+    sum_min: i32,
+    sum_max: i32,
+    /// The smallest (largest) count − 1 digits of the union, added up.
+    small_less: i32,
+    large_less: i32,
+    /// The greedy sums less their largest (smallest) digit.
+    greedy_lo_less: i32,
+    greedy_hi_less: i32,
+}
+
+impl Bounds {
+    /// The group's range without the cell of candidates `m`: still valid
+    /// bounds, computed in constant time.
+    #[inline]
+    fn without(&self, m: u16) -> (i32, i32) {
+        if self.count <= 1 {
+            return (0, 0);
+        }
+        let lo = (self.sum_min - min_digit(m) as i32)
+            .max(self.small_less)
+            .max(self.greedy_lo_less);
+        let hi = (self.sum_max - max_digit(m) as i32)
+            .min(self.large_less)
+            .min(self.greedy_hi_less);
+        (lo, hi)
+    }
+}
+
+/// The digits of a mask (bit d − 1 for digit d) added up.
+#[inline]
+fn digit_sum(mut m: u32) -> i32 {
+    let mut s = 0i32;
+    while m != 0 {
+        s += m.trailing_zeros() as i32 + 1;
+        m &= m - 1;
+    }
+    s
+}
+
+/// The [`Bounds`] of a group, or `None` if its candidates cannot be told
+/// apart.
+fn group_bounds(d: &Dom<'_>, cells: &[u16]) -> Option<Bounds> {
     let (mut lo, mut hi, mut union, mut count) = (0i32, 0i32, 0u16, 0u32);
     let (mut low_taken, mut high_taken) = (0u32, 0u32);
     for &c in cells {
-        if Some(c) == skip {
-            continue;
-        }
         let m = d.get(c);
         let (a, b) = (min_digit(m) as u32, max_digit(m) as u32);
         lo += a as i32;
         hi += b as i32;
         union |= m;
         count += 1;
-        // The least free digit >= a (bit d - 1 for digit d).
+        // The least free digit >= a.
         let free = !low_taken & !((1u32 << (a - 1)) - 1);
         low_taken |= free & free.wrapping_neg();
         // The greatest free digit <= b.
         let free = !high_taken & ((1u32 << b) - 1);
-        if free != 0 {
-            high_taken |= 1 << (31 - free.leading_zeros());
-        } else {
+        if free == 0 {
             return None;
         }
+        high_taken |= 1 << (31 - free.leading_zeros());
     }
+    let mut b = Bounds {
+        lo,
+        hi,
+        count,
+        sum_min: lo,
+        sum_max: hi,
+        ..Bounds::default()
+    };
     if count <= 1 {
-        return Some((lo, hi));
+        return Some(b);
     }
     if union.count_ones() < count || low_taken > 0xFFFF {
         return None;
     }
-    let sum_of = |mut m: u32| {
-        let mut s = 0i32;
-        while m != 0 {
-            s += m.trailing_zeros() as i32 + 1;
-            m &= m - 1;
-        }
-        s
-    };
-    lo = lo.max(sum_of(low_taken));
-    hi = hi.min(sum_of(high_taken));
+    let greedy_lo = digit_sum(low_taken);
+    let greedy_hi = digit_sum(high_taken);
+    b.greedy_lo_less = greedy_lo - (32 - low_taken.leading_zeros()) as i32;
+    b.greedy_hi_less = greedy_hi - (high_taken.trailing_zeros() + 1) as i32;
     let (mut small, mut large) = (0i32, 0i32);
     let mut up = union;
-    for _ in 0..count {
+    for i in 0..count {
+        if i + 1 == count {
+            b.small_less = small;
+        }
         small += min_digit(up) as i32;
         up &= up - 1;
     }
     let mut down = union;
-    for _ in 0..count {
+    for i in 0..count {
+        if i + 1 == count {
+            b.large_less = large;
+        }
         let top = max_digit(down);
         large += top as i32;
         down &= !(1 << (top - 1));
     }
-    Some((lo.max(small), hi.min(large)))
+    b.lo = lo.max(greedy_lo).max(small);
+    b.hi = hi.min(greedy_hi).min(large);
+    Some(b)
 }
 
 impl Linear {
@@ -213,16 +265,17 @@ impl Linear {
     }
 
     pub(crate) fn propagate(&self, d: &mut Dom<'_>) -> Result<(), Contradiction> {
-        // The groups' ranges, kept for the second pass when there are few
-        // groups (recomputed otherwise): no buffer to clear per call.
+        // The groups' bounds, kept for the second pass when there are few
+        // groups (recomputed otherwise).
         const KEPT: usize = 24;
-        let mut ranges = [(0i32, 0i32); KEPT];
+        let mut kept = [Bounds::default(); KEPT];
         let (mut lo, mut hi) = (0i32, 0i32);
         for (i, (k, cells)) in self.groups.iter().enumerate() {
-            let r = Self::scaled(*k, group_range(d, cells, None).ok_or(Contradiction)?);
+            let b = group_bounds(d, cells).ok_or(Contradiction)?;
             if i < KEPT {
-                ranges[i] = r;
+                kept[i] = b;
             }
+            let r = Self::scaled(*k, (b.lo, b.hi));
             lo += r.0;
             hi += r.1;
         }
@@ -240,21 +293,18 @@ impl Linear {
                     continue;
                 }
             }
-            let (glo, ghi) = if i < KEPT {
-                ranges[i]
+            let b = if i < KEPT {
+                kept[i]
             } else {
-                Self::scaled(*k, group_range(d, cells, None).ok_or(Contradiction)?)
+                group_bounds(d, cells).ok_or(Contradiction)?
             };
+            let (glo, ghi) = Self::scaled(*k, (b.lo, b.hi));
             for &c in cells {
-                let without = if cells.len() == 1 {
-                    (0, 0)
-                } else {
-                    Self::scaled(*k, group_range(d, cells, Some(c)).ok_or(Contradiction)?)
-                };
+                let m = d.get(c);
+                let without = Self::scaled(*k, b.without(m));
                 // The other cells make others_lo ..= others_hi.
                 let (others_lo, others_hi) = (lo - glo + without.0, hi - ghi + without.1);
                 let (need_lo, need_hi) = (self.rhs - others_hi, self.rhs - others_lo);
-                let m = d.get(c);
                 let mut keep = 0u16;
                 for x in digits(m) {
                     let t = x as i32 * k;

@@ -14,8 +14,10 @@
 //!
 //! The search keeps one mask per cell and copies the masks (two bytes a
 //! cell) before each branch instead of undoing changes: on grids of at most
-//! 256 cells a copy is cheaper than a trail. It branches on an undecided cell
-//! with the fewest candidates. Every solution is checked against every rule
+//! 256 cells a copy is cheaper than a trail. It branches on the undecided
+//! cell with the highest conflict score per candidate: scores start from
+//! how much the rules bear on each cell and grow with each failed try
+//! there (see `VariantSolver::choose`). Every solution is checked against every rule
 //! before it is reported, so a propagator that prunes weakly can slow the
 //! search but never let a wrong grid through.
 
@@ -331,6 +333,8 @@ pub struct VariantSolver {
     /// Per cell, how often trying one of its digits failed (halved every
     /// [`DECAY`] failures): the search branches first where it failed most.
     conflicts: Vec<u32>,
+    /// Per digit, how often trying it failed (fading faster).
+    digit_conflicts: [u32; 16],
     /// Per cell, the score the conflicts start from: how much the rules
     /// bear on it (see [`priorities`]).
     priority: Vec<u32>,
@@ -390,6 +394,7 @@ impl VariantSolver {
             queued: vec![false; props],
             values: vec![0; cells],
             conflicts: vec![0; cells],
+            digit_conflicts: [0; 16],
             priority,
             until_decay: DECAY,
         }
@@ -500,6 +505,7 @@ impl VariantSolver {
         self.queue.extend(0..self.props.len() as u32);
         self.queued.fill(true);
         self.conflicts.copy_from_slice(&self.priority);
+        self.digit_conflicts = [0; 16];
         self.until_decay = DECAY;
         // Every state entered is a node: the root, then each alternative
         // tried, whether or not its propagation fails.
@@ -530,13 +536,9 @@ impl VariantSolver {
                             }
                         }
                     }
-                    Some(cell) => {
+                    Some(frame) => {
                         self.saved.extend_from_slice(&self.masks);
-                        self.frames.push(Frame {
-                            cell,
-                            rest: self.masks[cell as usize],
-                            mask: self.masks[cell as usize],
-                        });
+                        self.frames.push(frame);
                     }
                 }
             }
@@ -585,7 +587,7 @@ impl VariantSolver {
                 self.changed.push(cell);
                 consistent = self.propagate();
                 if !consistent {
-                    self.conflict(cell);
+                    self.conflict(cell, bit);
                     if T::ON {
                         trace.step(TraceStep::Contradiction);
                     }
@@ -596,31 +598,60 @@ impl VariantSolver {
     }
 
     /// Count a failed try at `cell`.
-    fn conflict(&mut self, cell: u16) {
+    fn conflict(&mut self, cell: u16, digit: u16) {
         self.conflicts[cell as usize] += 1;
+        self.digit_conflicts[digit.trailing_zeros() as usize] += 1;
         self.until_decay -= 1;
         if self.until_decay == 0 {
             self.until_decay = DECAY;
             for c in &mut self.conflicts {
                 *c >>= 1;
             }
+            // Digits' scores fade faster: they change more quickly.
+            for c in &mut self.digit_conflicts {
+                *c >>= 2;
+            }
         }
     }
 
-    /// The undecided cell to branch on, or `None` when every cell is
-    /// decided (then `values` holds the grid). The cell with the most
-    /// failures per candidate (a conflict-directed choice, after Boussemart
-    /// et al., "Boosting systematic search by weighting constraints", 2004,
-    /// kept per cell as the Interactive Sudoku Solver does), or while
-    /// nothing has failed yet, the one with the fewest candidates.
-    fn choose(&mut self) -> Option<u16> {
+    /// The digit that failed most often, and its score, when it stands out
+    /// (at least n failures, and over 1.5 times the least-failing digit that
+    /// failed at all); else (0, 0).
+    fn hot_digit(&self) -> (u16, u32) {
+        let (mut top, mut score, mut least) = (0usize, 0u32, u32::MAX);
+        for (d, &s) in self.digit_conflicts[..self.n].iter().enumerate() {
+            if s > score {
+                top = d;
+                score = s;
+            }
+            if s > 0 {
+                least = least.min(s);
+            }
+        }
+        if score < self.n as u32 || 2 * score as u64 <= 3 * least as u64 {
+            (0, 0)
+        } else {
+            (1 << top, score)
+        }
+    }
+
+    /// The cell to branch on and its candidates, or `None` when every cell
+    /// is decided (then `values` holds the grid). The cell with the most failures per
+    /// candidate (a conflict-directed choice, after Boussemart et al.,
+    /// "Boosting systematic search by weighting constraints", 2004, kept per
+    /// cell as the Interactive Sudoku Solver does), or while nothing has
+    /// failed yet, the one with the fewest candidates.
+    fn choose(&mut self) -> Option<Frame> {
         let mut best = None;
         let (mut best_count, mut best_score) = (u32::MAX, 0u32);
+        let (hot, hot_score) = self.hot_digit();
+        let bonus = hot_score / 5;
         for (i, (&m, &score)) in self.masks.iter().zip(&self.conflicts).enumerate() {
             let k = m.count_ones();
             if k <= 1 {
                 continue;
             }
+            let score = if m & hot != 0 { score + bonus } else { score };
             // score / k > best_score / best_count, or equal with fewer candidates.
             let (lhs, rhs) = (
                 score as u64 * best_count as u64,
@@ -632,12 +663,17 @@ impl VariantSolver {
                 best_score = score;
             }
         }
-        if best.is_none() {
+        let Some(cell) = best else {
             for (v, &m) in self.values.iter_mut().zip(&self.masks) {
                 *v = min_digit(m);
             }
-        }
-        best
+            return None;
+        };
+        Some(Frame {
+            cell,
+            rest: self.masks[cell as usize],
+            mask: self.masks[cell as usize],
+        })
     }
 
     fn solution_holds(&self) -> bool {
