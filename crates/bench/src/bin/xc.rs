@@ -65,7 +65,10 @@ fn print_instance(name: &str) {
             .parse()
             .ok()
     };
-    let text = if let Some(n) = number("queens", "-organ-pipe") {
+    let text = if let Some(0) = number("queens", "-organ-pipe").or(number("queens", "")) {
+        eprintln!("{name}: n-queens needs n >= 1");
+        std::process::exit(2);
+    } else if let Some(n) = number("queens", "-organ-pipe") {
         queens_organ_pipe(n)
     } else if let Some(n) = number("queens", "") {
         queens(n)
