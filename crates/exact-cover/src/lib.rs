@@ -27,8 +27,11 @@
 //!      on another representation: each item keeps its active options in a
 //!      sparse set, and backtracking restores set sizes from a trail instead
 //!      of relinking. It takes the same [`Problem`], [`Config`] and
-//!      [`Limits`], gives the same answers and, with MRV, the same search
-//!      tree (node counts); it is faster where covering removes many options
+//!      [`Limits`] and gives the same answers. Like Knuth's SSXCC it never
+//!      enters a choice that leaves a primary item with no option, so its
+//!      tree is smaller (pentominoes 6×10: 1.21M nodes against 3.62M);
+//!      with [`Cells::set_pruning`]`(false)` and MRV it searches [`Dlx`]'s
+//!      tree (node counts match). It is faster where covering removes many options
 //!      (pentominoes, Sudoku as XCC) and about level with [`Dlx`] elsewhere.
 //!      It has no multiplicities ([`CellsError`]), no solution iterator and no
 //!      observer yet.

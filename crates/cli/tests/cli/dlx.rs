@@ -178,6 +178,36 @@ fn engine_cells_gives_the_same_answers() {
         .stderr(predicate::str::contains("search cut short"));
 }
 
+/// Issue 18: the cells engine prunes as Knuth's SSXCC does (fewer nodes,
+/// the same count); --no-prune searches the links engine's tree.
+#[test]
+fn engine_cells_prunes_unless_told_not_to() {
+    let nodes = |args: &[&str]| -> u64 {
+        let out = dlx()
+            .args(["--count", "--stats", "--threads", "1"])
+            .args(args)
+            .write_stdin(queens8())
+            .assert()
+            .success()
+            .stdout("92\n");
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        let line = err
+            .lines()
+            .find(|l| l.contains("nodes"))
+            .expect("a nodes line");
+        line.split_whitespace()
+            .skip_while(|w| *w != "nodes")
+            .nth(1)
+            .and_then(|n| n.replace(',', "").parse().ok())
+            .unwrap_or_else(|| panic!("no node count in {line:?}"))
+    };
+    // testdata/xc/counts.toml, queens8.dlx: nodes and pruned_nodes
+    assert_eq!(nodes(&["--engine", "links"]), 1223);
+    assert_eq!(nodes(&["--engine", "cells", "--no-prune"]), 1223);
+    assert_eq!(nodes(&["--engine", "cells"]), 969);
+    assert_eq!(nodes(&["--engine", "links", "--no-prune"]), 1223);
+}
+
 #[test]
 fn engine_cells_refuses_multiplicities_with_exit_2() {
     dlx()
