@@ -23,8 +23,8 @@
 //!      solution iterator ([`Dlx::solutions`]), an [`Observer`] for traces and
 //!      progress ([`Dlx::progress`]), options selected up front
 //!      ([`Dlx::select`]). Use it when in doubt.
-//!    - [`Cells`] (Knuth, TAOCP 7.2.2.3, "dancing cells") is the same search
-//!      on another representation: each item keeps its active options in a
+//!    - [`Cells`] (Knuth, TAOCP 7.2.2.3, "dancing cells") searches on
+//!      another representation: each item keeps its active options in a
 //!      sparse set, and backtracking restores set sizes from a trail instead
 //!      of relinking. It takes the same [`Problem`], [`Config`] and
 //!      [`Limits`] and gives the same answers. Like Knuth's SSXCC it never
@@ -35,6 +35,10 @@
 //!      (pentominoes, Sudoku as XCC) and about level with [`Dlx`] elsewhere.
 //!      It has no multiplicities ([`CellsError`]), no solution iterator and no
 //!      observer yet.
+//!    - [`Memo`] only counts, caching the count of every subproblem by the
+//!      set of items left (DXZ's idea): orders of magnitude faster where
+//!      subproblems repeat (tilings), slower where they do not; exact counts
+//!      in `u128`; no colours or multiplicities ([`MemoError`]).
 //! 3. **Ask.** Both engines give the [first](Dlx::first) solution, a
 //!    [count](Dlx::count), or [visit](Dlx::search) solutions with a callback
 //!    that can stop the search (`ControlFlow::Break`). A solution is a list
@@ -166,6 +170,7 @@ mod cells;
 pub mod format;
 mod limits;
 mod links;
+mod memo;
 mod parallel;
 mod problem;
 pub mod rng;
@@ -174,6 +179,7 @@ mod stats;
 
 pub use cells::{Cells, CellsError};
 pub use limits::{CancelToken, Limits};
+pub use memo::{Memo, MemoCount, MemoError};
 pub use parallel::count_parallel;
 pub use problem::{BuildError, ColourId, Entry, Item, ItemId, Problem, ProblemBuilder};
 pub use rng::SplitMix64;

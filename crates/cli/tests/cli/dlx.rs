@@ -208,6 +208,46 @@ fn engine_cells_prunes_unless_told_not_to() {
     assert_eq!(nodes(&["--engine", "links", "--no-prune"]), 1223);
 }
 
+/// Issue 18: memoised counting gives the plain count, as text or JSON;
+/// it needs --count and refuses colours with exit code 2.
+#[test]
+fn count_memo_gives_the_same_count() {
+    for args in [
+        &["--memo"][..],
+        &["--memo", "--heuristic", "first"],
+        &["--memo", "--memo-cache", "5"],
+    ] {
+        dlx()
+            .arg("--count")
+            .args(args)
+            .write_stdin(queens8())
+            .assert()
+            .success()
+            .stdout("92\n");
+    }
+    let out = dlx()
+        .args(["--count", "--memo", "--format", "json"])
+        .write_stdin(queens8())
+        .assert()
+        .success();
+    let v = &json_lines(&out.get_output().stdout)[0];
+    assert_eq!(v["count"], 92);
+    assert_eq!(v["complete"], true);
+    assert_eq!(v["stop"], "exhausted");
+    dlx()
+        .args(["--memo"])
+        .write_stdin(queens8())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--count"));
+    dlx()
+        .args(["--count", "--memo"])
+        .write_stdin("A B C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nX:0 Y:1\nB X:1\nC Y:1\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("colour"));
+}
+
 #[test]
 fn engine_cells_refuses_multiplicities_with_exit_2() {
     dlx()

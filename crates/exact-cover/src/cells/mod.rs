@@ -361,15 +361,10 @@ impl Cells {
     ) -> Report {
         self.restart();
         let mrv = self.config.heuristic == Heuristic::Mrv;
-        let stop = match (self.sets.coloured, mrv, self.sets.track) {
-            (false, true, false) => self.drive::<FILL, false, true, false>(limits, visit),
-            (false, true, true) => self.drive::<FILL, false, true, true>(limits, visit),
-            (false, false, false) => self.drive::<FILL, false, false, false>(limits, visit),
-            (false, false, true) => self.drive::<FILL, false, false, true>(limits, visit),
-            (true, true, false) => self.drive::<FILL, true, true, false>(limits, visit),
-            (true, true, true) => self.drive::<FILL, true, true, true>(limits, visit),
-            (true, false, false) => self.drive::<FILL, true, false, false>(limits, visit),
-            (true, false, true) => self.drive::<FILL, true, false, true>(limits, visit),
+        let stop = if self.prune {
+            self.drive_with::<FILL, true>(mrv, limits, visit)
+        } else {
+            self.drive_with::<FILL, false>(mrv, limits, visit)
         };
         self.stats.updates = self.sets.updates;
         self.stats.peak_bytes = self.bytes();
@@ -379,11 +374,37 @@ impl Cells {
         }
     }
 
+    /// [`drive`](Self::drive) for this problem and configuration.
+    fn drive_with<const FILL: bool, const P: bool>(
+        &mut self,
+        mrv: bool,
+        limits: &Limits,
+        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> StopReason {
+        match (self.sets.coloured, mrv, self.sets.track) {
+            (false, true, false) => self.drive::<FILL, false, true, false, P>(limits, visit),
+            (false, true, true) => self.drive::<FILL, false, true, true, P>(limits, visit),
+            (false, false, false) => self.drive::<FILL, false, false, false, P>(limits, visit),
+            (false, false, true) => self.drive::<FILL, false, false, true, P>(limits, visit),
+            (true, true, false) => self.drive::<FILL, true, true, false, P>(limits, visit),
+            (true, true, true) => self.drive::<FILL, true, true, true, P>(limits, visit),
+            (true, false, false) => self.drive::<FILL, true, false, false, P>(limits, visit),
+            (true, false, true) => self.drive::<FILL, true, false, true, P>(limits, visit),
+        }
+    }
+
     /// The search loop. `COLOURED`: the problem gives some secondary item a
     /// colour (otherwise purifying is "remove every other option"). `MRV`:
     /// minimum remaining values, else first item. `T`: keep the bit sets of
-    /// items with at most one option (large problems).
-    fn drive<const FILL: bool, const COLOURED: bool, const MRV: bool, const T: bool>(
+    /// items with at most one option (large problems). `P`: prune (see
+    /// [`set_pruning`](Self::set_pruning)).
+    fn drive<
+        const FILL: bool,
+        const COLOURED: bool,
+        const MRV: bool,
+        const T: bool,
+        const P: bool,
+    >(
         &mut self,
         limits: &Limits,
         visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
@@ -494,7 +515,7 @@ impl Cells {
                         self.sets.member(lv.item, lv.pos)
                     };
                     self.levels[l].x = x;
-                    if !self.sets.apply::<COLOURED, T>(x, self.prune) {
+                    if !self.sets.apply::<COLOURED, T, P>(x) {
                         // a dead end found while covering: not a node
                         let lv = &mut self.levels[l];
                         lv.pos += 1;

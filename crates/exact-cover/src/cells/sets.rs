@@ -407,7 +407,7 @@ impl Sets {
     pub fn cover_chosen<const T: bool>(&mut self, i: u32) {
         self.new_step();
         let mut hot = self.hot(false);
-        hot.hide_all::<T>(i, NONE);
+        hot.hide_all::<T, false>(i, NONE);
         self.updates += hot.updates;
         self.deactivate(i);
     }
@@ -427,17 +427,17 @@ impl Sets {
     /// [`cover_forced`](Self::cover_forced)): cover its other primary items,
     /// purify its secondary items.
     ///
-    /// With `prune` (Knuth's SSXCC rule), every primary item of the option
+    /// With `P` (prune, Knuth's SSXCC rule), every primary item of the option
     /// is made inactive first, and the covering stops as soon as it leaves
     /// an active primary item with no option: then `apply` returns `false`
     /// and the choice is a dead end that the search need not enter (its
-    /// changes are on the trail, for the caller to undo). Without `prune`
+    /// changes are on the trail, for the caller to undo). Without `P`
     /// it always returns `true`, and such a dead end shows at the next node
     /// as an item with no option.
     #[inline]
-    pub fn apply<const COLOURED: bool, const T: bool>(&mut self, x: u32, prune: bool) -> bool {
+    pub fn apply<const COLOURED: bool, const T: bool, const P: bool>(&mut self, x: u32) -> bool {
         self.new_step();
-        if prune {
+        if P {
             let mut w = x + 1;
             loop {
                 let nd = self.nodes[w as usize];
@@ -466,18 +466,18 @@ impl Sets {
             }
             let j = nd.item;
             let dead = if j < self.n1 {
-                if !prune {
+                if !P {
                     self.deactivate(j);
                 }
-                let mut hot = self.hot(prune);
-                hot.hide_all::<T>(j, w);
+                let mut hot = self.hot(P);
+                hot.hide_all::<T, P>(j, w);
                 let (updates, dead) = (hot.updates, hot.dead);
                 self.updates += updates;
                 dead
             } else if !COLOURED {
                 // the option is still live, so no other option has used j
-                let mut hot = self.hot(prune);
-                hot.hide_all::<T>(j, w);
+                let mut hot = self.hot(P);
+                hot.hide_all::<T, P>(j, w);
                 let (updates, dead) = (hot.updates, hot.dead);
                 self.updates += updates;
                 dead
@@ -491,15 +491,15 @@ impl Sets {
                     trail: &mut self.trail,
                     small: &mut self.small,
                     ppos: &self.ppos,
-                    watch: if prune { self.np } else { 0 },
+                    watch: if P { self.np } else { 0 },
                     dead: false,
                     epoch: self.epoch,
                     updates: 0,
                 };
                 if c == 0 {
-                    hot.hide_all::<T>(j, w);
+                    hot.hide_all::<T, P>(j, w);
                 } else {
-                    hot.purify::<T>(j, c, colour);
+                    hot.purify::<T, P>(j, c, colour);
                 }
                 self.updates += hot.updates;
                 hot.dead
@@ -617,7 +617,7 @@ impl Hot<'_> {
     ///
     /// `w` is an option node and `nd` is `nodes[w]`.
     #[inline(always)]
-    unsafe fn remove<const T: bool>(&mut self, w: u32, nd: Node) {
+    unsafe fn remove<const T: bool, const P: bool>(&mut self, w: u32, nd: Node) {
         let epoch = self.epoch;
         let i = nd.item;
         // SAFETY: `i`, the item of an option node, is an item (invariant 1).
@@ -650,7 +650,7 @@ impl Hot<'_> {
             self.put(b + s, w);
             self.set_loc(w, s);
         }
-        if s == 0 && self.ppos[i as usize] < self.watch {
+        if P && s == 0 && self.ppos[i as usize] < self.watch {
             // an active primary item has no option left
             self.dead = true;
         }
@@ -670,7 +670,7 @@ impl Hot<'_> {
     ///
     /// `y` is an option node.
     #[inline(always)]
-    unsafe fn hide<const T: bool>(&mut self, y: u32) -> u64 {
+    unsafe fn hide<const T: bool, const P: bool>(&mut self, y: u32) -> u64 {
         // right of `y` up to the spacer, then from the option's start to
         // `y`: by invariant 1, every `w` below is a node of `y`'s option,
         // an option node where it has no `SPACER` bit
@@ -685,7 +685,7 @@ impl Hot<'_> {
                 break;
             }
             // SAFETY: an option node (see above).
-            unsafe { self.remove::<T>(w, nd) };
+            unsafe { self.remove::<T, P>(w, nd) };
             w += 1;
         }
         n += (y - w) as u64;
@@ -694,7 +694,7 @@ impl Hot<'_> {
             // option nodes (see above).
             unsafe {
                 let nd = self.node(w);
-                self.remove::<T>(w, nd);
+                self.remove::<T, P>(w, nd);
             }
             w += 1;
         }
@@ -704,7 +704,7 @@ impl Hot<'_> {
     /// Hide every active option of item `i` but the one of node `keep`
     /// from the other items. `i` must be an item (checked).
     #[inline]
-    fn hide_all<const T: bool>(&mut self, i: u32, keep: u32) {
+    fn hide_all<const T: bool, const P: bool>(&mut self, i: u32, keep: u32) {
         let ItemRec { size, base, .. } = self.items[i as usize];
         let mut n = 0;
         for p in base..base + size {
@@ -713,8 +713,8 @@ impl Hot<'_> {
             unsafe {
                 let y = self.at(p);
                 if y != keep {
-                    n += self.hide::<T>(y);
-                    if self.dead {
+                    n += self.hide::<T, P>(y);
+                    if P && self.dead {
                         break;
                     }
                 }
@@ -728,7 +728,7 @@ impl Hot<'_> {
     /// `j` must be an item (checked); does nothing when `j` is purified
     /// already.
     #[inline]
-    fn purify<const T: bool>(&mut self, j: u32, c: u32, colour: &[u32]) {
+    fn purify<const T: bool, const P: bool>(&mut self, j: u32, c: u32, colour: &[u32]) {
         let rec = &mut self.items[j as usize];
         if rec.purified != 0 {
             return;
@@ -743,9 +743,9 @@ impl Hot<'_> {
             unsafe {
                 let y = self.at(p);
                 if colour[y as usize] != c {
-                    let n = self.hide::<T>(y);
+                    let n = self.hide::<T, P>(y);
                     self.updates += n;
-                    if self.dead {
+                    if P && self.dead {
                         break;
                     }
                 }
@@ -806,7 +806,12 @@ mod tests {
         for pos in 0..size {
             let mark = s.trail_len();
             let np = s.np;
-            s.apply::<true, true>(s.member(i, pos), pos % 2 == 0);
+            let x = s.member(i, pos);
+            if pos % 2 == 0 {
+                s.apply::<true, true, true>(x);
+            } else {
+                s.apply::<true, true, false>(x);
+            }
             check(&s);
             s.restore(mark);
             s.reactivate(np);

@@ -592,9 +592,6 @@ fn a_cell_listed_twice_in_a_cage_counts_twice() {
         ControlFlow::Continue(())
     });
     assert_eq!(firsts.into_iter().collect::<Vec<_>>(), [(1, 2), (3, 1)]);
-    assert_eq!(
-        count_solutions(&p, 1000),
-        solver.count(1000, &limits()).0
-    );
+    assert_eq!(count_solutions(&p, 1000), solver.count(1000, &limits()).0);
     assert!(".Cage~40~R1C1~R1C1".parse::<Puzzle>().is_err());
 }
