@@ -132,7 +132,10 @@ enum Phase {
 /// removals (one option node taken out of one item's set), the counterpart
 /// of a link update: the two engines agree on it except that a forced move
 /// (an item with one option left) here does not remove its option from the
-/// other items' sets only to put it back, so `Cells` reports fewer.
+/// other items' sets only to put it back, so `Cells` reports fewer (with
+/// pruning off; with it, a covering stopped at a dead end does less work
+/// still, and how much depends on the order of the sets, so a parallel
+/// count may report other `updates` than one thread).
 /// `peak_bytes` is the size of the nodes, the sets, the item records, the trail and the
 /// stacks.
 ///
