@@ -205,10 +205,10 @@ fn parse_limit(text: &str) -> Result<u64, String> {
 /// (exit code 2, unless it is a closed pipe: see [`crate::is_broken_pipe`]).
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let input = read_input(args.file.as_deref())?;
-    let parsed = parse_input(&input)?;
     if args.memo || args.memo_cache.is_some() {
-        return memo_count(args, &parsed, &input.source);
+        return memo_count(args, &input);
     }
+    let parsed = parse_input(&input)?;
     let mut plan = configure(args, &parsed, &input.source)?;
     let mut out = open_output(args.output.as_deref())?;
     let destination = match &args.output {
@@ -613,7 +613,8 @@ fn report_on_stderr(report: &Report, elapsed: Duration, stats: bool) {
 /// `dlx --count --memo`: memoised counting, written as `--count` writes its
 /// answer (text: the count, or `at least N (REASON)`; JSON: the summary
 /// line, with the count as a JSON integer of any size).
-fn memo_count(args: &Args, parsed: &Parsed, source: &str) -> anyhow::Result<ExitCode> {
+fn memo_count(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
+    let source = input.source.as_str();
     if !args.count || !args.memo {
         anyhow::bail!(
             "--memo and --memo-cache go with --count: memoised search counts solutions,              it does not list them (try 'dlx --count --memo FILE')"
@@ -628,6 +629,7 @@ fn memo_count(args: &Args, parsed: &Parsed, source: &str) -> anyhow::Result<Exit
         HeuristicArg::Mrv => Heuristic::Mrv,
         HeuristicArg::First => Heuristic::First,
     };
+    let parsed = parse_input(input)?;
     let mut memo = exact_cover::Memo::new(&parsed.problem)
         .map_err(|e| anyhow!("{source}: {e}"))?
         .with_heuristic(heuristic);
