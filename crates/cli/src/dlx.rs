@@ -617,7 +617,7 @@ fn memo_count(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
     let source = input.source.as_str();
     if !args.count || !args.memo {
         anyhow::bail!(
-            "--memo and --memo-cache go with --count: memoised search counts solutions,              it does not list them (try 'dlx --count --memo FILE')"
+            "--memo and --memo-cache go with --count: memoised search counts solutions, it does not list them (try 'dlx --count --memo FILE')"
         );
     }
     if args.limit.is_some() || args.engine == EngineArg::Cells || args.no_prune {
@@ -657,7 +657,7 @@ fn memo_count(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
         Format::Text => writeln!(out, "{count_text}"),
         Format::Json => writeln!(
             out,
-            "{{\"count\":{count},\"complete\":{},\"stop\":{},\"stats\":{{\"nodes\":{},             \"updates\":{},\"max_depth\":{},\"bytes\":{},\"seconds\":{}}}}}",
+            "{{\"count\":{count},\"complete\":{},\"stop\":{},\"stats\":{{\"nodes\":{},\"updates\":{},\"max_depth\":{},\"bytes\":{},\"seconds\":{}}}}}",
             report.stop.is_complete() && !answer.overflow,
             serde_json::to_string(&report.stop)?,
             s.nodes,
