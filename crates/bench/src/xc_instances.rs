@@ -5,7 +5,13 @@ use std::fmt::Write;
 
 /// n-queens in Knuth's format: ranks and files primary (interleaved
 /// `r0 c0 r1 c1 ...`), diagonals secondary, diagonals of length one left out
-/// (the layout of the bundled `queens8.dlx`).
+/// (the layout of the bundled `queens8.dlx`). Diagonals are named by one
+/// base-36 digit (`a1` .. `az`) up to n = 18, as Knuth names them, and by
+/// their decimal number beyond (`a1` .. `a36` ...).
+///
+/// # Panics
+///
+/// When `n` is 0 (callers check).
 pub fn queens(n: usize) -> String {
     queens_in_order(n, &(0..n).collect::<Vec<_>>(), "")
 }
@@ -23,7 +29,11 @@ pub fn queens_organ_pipe(n: usize) -> String {
 }
 
 fn queens_in_order(n: usize, order: &[usize], label: &str) -> String {
-    let digit = |k: usize| char::from_digit(k as u32, 36).expect("n <= 18");
+    assert!(n > 0, "n-queens needs n >= 1");
+    let digit = |k: usize| match char::from_digit(k as u32, 36) {
+        Some(c) if n <= 18 => c.to_string(),
+        _ => k.to_string(),
+    };
     let mut s = format!("| {n}-queens{label}\n");
     for &i in order {
         write!(s, "r{i} c{i} ").unwrap();
@@ -44,6 +54,32 @@ fn queens_in_order(n: usize, order: &[usize], label: &str) -> String {
                 write!(s, " b{}", digit(b)).unwrap();
             }
             s.push('\n');
+        }
+    }
+    s
+}
+
+/// The domino tilings of an `rows` × `cols` board: one primary item per
+/// square (`x{r}_{c}`, row by row), one option per domino (horizontal and
+/// vertical). Listed row by row, so that branching on the first uncovered
+/// square (`dlx --count --memo --heuristic first`) sweeps a frontier, as
+/// Nishino et al.'s DXZ does: 8×8 has 12,988,816 tilings, 12×12
+/// 53,060,477,521,960,000.
+pub fn dominoes(rows: usize, cols: usize) -> String {
+    let mut s = format!("| domino tilings of a {rows}x{cols} board\n");
+    let names: Vec<String> = (0..rows * cols)
+        .map(|k| format!("x{}_{}", k / cols, k % cols))
+        .collect();
+    s.push_str(&names.join(" "));
+    s.push('\n');
+    for r in 0..rows {
+        for c in 0..cols {
+            if c + 1 < cols {
+                writeln!(s, "x{r}_{c} x{r}_{}", c + 1).unwrap();
+            }
+            if r + 1 < rows {
+                writeln!(s, "x{r}_{c} x{}_{c}", r + 1).unwrap();
+            }
         }
     }
     s
@@ -141,5 +177,41 @@ mod tests {
         let inkala =
             "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
         assert_eq!(sudoku_xcc(inkala), bundled("sudoku-inkala-xcc.dlx"));
+    }
+
+    /// Issue 18: the domino tilings, counted with memoisation (OEIS
+    /// A004003 for the squares; 2 × n boards give Fibonacci numbers).
+    #[test]
+    fn domino_tilings_are_counted_by_memo() {
+        use exact_cover::{Heuristic, Limits, Memo};
+        for (r, c, want) in [
+            (2, 2, 2u128),
+            (2, 10, 89),
+            (4, 4, 36),
+            (6, 6, 6728),
+            (8, 8, 12_988_816),
+        ] {
+            let p = exact_cover::format::parse(&dominoes(r, c)).unwrap().problem;
+            let mut memo = Memo::new(&p).unwrap().with_heuristic(Heuristic::First);
+            let got = memo.count(&Limits::none());
+            assert_eq!(got.count, want, "{r}x{c}");
+        }
+    }
+
+    /// Issue 18: `queens(n)` panicked for n > 18 (no base-36 digit left for
+    /// its diagonals); beyond 18 they are numbered in decimal.
+    #[test]
+    fn queens_beyond_18_parse_and_solve() {
+        for n in [19, 20, 40] {
+            let text = queens(n);
+            let p = exact_cover::format::parse(&text).expect("parses").problem;
+            assert_eq!(p.primary_count(), 2 * n);
+            assert_eq!(p.item_count(), 2 * n + 2 * (2 * n - 3));
+            let mut cells = exact_cover::Cells::new(&p).expect("loads");
+            let (first, _) = cells.first(&exact_cover::Limits::none());
+            assert_eq!(first.expect("n-queens has a solution for n >= 4").len(), n);
+        }
+        assert!(queens(18).contains(" ax bx\n"));
+        assert!(queens(19).contains(" a35 b35\n"));
     }
 }

@@ -85,7 +85,9 @@ SPLITTING (for a cluster, or any pool of machines):
 ENGINES:
   links  Dancing Links (Knuth's DLX); handles multiplicities; progress bar.
   cells  dancing cells (sparse sets, as in Knuth's SSXCC); often faster; no
-         multiplicities, no progress bar.
+         multiplicities, no progress bar. Like SSXCC it never enters a choice
+         that leaves a primary item with no option (a smaller tree: fewer nodes);
+         --no-prune searches the links engine's (DLX1's) tree instead.
 
 EXIT CODES (the same table as 'sudoku'):
   0  complete answer: the whole search ran and found at least one solution.
@@ -142,6 +144,25 @@ pub struct Args {
     /// SSXCC; no multiplicities, no progress bar.
     #[arg(long, value_enum, default_value_t = EngineArg::Links)]
     pub engine: EngineArg,
+    /// Cells engine: enter every choice, as the links engine and DLX1 do, instead
+    /// of pruning those that leave a primary item with no option (SSXCC's rule).
+    ///
+    /// Same solutions; more nodes. For comparing node counts with DLX1 or --engine
+    /// links. The links engine never prunes, so it ignores this flag.
+    #[arg(long)]
+    pub no_prune: bool,
+    /// With --count: memoised counting (DXZ): subproblems with the same items left
+    /// to cover are counted once; exact counts of any size (u128).
+    ///
+    /// Orders of magnitude faster on tilings; no colours, no multiplicities, one
+    /// thread. --heuristic mrv (default) or first (often better on tilings listed
+    /// row by row); --max-nodes and --timeout apply.
+    #[arg(long)]
+    pub memo: bool,
+    /// With --memo: keep at most N cached subproblem counts (default 4194304);
+    /// a full cache is emptied and the count goes on (slower, never wrong).
+    #[arg(long, value_name = "N")]
+    pub memo_cache: Option<usize>,
     /// Print statistics (nodes, updates, time, bytes, solutions) on stderr.
     #[arg(long)]
     pub stats: bool,
@@ -205,6 +226,9 @@ fn parse_limit(text: &str) -> Result<u64, String> {
 /// (exit code 2, unless it is a closed pipe: see [`crate::is_broken_pipe`]).
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let input = read_input(args.file.as_deref())?;
+    if args.memo || args.memo_cache.is_some() {
+        return memo_count(args, &input);
+    }
     let parsed = parse_input(&input)?;
     if let Some(depth) = args.split {
         return write_split(args, &parsed, &input.source, depth);
@@ -385,6 +409,13 @@ pub fn configure(args: &Args, parsed: &Parsed, source: &str) -> anyhow::Result<P
         }
         progress = false;
     }
+    let engine = match engine {
+        Engine::Cells(mut cells) => {
+            cells.set_pruning(!args.no_prune);
+            Engine::Cells(cells)
+        }
+        other => other,
+    };
     Ok(Plan {
         engine,
         config,
@@ -662,6 +693,86 @@ fn report_on_stderr(report: &Report, elapsed: Duration, stats: bool) {
             s.solutions
         );
     }
+}
+
+/// `dlx --count --memo`: memoised counting, written as `--count` writes its
+/// answer (text: the count, or `at least N (REASON)`; JSON: the summary
+/// line, with the count as a JSON integer of any size).
+fn memo_count(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
+    let source = input.source.as_str();
+    if !args.count || !args.memo {
+        anyhow::bail!(
+            "--memo and --memo-cache go with --count: memoised search counts solutions, it does not list them (try 'dlx --count --memo FILE')"
+        );
+    }
+    if args.limit.is_some() || args.engine == EngineArg::Cells || args.no_prune {
+        anyhow::bail!(
+            "--memo counts by adding up subproblems: leave out --limit, --engine and --no-prune"
+        );
+    }
+    if args.split.is_some() || args.subproblem.is_some() {
+        anyhow::bail!(
+            "--memo counts the whole problem: leave out --split and --subproblem (count each subproblem without --memo)"
+        );
+    }
+    let heuristic = match args.heuristic {
+        HeuristicArg::Mrv => Heuristic::Mrv,
+        HeuristicArg::First => Heuristic::First,
+    };
+    let parsed = parse_input(input)?;
+    let mut memo = exact_cover::Memo::new(&parsed.problem)
+        .map_err(|e| anyhow!("{source}: {e}"))?
+        .with_heuristic(heuristic);
+    if let Some(n) = args.memo_cache {
+        memo = memo.with_cache_limit(n);
+    }
+    let limits = Limits {
+        max_solutions: None,
+        max_nodes: args.max_nodes,
+        deadline: args.timeout.and_then(deadline_after),
+        cancel: None,
+    };
+    let start = Instant::now();
+    let answer = memo.count(&limits);
+    let elapsed = start.elapsed();
+    let (report, count) = (&answer.report, answer.count);
+    let count_text = match (report.stop.is_complete(), answer.overflow) {
+        (true, false) => count.to_string(),
+        (_, true) => format!("at least {count} (the count passed 2^128)"),
+        (false, false) => format!("at least {count} ({})", report.stop),
+    };
+    let mut out = open_output(args.output.as_deref())?;
+    let s = &report.stats;
+    let written = match args.format {
+        Format::Text => writeln!(out, "{count_text}"),
+        Format::Json => writeln!(
+            out,
+            "{{\"count\":{count},\"complete\":{},\"stop\":{},\"stats\":{{\"nodes\":{},\"updates\":{},\"max_depth\":{},\"bytes\":{},\"seconds\":{}}}}}",
+            report.stop.is_complete() && !answer.overflow,
+            serde_json::to_string(&report.stop)?,
+            s.nodes,
+            s.updates,
+            s.max_depth,
+            s.peak_bytes,
+            elapsed.as_secs_f64()
+        ),
+    };
+    written
+        .and_then(|()| out.flush())
+        .context("cannot write the count")?;
+    eprintln!("{count_text} solutions");
+    if args.stats {
+        eprintln!(
+            "nodes {}  cache hits {}  cache emptied {}  max depth {}  bytes {}  time {:.3}s",
+            s.nodes,
+            s.guesses,
+            s.updates,
+            s.max_depth,
+            s.peak_bytes,
+            elapsed.as_secs_f64()
+        );
+    }
+    Ok(ExitCode::from(exit_code(report)))
 }
 
 /// The exit code of a search: [`exit::OK`] for a complete search with at

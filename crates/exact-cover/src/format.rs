@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use crate::problem::{BuildError, ItemId, Problem, ProblemBuilder};
+use crate::problem::{BuildError, ColourId, ItemId, Problem, ProblemBuilder};
 
 /// A parse error: where (1-based line and column, in characters) and what.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -84,6 +84,11 @@ pub fn parse(text: &str) -> Result<Parsed, ParseError> {
     let mut option_lines = Vec::new();
     let mut warnings = Vec::new();
     let mut entries: Vec<(ItemId, Option<&str>)> = Vec::new();
+    let mut resolved: Vec<(ItemId, Option<ColourId>)> = Vec::new();
+    // per item, the line (from 1) of the last option that listed it: a
+    // repeated item is found in constant time, so any option parses in
+    // linear time
+    let mut seen: Vec<usize> = Vec::new();
     for (ln, raw) in text.lines().enumerate() {
         let line_no = ln + 1;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
@@ -96,6 +101,7 @@ pub fn parse(text: &str) -> Result<Parsed, ParseError> {
                 continue;
             }
             parse_items(line, line_no, &mut b, &mut items)?;
+            seen = vec![0; items.len()];
             have_items = true;
             continue;
         }
@@ -118,9 +124,10 @@ pub fn parse(text: &str) -> Result<Parsed, ParseError> {
                     format!("unknown item '{name}' (not on the items line)")
                 }));
             };
-            if entries.iter().any(|&(e, _)| e == id) {
+            if seen[id.0 as usize] == line_no {
                 return Err(err(format!("item '{name}' appears twice in this option")));
             }
+            seen[id.0 as usize] = line_no;
             let colour = match colour {
                 None => None,
                 Some("") => return Err(err(format!("expected a colour after '{name}:'"))),
@@ -148,11 +155,9 @@ pub fn parse(text: &str) -> Result<Parsed, ParseError> {
             continue;
         }
         // colours are interned only for options that are kept
-        let resolved: Vec<_> = entries
-            .iter()
-            .map(|&(id, c)| (id, c.map(|c| b.colour(c))))
-            .collect();
-        b.option(resolved);
+        resolved.clear();
+        resolved.extend(entries.iter().map(|&(id, c)| (id, c.map(|c| b.colour(c)))));
+        b.option(resolved.drain(..));
         option_texts.push(line.trim().to_string());
         option_lines.push(line_no);
     }
@@ -316,4 +321,58 @@ pub fn write_problem(p: &Problem, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{}", p.option_text(k))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 18: an option was checked for repeated items against the
+    /// whole option so far (quadratic: 80,000 items took seconds, 1.2M did
+    /// not finish). Now linear: a 100,000-item option parses at once, and a
+    /// repeat at its end is still found, with its column.
+    #[test]
+    fn long_options_parse_in_linear_time() {
+        let n = 100_000;
+        let names: Vec<String> = (0..n).map(|k| format!("i{k}")).collect();
+        let line = names.join(" ");
+        let text = format!("{line}\n{line}\n");
+        let parsed = parse(&text).expect("parses");
+        assert_eq!(parsed.problem.option_count(), 1);
+        assert_eq!(parsed.problem.option(0).len(), n);
+
+        let bad = format!("{line}\n{line} i17\n");
+        let err = parse(&bad).unwrap_err();
+        assert_eq!((err.line, err.column), (2, line.chars().count() + 2));
+        assert!(
+            err.message.contains("'i17' appears twice"),
+            "{}",
+            err.message
+        );
+    }
+
+    /// The per-item marks of one option do not leak into the next one, nor
+    /// into a problem built after the first.
+    #[test]
+    fn repeated_items_are_per_option() {
+        let p = parse("A B C\nA B\nB A\nC\nA B C\n")
+            .expect("parses")
+            .problem;
+        assert_eq!(p.option_count(), 4);
+        let err = parse("A B C\nA B\nC B C\n").unwrap_err();
+        assert_eq!((err.line, err.column), (3, 5));
+
+        let mut b = ProblemBuilder::with_items(3, 0);
+        b.option_ids(&[0, 1]).option_ids(&[1, 0]);
+        assert!(b.build().is_ok());
+        b.reset_items(3, 0);
+        b.option_ids(&[0, 1]).option_ids(&[2]);
+        assert!(b.build().is_ok());
+        b.reset_items(3, 0);
+        b.option_ids(&[0]).option_ids(&[2, 1, 2]);
+        assert!(matches!(
+            b.build(),
+            Err(BuildError::RepeatedItem { option: 1, .. })
+        ));
+    }
 }

@@ -140,6 +140,10 @@ pub struct ProblemBuilder {
     entries: Vec<Entry>,
     starts: Vec<u32>,
     error: Option<BuildError>,
+    /// Per item, the number (plus one) of the last option that listed it:
+    /// finds a repeated item in an option in constant time per item, so an
+    /// option of any length is checked in linear time.
+    seen: Vec<usize>,
 }
 
 impl Default for ProblemBuilder {
@@ -154,6 +158,7 @@ impl Default for ProblemBuilder {
             entries: Vec::new(),
             starts: vec![0],
             error: None,
+            seen: Vec::new(),
         }
     }
 }
@@ -184,6 +189,7 @@ impl ProblemBuilder {
         self.starts.clear();
         self.starts.push(0);
         self.error = None;
+        self.seen.clear();
         let item = |secondary: bool| Item {
             name: None,
             secondary,
@@ -265,6 +271,9 @@ impl ProblemBuilder {
     ) -> &mut Self {
         let option = self.starts.len() - 1;
         let start = self.entries.len();
+        if self.seen.len() < self.items.len() {
+            self.seen.resize(self.items.len(), 0);
+        }
         for (ItemId(item), colour) in items {
             let colour = colour.map_or(0, |c| c.0);
             if item as usize >= self.items.len() {
@@ -278,10 +287,11 @@ impl ProblemBuilder {
                 let item = self.item_label(item);
                 self.fail(BuildError::ColourOnPrimary { option, item });
             }
-            if self.entries[start..].iter().any(|e| e.item == item) {
+            if self.seen[item as usize] == option + 1 {
                 let item = self.item_label(item);
                 self.fail(BuildError::RepeatedItem { option, item });
             }
+            self.seen[item as usize] = option + 1;
             self.entries.push(Entry { item, colour });
         }
         if self.entries.len() == start {
@@ -349,6 +359,8 @@ impl ProblemBuilder {
         {
             return Err(BuildError::TooLarge);
         }
+        // option numbers start again from 0
+        self.seen.clear();
         Ok(Problem {
             items: std::mem::take(&mut self.items),
             colours: std::mem::take(&mut self.colours),
@@ -380,6 +392,7 @@ impl ProblemBuilder {
         self.starts.clear();
         self.starts.push(0);
         self.error = None;
+        self.seen.clear();
     }
 }
 

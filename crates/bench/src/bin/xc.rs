@@ -11,7 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use bench::xc_instances::{langford, queens, queens_organ_pipe, sudoku_xcc};
+use bench::xc_instances::{dominoes, langford, queens, queens_organ_pipe, sudoku_xcc};
 use exact_cover::{Cells, Config, Dlx, Limits, count_parallel, format::parse};
 
 /// The stand-in for "a Sudoku with about a million solutions as XCC": the
@@ -65,16 +65,23 @@ fn print_instance(name: &str) {
             .parse()
             .ok()
     };
-    let text = if let Some(n) = number("queens", "-organ-pipe") {
+    let text = if let Some(0) = number("queens", "-organ-pipe").or(number("queens", "")) {
+        eprintln!("{name}: n-queens needs n >= 1");
+        std::process::exit(2);
+    } else if let Some(n) = number("queens", "-organ-pipe") {
         queens_organ_pipe(n)
     } else if let Some(n) = number("queens", "") {
         queens(n)
+    } else if let Some(n) = number("domino", "") {
+        dominoes(n, n)
     } else if let Some(n) = number("langford", "") {
         langford(n)
     } else if name == "sudoku-many" {
         sudoku_xcc(MANY_SUDOKU)
     } else {
-        eprintln!("unknown instance {name}: queensN, queensN-organ-pipe, langfordN, sudoku-many");
+        eprintln!(
+            "unknown instance {name}: queensN, queensN-organ-pipe, langfordN, dominoN, sudoku-many"
+        );
         std::process::exit(2);
     };
     print!("{text}");
@@ -92,7 +99,8 @@ Options:
   --passes N    runs per measurement, the median is shown (default 3)
   --quick       two small instances (12-queens, Langford n=11) instead of the full set
   --print NAME  write one instance in Knuth's format to stdout instead (queensN,
-                queensN-organ-pipe, langfordN, sudoku-many), to feed the dlx command
+                queensN-organ-pipe, langfordN, dominoN (N x N domino tilings),
+                sudoku-many), to feed the dlx command
   -h, --help    print this help
 ";
 

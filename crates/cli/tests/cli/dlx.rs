@@ -178,6 +178,84 @@ fn engine_cells_gives_the_same_answers() {
         .stderr(predicate::str::contains("search cut short"));
 }
 
+/// Issue 18: the cells engine prunes as Knuth's SSXCC does (fewer nodes,
+/// the same count); --no-prune searches the links engine's tree.
+#[test]
+fn engine_cells_prunes_unless_told_not_to() {
+    let nodes = |args: &[&str]| -> u64 {
+        let out = dlx()
+            .args(["--count", "--stats", "--threads", "1"])
+            .args(args)
+            .write_stdin(queens8())
+            .assert()
+            .success()
+            .stdout("92\n");
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        let line = err
+            .lines()
+            .find(|l| l.contains("nodes"))
+            .expect("a nodes line");
+        line.split_whitespace()
+            .skip_while(|w| *w != "nodes")
+            .nth(1)
+            .and_then(|n| n.replace(',', "").parse().ok())
+            .unwrap_or_else(|| panic!("no node count in {line:?}"))
+    };
+    // testdata/xc/counts.toml, queens8.dlx: nodes and pruned_nodes
+    assert_eq!(nodes(&["--engine", "links"]), 1223);
+    assert_eq!(nodes(&["--engine", "cells", "--no-prune"]), 1223);
+    assert_eq!(nodes(&["--engine", "cells"]), 969);
+    assert_eq!(nodes(&["--engine", "links", "--no-prune"]), 1223);
+}
+
+/// Issue 18: memoised counting gives the plain count, as text or JSON;
+/// it needs --count and refuses colours with exit code 2.
+#[test]
+fn count_memo_gives_the_same_count() {
+    for args in [
+        &["--memo"][..],
+        &["--memo", "--heuristic", "first"],
+        &["--memo", "--memo-cache", "5"],
+    ] {
+        dlx()
+            .arg("--count")
+            .args(args)
+            .write_stdin(queens8())
+            .assert()
+            .success()
+            .stdout("92\n");
+    }
+    let out = dlx()
+        .args(["--count", "--memo", "--format", "json"])
+        .write_stdin(queens8())
+        .assert()
+        .success();
+    let v = &json_lines(&out.get_output().stdout)[0];
+    assert_eq!(v["count"], 92);
+    assert_eq!(v["complete"], true);
+    assert_eq!(v["stop"], "exhausted");
+    dlx()
+        .args(["--memo"])
+        .write_stdin(queens8())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--count"));
+    dlx()
+        .args(["--count", "--memo"])
+        .write_stdin("A B C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nX:0 Y:1\nB X:1\nC Y:1\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("colour"));
+    dlx()
+        .args(["--count", "--memo", "--subproblem", "0"])
+        .write_stdin(queens8())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "leave out --split and --subproblem",
+        ));
+}
+
 #[test]
 fn engine_cells_refuses_multiplicities_with_exit_2() {
     dlx()

@@ -32,6 +32,12 @@
 //! option of the item goes. A purified secondary item is marked inactive so
 //! that a later option of the same colour leaves it alone.
 //!
+//! Trying an option first makes all its primary items inactive, then
+//! covers them; when a removal leaves an active primary item with no
+//! option, the covering stops and the option is abandoned without becoming
+//! a search node (Knuth's SSXCC does the same; [`Cells::set_pruning`] turns
+//! it off, giving the tree of DLX1 and [`Dlx`](crate::Dlx)).
+//!
 //! MRV takes a forced move (an item with one option left) before any real
 //! choice, and a forced move skips covering its item: its one option is
 //! applied at once, and covering the option's other items passes over it,
@@ -114,16 +120,22 @@ enum Phase {
 /// problem: primary items covered exactly once, secondary items at most once
 /// or by options that agree on their colour.
 ///
-/// Same answers as [`Dlx`](crate::Dlx), and with MRV the same search tree
-/// (node counts match); solutions may come in another order, since removing
-/// an element from a sparse set permutes the set.
+/// Same answers as [`Dlx`](crate::Dlx); solutions may come in another
+/// order, since removing an element from a sparse set permutes the set. By
+/// default it prunes as Knuth's SSXCC does (a choice that leaves an active
+/// primary item with no option is never entered: [`Cells::set_pruning`]),
+/// so its tree is smaller; with pruning off and MRV it searches the same
+/// tree as [`Dlx`](crate::Dlx) (node counts match).
 ///
 /// Statistics ([`Stats`]): `nodes`, `guesses`, `solutions` and `max_depth`
 /// mean what they mean for [`Dlx`](crate::Dlx); `updates` counts sparse-set
 /// removals (one option node taken out of one item's set), the counterpart
 /// of a link update: the two engines agree on it except that a forced move
 /// (an item with one option left) here does not remove its option from the
-/// other items' sets only to put it back, so `Cells` reports fewer.
+/// other items' sets only to put it back, so `Cells` reports fewer (with
+/// pruning off; with it, a covering stopped at a dead end does less work
+/// still, and how much depends on the order of the sets, so a parallel
+/// count may report other `updates` than one thread).
 /// `peak_bytes` is the size of the nodes, the sets, the item records, the trail and the
 /// stacks.
 ///
@@ -139,6 +151,9 @@ enum Phase {
 pub struct Cells {
     sets: Sets,
     config: Config,
+    /// Knuth's SSXCC rule: never enter a choice that leaves an active
+    /// primary item with no option (default on).
+    prune: bool,
     levels: Vec<Level>,
     level: usize,
     solution: Vec<usize>,
@@ -184,6 +199,7 @@ impl Cells {
         Ok(Cells {
             sets: Sets::load(problem, config.seed),
             config,
+            prune: true,
             levels: Vec::new(),
             level: 0,
             solution: Vec::new(),
@@ -199,6 +215,30 @@ impl Cells {
     /// The configuration.
     pub fn config(&self) -> Config {
         self.config
+    }
+
+    /// Whether a choice that leaves an active primary item with no option
+    /// is pruned (Knuth's SSXCC rule; default `true`).
+    ///
+    /// With pruning (the default), trying an option first makes all its
+    /// primary items inactive, then removes the options that conflict with
+    /// it, and stops as soon as some other active primary item has no
+    /// option left: that choice is abandoned on the spot and never becomes
+    /// a search node. Without it, the choice is applied in full and the
+    /// dead end is found at the next node (an item with no option), which
+    /// is the tree Knuth's DLX1/DLX2 and [`Dlx`](crate::Dlx) search.
+    ///
+    /// Pruning changes the tree (fewer `nodes`; `guesses` still counts
+    /// every option tried at a branching node, pruned or not) and the work
+    /// (`updates`, time), never the solutions or their order. Turn it off
+    /// to compare node counts with [`Dlx`](crate::Dlx) or DLX1.
+    pub fn set_pruning(&mut self, prune: bool) {
+        self.prune = prune;
+    }
+
+    /// Whether pruning is on (see [`set_pruning`](Self::set_pruning)).
+    pub fn pruning(&self) -> bool {
+        self.prune
     }
 
     /// Bytes of the search structure (nodes, sets, trail, stacks).
@@ -324,15 +364,10 @@ impl Cells {
     ) -> Report {
         self.restart();
         let mrv = self.config.heuristic == Heuristic::Mrv;
-        let stop = match (self.sets.coloured, mrv, self.sets.track) {
-            (false, true, false) => self.drive::<FILL, false, true, false>(limits, visit),
-            (false, true, true) => self.drive::<FILL, false, true, true>(limits, visit),
-            (false, false, false) => self.drive::<FILL, false, false, false>(limits, visit),
-            (false, false, true) => self.drive::<FILL, false, false, true>(limits, visit),
-            (true, true, false) => self.drive::<FILL, true, true, false>(limits, visit),
-            (true, true, true) => self.drive::<FILL, true, true, true>(limits, visit),
-            (true, false, false) => self.drive::<FILL, true, false, false>(limits, visit),
-            (true, false, true) => self.drive::<FILL, true, false, true>(limits, visit),
+        let stop = if self.prune {
+            self.drive_with::<FILL, true>(mrv, limits, visit)
+        } else {
+            self.drive_with::<FILL, false>(mrv, limits, visit)
         };
         self.stats.updates = self.sets.updates;
         self.stats.peak_bytes = self.bytes();
@@ -342,11 +377,37 @@ impl Cells {
         }
     }
 
+    /// [`drive`](Self::drive) for this problem and configuration.
+    fn drive_with<const FILL: bool, const P: bool>(
+        &mut self,
+        mrv: bool,
+        limits: &Limits,
+        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> StopReason {
+        match (self.sets.coloured, mrv, self.sets.track) {
+            (false, true, false) => self.drive::<FILL, false, true, false, P>(limits, visit),
+            (false, true, true) => self.drive::<FILL, false, true, true, P>(limits, visit),
+            (false, false, false) => self.drive::<FILL, false, false, false, P>(limits, visit),
+            (false, false, true) => self.drive::<FILL, false, false, true, P>(limits, visit),
+            (true, true, false) => self.drive::<FILL, true, true, false, P>(limits, visit),
+            (true, true, true) => self.drive::<FILL, true, true, true, P>(limits, visit),
+            (true, false, false) => self.drive::<FILL, true, false, false, P>(limits, visit),
+            (true, false, true) => self.drive::<FILL, true, false, true, P>(limits, visit),
+        }
+    }
+
     /// The search loop. `COLOURED`: the problem gives some secondary item a
     /// colour (otherwise purifying is "remove every other option"). `MRV`:
     /// minimum remaining values, else first item. `T`: keep the bit sets of
-    /// items with at most one option (large problems).
-    fn drive<const FILL: bool, const COLOURED: bool, const MRV: bool, const T: bool>(
+    /// items with at most one option (large problems). `P`: prune (see
+    /// [`set_pruning`](Self::set_pruning)).
+    fn drive<
+        const FILL: bool,
+        const COLOURED: bool,
+        const MRV: bool,
+        const T: bool,
+        const P: bool,
+    >(
         &mut self,
         limits: &Limits,
         visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
@@ -457,7 +518,15 @@ impl Cells {
                         self.sets.member(lv.item, lv.pos)
                     };
                     self.levels[l].x = x;
-                    self.sets.apply::<COLOURED, T>(x);
+                    if !self.sets.apply::<COLOURED, T, P>(x) {
+                        // a dead end found while covering: not a node
+                        let lv = &mut self.levels[l];
+                        lv.pos += 1;
+                        let (mark1, np1) = (lv.mark1, lv.np1);
+                        self.sets.restore(mark1);
+                        self.sets.reactivate(np1);
+                        continue;
+                    }
                     self.level += 1;
                     phase = Phase::Enter;
                 }

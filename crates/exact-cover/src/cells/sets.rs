@@ -97,7 +97,9 @@ pub(crate) struct Sets {
     set: Vec<u32>,
     /// Per item: size, base, stamp, purified mark.
     items: Vec<ItemRec>,
-    /// Active primary items: `pact[..np]`; `ppos[i]` is `i`'s position.
+    /// Active primary items: `pact[..np]`; `ppos[i]` is `i`'s position
+    /// (`ppos` has an entry per item; a secondary item's is `NONE`, so
+    /// `ppos[i] < np` says "an active primary item" for every item).
     pact: Vec<u32>,
     ppos: Vec<u32>,
     /// Number of active primary items.
@@ -212,7 +214,9 @@ impl Sets {
             set,
             items,
             pact: (0..n1 as u32).collect(),
-            ppos: (0..n1 as u32).collect(),
+            ppos: (0..n as u32)
+                .map(|i| if (i as usize) < n1 { i } else { NONE })
+                .collect(),
             np: n1 as u32,
             track: n1 > TRACK_ITEMS,
             small,
@@ -363,14 +367,20 @@ impl Sets {
 
     /// The arrays as separate slices, for the update loops; only within a
     /// step (invariant 5).
+    ///
+    /// `check`: watch for an active primary item left with no option (see
+    /// [`apply`](Self::apply)).
     #[inline]
-    fn hot(&mut self) -> Hot<'_> {
+    fn hot(&mut self, check: bool) -> Hot<'_> {
         Hot {
             nodes: &mut self.nodes,
             set: &mut self.set,
             items: &mut self.items,
             trail: &mut self.trail,
             small: &mut self.small,
+            ppos: &self.ppos,
+            watch: if check { self.np } else { 0 },
+            dead: false,
             epoch: self.epoch,
             updates: 0,
         }
@@ -396,8 +406,8 @@ impl Sets {
     #[inline]
     pub fn cover_chosen<const T: bool>(&mut self, i: u32) {
         self.new_step();
-        let mut hot = self.hot();
-        hot.hide_all::<T>(i, NONE);
+        let mut hot = self.hot(false);
+        hot.hide_all::<T, false>(i, NONE);
         self.updates += hot.updates;
         self.deactivate(i);
     }
@@ -416,9 +426,34 @@ impl Sets {
     /// covered by [`cover_chosen`](Self::cover_chosen) or
     /// [`cover_forced`](Self::cover_forced)): cover its other primary items,
     /// purify its secondary items.
+    ///
+    /// With `P` (prune, Knuth's SSXCC rule), every primary item of the option
+    /// is made inactive first, and the covering stops as soon as it leaves
+    /// an active primary item with no option: then `apply` returns `false`
+    /// and the choice is a dead end that the search need not enter (its
+    /// changes are on the trail, for the caller to undo). Without `P`
+    /// it always returns `true`, and such a dead end shows at the next node
+    /// as an item with no option.
     #[inline]
-    pub fn apply<const COLOURED: bool, const T: bool>(&mut self, x: u32) {
+    pub fn apply<const COLOURED: bool, const T: bool, const P: bool>(&mut self, x: u32) -> bool {
         self.new_step();
+        if P {
+            let mut w = x + 1;
+            loop {
+                let nd = self.nodes[w as usize];
+                if nd.item & SPACER != 0 {
+                    w = nd.loc;
+                    continue;
+                }
+                if w == x {
+                    break;
+                }
+                if nd.item < self.n1 {
+                    self.deactivate(nd.item);
+                }
+                w += 1;
+            }
+        }
         let mut w = x + 1;
         loop {
             let nd = self.nodes[w as usize];
@@ -427,19 +462,25 @@ impl Sets {
                 continue;
             }
             if w == x {
-                return;
+                return true;
             }
             let j = nd.item;
-            if j < self.n1 {
-                self.deactivate(j);
-                let mut hot = self.hot();
-                hot.hide_all::<T>(j, w);
-                self.updates += hot.updates;
+            let dead = if j < self.n1 {
+                if !P {
+                    self.deactivate(j);
+                }
+                let mut hot = self.hot(P);
+                hot.hide_all::<T, P>(j, w);
+                let (updates, dead) = (hot.updates, hot.dead);
+                self.updates += updates;
+                dead
             } else if !COLOURED {
                 // the option is still live, so no other option has used j
-                let mut hot = self.hot();
-                hot.hide_all::<T>(j, w);
-                self.updates += hot.updates;
+                let mut hot = self.hot(P);
+                hot.hide_all::<T, P>(j, w);
+                let (updates, dead) = (hot.updates, hot.dead);
+                self.updates += updates;
+                dead
             } else if self.items[j as usize].purified == 0 {
                 let c = self.colour[w as usize];
                 let colour = &self.colour[..];
@@ -449,15 +490,24 @@ impl Sets {
                     items: &mut self.items,
                     trail: &mut self.trail,
                     small: &mut self.small,
+                    ppos: &self.ppos,
+                    watch: if P { self.np } else { 0 },
+                    dead: false,
                     epoch: self.epoch,
                     updates: 0,
                 };
                 if c == 0 {
-                    hot.hide_all::<T>(j, w);
+                    hot.hide_all::<T, P>(j, w);
                 } else {
-                    hot.purify::<T>(j, c, colour);
+                    hot.purify::<T, P>(j, c, colour);
                 }
                 self.updates += hot.updates;
+                hot.dead
+            } else {
+                false
+            };
+            if dead {
+                return false;
             }
             w += 1;
         }
@@ -474,6 +524,14 @@ struct Hot<'a> {
     items: &'a mut [ItemRec],
     trail: &'a mut Vec<(u32, u32)>,
     small: &'a mut [u64],
+    /// Positions of the items in the active primary list (`NONE` for
+    /// secondary items), and how many are active while the step watches
+    /// for dead ends (0 when it does not).
+    ppos: &'a [u32],
+    watch: u32,
+    /// Set when a removal left an active primary item with no option (only
+    /// while watching).
+    dead: bool,
     epoch: u32,
     updates: u64,
 }
@@ -559,7 +617,7 @@ impl Hot<'_> {
     ///
     /// `w` is an option node and `nd` is `nodes[w]`.
     #[inline(always)]
-    unsafe fn remove<const T: bool>(&mut self, w: u32, nd: Node) {
+    unsafe fn remove<const T: bool, const P: bool>(&mut self, w: u32, nd: Node) {
         let epoch = self.epoch;
         let i = nd.item;
         // SAFETY: `i`, the item of an option node, is an item (invariant 1).
@@ -592,6 +650,10 @@ impl Hot<'_> {
             self.put(b + s, w);
             self.set_loc(w, s);
         }
+        if P && s == 0 && self.ppos[i as usize] < self.watch {
+            // an active primary item has no option left
+            self.dead = true;
+        }
         if T {
             debug_assert!(((i / 64) as usize) < self.small.len());
             // SAFETY: `i` is an item and `small` has a bit per item
@@ -608,7 +670,7 @@ impl Hot<'_> {
     ///
     /// `y` is an option node.
     #[inline(always)]
-    unsafe fn hide<const T: bool>(&mut self, y: u32) -> u64 {
+    unsafe fn hide<const T: bool, const P: bool>(&mut self, y: u32) -> u64 {
         // right of `y` up to the spacer, then from the option's start to
         // `y`: by invariant 1, every `w` below is a node of `y`'s option,
         // an option node where it has no `SPACER` bit
@@ -623,7 +685,7 @@ impl Hot<'_> {
                 break;
             }
             // SAFETY: an option node (see above).
-            unsafe { self.remove::<T>(w, nd) };
+            unsafe { self.remove::<T, P>(w, nd) };
             w += 1;
         }
         n += (y - w) as u64;
@@ -632,7 +694,7 @@ impl Hot<'_> {
             // option nodes (see above).
             unsafe {
                 let nd = self.node(w);
-                self.remove::<T>(w, nd);
+                self.remove::<T, P>(w, nd);
             }
             w += 1;
         }
@@ -642,7 +704,7 @@ impl Hot<'_> {
     /// Hide every active option of item `i` but the one of node `keep`
     /// from the other items. `i` must be an item (checked).
     #[inline]
-    fn hide_all<const T: bool>(&mut self, i: u32, keep: u32) {
+    fn hide_all<const T: bool, const P: bool>(&mut self, i: u32, keep: u32) {
         let ItemRec { size, base, .. } = self.items[i as usize];
         let mut n = 0;
         for p in base..base + size {
@@ -651,7 +713,10 @@ impl Hot<'_> {
             unsafe {
                 let y = self.at(p);
                 if y != keep {
-                    n += self.hide::<T>(y);
+                    n += self.hide::<T, P>(y);
+                    if P && self.dead {
+                        break;
+                    }
                 }
             }
         }
@@ -663,7 +728,7 @@ impl Hot<'_> {
     /// `j` must be an item (checked); does nothing when `j` is purified
     /// already.
     #[inline]
-    fn purify<const T: bool>(&mut self, j: u32, c: u32, colour: &[u32]) {
+    fn purify<const T: bool, const P: bool>(&mut self, j: u32, c: u32, colour: &[u32]) {
         let rec = &mut self.items[j as usize];
         if rec.purified != 0 {
             return;
@@ -678,8 +743,11 @@ impl Hot<'_> {
             unsafe {
                 let y = self.at(p);
                 if colour[y as usize] != c {
-                    let n = self.hide::<T>(y);
+                    let n = self.hide::<T, P>(y);
                     self.updates += n;
+                    if P && self.dead {
+                        break;
+                    }
                 }
             }
         }
@@ -738,7 +806,12 @@ mod tests {
         for pos in 0..size {
             let mark = s.trail_len();
             let np = s.np;
-            s.apply::<true, true>(s.member(i, pos));
+            let x = s.member(i, pos);
+            if pos % 2 == 0 {
+                s.apply::<true, true, true>(x);
+            } else {
+                s.apply::<true, true, false>(x);
+            }
             check(&s);
             s.restore(mark);
             s.reactivate(np);

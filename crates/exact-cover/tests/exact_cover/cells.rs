@@ -114,22 +114,33 @@ fn n_queens_counts() {
 
 #[test]
 fn bundled_instances_have_their_known_counts() {
-    // testdata/xc/counts.toml: the figures of the dancing-links engine
-    // (engine.rs checks them), so the same item choices on the same items
-    // give the same search tree; the slow instances only with SLOW_TESTS=1.
+    // testdata/xc/counts.toml: without pruning, the figures of the
+    // dancing-links engine (engine.rs checks them), so the same item
+    // choices on the same items give the same search tree; with pruning
+    // (the default) the smaller tree of SSXCC's rule, whose nodes are
+    // those of the larger one less its dead-end leaves; the slow instances
+    // only with SLOW_TESTS=1.
     for k in known_counts_to_run() {
         let name = k.file.as_str();
         let p = k.problem();
-        let cells = Cells::new(&p).unwrap().count(&Limits::none());
-        assert_eq!(cells.stop, StopReason::Exhausted, "{name}");
-        assert_eq!(cells.stats.solutions, k.solutions, "{name}: cells");
-        assert_eq!(cells.stats.nodes, k.nodes, "{name}: nodes");
-        assert_eq!(cells.stats.guesses, k.guesses, "{name}");
-        assert_eq!(cells.stats.max_depth, k.max_depth, "{name}: depth");
+        let mut unpruned = Cells::new(&p).unwrap();
+        unpruned.set_pruning(false);
+        assert!(!unpruned.pruning());
+        for (cells, nodes, what) in [
+            (Cells::new(&p).unwrap(), k.pruned_nodes, "pruned"),
+            (unpruned, k.nodes, "unpruned"),
+        ] {
+            let cells = { cells }.count(&Limits::none());
+            assert_eq!(cells.stop, StopReason::Exhausted, "{name}, {what}");
+            assert_eq!(cells.stats.solutions, k.solutions, "{name}, {what}");
+            assert_eq!(cells.stats.nodes, nodes, "{name}, {what}: nodes");
+            assert_eq!(cells.stats.guesses, k.guesses, "{name}, {what}");
+            assert_eq!(cells.stats.max_depth, k.max_depth, "{name}, {what}");
+        }
         if let Some(first_nodes) = k.first_nodes {
-            let first = Cells::with_config(&p, FIRST)
-                .unwrap()
-                .count(&Limits::none());
+            let mut first = Cells::with_config(&p, FIRST).unwrap();
+            first.set_pruning(false);
+            let first = first.count(&Limits::none());
             assert_eq!(first.stats.solutions, k.solutions, "{name}: first item");
             assert_eq!(first.stats.nodes, first_nodes, "{name}");
         }
@@ -279,8 +290,19 @@ proptest! {
         prop_assert_eq!(links.stats.solutions, want);
         let cells = Cells::new(&p).unwrap().count(&Limits::none());
         prop_assert_eq!(cells.stats.solutions, want);
-        prop_assert_eq!(cells.stats.nodes, links.stats.nodes);
+        // without pruning, DLX1's tree; with it, that tree less some of
+        // its dead-end leaves, the same choices tried at every branch
+        let mut unpruned = Cells::new(&p).unwrap();
+        unpruned.set_pruning(false);
+        let unpruned = unpruned.count(&Limits::none());
+        prop_assert_eq!(unpruned.stats.solutions, want);
+        prop_assert_eq!(unpruned.stats.nodes, links.stats.nodes);
+        prop_assert!(cells.stats.nodes <= unpruned.stats.nodes);
+        prop_assert_eq!(cells.stats.guesses, unpruned.stats.guesses);
         prop_assert_eq!(count_with(&p, FIRST), want);
+        let mut first = Cells::with_config(&p, FIRST).unwrap();
+        first.set_pruning(false);
+        prop_assert_eq!(first.count(&Limits::none()).stats.solutions, want);
         let seeded = Config { heuristic: Heuristic::Mrv, seed: Some(7) };
         prop_assert_eq!(count_with(&p, seeded), want);
         prop_assert_eq!(all_solutions(&p, MRV), dlx_solutions(&p));
@@ -292,7 +314,9 @@ proptest! {
         let links = Dlx::new(&big).count(&Limits::none());
         let cells = Cells::new(&big).unwrap().count(&Limits::none());
         prop_assert_eq!(cells.stats.solutions, want);
-        prop_assert_eq!(cells.stats.nodes, links.stats.nodes);
+        let mut unpruned = Cells::new(&big).unwrap();
+        unpruned.set_pruning(false);
+        prop_assert_eq!(unpruned.count(&Limits::none()).stats.nodes, links.stats.nodes);
     }
 }
 
@@ -306,26 +330,39 @@ fn parallel_count_matches_sequential() {
         "toy1.dlx",
     ] {
         // solutions, nodes and guesses of the sequential count are those of
-        // counts.toml; updates against the one-thread count afterwards
+        // counts.toml; without pruning, updates against the one-thread
+        // count afterwards (with pruning, a covering stopped early has done
+        // more or less work depending on the order of the sets, which
+        // depends on the search's history)
         let known = known(name);
         let p = known.problem();
-        let mut cells = Cells::new(&p).unwrap();
-        let mut pars = Vec::new();
-        for threads in [2, 3] {
-            let par = cells.count_parallel(&Limits::none(), threads);
-            assert_eq!(par.stop, StopReason::Exhausted, "{name}");
-            assert_eq!(par.stats.solutions, known.solutions, "{name}");
-            assert_eq!(par.stats.nodes, known.nodes, "{name}: nodes add up");
-            assert_eq!(par.stats.guesses, known.guesses, "{name}");
-            pars.push(par);
-        }
-        // the solver still counts on one thread afterwards
-        let seq = cells.count(&Limits::none());
-        assert_eq!(seq.stop, StopReason::Exhausted, "{name}");
-        assert_eq!(seq.stats.solutions, known.solutions, "{name}");
-        assert_eq!(seq.stats.nodes, known.nodes, "{name}");
-        for par in pars {
-            assert_eq!(par.stats.updates, seq.stats.updates, "{name}");
+        for prune in [true, false] {
+            let mut cells = Cells::new(&p).unwrap();
+            cells.set_pruning(prune);
+            let nodes = if prune {
+                known.pruned_nodes
+            } else {
+                known.nodes
+            };
+            let mut pars = Vec::new();
+            for threads in [2, 3] {
+                let par = cells.count_parallel(&Limits::none(), threads);
+                assert_eq!(par.stop, StopReason::Exhausted, "{name}");
+                assert_eq!(par.stats.solutions, known.solutions, "{name}");
+                assert_eq!(par.stats.nodes, nodes, "{name}, {prune}: nodes add up");
+                assert_eq!(par.stats.guesses, known.guesses, "{name}, {prune}");
+                pars.push(par);
+            }
+            // the solver still counts on one thread afterwards
+            let seq = cells.count(&Limits::none());
+            assert_eq!(seq.stop, StopReason::Exhausted, "{name}");
+            assert_eq!(seq.stats.solutions, known.solutions, "{name}");
+            assert_eq!(seq.stats.nodes, nodes, "{name}, {prune}");
+            if !prune {
+                for par in pars {
+                    assert_eq!(par.stats.updates, seq.stats.updates, "{name}");
+                }
+            }
         }
     }
     // a cancelled parallel count says so

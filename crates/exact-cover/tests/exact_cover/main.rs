@@ -4,3 +4,4 @@
 mod cells;
 mod common;
 mod engine;
+mod memo;

@@ -78,6 +78,7 @@ pub struct Known {
     pub file: String,
     pub solutions: u64,
     pub nodes: u64,
+    pub pruned_nodes: u64,
     pub guesses: u64,
     pub max_depth: u32,
     #[serde(default)]
