@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use sudoku_core::Uniqueness;
 use sudoku_core::rate::se::{Profile, SeLimits, SeOutcome, SeRater, SeRating, SeStep};
-use sudoku_core::rate::{Outcome, Rater, Rating};
+use sudoku_core::rate::{Rater, Rating};
 use sudoku_core::variant::{self, explain::VariantExplanation};
 
 use crate::batch::{self, Answers};
@@ -373,52 +373,12 @@ fn rate_chunk(rater: &Rater, json: bool, chunk: &Chunk, a: &mut Answers<RateTall
 /// The rating as one line: `4.2 expert xy-wing naked-single:12,...`, with
 /// "stuck: ..." when the techniques could not finish.
 pub fn rating_line(r: &Rating) -> String {
-    let counts: Vec<String> = r
-        .counts
-        .iter()
-        .map(|c| format!("{}:{}", c.technique.name(), c.count))
-        .collect();
-    let mut line = format!(
-        "{:.1} {} {} {}",
-        r.difficulty,
-        r.band,
-        r.hardest.map_or("-", |t| t.name()),
-        if counts.is_empty() {
-            "-".to_string()
-        } else {
-            counts.join(",")
-        }
-    );
-    match r.outcome {
-        Outcome::Solved => {}
-        Outcome::Stuck => line.push_str(&format!(
-            " stuck: {} cells placed, {} empty and {} candidates left",
-            r.placed, r.empty_left, r.candidates_left
-        )),
-        Outcome::NoSolution => line.push_str(" no-solution"),
-    }
-    line
+    r.summary_line()
 }
 
 /// The rating as a JSON object (without the puzzle's source).
 pub fn rating_json(r: &Rating) -> serde_json::Value {
-    let counts: serde_json::Map<String, serde_json::Value> = r
-        .counts
-        .iter()
-        .map(|c| (c.technique.name().to_string(), json!(c.count)))
-        .collect();
-    json!({
-        "rating": (f64::from(r.difficulty) * 10.0).round() / 10.0,
-        "band": r.band,
-        "outcome": r.outcome,
-        "hardest": r.hardest.map(|t| t.name()),
-        "counts": counts,
-        "steps": r.steps,
-        "givens": r.givens,
-        "placed": r.placed,
-        "empty_left": r.empty_left,
-        "candidates_left": r.candidates_left,
-    })
+    r.to_json()
 }
 
 /// Check the flags an Explainer profile accepts.

@@ -401,24 +401,11 @@ impl<'a> Job<'a> {
             ControlFlow::Continue(())
         };
         let report = if self.trace {
-            let cancel = CancelToken::new();
-            let limits = Limits {
-                cancel: Some(cancel.clone()),
-                ..self.limits()
-            };
-            let mut steps = Steps {
-                out: &mut *out,
-                lines: TraceLines::new(size),
-                json: self.args.format == Format::Json,
-                rec,
-                error: None,
-                cancel,
-            };
-            let report = solver
-                .search_traced(puzzle, &limits, &mut on_solution, &mut |s| steps.step(s))
-                .expect("methods that trace are checked before solving");
-            steps.finish()?;
-            report
+            self.traced(out, rec, size.side(), &mut |limits, step| {
+                solver
+                    .search_traced(puzzle, limits, &mut on_solution, step)
+                    .expect("methods that trace are checked before solving")
+            })?
         } else {
             solver.search(puzzle, &self.limits(), &mut on_solution)
         };
@@ -480,22 +467,9 @@ impl<'a> Job<'a> {
             ControlFlow::Continue(())
         };
         let report = if self.trace {
-            let cancel = CancelToken::new();
-            let limits = Limits {
-                cancel: Some(cancel.clone()),
-                ..self.limits()
-            };
-            let mut steps = Steps {
-                out: &mut *out,
-                lines: TraceLines::on_side(puzzle.shape.side()),
-                json: self.args.format == Format::Json,
-                rec,
-                error: None,
-                cancel,
-            };
-            let report = solver.search_traced(&limits, &mut on_solution, &mut |s| steps.step(s));
-            steps.finish()?;
-            report
+            self.traced(out, rec, puzzle.shape.side(), &mut |limits, step| {
+                solver.search_traced(limits, &mut on_solution, step)
+            })?
         } else {
             solver.search(&self.limits(), &mut on_solution)
         };
@@ -504,6 +478,33 @@ impl<'a> Job<'a> {
             solutions,
         };
         self.answer(out, err, tally, rec, &solved, &report)
+    }
+
+    /// Run a traced search (`search` gets the limits and where steps go),
+    /// writing each step as it comes; a failed write cancels the search.
+    fn traced(
+        &self,
+        out: &mut dyn Write,
+        rec: &Record,
+        side: usize,
+        search: &mut TracedSearch<'_>,
+    ) -> io::Result<Report> {
+        let cancel = CancelToken::new();
+        let limits = Limits {
+            cancel: Some(cancel.clone()),
+            ..self.limits()
+        };
+        let mut steps = Steps {
+            out,
+            lines: TraceLines::on_side(side),
+            json: self.args.format == Format::Json,
+            rec,
+            error: None,
+            cancel,
+        };
+        let report = search(&limits, &mut |s| steps.step(s));
+        steps.finish()?;
+        Ok(report)
     }
 
     fn error(
@@ -669,6 +670,9 @@ impl Solved<'_> {
         }
     }
 }
+
+/// A traced search: given the limits and where each step goes, its report.
+type TracedSearch<'a> = dyn FnMut(&Limits, &mut dyn FnMut(&TraceStep)) -> Report + 'a;
 
 /// A variant puzzle's error as the classic ones read: `line 3, column 17:
 /// .Cagey~3~R1C1: unknown constraint kind ...`. `start` is the column the

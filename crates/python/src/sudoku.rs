@@ -740,31 +740,7 @@ impl Rating {
                 self.inner.message.as_deref().unwrap_or("")
             );
         };
-        let counts: Vec<String> = r
-            .counts
-            .iter()
-            .map(|c| format!("{}:{}", c.technique.name(), c.count))
-            .collect();
-        let mut line = format!(
-            "{:.1} {} {} {}",
-            r.difficulty,
-            r.band,
-            r.hardest.map_or("-", |t| t.name()),
-            if counts.is_empty() {
-                "-".to_string()
-            } else {
-                counts.join(",")
-            }
-        );
-        match r.outcome {
-            Outcome::Solved => {}
-            Outcome::Stuck => line.push_str(&format!(
-                " stuck: {} cells placed, {} empty and {} candidates left",
-                r.placed, r.empty_left, r.candidates_left
-            )),
-            Outcome::NoSolution => line.push_str(" no-solution"),
-        }
-        line
+        r.summary_line()
     }
     fn __repr__(&self) -> String {
         match (self.rating(), self.band()) {

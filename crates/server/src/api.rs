@@ -586,23 +586,7 @@ fn rater_size_ok(grid: &Grid) -> Result<(), ApiError> {
 
 /// The rating as `sudoku rate --format json` writes it.
 pub fn rating_json(r: &Rating) -> Value {
-    let counts: serde_json::Map<String, Value> = r
-        .counts
-        .iter()
-        .map(|c| (c.technique.name().to_string(), json!(c.count)))
-        .collect();
-    json!({
-        "rating": (f64::from(r.difficulty) * 10.0).round() / 10.0,
-        "band": r.band,
-        "outcome": r.outcome,
-        "hardest": r.hardest.map(|t| t.name()),
-        "counts": counts,
-        "steps": r.steps,
-        "givens": r.givens,
-        "placed": r.placed,
-        "empty_left": r.empty_left,
-        "candidates_left": r.candidates_left,
-    })
+    r.to_json()
 }
 
 fn merge(obj: &mut Value, more: Value) {

@@ -272,6 +272,62 @@ impl Rating {
     pub fn is_solved(&self) -> bool {
         self.outcome == Outcome::Solved
     }
+
+    /// The rating as one line, as `sudoku rate` prints it (and the web API
+    /// and the Python package give it): `4.2 expert xy-wing
+    /// naked-single:12,...`, with `stuck: ...` or `no-solution` when the
+    /// techniques could not finish.
+    pub fn summary_line(&self) -> String {
+        let counts: Vec<String> = self
+            .counts
+            .iter()
+            .map(|c| format!("{}:{}", c.technique.name(), c.count))
+            .collect();
+        let mut line = format!(
+            "{:.1} {} {} {}",
+            self.difficulty,
+            self.band,
+            self.hardest.map_or("-", |t| t.name()),
+            if counts.is_empty() {
+                "-".to_string()
+            } else {
+                counts.join(",")
+            }
+        );
+        match self.outcome {
+            Outcome::Solved => {}
+            Outcome::Stuck => line.push_str(&format!(
+                " stuck: {} cells placed, {} empty and {} candidates left",
+                self.placed, self.empty_left, self.candidates_left
+            )),
+            Outcome::NoSolution => line.push_str(" no-solution"),
+        }
+        line
+    }
+
+    /// The rating as the JSON object `sudoku rate --format json` writes
+    /// (without the puzzle's source): the rating rounded to one decimal,
+    /// band, outcome, hardest technique, counts by technique name, steps,
+    /// givens, cells placed, empty cells and candidates left.
+    pub fn to_json(&self) -> serde_json::Value {
+        let counts: serde_json::Map<String, serde_json::Value> = self
+            .counts
+            .iter()
+            .map(|c| (c.technique.name().to_string(), serde_json::json!(c.count)))
+            .collect();
+        serde_json::json!({
+            "rating": (f64::from(self.difficulty) * 10.0).round() / 10.0,
+            "band": self.band,
+            "outcome": self.outcome,
+            "hardest": self.hardest.map(|t| t.name()),
+            "counts": counts,
+            "steps": self.steps,
+            "givens": self.givens,
+            "placed": self.placed,
+            "empty_left": self.empty_left,
+            "candidates_left": self.candidates_left,
+        })
+    }
 }
 
 /// The full path for `explain`: every step in order, and the rating.

@@ -111,25 +111,12 @@ struct State {
 
 /// Explain a puzzle: at most `max_steps` steps (the rest left undone).
 pub fn explain(puzzle: &Puzzle, max_steps: usize) -> Result<VariantExplanation, VariantError> {
-    let model: Model = puzzle.lower()?;
-    let n = model.n;
-    let cells = n * n;
-    let mut peers = vec![Vec::new(); cells];
-    for &(a, b) in &model.distinct {
-        peers[a as usize].push(b);
-        peers[b as usize].push(a);
-    }
-    for p in &mut peers {
-        p.sort_unstable();
-        p.dedup();
-    }
+    let mut model: Model = puzzle.lower()?;
+    let cells = model.n * model.n;
     let labels: Vec<String> = (0..model.props.len())
         .map(|i| model.label_of(i).to_string())
         .collect();
-    let mut props = model.props.clone();
-    for p in &mut props {
-        p.finish(&peers, &model.houses, n);
-    }
+    let peers = model.finish();
     let mut st = State {
         shape: puzzle.shape,
         masks: model.init.clone(),
@@ -137,7 +124,7 @@ pub fn explain(puzzle: &Puzzle, max_steps: usize) -> Result<VariantExplanation, 
         crossings: crossings(&model.houses, cells),
         houses: model.houses,
         peers,
-        props,
+        props: model.props,
         labels,
         steps: Vec::new(),
     };

@@ -164,7 +164,7 @@ impl Prop {
     /// Once the peers are known: sums group the cells that must differ (an
     /// all-different unit sum becomes a killer cage), cages note which
     /// outside cells see each of theirs.
-    pub(crate) fn finish(&mut self, peers: &[Vec<u16>], houses: &[Vec<u16>], n: usize) {
+    fn finish(&mut self, peers: &[Vec<u16>], houses: &[Vec<u16>], n: usize) {
         if let Prop::Linear(l) = self {
             l.finish(peers, houses, n);
             if l.is_cage() {
@@ -248,6 +248,24 @@ impl Model {
             region: vec![0; n * n],
             labels: Vec::new(),
         }
+    }
+
+    /// Per cell, the cells it must differ from (sorted, each once); the
+    /// propagators are finished with them (see [`Prop::finish`]).
+    pub(crate) fn finish(&mut self) -> Vec<Vec<u16>> {
+        let mut peers = vec![Vec::new(); self.n * self.n];
+        for &(a, b) in &self.distinct {
+            peers[a as usize].push(b);
+            peers[b as usize].push(a);
+        }
+        for p in &mut peers {
+            p.sort_unstable();
+            p.dedup();
+        }
+        for p in &mut self.props {
+            p.finish(&peers, &self.houses, self.n);
+        }
+        peers
     }
 
     /// Name the propagators added from here on.
@@ -354,18 +372,7 @@ impl VariantSolver {
     pub(crate) fn from_model(mut model: Model) -> VariantSolver {
         let n = model.n;
         let cells = n * n;
-        let mut peers = vec![Vec::new(); cells];
-        for &(a, b) in &model.distinct {
-            peers[a as usize].push(b);
-            peers[b as usize].push(a);
-        }
-        for p in &mut peers {
-            p.sort_unstable();
-            p.dedup();
-        }
-        for p in &mut model.props {
-            p.finish(&peers, &model.houses, n);
-        }
+        let peers = model.finish();
         let mut watch = vec![Vec::new(); cells];
         for (i, p) in model.props.iter().enumerate() {
             let mut cs = p.cells();
