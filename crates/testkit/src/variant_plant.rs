@@ -365,6 +365,26 @@ impl Grid<'_> {
         all
     }
 
+    /// Up to `count` rows and columns in random order, each with its cells'
+    /// indices (for clues outside the grid).
+    fn rows_and_columns(&self, rng: &mut SplitMix64, count: usize) -> Vec<(Line, Vec<usize>)> {
+        let n = self.n() as u8;
+        let mut lines: Vec<Line> = (0..n).flat_map(|i| [Line::Row(i), Line::Col(i)]).collect();
+        rng.shuffle(&mut lines);
+        lines.truncate(count);
+        lines
+            .into_iter()
+            .map(|line| {
+                let idx = line
+                    .cells(self.shape)
+                    .iter()
+                    .map(|&c| self.shape.index(c))
+                    .collect();
+                (line, idx)
+            })
+            .collect()
+    }
+
     /// Constraints of a derived kind that the grid keeps.
     fn derive(&self, kind: &str, count: usize, rng: &mut SplitMix64) -> Vec<Constraint> {
         let n = self.n();
@@ -407,27 +427,16 @@ impl Grid<'_> {
                     })
                     .collect()
             }
-            "Sandwich" => {
-                let mut lines: Vec<Line> = (0..n as u8)
-                    .flat_map(|i| [Line::Row(i), Line::Col(i)])
-                    .collect();
-                rng.shuffle(&mut lines);
-                lines.truncate(count);
-                lines
-                    .into_iter()
-                    .map(|line| {
-                        let idx: Vec<usize> = line
-                            .cells(self.shape)
-                            .iter()
-                            .map(|&c| self.shape.index(c))
-                            .collect();
-                        let at = |d: usize| idx.iter().position(|&i| v[i] as usize == d);
-                        let (a, b) = (at(1).expect("a 1"), at(n).expect("an n"));
-                        let sum = self.sum(&idx[a.min(b) + 1..a.max(b)]);
-                        Constraint::Sandwich(Sandwich { sum, line })
-                    })
-                    .collect()
-            }
+            "Sandwich" => self
+                .rows_and_columns(rng, count)
+                .into_iter()
+                .map(|(line, idx)| {
+                    let at = |d: usize| idx.iter().position(|&i| v[i] as usize == d);
+                    let (a, b) = (at(1).expect("a 1"), at(n).expect("an n"));
+                    let sum = self.sum(&idx[a.min(b) + 1..a.max(b)]);
+                    Constraint::Sandwich(Sandwich { sum, line })
+                })
+                .collect(),
             "Thermo" | "SlowThermo" => {
                 let slow = kind == "SlowThermo";
                 let step = |p: &[usize]| {
@@ -707,50 +716,39 @@ impl Grid<'_> {
                     .map(|p| Constraint::Zipper(self.line(&p)))
                     .collect()
             }
-            "XSum" | "Skyscraper" => {
-                let mut lines: Vec<Line> = (0..n as u8)
-                    .flat_map(|i| [Line::Row(i), Line::Col(i)])
-                    .collect();
-                rng.shuffle(&mut lines);
-                lines.truncate(count);
-                lines
-                    .into_iter()
-                    .map(|line| {
-                        let idx: Vec<usize> = line
-                            .cells(self.shape)
-                            .iter()
-                            .map(|&c| self.shape.index(c))
-                            .collect();
-                        let clue = |cells: &[usize]| -> u32 {
-                            if kind == "XSum" {
-                                self.sum(&cells[..v[cells[0]] as usize])
-                            } else {
-                                let mut top = 0;
-                                let mut seen = 0;
-                                for &c in cells {
-                                    if v[c] > top {
-                                        top = v[c];
-                                        seen += 1;
-                                    }
-                                }
-                                seen
-                            }
-                        };
-                        let back: Vec<usize> = idx.iter().rev().copied().collect();
-                        let (front, back) = match rng.below(3) {
-                            0 => (Some(clue(&idx)), None),
-                            1 => (None, Some(clue(&back))),
-                            _ => (Some(clue(&idx)), Some(clue(&back))),
-                        };
-                        let c = OutsideClue { line, front, back };
+            "XSum" | "Skyscraper" => self
+                .rows_and_columns(rng, count)
+                .into_iter()
+                .map(|(line, idx)| {
+                    let clue = |cells: &[usize]| -> u32 {
                         if kind == "XSum" {
-                            Constraint::XSum(c)
+                            self.sum(&cells[..v[cells[0]] as usize])
                         } else {
-                            Constraint::Skyscraper(c)
+                            let mut top = 0;
+                            let mut seen = 0;
+                            for &c in cells {
+                                if v[c] > top {
+                                    top = v[c];
+                                    seen += 1;
+                                }
+                            }
+                            seen
                         }
-                    })
-                    .collect()
-            }
+                    };
+                    let back: Vec<usize> = idx.iter().rev().copied().collect();
+                    let (front, back) = match rng.below(3) {
+                        0 => (Some(clue(&idx)), None),
+                        1 => (None, Some(clue(&back))),
+                        _ => (Some(clue(&idx)), Some(clue(&back))),
+                    };
+                    let c = OutsideClue { line, front, back };
+                    if kind == "XSum" {
+                        Constraint::XSum(c)
+                    } else {
+                        Constraint::Skyscraper(c)
+                    }
+                })
+                .collect(),
             _ => Vec::new(),
         }
     }
