@@ -68,6 +68,12 @@ pub fn cores() -> usize {
 /// [`MAX_THREADS_PER_CORE`] per core is capped, with a warning on stderr
 /// naming the program.
 pub fn worker_threads(program: &str, requested: usize) -> usize {
+    // Every machine has a core, so up to the per-core cap needs no count
+    // (asking the system reads cgroup files: a few dozen microseconds of a
+    // short run).
+    if (1..=MAX_THREADS_PER_CORE).contains(&requested) {
+        return requested;
+    }
     let cores = cores();
     let max = MAX_THREADS_PER_CORE * cores;
     match requested {
