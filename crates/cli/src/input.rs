@@ -277,44 +277,22 @@ fn read_line(
     }
 }
 
-/// Byte classes for [`first_token`]: whitespace, and bytes that keep a
-/// token from being a plain puzzle line (non-ASCII, the border bar).
-static CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = if (b as u8).is_ascii_whitespace() {
-            SPACE
-        } else if b >= 0x80 || b == b'|' as usize {
-            NOT_PLAIN
-        } else {
-            0
-        };
-        b += 1;
-    }
-    t
-};
-const SPACE: u8 = 1;
-const NOT_PLAIN: u8 = 2;
-
-/// The first whitespace-separated token of a line: its start, its end, and
-/// whether it is plain (ASCII, no `|`, not a `#` comment), in one pass.
+/// The first whitespace-separated token of a line (a line of
+/// [`read_line`]: no `\n` or `\r` in it): its start, its end, and whether
+/// it is plain (ASCII, no `|`, not a `#` comment). The scans are `memchr`'s
+/// and the standard library's vectorised ones: this runs on every line of a
+/// batch, on the reading thread.
 fn first_token(line: &[u8]) -> (usize, usize, bool) {
+    // ASCII whitespace that a line can hold: space, tab, form feed
     let start = line
         .iter()
-        .position(|&b| CLASS[b as usize] != SPACE)
+        .position(|&b| !matches!(b, b' ' | b'\t' | b'\x0C'))
         .unwrap_or(line.len());
-    let mut seen = 0u8;
-    let mut end = line.len();
-    for (i, &b) in line.iter().enumerate().skip(start) {
-        let c = CLASS[b as usize];
-        if c == SPACE {
-            end = i;
-            break;
-        }
-        seen |= c;
-    }
-    let plain = seen & NOT_PLAIN == 0 && line.get(start) != Some(&b'#');
+    let end =
+        memchr::memchr3(b' ', b'\t', b'\x0C', &line[start..]).map_or(line.len(), |k| start + k);
+    let token = &line[start..end];
+    let plain =
+        token.is_ascii() && memchr::memchr(b'|', token).is_none() && token.first() != Some(&b'#');
     (start, end, plain)
 }
 
@@ -693,6 +671,25 @@ pub fn unique_solution(grid: &Grid) -> Result<Grid, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_token_is_found_with_its_kind() {
+        let p = ".".repeat(81);
+        for (line, want) in [
+            (p.clone(), (0, 81, true)),
+            (format!(" \t{p}  # a comment"), (2, 83, true)),
+            (format!("{p}\x0Cx"), (0, 81, true)),
+            ("# a comment".to_string(), (0, 1, false)),
+            ("#comment".to_string(), (0, 8, false)),
+            ("  ".to_string(), (2, 2, true)),
+            (String::new(), (0, 0, true)),
+            ("|1 2|".to_string(), (0, 2, false)),
+            ("1 |2".to_string(), (0, 1, true)),
+            ("é.. x".to_string(), (0, 4, false)),
+        ] {
+            assert_eq!(first_token(line.as_bytes()), want, "{line:?}");
+        }
+    }
 
     #[test]
     fn variant_lines_are_told_from_classic_ones() {
