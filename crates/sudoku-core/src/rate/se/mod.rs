@@ -40,6 +40,7 @@
 mod aligned;
 mod board;
 mod bug;
+mod chains;
 mod direct;
 mod fish;
 mod locking;
@@ -282,6 +283,8 @@ impl Producer {
                 | HiddenQuad
                 | Bug
                 | AlignedPairExclusion
+                | ForcingChainsCycles
+                | AlignedTripletExclusion
         )
     }
 
@@ -313,6 +316,8 @@ impl Producer {
             HiddenQuad => subsets::hidden(b, step, 4),
             Bug => bug::find(b, step, lk),
             AlignedPairExclusion => aligned::find(b, step),
+            ForcingChainsCycles => chains::find(b, step, &mut chains::Chains::default()),
+            AlignedTripletExclusion => aligned::find_triplet(b, step),
             _ => false,
         }
     }
