@@ -43,6 +43,7 @@ mod bug;
 mod chains;
 mod direct;
 mod fish;
+mod forcing;
 mod locking;
 mod singles;
 mod subsets;
@@ -285,6 +286,9 @@ impl Producer {
                 | AlignedPairExclusion
                 | ForcingChainsCycles
                 | AlignedTripletExclusion
+                | NishioForcingChains
+                | MultipleForcingChains
+                | DynamicForcingChains
         )
     }
 
@@ -318,6 +322,9 @@ impl Producer {
             AlignedPairExclusion => aligned::find(b, step),
             ForcingChainsCycles => chains::find(b, step, &mut chains::Chains::default()),
             AlignedTripletExclusion => aligned::find_triplet(b, step),
+            NishioForcingChains => forcing::find(b, step, forcing::Mode::Nishio),
+            MultipleForcingChains => forcing::find(b, step, forcing::Mode::Multiple),
+            DynamicForcingChains => forcing::find(b, step, forcing::Mode::Dynamic),
             _ => false,
         }
     }
