@@ -201,7 +201,7 @@ impl Chains {
 
     /// Explainer's cycle search from `src` "on"; the cycles' last nodes are
     /// left in `found`.
-    fn cycles(&mut self, b: &Board, src: u16, y: bool, x: bool) {
+    fn cycles(&mut self, b: &Board, src: u16, y: bool, x: bool, worth: impl Fn(u32) -> bool) {
         self.reset();
         let root = self.push(src, true, NONE);
         self.seen_on[src as usize] = true;
@@ -209,6 +209,11 @@ impl Chains {
         let mut length = 0;
         let mut buf = std::mem::take(&mut self.buf);
         while !self.pend_on.is_empty() || !self.pend_off.is_empty() {
+            // The cycles the coming off phase closes have `length + 2`
+            // links; longer ones cannot beat the best step so far.
+            if !worth(length + 2) {
+                break;
+            }
             length += 1;
             let mut ons = std::mem::take(&mut self.pend_on);
             for &p in &ons {
@@ -247,7 +252,14 @@ impl Chains {
 
     /// Explainer's forcing-chain search from `src` in state `on`: the node
     /// where the chain first reaches the opposite state of `src`, if any.
-    fn forcing(&mut self, b: &Board, src: u16, on: bool, y: bool) -> Option<u32> {
+    fn forcing(
+        &mut self,
+        b: &Board,
+        src: u16,
+        on: bool,
+        y: bool,
+        worth: impl Fn(u32) -> bool,
+    ) -> Option<u32> {
         self.reset();
         let root = self.push(src, on, NONE);
         let mut target = None;
@@ -259,7 +271,15 @@ impl Chains {
             self.pend_off.push(root);
         }
         let mut buf = std::mem::take(&mut self.buf);
-        while !self.pend_on.is_empty() || !self.pend_off.is_empty() {
+        // Round k reaches the opposite of the start with 2k + 2 potentials
+        // on the chain; only the first such chain counts, and longer ones
+        // cannot beat the best step so far.
+        let mut complexity = 2;
+        while target.is_none()
+            && worth(complexity)
+            && (!self.pend_on.is_empty() || !self.pend_off.is_empty())
+        {
+            complexity += 2;
             let ons = std::mem::take(&mut self.pend_on);
             for &p in &ons {
                 on_to_off(b, self.nodes[p as usize].cand, y, &mut buf);
@@ -331,7 +351,8 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
                 let d = m.trailing_zeros() as u8 + 1;
                 m &= m - 1;
                 let src = cand(cell, d);
-                ch.cycles(b, src, y, x);
+                let cycle_base = if y && x { 7.0 } else { 6.5 };
+                ch.cycles(b, src, y, x, worth(best, cycle_base, sort_key(y, x)));
                 let found = std::mem::take(&mut ch.found);
                 for &end in &found {
                     cycle_step(b, ch, end, y, x, &mut best, step);
@@ -339,7 +360,8 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
                 ch.found = found;
                 if x {
                     for on in [true, false] {
-                        if let Some(t) = ch.forcing(b, src, on, y) {
+                        let base = if y { 7.0 } else { 6.6 };
+                        if let Some(t) = ch.forcing(b, src, on, y, worth(best, base, sort_key(y, x))) {
                             chain_step(b, ch, t, y, &mut best, step);
                         }
                     }
@@ -348,6 +370,21 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
         }
     }
     best.is_some()
+}
+
+/// Whether a step of this base difficulty and sort key with the given
+/// complexity would come before `best` (the search's cut-off: keys grow
+/// with the complexity, so a search stops at the first complexity that
+/// cannot win).
+fn worth(best: Option<Key>, base: f64, sort_key: u8) -> impl Fn(u32) -> bool {
+    move |complexity| {
+        let k = Key {
+            difficulty: base + length_penalty(complexity),
+            complexity,
+            sort_key,
+        };
+        best.is_none_or(|b| k.less(&b))
+    }
 }
 
 fn sort_key(y: bool, x: bool) -> u8 {

@@ -227,15 +227,15 @@ fn figures_follow_explainers_definitions() {
 
 #[test]
 fn a_path_beyond_the_ladder_is_unrated_never_a_number() {
-    // Explainer 1.2.1 rates this one 7.8 (Nishio forcing chains), beyond
-    // this ladder.
+    // Explainer rates this one 10.7 (nested forcing chains), beyond this
+    // ladder.
     let g: Grid =
-        "64125.7.338267..15....316...931.6..7416.273.......3.61.2.76513.76531....13...2576"
+        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
             .parse()
             .unwrap();
     let r = SeRater::new(Profile::Se).rate(&g);
     assert_eq!(r.outcome, SeOutcome::Unrated);
-    assert_eq!(r.stopped_at, Some("Nishio Forcing Chains"));
+    assert_eq!(r.stopped_at, Some("Dynamic Forcing Chains (+)"));
     // A time limit already passed stops at once.
     let limited = SeRater::new(Profile::Se).with_limits(SeLimits {
         deadline: Some(Instant::now()),
@@ -248,7 +248,7 @@ fn a_path_beyond_the_ladder_is_unrated_never_a_number() {
 }
 
 #[test]
-fn chains_and_aligned_triplets_rate_as_explainer_1_2_1() {
+fn chains_and_aligned_triplets_rate_as_explainer_1_2_1_does() {
     // Explainer 1.2.1's figures (ER/EP/ED) and hardest technique.
     for (line, er, ep, ed, hardest) in [
         (
@@ -278,6 +278,34 @@ fn chains_and_aligned_triplets_rate_as_explainer_1_2_1() {
             66,
             66,
             "Turbot Fish",
+        ),
+        (
+            "64125.7.338267..15....316...931.6..7416.273.......3.61.2.76513.76531....13...2576",
+            78,
+            78,
+            26,
+            "Nishio Forcing Chains",
+        ),
+        (
+            "92..8.5.73..9.7..6......8....4......6..7..3.5253.......32519.685..2.8...8.96...52",
+            85,
+            78,
+            26,
+            "Cell Forcing Chains",
+        ),
+        (
+            ".1..45..7..817....47.82.13.....51.9..6..8..7..2.637...193768542....927.....51....",
+            84,
+            73,
+            26,
+            "Region Forcing Chains",
+        ),
+        (
+            "7...43.8....2....3..958.6....5...9...8.....6...7...1....1.528..2....8....4.19...7",
+            89,
+            23,
+            23,
+            "Dynamic Cell Forcing Chains",
         ),
         (
             "397....5..58..3.64.46..593.63958..2.512....868742163957634.851.98.7..64.42....87.",
