@@ -99,6 +99,12 @@ pub(super) struct Chains {
     buf: Vec<u16>,
     seen_on: Vec<bool>,
     seen_off: Vec<bool>,
+    closes: Vec<u8>,
+    buf2: Vec<u16>,
+    /// The longest chain (complexity) the searches follow in this pass.
+    cap: u32,
+    /// Whether a search of this pass stopped at the cap.
+    truncated: bool,
 }
 
 /// The cell of a candidate index.
@@ -179,6 +185,8 @@ impl Chains {
         self.seen_on.resize(729, false);
         self.seen_off.clear();
         self.seen_off.resize(729, false);
+        self.closes.clear();
+        self.closes.resize(729, 0);
     }
 
     fn push(&mut self, cand: u16, on: bool, parent: u32) -> u32 {
@@ -199,6 +207,22 @@ impl Chains {
         false
     }
 
+    /// Whether "off" candidate `q` implies `src` "on" (memoised per search).
+    fn closes(&mut self, b: &Board, q: u16, src: u16, y: bool, x: bool) -> bool {
+        match self.closes[q as usize] {
+            1 => true,
+            2 => false,
+            _ => {
+                let mut out = std::mem::take(&mut self.buf2);
+                off_to_on(b, q, y, x, &mut out);
+                let hit = out.contains(&src);
+                self.buf2 = out;
+                self.closes[q as usize] = if hit { 1 } else { 2 };
+                hit
+            }
+        }
+    }
+
     /// Explainer's cycle search from `src` "on"; the cycles' last nodes are
     /// left in `found`.
     fn cycles(&mut self, b: &Board, src: u16, y: bool, x: bool, worth: impl Fn(u32) -> bool) {
@@ -211,6 +235,10 @@ impl Chains {
         while !self.pend_on.is_empty() || !self.pend_off.is_empty() {
             // The cycles the coming off phase closes have `length + 2`
             // links; longer ones cannot beat the best step so far.
+            if length + 2 > self.cap {
+                self.truncated = true;
+                break;
+            }
             if !worth(length + 2) {
                 break;
             }
@@ -219,10 +247,19 @@ impl Chains {
             for &p in &ons {
                 on_to_off(b, self.nodes[p as usize].cand, y, &mut buf);
                 for &q in &buf {
-                    if !self.is_parent(p, q, false) {
-                        let n = self.push(q, false, p);
-                        self.pend_off.push(n);
+                    if self.is_parent(p, q, false) {
+                        continue;
                     }
+                    // Explainer queues every such "off"; a repeat can only
+                    // matter by closing a cycle (its other consequences are
+                    // already known from its first instance, processed
+                    // earlier), so the others are left out.
+                    if self.seen_off[q as usize] && !self.closes(b, q, src, y, x) {
+                        continue;
+                    }
+                    self.seen_off[q as usize] = true;
+                    let n = self.push(q, false, p);
+                    self.pend_off.push(n);
                 }
             }
             ons.clear();
@@ -279,6 +316,10 @@ impl Chains {
             && worth(complexity)
             && (!self.pend_on.is_empty() || !self.pend_off.is_empty())
         {
+            if complexity > self.cap {
+                self.truncated = true;
+                break;
+            }
             complexity += 2;
             let ons = std::mem::take(&mut self.pend_on);
             for &p in &ons {
@@ -337,8 +378,24 @@ impl Chains {
 }
 
 /// The step Explainer's "Forcing Chains & Cycles" entry takes, if any.
+///
+/// Explainer follows every search to its end and sorts what it found. Here
+/// each search stops as soon as it could no longer find a step sorting
+/// strictly before the best one so far (difficulty and complexity both
+/// grow with the length; among equal steps the first found wins, as in
+/// Explainer's stable sort), which does not change the step chosen.
 pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
-    let mut best: Option<Key> = None;
+    ch.cap = u32::MAX;
+    pass(b, step, ch, None).is_some()
+}
+
+/// The searches with the chains capped at `ch.cap` (a cap that cuts a
+/// search sets `ch.truncated`), keeping only steps that sort before
+/// `bound`; returns the best key found.
+fn pass(b: &Board, step: &mut SeStep, ch: &mut Chains, bound: Option<Key>) -> Option<Key> {
+    ch.truncated = false;
+    let mut best: Option<Key> = bound;
+    let mut found_any = false;
     // X-links only, Y-links only, both (Explainer's three loop searches).
     for (y, x) in [(false, true), (true, false), (true, true)] {
         for cell in 0..81 {
@@ -355,21 +412,25 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
                 ch.cycles(b, src, y, x, worth(best, cycle_base, sort_key(y, x)));
                 let found = std::mem::take(&mut ch.found);
                 for &end in &found {
+                    let before = best;
                     cycle_step(b, ch, end, y, x, &mut best, step);
+                    found_any |= best != before;
                 }
                 ch.found = found;
                 if x {
                     for on in [true, false] {
                         let base = if y { 7.0 } else { 6.6 };
                         if let Some(t) = ch.forcing(b, src, on, y, worth(best, base, sort_key(y, x))) {
+                            let before = best;
                             chain_step(b, ch, t, y, &mut best, step);
+                            found_any |= best != before;
                         }
                     }
                 }
             }
         }
     }
-    best.is_some()
+    if found_any { best } else { None }
 }
 
 /// Whether a step of this base difficulty and sort key with the given
