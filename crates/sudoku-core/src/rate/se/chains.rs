@@ -96,15 +96,10 @@ pub(super) struct Chains {
     pend_off: Vec<u32>,
     next: Vec<u32>,
     found: Vec<u32>,
-    buf: Vec<u16>,
     seen_on: Vec<bool>,
     seen_off: Vec<bool>,
     closes: Vec<u8>,
-    buf2: Vec<u16>,
-    /// The longest chain (complexity) the searches follow in this pass.
-    cap: u32,
-    /// Whether a search of this pass stopped at the cap.
-    truncated: bool,
+    graph: Option<Box<Graph>>,
 }
 
 /// The cell of a candidate index.
@@ -175,6 +170,52 @@ fn off_to_on(b: &Board, c: u16, y: bool, x: bool, out: &mut Vec<u16>) {
     }
 }
 
+/// The implications of one search mode, built once per grid and mode:
+/// for each candidate its on → off and off → on consequences in
+/// Explainer's order.
+#[derive(Default)]
+pub(super) struct Graph {
+    on_start: Vec<u32>,
+    on: Vec<u16>,
+    off_start: Vec<u32>,
+    off: Vec<u16>,
+}
+
+impl Graph {
+    /// Rebuild for `b` with Y-links (`y`) and X-links in off → on (`x`).
+    fn build(&mut self, b: &Board, y: bool, x: bool) {
+        let mut buf = Vec::with_capacity(32);
+        self.on_start.clear();
+        self.on.clear();
+        self.off_start.clear();
+        self.off.clear();
+        self.on_start.push(0);
+        self.off_start.push(0);
+        for c in 0..729u16 {
+            if b.cand[cell_of(c)] & bit(digit_of(c)) != 0 {
+                on_to_off(b, c, y, &mut buf);
+                self.on.extend_from_slice(&buf);
+                off_to_on(b, c, y, x, &mut buf);
+                self.off.extend_from_slice(&buf);
+            }
+            self.on_start.push(self.on.len() as u32);
+            self.off_start.push(self.off.len() as u32);
+        }
+    }
+
+    /// On → off consequences of `c`.
+    #[inline]
+    fn on(&self, c: u16) -> &[u16] {
+        &self.on[self.on_start[c as usize] as usize..self.on_start[c as usize + 1] as usize]
+    }
+
+    /// Off → on consequences of `c`.
+    #[inline]
+    fn off(&self, c: u16) -> &[u16] {
+        &self.off[self.off_start[c as usize] as usize..self.off_start[c as usize + 1] as usize]
+    }
+}
+
 impl Chains {
     fn reset(&mut self) {
         self.nodes.clear();
@@ -208,15 +249,12 @@ impl Chains {
     }
 
     /// Whether "off" candidate `q` implies `src` "on" (memoised per search).
-    fn closes(&mut self, b: &Board, q: u16, src: u16, y: bool, x: bool) -> bool {
+    fn closes(&mut self, g: &Graph, q: u16, src: u16) -> bool {
         match self.closes[q as usize] {
             1 => true,
             2 => false,
             _ => {
-                let mut out = std::mem::take(&mut self.buf2);
-                off_to_on(b, q, y, x, &mut out);
-                let hit = out.contains(&src);
-                self.buf2 = out;
+                let hit = g.off(q).contains(&src);
                 self.closes[q as usize] = if hit { 1 } else { 2 };
                 hit
             }
@@ -225,28 +263,22 @@ impl Chains {
 
     /// Explainer's cycle search from `src` "on"; the cycles' last nodes are
     /// left in `found`.
-    fn cycles(&mut self, b: &Board, src: u16, y: bool, x: bool, worth: impl Fn(u32) -> bool) {
+    fn cycles(&mut self, g: &Graph, src: u16, worth: impl Fn(u32) -> bool) {
         self.reset();
         let root = self.push(src, true, NONE);
         self.seen_on[src as usize] = true;
         self.pend_on.push(root);
         let mut length = 0;
-        let mut buf = std::mem::take(&mut self.buf);
         while !self.pend_on.is_empty() || !self.pend_off.is_empty() {
             // The cycles the coming off phase closes have `length + 2`
             // links; longer ones cannot beat the best step so far.
-            if length + 2 > self.cap {
-                self.truncated = true;
-                break;
-            }
             if !worth(length + 2) {
                 break;
             }
             length += 1;
             let mut ons = std::mem::take(&mut self.pend_on);
             for &p in &ons {
-                on_to_off(b, self.nodes[p as usize].cand, y, &mut buf);
-                for &q in &buf {
+                for &q in g.on(self.nodes[p as usize].cand) {
                     if self.is_parent(p, q, false) {
                         continue;
                     }
@@ -254,7 +286,7 @@ impl Chains {
                     // matter by closing a cycle (its other consequences are
                     // already known from its first instance, processed
                     // earlier), so the others are left out.
-                    if self.seen_off[q as usize] && !self.closes(b, q, src, y, x) {
+                    if self.seen_off[q as usize] && !self.closes(g, q, src) {
                         continue;
                     }
                     self.seen_off[q as usize] = true;
@@ -267,8 +299,7 @@ impl Chains {
             length += 1;
             let offs = std::mem::take(&mut self.pend_off);
             for &p in &offs {
-                off_to_on(b, self.nodes[p as usize].cand, y, x, &mut buf);
-                for &q in &buf {
+                for &q in g.off(self.nodes[p as usize].cand) {
                     if length >= 4 && q == src {
                         let n = self.push(q, true, p);
                         self.found.push(n);
@@ -284,19 +315,11 @@ impl Chains {
             self.pend_off.clear();
             std::mem::swap(&mut self.pend_on, &mut self.next);
         }
-        self.buf = buf;
     }
 
     /// Explainer's forcing-chain search from `src` in state `on`: the node
     /// where the chain first reaches the opposite state of `src`, if any.
-    fn forcing(
-        &mut self,
-        b: &Board,
-        src: u16,
-        on: bool,
-        y: bool,
-        worth: impl Fn(u32) -> bool,
-    ) -> Option<u32> {
+    fn forcing(&mut self, g: &Graph, src: u16, on: bool, worth: impl Fn(u32) -> bool) -> Option<u32> {
         self.reset();
         let root = self.push(src, on, NONE);
         let mut target = None;
@@ -307,7 +330,6 @@ impl Chains {
             self.seen_off[src as usize] = true;
             self.pend_off.push(root);
         }
-        let mut buf = std::mem::take(&mut self.buf);
         // Round k reaches the opposite of the start with 2k + 2 potentials
         // on the chain; only the first such chain counts, and longer ones
         // cannot beat the best step so far.
@@ -316,15 +338,10 @@ impl Chains {
             && worth(complexity)
             && (!self.pend_on.is_empty() || !self.pend_off.is_empty())
         {
-            if complexity > self.cap {
-                self.truncated = true;
-                break;
-            }
             complexity += 2;
             let ons = std::mem::take(&mut self.pend_on);
             for &p in &ons {
-                on_to_off(b, self.nodes[p as usize].cand, y, &mut buf);
-                for &q in &buf {
+                for &q in g.on(self.nodes[p as usize].cand) {
                     let hit = on && q == src && target.is_none();
                     if hit || !self.seen_off[q as usize] {
                         let n = self.push(q, false, p);
@@ -342,8 +359,7 @@ impl Chains {
             self.pend_on.clear();
             let offs = std::mem::take(&mut self.pend_off);
             for &p in &offs {
-                off_to_on(b, self.nodes[p as usize].cand, y, true, &mut buf);
-                for &q in &buf {
+                for &q in g.off(self.nodes[p as usize].cand) {
                     let hit = !on && q == src && target.is_none();
                     if hit || !self.seen_on[q as usize] {
                         let n = self.push(q, true, p);
@@ -361,7 +377,6 @@ impl Chains {
             self.pend_off.clear();
             std::mem::swap(&mut self.pend_on, &mut self.next);
         }
-        self.buf = buf;
         target
     }
 
@@ -385,19 +400,11 @@ impl Chains {
 /// grow with the length; among equal steps the first found wins, as in
 /// Explainer's stable sort), which does not change the step chosen.
 pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
-    ch.cap = u32::MAX;
-    pass(b, step, ch, None).is_some()
-}
-
-/// The searches with the chains capped at `ch.cap` (a cap that cuts a
-/// search sets `ch.truncated`), keeping only steps that sort before
-/// `bound`; returns the best key found.
-fn pass(b: &Board, step: &mut SeStep, ch: &mut Chains, bound: Option<Key>) -> Option<Key> {
-    ch.truncated = false;
-    let mut best: Option<Key> = bound;
-    let mut found_any = false;
+    let mut best: Option<Key> = None;
     // X-links only, Y-links only, both (Explainer's three loop searches).
+    let mut g = ch.graph.take().unwrap_or_default();
     for (y, x) in [(false, true), (true, false), (true, true)] {
+        g.build(b, y, x);
         for cell in 0..81 {
             let n = b.cand[cell].count_ones();
             if b.value[cell] != 0 || n < 2 || (!x && n > 2) {
@@ -409,28 +416,25 @@ fn pass(b: &Board, step: &mut SeStep, ch: &mut Chains, bound: Option<Key>) -> Op
                 m &= m - 1;
                 let src = cand(cell, d);
                 let cycle_base = if y && x { 7.0 } else { 6.5 };
-                ch.cycles(b, src, y, x, worth(best, cycle_base, sort_key(y, x)));
+                ch.cycles(&g, src, worth(best, cycle_base, sort_key(y, x)));
                 let found = std::mem::take(&mut ch.found);
                 for &end in &found {
-                    let before = best;
                     cycle_step(b, ch, end, y, x, &mut best, step);
-                    found_any |= best != before;
                 }
                 ch.found = found;
                 if x {
                     for on in [true, false] {
                         let base = if y { 7.0 } else { 6.6 };
-                        if let Some(t) = ch.forcing(b, src, on, y, worth(best, base, sort_key(y, x))) {
-                            let before = best;
+                        if let Some(t) = ch.forcing(&g, src, on, worth(best, base, sort_key(y, x))) {
                             chain_step(b, ch, t, y, &mut best, step);
-                            found_any |= best != before;
                         }
                     }
                 }
             }
         }
     }
-    if found_any { best } else { None }
+    ch.graph = Some(g);
+    best.is_some()
 }
 
 /// Whether a step of this base difficulty and sort key with the given
