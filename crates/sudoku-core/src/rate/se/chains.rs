@@ -34,7 +34,7 @@
 //!   as 6.6 may still be ordered.
 
 use super::SeStep;
-use super::board::{Board, CELL_REGIONS, CELL_POS, PEERS, REGION_CELLS, bit};
+use super::board::{Board, CELL_POS, CELL_REGIONS, PEERS, REGION_CELLS, bit};
 
 const NONE: u32 = u32::MAX;
 
@@ -319,7 +319,13 @@ impl Chains {
 
     /// Explainer's forcing-chain search from `src` in state `on`: the node
     /// where the chain first reaches the opposite state of `src`, if any.
-    fn forcing(&mut self, g: &Graph, src: u16, on: bool, worth: impl Fn(u32) -> bool) -> Option<u32> {
+    fn forcing(
+        &mut self,
+        g: &Graph,
+        src: u16,
+        on: bool,
+        worth: impl Fn(u32) -> bool,
+    ) -> Option<u32> {
         self.reset();
         let root = self.push(src, on, NONE);
         let mut target = None;
@@ -425,7 +431,8 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
                 if x {
                     for on in [true, false] {
                         let base = if y { 7.0 } else { 6.6 };
-                        if let Some(t) = ch.forcing(&g, src, on, worth(best, base, sort_key(y, x))) {
+                        if let Some(t) = ch.forcing(&g, src, on, worth(best, base, sort_key(y, x)))
+                        {
                             chain_step(b, ch, t, y, &mut best, step);
                         }
                     }
@@ -537,14 +544,7 @@ fn cycle_step(
 }
 
 /// Consider the forcing chain ending at node `t` (the start's opposite).
-fn chain_step(
-    b: &Board,
-    ch: &Chains,
-    t: u32,
-    y: bool,
-    best: &mut Option<Key>,
-    step: &mut SeStep,
-) {
+fn chain_step(b: &Board, ch: &Chains, t: u32, y: bool, best: &mut Option<Key>, step: &mut SeStep) {
     let complexity = ch.path(t).count() as u32;
     let base = if y { 7.0 } else { 6.6 };
     let key = Key {

@@ -17,7 +17,9 @@
 //! # Partial
 //!
 //! The ladder is implemented up to the techniques listed in
-//! [`Producer::is_implemented`]. A puzzle whose path reaches a technique that
+//! [`Producer::is_implemented`]: all of SE 1.2.1 up to dynamic forcing
+//! chains, without dynamic forcing chains (+), the nested levels and
+//! SukakuExplainer's additions. A puzzle whose path reaches a technique that
 //! is not implemented yet is answered [`SeOutcome::Unrated`] with the
 //! technique's name: never a wrong number. (Explainer takes the first
 //! technique in its order that finds a step; skipping one could change the

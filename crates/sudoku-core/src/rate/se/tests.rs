@@ -318,7 +318,11 @@ fn chains_and_aligned_triplets_rate_as_explainer_1_2_1_does() {
         let g: Grid = line.parse().unwrap();
         let r = SeRater::new(Profile::Se).rate(&g);
         assert_eq!(r.outcome, SeOutcome::Rated, "{line}");
-        assert_eq!((r.er, r.ep, r.ed, r.hardest), (er, ep, ed, Some(hardest)), "{line}");
+        assert_eq!(
+            (r.er, r.ep, r.ed, r.hardest),
+            (er, ep, ed, Some(hardest)),
+            "{line}"
+        );
     }
 }
 
