@@ -29,10 +29,12 @@ pub enum RateProfile {
     /// Sudoku Explainer scale where the techniques are shared).
     Default,
     /// Sudoku Explainer 1.2.1: its techniques, order and values; prints
-    /// ER/EP/ED. Partial: up to aligned pair exclusion (no chains yet).
+    /// ER/EP/ED. Partial: up to dynamic forcing chains (no dynamic+ or
+    /// nested forcing chains yet).
     Se,
     /// SukakuExplainer (serate 1.18): SE plus its added techniques. Partial:
-    /// up to the hidden triplet (no turbot family, wings or chains yet).
+    /// stops at its first added technique (no turbot family, strong-link
+    /// fishes or WXYZ- to TUVWXYZ-wings yet).
     Sukaku,
 }
 

@@ -24,7 +24,7 @@
 //! | needs-guessing | — | the enabled techniques cannot finish the puzzle |
 //!
 //! For ratings that match Sudoku Explainer's own (ER/EP/ED, its technique
-//! set and order), see [`se`] (partial: no chains yet).
+//! set and order), see [`se`] (partial: up to dynamic forcing chains).
 //!
 //! Unique rectangle and BUG+1 assume the puzzle has a unique solution (as
 //! every rated puzzle should); on a puzzle with several solutions they may

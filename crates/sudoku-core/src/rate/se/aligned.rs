@@ -78,3 +78,127 @@ pub(super) fn find(b: &Board, step: &mut SeStep) -> bool {
     }
     false
 }
+
+/// The first aligned triplet exclusion (7.5), as Explainer's
+/// `AlignedExclusion` producer of degree 3 searches it.
+///
+/// Base cells: cells with at least two candidates, none of whose peers has a
+/// single candidate, with at least one peer of two or three candidates (the
+/// "excluders"); in reading order. Explainer takes each pair of base cells
+/// (in the pair order of [`find`]), then as third cell each base cell that
+/// is an excluder of the first (peers in reading order) or else of the
+/// second; the three need at least two excluders seeing all three. A
+/// combination of one digit per cell is excluded if two cells that see each
+/// other hold the same digit, or if some common excluder's candidates all
+/// lie in the combination. A digit of a base cell in no remaining
+/// combination is removed; the first triplet that removes something is the
+/// step.
+pub(super) fn find_triplet(b: &Board, step: &mut SeStep) -> bool {
+    let mut base: Vec<usize> = Vec::new();
+    let mut excluders: Vec<u128> = Vec::new();
+    let mut is_base = 0u128;
+    for cell in 0..81 {
+        if b.cand[cell].count_ones() < 2 {
+            continue;
+        }
+        let mut single = false;
+        let mut ex = 0u128;
+        for &p in &PEERS[cell] {
+            match b.cand[p as usize].count_ones() {
+                1 => single = true,
+                2 | 3 => ex |= 1 << p,
+                _ => {}
+            }
+        }
+        if !single && ex != 0 {
+            base.push(cell);
+            excluders.push(ex);
+            is_base |= 1 << cell;
+        }
+    }
+    if base.len() < 3 {
+        return false;
+    }
+    let mut ex_of = [0u128; 81];
+    for (i, &c) in base.iter().enumerate() {
+        ex_of[c] = excluders[i];
+    }
+    let mut locks: Vec<u16> = Vec::with_capacity(20);
+    for j in 1..base.len() {
+        for i in 0..j {
+            let (c0, c1) = (base[i], base[j]);
+            let pair_common = excluders[i] & excluders[j];
+            if pair_common.count_ones() < 2 {
+                // Every triplet's common excluders lie in this pair's.
+                continue;
+            }
+            let first = excluders[i] & is_base & !(1 << c0) & !(1 << c1);
+            let second = excluders[j] & is_base & !first & !(1 << c0) & !(1 << c1);
+            for tail in bits128(first).chain(bits128(second)) {
+                let common = pair_common & ex_of[tail];
+                if common.count_ones() < 2 {
+                    continue;
+                }
+                locks.clear();
+                locks.extend(bits128(common).map(|c| b.cand[c]));
+                let cells = [c0, c1, tail];
+                if exclude3(b, cells, &locks, step) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// The set bits of a 128-bit cell set, ascending.
+fn bits128(mut m: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            c
+        })
+    })
+}
+
+/// Aligned exclusion over three cells with the given common excluders'
+/// candidate masks; fills `step` if it removes something.
+fn exclude3(b: &Board, cells: [usize; 3], locks: &[u16], step: &mut SeStep) -> bool {
+    let [c0, c1, c2] = cells;
+    let (s01, s02, s12) = (see(c0, c1), see(c0, c2), see(c1, c2));
+    let mut ok = [0u16; 3];
+    for p0 in digits(b.cand[c0]) {
+        let m0 = 1u16 << (p0 - 1);
+        for p1 in digits(b.cand[c1]) {
+            if p0 == p1 && s01 {
+                continue;
+            }
+            let m01 = m0 | (1 << (p1 - 1));
+            for p2 in digits(b.cand[c2]) {
+                if (p2 == p0 && s02) || (p2 == p1 && s12) {
+                    continue;
+                }
+                let m = m01 | (1 << (p2 - 1));
+                if locks.iter().any(|&l| l & !m == 0) {
+                    continue;
+                }
+                ok[0] |= m0;
+                ok[1] |= 1 << (p1 - 1);
+                ok[2] |= 1 << (p2 - 1);
+            }
+        }
+    }
+    let rem: Vec<u16> = (0..3).map(|k| b.cand[cells[k]] & !ok[k]).collect();
+    if rem.iter().all(|&r| r == 0) {
+        return false;
+    }
+    step.set("Aligned Triplet Exclusion", 75);
+    for k in 0..3 {
+        for d in digits(rem[k]) {
+            step.remove(cells[k], d);
+        }
+    }
+    step.cells.extend(cells);
+    true
+}

@@ -17,7 +17,9 @@
 //! # Partial
 //!
 //! The ladder is implemented up to the techniques listed in
-//! [`Producer::is_implemented`]. A puzzle whose path reaches a technique that
+//! [`Producer::is_implemented`]: all of SE 1.2.1 up to dynamic forcing
+//! chains, without dynamic forcing chains (+), the nested levels and
+//! SukakuExplainer's additions. A puzzle whose path reaches a technique that
 //! is not implemented yet is answered [`SeOutcome::Unrated`] with the
 //! technique's name: never a wrong number. (Explainer takes the first
 //! technique in its order that finds a step; skipping one could change the
@@ -40,8 +42,10 @@
 mod aligned;
 mod board;
 mod bug;
+mod chains;
 mod direct;
 mod fish;
+mod forcing;
 mod locking;
 mod singles;
 mod subsets;
@@ -282,6 +286,11 @@ impl Producer {
                 | HiddenQuad
                 | Bug
                 | AlignedPairExclusion
+                | ForcingChainsCycles
+                | AlignedTripletExclusion
+                | NishioForcingChains
+                | MultipleForcingChains
+                | DynamicForcingChains
         )
     }
 
@@ -313,6 +322,11 @@ impl Producer {
             HiddenQuad => subsets::hidden(b, step, 4),
             Bug => bug::find(b, step, lk),
             AlignedPairExclusion => aligned::find(b, step),
+            ForcingChainsCycles => chains::find(b, step, &mut chains::Chains::default()),
+            AlignedTripletExclusion => aligned::find_triplet(b, step),
+            NishioForcingChains => forcing::find(b, step, forcing::Mode::Nishio),
+            MultipleForcingChains => forcing::find(b, step, forcing::Mode::Multiple),
+            DynamicForcingChains => forcing::find(b, step, forcing::Mode::Dynamic),
             _ => false,
         }
     }

@@ -1,0 +1,547 @@
+//! Explainer's forcing chains from one assumption in both states: Nishio
+//! forcing chains (7.5), multiple forcing chains (cell and region forcing
+//! chains, 8.0) and dynamic forcing chains (contradiction, double, cell and
+//! region, 8.5), each plus the chain-length penalty of [`super::chains`].
+//!
+//! The rules, from Sudoku Explainer's `Chaining` producer (LGPL; the code
+//! here is ours):
+//!
+//! - The consequences of an assumption are found breadth-first, every
+//!   pending "on" potential before the next "off" one, each potential kept
+//!   once (the first chain to reach it); the search stops at the first
+//!   potential that would be both on and off (a contradiction). On → off
+//!   and off → on are the rules of [`super::chains`]; Nishio uses X-links
+//!   only.
+//! - *Dynamic* searches (Nishio and dynamic chains) remove each "off"
+//!   candidate from the grid once its consequences are taken, so later
+//!   links see the reduced grid; a link that holds only because of earlier
+//!   removals counts those removals as its parents too ("hidden parents"),
+//!   which adds to the chain's complexity.
+//! - Complexity: the distinct potentials among all the chains' ancestors,
+//!   summed over the chains of the step.
+//! - Which cells: static multiple chains start from cells with three or
+//!   more candidates only (bivalue cells are the forcing chains' job);
+//!   dynamic ones from every cell with two or more. Region forcing chains
+//!   are taken from the region's first candidate cell (so only when that
+//!   cell is a starting cell). Per cell, digits ascending: the
+//!   contradiction steps (dynamic, Nishio), the double-implication steps
+//!   (dynamic, cells of three or more candidates), the region steps (block,
+//!   row, column); then the cell steps.
+//! - Explainer sorts the steps by difficulty, complexity, then sort key
+//!   (double 1, cell 5, region 6, contradiction 7), keeping the found order
+//!   among equals, and takes the first.
+//!
+//! The consequences of one assumption do not depend on which step asks for
+//! them, so each is computed once per grid and shared (Explainer recomputes
+//! them for every region).
+
+use super::SeStep;
+use super::board::{Board, CELL_POS, CELL_REGIONS, REGION_CELLS, bit};
+use super::chains::{Key, length_penalty};
+
+const NONE: u32 = u32::MAX;
+
+/// Which of Explainer's three searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Mode {
+    /// Nishio forcing chains (7.5).
+    Nishio,
+    /// Multiple forcing chains: cell and region (8.0).
+    Multiple,
+    /// Dynamic forcing chains (8.5).
+    Dynamic,
+}
+
+impl Mode {
+    fn dynamic(self) -> bool {
+        self != Mode::Multiple
+    }
+
+    fn base(self) -> f64 {
+        match self {
+            Mode::Nishio => 7.5,
+            Mode::Multiple => 8.0,
+            Mode::Dynamic => 8.5,
+        }
+    }
+
+    fn prefix(self) -> &'static str {
+        match self {
+            Mode::Nishio => "Nishio ",
+            Mode::Multiple => "",
+            Mode::Dynamic => "Dynamic ",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    cand: u16,
+    on: bool,
+    parent: u32,
+    /// Hidden parents: `hidden[start..start + len]`.
+    start: u32,
+    len: u16,
+}
+
+/// The consequences of one assumption.
+#[derive(Clone, Debug, Default)]
+struct Outcome {
+    nodes: Vec<Node>,
+    hidden: Vec<u32>,
+    on_ver: Vec<u32>,
+    off_ver: Vec<u32>,
+    on_order: Vec<u16>,
+    off_order: Vec<u16>,
+    /// The contradiction: the node "on" and the node "off" of one
+    /// candidate.
+    absurd: Option<(u32, u32)>,
+}
+
+impl Outcome {
+    fn node(&mut self, cand: u16, on: bool, parent: u32) -> u32 {
+        self.nodes.push(Node {
+            cand,
+            on,
+            parent,
+            start: self.hidden.len() as u32,
+            len: 0,
+        });
+        (self.nodes.len() - 1) as u32
+    }
+}
+
+#[inline]
+fn cell_of(c: u16) -> usize {
+    c as usize / 9
+}
+
+#[inline]
+fn digit_of(c: u16) -> u8 {
+    (c % 9) as u8 + 1
+}
+
+#[inline]
+fn cand(cell: usize, d: u8) -> u16 {
+    (cell * 9 + d as usize - 1) as u16
+}
+
+/// Explainer's `doChaining` from one potential.
+fn chain(src: &Board, start: u16, on: bool, mode: Mode) -> Outcome {
+    let y = mode != Mode::Nishio;
+    let dynamic = mode.dynamic();
+    let mut g = src.clone();
+    let mut o = Outcome {
+        on_ver: vec![NONE; 729],
+        off_ver: vec![NONE; 729],
+        ..Outcome::default()
+    };
+    let root = o.node(start, on, NONE);
+    let mut pend_on = std::collections::VecDeque::new();
+    let mut pend_off = std::collections::VecDeque::new();
+    if on {
+        o.on_ver[start as usize] = root;
+        o.on_order.push(start);
+        pend_on.push_back(root);
+    } else {
+        o.off_ver[start as usize] = root;
+        o.off_order.push(start);
+        pend_off.push_back(root);
+    }
+    let mut buf: Vec<u16> = Vec::with_capacity(32);
+    loop {
+        if let Some(p) = pend_on.pop_front() {
+            let c = o.nodes[p as usize].cand;
+            on_to_off(&g, c, y, &mut buf);
+            for &q in &buf {
+                if o.on_ver[q as usize] != NONE {
+                    let n = o.node(q, false, p);
+                    o.absurd = Some((o.on_ver[q as usize], n));
+                    return o;
+                }
+                if o.off_ver[q as usize] == NONE {
+                    let n = o.node(q, false, p);
+                    o.off_ver[q as usize] = n;
+                    o.off_order.push(q);
+                    pend_off.push_back(n);
+                }
+            }
+            continue;
+        }
+        let Some(p) = pend_off.pop_front() else {
+            break;
+        };
+        let c = o.nodes[p as usize].cand;
+        let (cell, d) = (cell_of(c), digit_of(c));
+        // Off → on, with the hidden parents of each link (candidates the
+        // search removed that the link relies on).
+        let mut found: Vec<(u16, Vec<u32>)> = Vec::new();
+        if y && g.cand[cell].count_ones() == 2 {
+            let other = (g.cand[cell] & !bit(d)).trailing_zeros() as u8 + 1;
+            let mut hidden = Vec::new();
+            if dynamic {
+                let mut gone = src.cand[cell] & !g.cand[cell];
+                while gone != 0 {
+                    let x = gone.trailing_zeros() as u8 + 1;
+                    gone &= gone - 1;
+                    hidden.push(o.off_ver[cand(cell, x) as usize]);
+                }
+            }
+            found.push((cand(cell, other), hidden));
+        }
+        for k in 0..3 {
+            let r = CELL_REGIONS[cell][k] as usize;
+            let pos = g.positions(r, d) & !(1 << CELL_POS[cell][k]);
+            if pos.count_ones() != 1 {
+                continue;
+            }
+            let to = cand(REGION_CELLS[r][pos.trailing_zeros() as usize] as usize, d);
+            if found.iter().any(|f| f.0 == to) {
+                continue;
+            }
+            let mut hidden = Vec::new();
+            if dynamic {
+                let mut gone = src.positions(r, d) & !g.positions(r, d);
+                while gone != 0 {
+                    let i = gone.trailing_zeros() as usize;
+                    gone &= gone - 1;
+                    hidden.push(o.off_ver[cand(REGION_CELLS[r][i] as usize, d) as usize]);
+                }
+            }
+            found.push((to, hidden));
+        }
+        if dynamic {
+            g.eliminate(cell, d);
+        }
+        for (q, hidden) in found {
+            let known_off = o.off_ver[q as usize];
+            if known_off == NONE && o.on_ver[q as usize] != NONE {
+                continue;
+            }
+            let n = o.node(q, true, p);
+            debug_assert!(hidden.iter().all(|&h| h != NONE), "hidden parent not found");
+            o.nodes[n as usize].len = hidden.len() as u16;
+            o.hidden.extend(hidden);
+            if known_off != NONE {
+                o.absurd = Some((n, known_off));
+                return o;
+            }
+            o.on_ver[q as usize] = n;
+            o.on_order.push(q);
+            pend_on.push_back(n);
+        }
+    }
+    o
+}
+
+/// On → off consequences, in Explainer's order (see [`super::chains`]).
+fn on_to_off(b: &Board, c: u16, y: bool, out: &mut Vec<u16>) {
+    out.clear();
+    let (cell, d) = (cell_of(c), digit_of(c));
+    if y {
+        let mut m = b.cand[cell] & !bit(d);
+        while m != 0 {
+            let x = m.trailing_zeros() as u8 + 1;
+            out.push(cand(cell, x));
+            m &= m - 1;
+        }
+    }
+    let mut added = 1u128 << cell;
+    for k in 0..3 {
+        let r = CELL_REGIONS[cell][k] as usize;
+        let mut pos = b.positions(r, d) & !(1 << CELL_POS[cell][k]);
+        while pos != 0 {
+            let i = pos.trailing_zeros() as usize;
+            pos &= pos - 1;
+            let o = REGION_CELLS[r][i] as usize;
+            if added & (1 << o) == 0 {
+                added |= 1 << o;
+                out.push(cand(o, d));
+            }
+        }
+    }
+}
+
+/// Distinct potentials among the ancestors of `n` (itself included),
+/// following every parent.
+fn ancestors(o: &Outcome, n: u32, seen: &mut Vec<bool>, stack: &mut Vec<u32>) -> u32 {
+    seen.clear();
+    seen.resize(1458, false);
+    stack.clear();
+    stack.push(n);
+    let mut count = 0;
+    while let Some(x) = stack.pop() {
+        let node = o.nodes[x as usize];
+        let key = node.cand as usize * 2 + node.on as usize;
+        if seen[key] {
+            continue;
+        }
+        seen[key] = true;
+        count += 1;
+        if node.parent != NONE {
+            stack.push(node.parent);
+        }
+        let s = node.start as usize;
+        stack.extend_from_slice(&o.hidden[s..s + node.len as usize]);
+    }
+    count
+}
+
+/// The best step so far, by Explainer's order.
+struct Best<'a> {
+    key: Option<Key>,
+    step: &'a mut SeStep,
+    seen: Vec<bool>,
+    stack: Vec<u32>,
+}
+
+impl Best<'_> {
+    /// Offer a step: `chains` are the (outcome, node) ends whose ancestors
+    /// make the complexity; `target` the concluded potential; `sort_key`
+    /// Explainer's.
+    #[allow(clippy::too_many_arguments)]
+    fn offer(
+        &mut self,
+        b: &Board,
+        mode: Mode,
+        name: &'static str,
+        sort_key: u8,
+        chains: &[(&Outcome, u32)],
+        target: (u16, bool),
+        place: bool,
+    ) {
+        let (c, d) = (cell_of(target.0), digit_of(target.0));
+        // Worth it only if it removes something.
+        if target.1 && b.cand[c] & !bit(d) == 0 {
+            return;
+        }
+        let complexity: u32 = chains
+            .iter()
+            .map(|&(o, n)| ancestors(o, n, &mut self.seen, &mut self.stack))
+            .sum();
+        let key = Key {
+            difficulty: mode.base() + length_penalty(complexity),
+            complexity,
+            sort_key,
+        };
+        if self.key.is_some_and(|k| !key.less(&k)) {
+            return;
+        }
+        self.key = Some(key);
+        let step = &mut *self.step;
+        step.clear();
+        step.set(name, key.tenths());
+        if target.1 {
+            let mut m = b.cand[c] & !bit(d);
+            while m != 0 {
+                let x = m.trailing_zeros() as u8 + 1;
+                m &= m - 1;
+                step.remove(c, x);
+            }
+        } else {
+            step.remove(c, d);
+        }
+        if place {
+            step.place(c, d);
+        }
+        step.cells.push(c);
+        step.digits.push(d);
+    }
+}
+
+/// Memoised consequences of each candidate assumed on, per grid.
+struct Memo {
+    on: Vec<Option<Box<Outcome>>>,
+}
+
+impl Memo {
+    fn get(&mut self, b: &Board, c: u16, mode: Mode) -> &Outcome {
+        self.on[c as usize].get_or_insert_with(|| Box::new(chain(b, c, true, mode)))
+    }
+}
+
+/// The step Explainer's Nishio, multiple or dynamic forcing chains entry
+/// takes, if any.
+pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode) -> bool {
+    let mut best = Best {
+        key: None,
+        step,
+        seen: Vec::new(),
+        stack: Vec::new(),
+    };
+    let mut memo = Memo {
+        on: (0..729).map(|_| None).collect(),
+    };
+    let prefix = mode.prefix();
+    for cell in 0..81 {
+        let n = b.cand[cell].count_ones();
+        if b.value[cell] != 0 || n < 2 || (n < 3 && !mode.dynamic()) {
+            continue;
+        }
+        let mut values = b.cand[cell];
+        while values != 0 {
+            let d = values.trailing_zeros() as u8 + 1;
+            values &= values - 1;
+            let c = cand(cell, d);
+            memo.get(b, c, mode);
+            let on = memo.on[c as usize].take().expect("computed above");
+            let off = (mode.dynamic()).then(|| chain(b, c, false, mode));
+            if let Some(off) = &off {
+                // Contradictions (sort key 7).
+                let name: &'static str = if mode == Mode::Nishio {
+                    "Nishio Forcing Chains"
+                } else {
+                    "Dynamic Contradiction Forcing Chains"
+                };
+                if let Some((a, z)) = on.absurd {
+                    best.offer(b, mode, name, 7, &[(&on, a), (&on, z)], (c, false), false);
+                }
+                if let Some((a, z)) = off.absurd {
+                    best.offer(b, mode, name, 7, &[(off, a), (off, z)], (c, true), true);
+                }
+                // Double implications (sort key 1), cells of 3+ candidates.
+                if mode == Mode::Dynamic && n >= 3 {
+                    for &q in &on.on_order {
+                        let f = off.on_ver[q as usize];
+                        if f != NONE {
+                            let a = on.on_ver[q as usize];
+                            best.offer(
+                                b,
+                                mode,
+                                "Dynamic Double Forcing Chains",
+                                1,
+                                &[(&on, a), (off, f)],
+                                (q, true),
+                                true,
+                            );
+                        }
+                    }
+                    for &q in &on.off_order {
+                        let f = off.off_ver[q as usize];
+                        if f != NONE {
+                            let a = on.off_ver[q as usize];
+                            best.offer(
+                                b,
+                                mode,
+                                "Dynamic Double Forcing Chains",
+                                1,
+                                &[(&on, a), (off, f)],
+                                (q, false),
+                                false,
+                            );
+                        }
+                    }
+                }
+            }
+            memo.on[c as usize] = Some(on);
+            if mode != Mode::Nishio {
+                regions(b, cell, d, mode, &mut memo, &mut best, prefix);
+            }
+        }
+        if mode != Mode::Nishio {
+            cell_chains(b, cell, mode, &mut memo, &mut best, prefix);
+        }
+    }
+    best.key.is_some()
+}
+
+fn region_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Dynamic => "Dynamic Region Forcing Chains",
+        _ => "Region Forcing Chains",
+    }
+}
+
+fn cell_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Dynamic => "Dynamic Cell Forcing Chains",
+        _ => "Cell Forcing Chains",
+    }
+}
+
+/// Region forcing chains for digit `d` of `cell` (sort key 6).
+fn regions(
+    b: &Board,
+    cell: usize,
+    d: u8,
+    mode: Mode,
+    memo: &mut Memo,
+    best: &mut Best,
+    _prefix: &str,
+) {
+    for k in 0..3 {
+        let r = CELL_REGIONS[cell][k] as usize;
+        let pos = b.positions(r, d);
+        if pos.count_ones() < 2 {
+            continue;
+        }
+        let first = REGION_CELLS[r][pos.trailing_zeros() as usize] as usize;
+        if first != cell {
+            continue;
+        }
+        let cands: Vec<u16> = (0..9)
+            .filter(|&i| pos & (1 << i) != 0)
+            .map(|i| cand(REGION_CELLS[r][i] as usize, d))
+            .collect();
+        for &c in &cands {
+            memo.get(b, c, mode);
+        }
+        let outs: Vec<&Outcome> = cands
+            .iter()
+            .map(|&c| memo.on[c as usize].as_deref().expect("computed above"))
+            .collect();
+        intersect(b, mode, &outs, region_name(mode), 6, best);
+    }
+}
+
+/// Cell forcing chains of `cell` (sort key 5).
+fn cell_chains(b: &Board, cell: usize, mode: Mode, memo: &mut Memo, best: &mut Best, _p: &str) {
+    let cands: Vec<u16> = super::board::digits(b.cand[cell])
+        .map(|d| cand(cell, d))
+        .collect();
+    for &c in &cands {
+        memo.get(b, c, mode);
+    }
+    let outs: Vec<&Outcome> = cands
+        .iter()
+        .map(|&c| memo.on[c as usize].as_deref().expect("computed above"))
+        .collect();
+    intersect(b, mode, &outs, cell_name(mode), 5, best);
+}
+
+/// Potentials implied "on" (then "off") by every branch, in the first
+/// branch's order.
+fn intersect(
+    b: &Board,
+    mode: Mode,
+    outs: &[&Outcome],
+    name: &'static str,
+    sort_key: u8,
+    best: &mut Best,
+) {
+    let mut chains: Vec<(&Outcome, u32)> = Vec::with_capacity(outs.len());
+    for on in [true, false] {
+        let order = if on {
+            &outs[0].on_order
+        } else {
+            &outs[0].off_order
+        };
+        for &q in order {
+            chains.clear();
+            for o in outs {
+                let v = if on {
+                    o.on_ver[q as usize]
+                } else {
+                    o.off_ver[q as usize]
+                };
+                if v == NONE {
+                    break;
+                }
+                chains.push((o, v));
+            }
+            if chains.len() == outs.len() {
+                best.offer(b, mode, name, sort_key, &chains, (q, on), on);
+            }
+        }
+    }
+}
