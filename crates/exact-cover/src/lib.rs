@@ -179,6 +179,7 @@ pub mod rng;
 mod search;
 pub mod split;
 mod stats;
+mod zdd;
 
 pub use cells::{Cells, CellsError};
 pub use limits::{CancelToken, Limits};
@@ -188,6 +189,7 @@ pub use problem::{BuildError, ColourId, Entry, Item, ItemId, Problem, ProblemBui
 pub use rng::SplitMix64;
 pub use search::{Config, Dlx, Heuristic, NoObserver, Observer, Solutions};
 pub use stats::{Report, Stats, StopReason};
+pub use zdd::{ZDD_BOTTOM, ZDD_TOP, Zdd, ZddCheckError, ZddNode};
 
 /// The README's example, run as a doc test so it stays correct.
 #[cfg(doctest)]
