@@ -159,10 +159,29 @@ pub struct Args {
     /// row by row); --max-nodes and --timeout apply.
     #[arg(long)]
     pub memo: bool,
-    /// With --memo: keep at most N cached subproblem counts (default 4194304);
-    /// a full cache is emptied and the count goes on (slower, never wrong).
+    /// With --memo, --zdd, --sample or --best: keep at most N cached subproblems
+    /// (default 4194304); a full cache is emptied and the search goes on (slower,
+    /// never wrong).
     #[arg(long, value_name = "N")]
     pub memo_cache: Option<usize>,
+    /// Build the ZDD of all solutions by memoised search and write it to FILE
+    /// ('-': standard output) in the text format of --help; the count goes to
+    /// standard output (or to standard error when the ZDD does).
+    #[arg(long, value_name = "FILE")]
+    pub zdd: Option<PathBuf>,
+    /// Print N solutions drawn uniformly at random (independently, with
+    /// repetition) from the ZDD of all solutions; --seed S makes it reproducible.
+    #[arg(long, value_name = "N")]
+    pub sample: Option<usize>,
+    /// Print the K solutions of least total weight (see --weights), lightest
+    /// first, each after a line '| weight W'; found on the ZDD of all solutions.
+    #[arg(long, value_name = "K")]
+    pub best: Option<usize>,
+    /// With --best: the options' weights, one integer per option in input order
+    /// (blanks or newlines between them; '|' starts a comment line). Default: 1
+    /// per option (the solutions with the fewest options first).
+    #[arg(long, value_name = "FILE", requires = "best")]
+    pub weights: Option<PathBuf>,
     /// Print statistics (nodes, updates, time, bytes, solutions) on stderr.
     #[arg(long)]
     pub stats: bool,
@@ -226,8 +245,13 @@ fn parse_limit(text: &str) -> Result<u64, String> {
 /// (exit code 2, unless it is a closed pipe: see [`crate::is_broken_pipe`]).
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let input = read_input(args.file.as_deref())?;
-    if args.memo || args.memo_cache.is_some() {
-        return memo_count(args, &input);
+    if args.memo
+        || args.memo_cache.is_some()
+        || args.zdd.is_some()
+        || args.sample.is_some()
+        || args.best.is_some()
+    {
+        return memo_run(args, &input);
     }
     let parsed = parse_input(&input)?;
     if let Some(depth) = args.split {
@@ -695,24 +719,39 @@ fn report_on_stderr(report: &Report, elapsed: Duration, stats: bool) {
     }
 }
 
-/// `dlx --count --memo`: memoised counting, written as `--count` writes its
-/// answer (text: the count, or `at least N (REASON)`; JSON: the summary
-/// line, with the count as a JSON integer of any size).
-fn memo_count(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
+/// The memoised paths: `dlx --count --memo` (memoised counting, written
+/// as `--count` writes its answer: text, the count or `at least N
+/// (REASON)`; JSON, the summary line with the count as a JSON integer of any
+/// size), `--zdd FILE`, `--sample N` and `--best K` (on the ZDD).
+fn memo_run(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
     let source = input.source.as_str();
-    if !args.count || !args.memo {
+    let zdd_mode = args.zdd.is_some() || args.sample.is_some() || args.best.is_some();
+    if !zdd_mode && (!args.count || !args.memo) {
         anyhow::bail!(
-            "--memo and --memo-cache go with --count: memoised search counts solutions, it does not list them (try 'dlx --count --memo FILE')"
+            "--memo and --memo-cache go with --count, --zdd, --sample or --best: memoised search counts solutions, it does not list them (try 'dlx --count --memo FILE')"
         );
+    }
+    if [args.zdd.is_some(), args.sample.is_some(), args.best.is_some()]
+        .iter()
+        .filter(|&&b| b)
+        .count()
+        > 1
+    {
+        anyhow::bail!("--zdd, --sample and --best are separate runs: give one of them");
     }
     if args.limit.is_some() || args.engine == EngineArg::Cells || args.no_prune {
         anyhow::bail!(
-            "--memo counts by adding up subproblems: leave out --limit, --engine and --no-prune"
+            "memoised search (--memo, --zdd, --sample, --best) adds up subproblems: leave out --limit, --engine and --no-prune"
         );
     }
     if args.split.is_some() || args.subproblem.is_some() {
         anyhow::bail!(
-            "--memo counts the whole problem: leave out --split and --subproblem (count each subproblem without --memo)"
+            "memoised search (--memo, --zdd, --sample, --best) takes the whole problem: leave out --split and --subproblem (count each subproblem without --memo)"
+        );
+    }
+    if zdd_mode && args.heuristic != HeuristicArg::Mrv {
+        anyhow::bail!(
+            "the ZDD always branches on the first uncovered item (that keeps it ordered): leave out --heuristic"
         );
     }
     let heuristic = match args.heuristic {
@@ -720,6 +759,16 @@ fn memo_count(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
         HeuristicArg::First => Heuristic::First,
     };
     let parsed = parse_input(input)?;
+    let weights = match &args.weights {
+        Some(path) => {
+            let text = std::fs::read(path)
+                .with_context(|| format!("--weights: cannot read {}", path.display()))?;
+            let text = decode_utf8(text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+            parse_weights(&text, parsed.problem.option_count())
+                .map_err(|e| anyhow!("{}: {e}", path.display()))?
+        }
+        None => vec![1; parsed.problem.option_count()],
+    };
     let mut memo = exact_cover::Memo::new(&parsed.problem)
         .map_err(|e| anyhow!("{source}: {e}"))?
         .with_heuristic(heuristic);
@@ -733,22 +782,34 @@ fn memo_count(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
         cancel: None,
     };
     let start = Instant::now();
+    if zdd_mode {
+        return zdd_run(args, &parsed, &mut memo, &limits, &weights, start);
+    }
     let answer = memo.count(&limits);
-    let elapsed = start.elapsed();
     let (report, count) = (&answer.report, answer.count);
     let count_text = match (report.stop.is_complete(), answer.overflow) {
         (true, false) => count.to_string(),
-        (_, true) => format!("at least {count} (the count passed 2^128)"),
+        (true, true) => {
+            // past u128: the ZDD counts in big numbers
+            let (zdd, _) = memo.zdd(&limits);
+            match zdd {
+                Some(z) => z.count_big().to_string(),
+                None => format!("at least {count} (the count passed 2^128)"),
+            }
+        }
+        (false, true) => format!("at least {count} (the count passed 2^128)"),
         (false, false) => format!("at least {count} ({})", report.stop),
     };
+    let elapsed = start.elapsed();
+    let exact = report.stop.is_complete() && !count_text.starts_with("at least");
     let mut out = open_output(args.output.as_deref())?;
     let s = &report.stats;
     let written = match args.format {
         Format::Text => writeln!(out, "{count_text}"),
         Format::Json => writeln!(
             out,
-            "{{\"count\":{count},\"complete\":{},\"stop\":{},\"stats\":{{\"nodes\":{},\"updates\":{},\"max_depth\":{},\"bytes\":{},\"seconds\":{}}}}}",
-            report.stop.is_complete() && !answer.overflow,
+            "{{\"count\":{},\"complete\":{exact},\"stop\":{},\"stats\":{{\"nodes\":{},\"updates\":{},\"max_depth\":{},\"bytes\":{},\"seconds\":{}}}}}",
+            if exact { count_text.as_str().to_string() } else { count.to_string() },
             serde_json::to_string(&report.stop)?,
             s.nodes,
             s.updates,
@@ -762,17 +823,185 @@ fn memo_count(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
         .context("cannot write the count")?;
     eprintln!("{count_text} solutions");
     if args.stats {
-        eprintln!(
-            "nodes {}  cache hits {}  cache emptied {}  max depth {}  bytes {}  time {:.3}s",
-            s.nodes,
-            s.guesses,
-            s.updates,
-            s.max_depth,
-            s.peak_bytes,
-            elapsed.as_secs_f64()
-        );
+        memo_stats(report, elapsed);
     }
-    Ok(ExitCode::from(exit_code(report)))
+    Ok(ExitCode::from(if exact && count > 0 {
+        exit::OK
+    } else {
+        exit::INCOMPLETE
+    }))
+}
+
+/// `--stats` of the memoised paths.
+fn memo_stats(report: &Report, elapsed: Duration) {
+    let s = &report.stats;
+    eprintln!(
+        "nodes {}  cache hits {} ({:.1}%)  cache emptied {}  max depth {}  bytes {}  time {:.3}s",
+        s.nodes,
+        s.guesses,
+        100.0 * exact_cover::Memo::cache_hit_rate(report),
+        s.updates,
+        s.max_depth,
+        s.peak_bytes,
+        elapsed.as_secs_f64()
+    );
+}
+
+/// `--zdd`, `--sample`, `--best`: build the ZDD, then write it, draw from
+/// it or rank its solutions.
+fn zdd_run(
+    args: &Args,
+    parsed: &Parsed,
+    memo: &mut exact_cover::Memo,
+    limits: &Limits,
+    weights: &[i64],
+    start: Instant,
+) -> anyhow::Result<ExitCode> {
+    let (zdd, report) = memo.zdd(limits);
+    let Some(zdd) = zdd else {
+        eprintln!("dlx: the ZDD was not finished: {}", report.stop);
+        if args.stats {
+            memo_stats(&report, start.elapsed());
+        }
+        return Ok(ExitCode::from(exit::INCOMPLETE));
+    };
+    let count = zdd.count_big();
+    let destination = match &args.output {
+        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
+        _ => "standard output".to_string(),
+    };
+    let mut out = open_output(args.output.as_deref())?;
+    if let Some(path) = &args.zdd {
+        let to_stdout = path.as_os_str() == "-";
+        if to_stdout {
+            zdd.write_text(&mut out)
+        } else {
+            let mut f = std::fs::File::create(path)
+                .with_context(|| format!("--zdd: cannot create {}", path.display()))?;
+            zdd.write_text(&mut f)
+                .with_context(|| format!("--zdd: cannot write {}", path.display()))?;
+            match args.format {
+                Format::Text => writeln!(out, "{count}"),
+                Format::Json => writeln!(
+                    out,
+                    "{{\"count\":{count},\"zdd_nodes\":{},\"complete\":true}}",
+                    zdd.len()
+                ),
+            }
+        }
+        .and_then(|()| out.flush())
+        .with_context(|| format!("cannot write to {destination}"))?;
+        eprintln!("{count} solutions; ZDD of {} nodes", zdd.len());
+    } else if let Some(n) = args.sample {
+        let mut rng = exact_cover::SplitMix64::new(args.seed.unwrap_or(0));
+        let mut sink = SolutionWriter::new(&mut out, args.format, &parsed.option_texts);
+        for sol in zdd.samples(n, &mut rng) {
+            if sink.visit(&sol).is_break() {
+                break;
+            }
+        }
+        if let Some(e) = sink.error.take() {
+            return Err(e).with_context(|| format!("cannot write to {destination}"));
+        }
+        out.flush()
+            .with_context(|| format!("cannot write to {destination}"))?;
+        eprintln!(
+            "{} samples from {count} solutions",
+            if count == num_bigint::BigUint::ZERO { 0 } else { n }
+        );
+    } else if let Some(k) = args.best {
+        let best = zdd.best(k, weights);
+        let mut text = String::new();
+        for (i, (w, sol)) in best.iter().enumerate() {
+            match args.format {
+                Format::Text => {
+                    if i > 0 {
+                        text.push('\n');
+                    }
+                    text.push_str(&format!("| weight {w}\n"));
+                    for &o in sol {
+                        text.push_str(&parsed.option_texts[o]);
+                        text.push('\n');
+                    }
+                }
+                Format::Json => {
+                    let opts: Vec<&str> = sol
+                        .iter()
+                        .map(|&o| parsed.option_texts[o].as_str())
+                        .collect();
+                    let weight = i64::try_from(*w).map_or_else(
+                        |_| serde_json::Value::String(w.to_string()),
+                        serde_json::Value::from,
+                    );
+                    text.push_str(
+                        &serde_json::json!({"weight": weight, "solution": opts}).to_string(),
+                    );
+                    text.push('\n');
+                }
+            }
+        }
+        out.write_all(text.as_bytes())
+            .and_then(|()| out.flush())
+            .with_context(|| format!("cannot write to {destination}"))?;
+        eprintln!("{} best of {count} solutions", best.len());
+    }
+    if args.stats {
+        memo_stats(&report, start.elapsed());
+    }
+    Ok(ExitCode::from(if count > num_bigint::BigUint::ZERO {
+        exit::OK
+    } else {
+        exit::INCOMPLETE
+    }))
+}
+
+/// `--weights`: one integer per option, in input order; `|` starts a
+/// comment line. Errors name the line and column.
+pub fn parse_weights(text: &str, options: usize) -> Result<Vec<i64>, ParseError> {
+    let mut weights = Vec::with_capacity(options);
+    for (ln, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with('|') {
+            continue;
+        }
+        let mut col = 1;
+        let mut rest = line;
+        while !rest.is_empty() {
+            let blank = rest.len() - rest.trim_start().len();
+            col += rest[..blank].chars().count();
+            rest = &rest[blank..];
+            if rest.is_empty() {
+                break;
+            }
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            let token = &rest[..end];
+            let w = token.parse::<i64>().map_err(|_| ParseError {
+                line: ln + 1,
+                column: col,
+                message: format!("'{token}' is not an integer weight"),
+            })?;
+            if weights.len() == options {
+                return Err(ParseError {
+                    line: ln + 1,
+                    column: col,
+                    message: format!("more weights than the problem's {options} options"),
+                });
+            }
+            weights.push(w);
+            col += token.chars().count();
+            rest = &rest[end..];
+        }
+    }
+    if weights.len() < options {
+        return Err(ParseError {
+            line: text.lines().count().max(1),
+            column: 1,
+            message: format!(
+                "{} weights for {options} options: give one per option, in input order",
+                weights.len()
+            ),
+        });
+    }
+    Ok(weights)
 }
 
 /// The exit code of a search: [`exit::OK`] for a complete search with at
