@@ -108,8 +108,10 @@ EXIT CODES (the same table as 'sudoku'):
     after_long_help = AFTER_LONG_HELP
 )]
 pub struct Args {
-    /// Input file ('-' or nothing: standard input).
-    pub file: Option<PathBuf>,
+    /// Input files ('-' or nothing: standard input). Several files are read as
+    /// one problem, one after the other (as 'cat' would join them): the items
+    /// line from the first, options from all; errors name the file and its line.
+    pub files: Vec<PathBuf>,
     /// Write the answers to FILE ('-': standard output, the default).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -182,6 +184,25 @@ pub struct Args {
     /// per option (the solutions with the fewest options first).
     #[arg(long, value_name = "FILE", requires = "best")]
     pub weights: Option<PathBuf>,
+    /// Print only every M-th solution (the M-th, 2M-th, ...; Knuth's 'm' option);
+    /// all of them are counted.
+    #[arg(long, value_name = "M", value_parser = parse_every, conflicts_with = "count")]
+    pub every: Option<u64>,
+    /// Search at most L levels of choices deep (Knuth's level limit; links
+    /// engine): solutions of at most L options are found, deeper nodes are not
+    /// entered, and the answer is then a lower bound ('level limit reached').
+    #[arg(long, value_name = "L")]
+    pub max_level: Option<usize>,
+    /// Knuth-style reports on stderr (links engine, one thread): -v a progress
+    /// report every --delta nodes (counts, the estimate of the tree done, the
+    /// current choice at each level); -vv also each solution's number and level;
+    /// -vvv also every choice tried.
+    #[arg(short = 'v', long, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    /// With -v: nodes between progress reports (default 10000000; reports come
+    /// at most every 65536 nodes).
+    #[arg(long, value_name = "N", default_value_t = 10_000_000)]
+    pub delta: u64,
     /// Print statistics (nodes, updates, time, bytes, solutions) on stderr.
     #[arg(long)]
     pub stats: bool,
@@ -228,6 +249,15 @@ pub enum Format {
     Json,
 }
 
+/// `--every`: a positive spacing.
+fn parse_every(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err("--every 0 would print nothing; give M >= 1 (or use --count)".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{text}' is not a number of solutions")),
+    }
+}
+
 /// `--limit`: a positive number of solutions.
 fn parse_limit(text: &str) -> Result<u64, String> {
     match text.trim().parse::<u64>() {
@@ -244,7 +274,7 @@ fn parse_limit(text: &str) -> Result<u64, String> {
 /// Run `dlx` with parsed arguments; `Err` is a usage, input or I/O error
 /// (exit code 2, unless it is a closed pipe: see [`crate::is_broken_pipe`]).
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
-    let input = read_input(args.file.as_deref())?;
+    let input = read_inputs(&args.files)?;
     if args.memo
         || args.memo_cache.is_some()
         || args.zdd.is_some()
@@ -318,6 +348,49 @@ fn config_of(args: &Args) -> Config {
 pub struct Input {
     pub text: String,
     pub source: String,
+    /// With several files: each one's name and the line of `text` (from 1)
+    /// it starts on.
+    pub parts: Vec<(String, usize)>,
+}
+
+/// Read the files of the command line (none: standard input) as one text.
+pub fn read_inputs(files: &[PathBuf]) -> anyhow::Result<Input> {
+    if files.len() <= 1 {
+        return read_input(files.first().map(PathBuf::as_path));
+    }
+    let mut text = String::new();
+    let mut parts = Vec::new();
+    let mut line = 1;
+    for f in files {
+        let one = read_input(Some(f))?;
+        parts.push((one.source, line));
+        line += one.text.lines().count();
+        text.push_str(&one.text);
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+    }
+    let source = parts
+        .iter()
+        .map(|p| p.0.as_str())
+        .collect::<Vec<_>>()
+        .join(" + ");
+    Ok(Input {
+        text,
+        source,
+        parts,
+    })
+}
+
+impl Input {
+    /// Where line `line` of the joined text comes from: the file's name and
+    /// its own line number.
+    pub fn locate(&self, line: usize) -> (&str, usize) {
+        match self.parts.iter().rev().find(|p| p.1 <= line) {
+            Some((name, start)) => (name, line + 1 - start),
+            None => (&self.source, line),
+        }
+    }
 }
 
 /// Read a file (standard input for `None` or `-`) as UTF-8 text.
@@ -337,7 +410,11 @@ pub fn read_input(file: Option<&Path>) -> anyhow::Result<Input> {
         }
     };
     let text = decode_utf8(bytes).map_err(|e| anyhow!("{source}: {e}"))?;
-    Ok(Input { text, source })
+    Ok(Input {
+        text,
+        source,
+        parts: Vec::new(),
+    })
 }
 
 /// The bytes as text, or where the first invalid UTF-8 sequence is (1-based
@@ -358,9 +435,13 @@ pub fn decode_utf8(bytes: Vec<u8>) -> Result<String, ParseError> {
 
 /// Parse the problem; print the parser's warnings on stderr.
 pub fn parse_input(input: &Input) -> anyhow::Result<Parsed> {
-    let parsed = parse(&input.text).map_err(|e| anyhow!("{}: {e}", input.source))?;
+    let parsed = parse(&input.text).map_err(|e| {
+        let (file, line) = input.locate(e.line);
+        anyhow!("{file}: {}", ParseError { line, ..e })
+    })?;
     for w in &parsed.warnings {
-        eprintln!("dlx: {}: warning: {w}", input.source);
+        let (file, line) = input.locate(w.line);
+        eprintln!("dlx: {file}: warning: line {line}: {}", w.message);
     }
     Ok(parsed)
 }
@@ -390,6 +471,13 @@ pub struct Plan {
     /// Show a progress bar (links engine on one thread).
     pub progress: bool,
     pub format: Format,
+    /// Print every `every`-th solution (1: all).
+    pub every: u64,
+    /// The level limit (links engine).
+    pub max_level: Option<usize>,
+    /// Knuth-style reports (`-v`, `-vv`, `-vvv`) and their spacing in nodes.
+    pub verbose: u8,
+    pub delta: u64,
 }
 
 /// Check the arguments against each other and the problem, and build the plan.
@@ -419,7 +507,12 @@ pub fn configure(args: &Args, parsed: &Parsed, source: &str) -> anyhow::Result<P
             Cells::with_config(&parsed.problem, config).map_err(|e| anyhow!("{source}: {e}"))?,
         )),
     };
-    let mut progress = args.progress.enabled();
+    if args.engine == EngineArg::Cells && (args.max_level.is_some() || args.verbose > 0) {
+        anyhow::bail!(
+            "--max-level and -v run on the links engine: leave out --engine cells"
+        );
+    }
+    let mut progress = args.progress.enabled() && args.verbose == 0;
     if progress && (args.engine == EngineArg::Cells || threads > 1) {
         if args.progress == When::Always {
             eprintln!(
@@ -448,6 +541,10 @@ pub fn configure(args: &Args, parsed: &Parsed, source: &str) -> anyhow::Result<P
         threads,
         progress,
         format: args.format,
+        every: args.every.unwrap_or(1),
+        max_level: args.max_level,
+        verbose: args.verbose,
+        delta: args.delta.max(1),
     })
 }
 
@@ -463,7 +560,12 @@ fn threads(args: &Args) -> anyhow::Result<usize> {
             ),
         };
     }
-    if args.limit.is_some() || args.max_nodes.is_some() || args.subproblem.is_some() {
+    if args.limit.is_some()
+        || args.max_nodes.is_some()
+        || args.subproblem.is_some()
+        || args.max_level.is_some()
+        || args.verbose > 0
+    {
         // these limits depend on the order of the search; a subproblem is
         // one task of a split, counted on one thread
         return Ok(1);
@@ -481,25 +583,21 @@ pub fn search(plan: &mut Plan, parsed: &Parsed, out: &mut dyn Write) -> io::Resu
     if plan.count {
         return Ok(count(plan, parsed));
     }
+    let watch = plan.watch();
     let mut sink = SolutionWriter::new(out, plan.format, &parsed.option_texts);
+    sink.every = plan.every;
     let mut visit = |sol: &[usize]| sink.visit(sol);
     let report = match &mut plan.engine {
         Engine::Cells(cells) => cells.search(&plan.limits, visit),
-        Engine::Subproblem(dlx) if plan.progress => {
-            let mut bar = Bar::new();
-            let r = dlx.search_observed(&plan.limits, &mut visit, &mut bar);
-            bar.0.finish_and_clear();
-            r
+        Engine::Subproblem(dlx) => {
+            dlx.set_max_level(plan.max_level);
+            search_links(dlx, &plan.limits, watch, &parsed.option_texts, &mut visit)
         }
-        Engine::Subproblem(dlx) => dlx.search(&plan.limits, visit),
-        Engine::Links if plan.progress => {
+        Engine::Links => {
             let mut dlx = Dlx::with_config(&parsed.problem, plan.config);
-            let mut bar = Bar::new();
-            let r = dlx.search_observed(&plan.limits, &mut visit, &mut bar);
-            bar.0.finish_and_clear();
-            r
+            dlx.set_max_level(plan.max_level);
+            search_links(&mut dlx, &plan.limits, watch, &parsed.option_texts, &mut visit)
         }
-        Engine::Links => Dlx::with_config(&parsed.problem, plan.config).search(&plan.limits, visit),
     };
     match sink.error.take() {
         Some(e) => Err(e),
@@ -507,31 +605,177 @@ pub fn search(plan: &mut Plan, parsed: &Parsed, out: &mut dyn Write) -> io::Resu
     }
 }
 
+/// What [`search_links`] shows besides the solutions, and whether it counts.
+#[derive(Clone, Copy, Debug)]
+struct Watch {
+    count: bool,
+    progress: bool,
+    verbose: u8,
+    delta: u64,
+}
+
+impl Plan {
+    fn watch(&self) -> Watch {
+        Watch {
+            count: self.count,
+            progress: self.progress,
+            verbose: self.verbose,
+            delta: self.delta,
+        }
+    }
+}
+
+/// Search (`visit` set) or count on the links engine, with the progress
+/// bar or the Knuth-style reports the plan asks for.
+fn search_links(
+    dlx: &mut Dlx,
+    limits: &Limits,
+    plan: Watch,
+    texts: &[String],
+    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+) -> Report {
+    if plan.verbose > 0 {
+        let mut obs = Knuth::new(plan.verbose, plan.delta, texts);
+        let r = if plan.count {
+            dlx.count_observed(limits, &mut obs)
+        } else {
+            dlx.search_observed(limits, visit, &mut obs)
+        };
+        obs.report(&r.stats);
+        r
+    } else if plan.progress {
+        let mut bar = Bar::new();
+        let r = if plan.count {
+            dlx.count_observed(limits, &mut bar)
+        } else {
+            dlx.search_observed(limits, visit, &mut bar)
+        };
+        bar.0.finish_and_clear();
+        r
+    } else if plan.count {
+        dlx.count(limits)
+    } else {
+        dlx.search(limits, visit)
+    }
+}
+
 /// Count the solutions, on `plan.threads` threads.
 fn count(plan: &mut Plan, parsed: &Parsed) -> Report {
+    let mut none = |_: &[usize]| ControlFlow::Continue(());
     match &mut plan.engine {
         Engine::Cells(cells) if plan.threads > 1 => {
             cells.count_parallel(&plan.limits, plan.threads)
         }
         Engine::Cells(cells) => cells.count(&plan.limits),
-        Engine::Subproblem(dlx) if plan.progress => {
-            let mut bar = Bar::new();
-            let r = dlx.count_observed(&plan.limits, &mut bar);
-            bar.0.finish_and_clear();
+        Engine::Subproblem(dlx) => {
+            let mut dlx = std::mem::replace(dlx, Box::new(Dlx::new(&parsed.problem)));
+            dlx.set_max_level(plan.max_level);
+            let r = search_links(&mut dlx, &plan.limits, plan.watch(), &parsed.option_texts, &mut none);
+            plan.engine = Engine::Subproblem(dlx);
             r
         }
-        Engine::Subproblem(dlx) => dlx.count(&plan.limits),
         Engine::Links if plan.threads > 1 => {
             count_parallel(&parsed.problem, plan.config, &plan.limits, plan.threads)
         }
-        Engine::Links if plan.progress => {
+        Engine::Links => {
             let mut dlx = Dlx::with_config(&parsed.problem, plan.config);
-            let mut bar = Bar::new();
-            let r = dlx.count_observed(&plan.limits, &mut bar);
-            bar.0.finish_and_clear();
-            r
+            dlx.set_max_level(plan.max_level);
+            search_links(&mut dlx, &plan.limits, plan.watch(), &parsed.option_texts, &mut none)
         }
-        Engine::Links => Dlx::with_config(&parsed.problem, plan.config).count(&plan.limits),
+    }
+}
+
+/// Knuth-style reports on stderr: every `delta` nodes the current choice
+/// at each level (its option, and its place among the item's options),
+/// the solutions, nodes and deepest level so far, and the estimate of the
+/// tree done (`-v`); each solution's number and level (`-vv`); every
+/// choice tried (`-vvv`).
+struct Knuth<'a> {
+    verbose: u8,
+    delta: u64,
+    next: u64,
+    texts: &'a [String],
+    /// Per level: (option, place from 1, options of the item).
+    path: Vec<(usize, u64, u64)>,
+    solutions: u64,
+}
+
+impl<'a> Knuth<'a> {
+    fn new(verbose: u8, delta: u64, texts: &'a [String]) -> Knuth<'a> {
+        Knuth {
+            verbose,
+            delta,
+            next: delta,
+            texts,
+            path: Vec::new(),
+            solutions: 0,
+        }
+    }
+
+    /// The closing line, as Knuth's programs end.
+    fn report(&self, stats: &Stats) {
+        eprintln!(
+            "Altogether {} solution{}, {} nodes, {} updates, max level {}.",
+            stats.solutions,
+            if stats.solutions == 1 { "" } else { "s" },
+            stats.nodes,
+            stats.updates,
+            stats.max_depth
+        );
+    }
+}
+
+impl Observer for Knuth<'_> {
+    fn backtrack(&mut self, depth: usize) {
+        self.path.truncate(depth + 1);
+    }
+
+    fn choose(&mut self, depth: usize, _item: usize, choices: u64) {
+        self.path.truncate(depth);
+        self.path.push((usize::MAX, 0, choices));
+    }
+
+    fn try_option(&mut self, depth: usize, option: usize) {
+        if let Some(p) = self.path.get_mut(depth) {
+            p.0 = option;
+            p.1 += 1;
+            if self.verbose >= 3 {
+                eprintln!(
+                    "L{depth}: {} ({} of {})",
+                    self.texts.get(option).map_or("?", String::as_str),
+                    p.1,
+                    p.2
+                );
+            }
+        }
+    }
+
+    fn solution(&mut self, depth: usize) {
+        self.solutions += 1;
+        if self.verbose >= 2 {
+            eprintln!("solution {} at level {depth}", self.solutions);
+        }
+    }
+
+    fn tick(&mut self, progress: f64, stats: &Stats) {
+        if stats.nodes < self.next {
+            return;
+        }
+        self.next = stats.nodes.saturating_add(self.delta);
+        let mut text = format!("Current state (level {}):\n", self.path.len());
+        for (option, place, of) in &self.path {
+            if *option != usize::MAX {
+                text.push_str(&format!(
+                    " {} ({place} of {of})\n",
+                    self.texts.get(*option).map_or("?", String::as_str)
+                ));
+            }
+        }
+        text.push_str(&format!(
+            " {} solutions, {} nodes, {} updates, max level {} so far; about {:.5} done\n",
+            stats.solutions, stats.nodes, stats.updates, stats.max_depth, progress
+        ));
+        eprint!("{text}");
     }
 }
 
@@ -548,6 +792,9 @@ struct SolutionWriter<'a> {
     line: Vec<u8>,
     last_flush: Instant,
     error: Option<io::Error>,
+    /// Print every `every`-th solution; `seen` counts them all.
+    every: u64,
+    seen: u64,
 }
 
 impl<'a> SolutionWriter<'a> {
@@ -560,10 +807,16 @@ impl<'a> SolutionWriter<'a> {
             line: Vec::new(),
             last_flush: Instant::now(),
             error: None,
+            every: 1,
+            seen: 0,
         }
     }
 
     fn visit(&mut self, sol: &[usize]) -> ControlFlow<()> {
+        self.seen += 1;
+        if self.seen % self.every != 0 {
+            return ControlFlow::Continue(());
+        }
         match self.write(sol) {
             Ok(()) => ControlFlow::Continue(()),
             Err(e) => {
