@@ -82,6 +82,43 @@ SPLITTING (for a cluster, or any pool of machines):
     dlx --split 3 queens12.dlx > tokens.txt
     while read t; do dlx --count --subproblem "$t" queens12.dlx; done < tokens.txt
 
+MEMOISED SEARCH AND THE ZDD (--memo, --zdd, --sample, --best; DXZ's method):
+  Subproblems with the same items left to cover (and the same colours on the
+  secondary items) are solved once and cached (--memo-cache N entries at most;
+  a full cache is emptied and the search goes on, never a wrong answer). Fast
+  where subproblems repeat (tilings: 'xc --print domino12 | dlx --count --memo
+  --heuristic first' counts 53,060,477,521,960,000 tilings in milliseconds);
+  colours are supported, multiplicities are not. Counts of any size are exact.
+  --zdd FILE      writes the ZDD (zero-suppressed decision diagram) of all the
+                  solutions, reduced and ordered: options are ordered by their first
+                  primary item (in the items line's order), then by their number;
+                  each subproblem branches on its first uncovered primary item. Text:
+                    | comment lines first
+                    ID:(OPTION?LO:HI)     one line per node, children before parents
+                    root R                the last line
+                  IDs from 2 in decimal; OPTION is the option's number (from 0, in
+                  input order); LO is the node of the solutions without the option,
+                  HI of the rest of the solutions with it; 0 means no solution and 1
+                  the empty solution (the terminals). A solution is a path from the
+                  root to 1: the options of the nodes left by their HI edge.
+                  Example, 'a b c d e f' with options 'a b', 'b c', 'd e', 'e f',
+                  'a d', 'b e', 'c f' (the 2x3 domino tilings):
+                    2:(2?0:1)  3:(6?0:2)  4:(3?0:1)  5:(6?0:1)  6:(5?0:5)  7:(1?6:4)
+                    8:(4?0:7)  9:(0?8:3)  root 9            (one per line)
+  --sample N      prints N solutions drawn uniformly at random from the ZDD
+                  (--seed S: reproducible; default seed 0).
+  --best K        prints the K solutions of least total weight, lightest first, each
+                  after a line '| weight W' (JSON: {"solution": [..], "weight": W}).
+                  Weights: --weights FILE, one integer per option in input order
+                  (negative allowed: the heaviest solutions are the best of the
+                  negated weights); default 1 each.
+
+KNUTH'S OPTIONS:
+  --every M (his m: every M-th solution printed), --max-level L (a level limit;
+  the answer is then a lower bound), -v/-vv/-vvv with --delta N (progress reports
+  with the current state, each solution's level, every choice), several input
+  files (read as one problem). Not yet: his mems count.
+
 ENGINES:
   links  Dancing Links (Knuth's DLX); handles multiplicities; progress bar.
   cells  dancing cells (sparse sets, as in Knuth's SSXCC); often faster; no

@@ -204,11 +204,15 @@ impl Tables {
         (key[self.words + s as usize / 2] >> (32 * (s % 2))) as u32
     }
 
+    #[inline]
     fn fits(&self, k: u32, key: &[u64]) -> bool {
         let k = k as usize;
         let m = &self.masks[k * self.words..][..self.words];
         if !m.iter().zip(key).all(|(&m, &s)| m & !s == 0) {
             return false;
+        }
+        if self.slot_ents.is_empty() {
+            return true;
         }
         let ents = &self.slot_ents[self.slot_start[k] as usize..self.slot_start[k + 1] as usize];
         ents.iter().all(|&(s, c)| {
@@ -332,25 +336,25 @@ impl Search<'_> {
             return Expanded::Solved;
         }
         let start = self.live.len();
+        let mrv = self.heuristic == Heuristic::Mrv;
+        // one pass: the options that fit, the union of their items, and
+        // (for MRV) each primary item's number of options
         self.union.iter_mut().for_each(|u| *u = 0);
-        match parent {
-            Some((a, b)) => {
-                for j in a..b {
-                    let k = self.live[j];
-                    if t.fits(k, key) {
-                        self.live.push(k);
-                        let m = &t.masks[k as usize * w..][..w];
-                        self.union.iter_mut().zip(m).for_each(|(u, &m)| *u |= m);
-                    }
-                }
+        let (a, b) = parent.unwrap_or((0, 0));
+        let all = parent.is_none();
+        let n = if all { t.options } else { b - a };
+        for j in 0..n {
+            let k = if all { j as u32 } else { self.live[a + j] };
+            if !t.fits(k, key) {
+                continue;
             }
-            None => {
-                for k in 0..t.options as u32 {
-                    if t.fits(k, key) {
-                        self.live.push(k);
-                        let m = &t.masks[k as usize * w..][..w];
-                        self.union.iter_mut().zip(m).for_each(|(u, &m)| *u |= m);
-                    }
+            self.live.push(k);
+            let m = &t.masks[k as usize * w..][..w];
+            self.union.iter_mut().zip(m).for_each(|(u, &m)| *u |= m);
+            if mrv {
+                let k = k as usize;
+                for &i in &t.prims[t.prim_start[k] as usize..t.prim_start[k + 1] as usize] {
+                    self.counts[i as usize] += 1;
                 }
             }
         }
@@ -360,49 +364,29 @@ impl Search<'_> {
             .zip(&t.primary)
             .zip(&self.union)
             .any(|((&k, &p), &u)| k & p & !u != 0);
+        let mut best = (u32::MAX, u32::MAX);
+        for (wi, (&k, &p)) in key[..w].iter().zip(&t.primary).enumerate() {
+            let mut bits = k & p;
+            if !mrv {
+                if bits != 0 && best.1 == u32::MAX {
+                    best.1 = wi as u32 * 64 + bits.trailing_zeros();
+                }
+                continue;
+            }
+            while bits != 0 {
+                let i = wi as u32 * 64 + bits.trailing_zeros();
+                bits &= bits - 1;
+                let c = std::mem::take(&mut self.counts[i as usize]);
+                if c < best.0 {
+                    best = (c, i);
+                }
+            }
+        }
         if dead {
             self.live.truncate(start);
             return Expanded::Dead;
         }
-        let item = match self.heuristic {
-            Heuristic::First => {
-                let (wi, bits) = key[..w]
-                    .iter()
-                    .zip(&t.primary)
-                    .map(|(&k, &p)| k & p)
-                    .enumerate()
-                    .find(|&(_, b)| b != 0)
-                    .expect("a primary item is left");
-                wi as u32 * 64 + bits.trailing_zeros()
-            }
-            Heuristic::Mrv => {
-                for &k in &self.live[start..] {
-                    let k = k as usize;
-                    for &i in &t.prims[t.prim_start[k] as usize..t.prim_start[k + 1] as usize] {
-                        self.counts[i as usize] += 1;
-                    }
-                }
-                let mut best = (u32::MAX, 0u32);
-                for (wi, (&k, &p)) in key[..w].iter().zip(&t.primary).enumerate() {
-                    let mut bits = k & p;
-                    while bits != 0 {
-                        let i = wi as u32 * 64 + bits.trailing_zeros();
-                        bits &= bits - 1;
-                        let c = self.counts[i as usize];
-                        if c < best.0 {
-                            best = (c, i);
-                        }
-                    }
-                }
-                for &k in &self.live[start..] {
-                    let k = k as usize;
-                    for &i in &t.prims[t.prim_start[k] as usize..t.prim_start[k + 1] as usize] {
-                        self.counts[i as usize] = 0;
-                    }
-                }
-                best.1
-            }
-        };
+        let item = best.1;
         for j in start..self.live.len() {
             let k = self.live[j];
             if t.has_item(k, item) {
