@@ -67,9 +67,9 @@ pub struct MemoCount {
 /// Same count as [`Dlx::count`](crate::Dlx::count) (the tests check it on
 /// every bundled instance and against brute force); the number of search
 /// nodes depends on how often subproblems repeat. The cache holds at most
-/// [`with_cache_limit`](Self::with_cache_limit) entries (default 4M); when
-/// it is full it is emptied and the search goes on, recomputing what it
-/// must: slower, never wrong. [`hits`](Self::cache_hit_rate) are reported.
+/// [`with_cache_limit`](Self::with_cache_limit) entries (default 4M) and at
+/// most 256 MiB of keys; when it is full it is emptied and the search goes
+/// on, recomputing what it must: slower, never wrong. [`hits`](Self::cache_hit_rate) are reported.
 ///
 /// ```
 /// use exact_cover::{format, Limits, Memo};
@@ -632,6 +632,11 @@ impl Memo {
     }
 }
 
+/// The most bytes of keys the cache holds, whatever its entry limit: a
+/// problem with many coloured items has long keys (the Sudoku as XCC: about
+/// 800 bytes), and 4M of them would take gigabytes.
+const KEY_BYTES: usize = 256 << 20;
+
 /// The subproblem cache: keys (state words) in one arena, found by open
 /// addressing on a multiplicative hash; emptied when it holds `limit`
 /// entries.
@@ -689,7 +694,10 @@ impl<V: Copy> Cache<V> {
             self.clear();
             self.klen = key.len();
         }
-        if self.vals.len() >= self.limit || self.vals.len() >= u32::MAX as usize - 1 {
+        if self.vals.len() >= self.limit
+            || self.vals.len() >= u32::MAX as usize - 1
+            || self.keys.len() * 8 >= KEY_BYTES
+        {
             self.clear();
             stats.updates += 1;
         }
