@@ -311,7 +311,7 @@ fn parse_limit(text: &str) -> Result<u64, String> {
 /// Run `dlx` with parsed arguments; `Err` is a usage, input or I/O error
 /// (exit code 2, unless it is a closed pipe: see [`crate::is_broken_pipe`]).
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
-    let input = read_inputs(&args.files)?;
+    let mut input = read_inputs(&args.files)?;
     if args.memo
         || args.memo_cache.is_some()
         || args.zdd.is_some()
@@ -321,6 +321,9 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         return memo_run(args, &input);
     }
     let parsed = parse_input(&input)?;
+    // the text is parsed: free it before the engine is built (the peak
+    // memory of a big file is the parse's or the engine's, not both plus it)
+    input.text = String::new();
     if let Some(depth) = args.split {
         return write_split(args, &parsed, &input.source, depth);
     }
@@ -545,9 +548,7 @@ pub fn configure(args: &Args, parsed: &Parsed, source: &str) -> anyhow::Result<P
         )),
     };
     if args.engine == EngineArg::Cells && (args.max_level.is_some() || args.verbose > 0) {
-        anyhow::bail!(
-            "--max-level and -v run on the links engine: leave out --engine cells"
-        );
+        anyhow::bail!("--max-level and -v run on the links engine: leave out --engine cells");
     }
     let mut progress = args.progress.enabled() && args.verbose == 0;
     if progress && (args.engine == EngineArg::Cells || threads > 1) {
@@ -633,7 +634,13 @@ pub fn search(plan: &mut Plan, parsed: &Parsed, out: &mut dyn Write) -> io::Resu
         Engine::Links => {
             let mut dlx = Dlx::with_config(&parsed.problem, plan.config);
             dlx.set_max_level(plan.max_level);
-            search_links(&mut dlx, &plan.limits, watch, &parsed.option_texts, &mut visit)
+            search_links(
+                &mut dlx,
+                &plan.limits,
+                watch,
+                &parsed.option_texts,
+                &mut visit,
+            )
         }
     };
     match sink.error.take() {
@@ -707,7 +714,13 @@ fn count(plan: &mut Plan, parsed: &Parsed) -> Report {
         Engine::Subproblem(dlx) => {
             let mut dlx = std::mem::replace(dlx, Box::new(Dlx::new(&parsed.problem)));
             dlx.set_max_level(plan.max_level);
-            let r = search_links(&mut dlx, &plan.limits, plan.watch(), &parsed.option_texts, &mut none);
+            let r = search_links(
+                &mut dlx,
+                &plan.limits,
+                plan.watch(),
+                &parsed.option_texts,
+                &mut none,
+            );
             plan.engine = Engine::Subproblem(dlx);
             r
         }
@@ -717,7 +730,13 @@ fn count(plan: &mut Plan, parsed: &Parsed) -> Report {
         Engine::Links => {
             let mut dlx = Dlx::with_config(&parsed.problem, plan.config);
             dlx.set_max_level(plan.max_level);
-            search_links(&mut dlx, &plan.limits, plan.watch(), &parsed.option_texts, &mut none)
+            search_links(
+                &mut dlx,
+                &plan.limits,
+                plan.watch(),
+                &parsed.option_texts,
+                &mut none,
+            )
         }
     }
 }
@@ -1021,10 +1040,14 @@ fn memo_run(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
             "--memo and --memo-cache go with --count, --zdd, --sample or --best: memoised search counts solutions, it does not list them (try 'dlx --count --memo FILE')"
         );
     }
-    if [args.zdd.is_some(), args.sample.is_some(), args.best.is_some()]
-        .iter()
-        .filter(|&&b| b)
-        .count()
+    if [
+        args.zdd.is_some(),
+        args.sample.is_some(),
+        args.best.is_some(),
+    ]
+    .iter()
+    .filter(|&&b| b)
+    .count()
         > 1
     {
         anyhow::bail!("--zdd, --sample and --best are separate runs: give one of them");
@@ -1099,7 +1122,11 @@ fn memo_run(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
         Format::Json => writeln!(
             out,
             "{{\"count\":{},\"complete\":{exact},\"stop\":{},\"stats\":{{\"nodes\":{},\"updates\":{},\"max_depth\":{},\"bytes\":{},\"seconds\":{}}}}}",
-            if exact { count_text.as_str().to_string() } else { count.to_string() },
+            if exact {
+                count_text.as_str().to_string()
+            } else {
+                count.to_string()
+            },
             serde_json::to_string(&report.stop)?,
             s.nodes,
             s.updates,
@@ -1197,7 +1224,11 @@ fn zdd_run(
             .with_context(|| format!("cannot write to {destination}"))?;
         eprintln!(
             "{} samples from {count} solutions",
-            if count == num_bigint::BigUint::ZERO { 0 } else { n }
+            if count == num_bigint::BigUint::ZERO {
+                0
+            } else {
+                n
+            }
         );
     } else if let Some(k) = args.best {
         let best = zdd.best(k, weights);

@@ -601,12 +601,17 @@ impl Memo {
             Ok(root) => {
                 let first: Vec<u32> = (0..self.t.options)
                     .map(|k| {
-                        let (a, b) = (self.t.prim_start[k] as usize, self.t.prim_start[k + 1] as usize);
+                        let (a, b) = (
+                            self.t.prim_start[k] as usize,
+                            self.t.prim_start[k + 1] as usize,
+                        );
                         self.t.prims[a..b].iter().copied().min().unwrap_or(u32::MAX)
                     })
                     .collect();
                 let zdd = fold.into_zdd(root, &first);
-                stats.solutions = zdd.count().map_or(u64::MAX, |c| c.try_into().unwrap_or(u64::MAX));
+                stats.solutions = zdd
+                    .count()
+                    .map_or(u64::MAX, |c| c.try_into().unwrap_or(u64::MAX));
                 let stop = StopReason::Exhausted;
                 (Some(zdd), Report { stats, stop })
             }
@@ -706,8 +711,8 @@ impl<V: Copy> Cache<V> {
             self.table = vec![0; size];
             for e in 0..self.vals.len() {
                 let mask = size - 1;
-                let mut i = Self::hash(&self.keys[e * self.klen..(e + 1) * self.klen]) as usize
-                    & mask;
+                let mut i =
+                    Self::hash(&self.keys[e * self.klen..(e + 1) * self.klen]) as usize & mask;
                 while self.table[i] != 0 {
                     i = (i + 1) & mask;
                 }

@@ -874,7 +874,11 @@ fn best_solutions_by_weight() {
         .success();
     let text = stdout_of(&out);
     let weights: Vec<&str> = text.lines().filter(|l| l.starts_with("| weight")).collect();
-    assert_eq!(weights, ["| weight 12", "| weight 12", "| weight 30"], "{text}");
+    assert_eq!(
+        weights,
+        ["| weight 12", "| weight 12", "| weight 30"],
+        "{text}"
+    );
     std::fs::write(&w, "1 1 1\n1 x 1 1\n").unwrap();
     dlx()
         .args(["--best", "1", "--weights"])
@@ -882,7 +886,9 @@ fn best_solutions_by_weight() {
         .write_stdin(DOMINO23)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("line 2, column 3: 'x' is not an integer weight"));
+        .stderr(predicate::str::contains(
+            "line 2, column 3: 'x' is not an integer weight",
+        ));
     std::fs::write(&w, "1 1 1\n").unwrap();
     dlx()
         .args(["--best", "1", "--weights"])
@@ -955,7 +961,10 @@ fn knuths_options() {
     // -v --delta: progress reports with the current state
     let out = dlx()
         .args(["-v", "--delta", "1", "--count"])
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/xc/queens12.dlx"))
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../testdata/xc/queens12.dlx"
+        ))
         .assert()
         .success();
     let err = crate::stderr_of(&out);
@@ -979,5 +988,7 @@ fn knuths_options() {
         .arg(&b)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("opts.dlx: line 4, column 5: unknown item 'Q'"));
+        .stderr(predicate::str::contains(
+            "opts.dlx: line 4, column 5: unknown item 'Q'",
+        ));
 }
