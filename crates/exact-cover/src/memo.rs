@@ -69,7 +69,8 @@ pub struct MemoCount {
 /// nodes depends on how often subproblems repeat. The cache holds at most
 /// [`with_cache_limit`](Self::with_cache_limit) entries (default 4M) and at
 /// most 256 MiB of keys; when it is full it is emptied and the search goes
-/// on, recomputing what it must: slower, never wrong. [`hits`](Self::cache_hit_rate) are reported.
+/// on, recomputing what it must: slower, never wrong. [`Memo::cache_hit_rate`]
+/// gives the share of lookups the cache answered.
 ///
 /// ```
 /// use exact_cover::{format, Limits, Memo};

@@ -69,7 +69,7 @@ pub struct Zdd {
     rank: Vec<u32>,
 }
 
-/// Node numbers of the terminals.
+/// The terminal ⊥ (node 0): the empty family, no solution.
 pub const ZDD_BOTTOM: u32 = 0;
 /// The terminal ⊤: the family holding the empty solution.
 pub const ZDD_TOP: u32 = 1;
