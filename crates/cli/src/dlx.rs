@@ -82,6 +82,43 @@ SPLITTING (for a cluster, or any pool of machines):
     dlx --split 3 queens12.dlx > tokens.txt
     while read t; do dlx --count --subproblem "$t" queens12.dlx; done < tokens.txt
 
+MEMOISED SEARCH AND THE ZDD (--memo, --zdd, --sample, --best; DXZ's method):
+  Subproblems with the same items left to cover (and the same colours on the
+  secondary items) are solved once and cached (--memo-cache N entries at most;
+  a full cache is emptied and the search goes on, never a wrong answer). Fast
+  where subproblems repeat (tilings: 'xc --print domino12 | dlx --count --memo
+  --heuristic first' counts 53,060,477,521,960,000 tilings in milliseconds);
+  colours are supported, multiplicities are not. Counts of any size are exact.
+  --zdd FILE      writes the ZDD (zero-suppressed decision diagram) of all the
+                  solutions, reduced and ordered: options are ordered by their first
+                  primary item (in the items line's order), then by their number;
+                  each subproblem branches on its first uncovered primary item. Text:
+                    | comment lines first
+                    ID:(OPTION?LO:HI)     one line per node, children before parents
+                    root R                the last line
+                  IDs from 2 in decimal; OPTION is the option's number (from 0, in
+                  input order); LO is the node of the solutions without the option,
+                  HI of the rest of the solutions with it; 0 means no solution and 1
+                  the empty solution (the terminals). A solution is a path from the
+                  root to 1: the options of the nodes left by their HI edge.
+                  Example, 'a b c d e f' with options 'a b', 'b c', 'd e', 'e f',
+                  'a d', 'b e', 'c f' (the 2x3 domino tilings):
+                    2:(2?0:1)  3:(6?0:2)  4:(3?0:1)  5:(6?0:1)  6:(5?0:5)  7:(1?6:4)
+                    8:(4?0:7)  9:(0?8:3)  root 9            (one per line)
+  --sample N      prints N solutions drawn uniformly at random from the ZDD
+                  (--seed S: reproducible; default seed 0).
+  --best K        prints the K solutions of least total weight, lightest first, each
+                  after a line '| weight W' (JSON: {"solution": [..], "weight": W}).
+                  Weights: --weights FILE, one integer per option in input order
+                  (negative allowed: the heaviest solutions are the best of the
+                  negated weights); default 1 each.
+
+KNUTH'S OPTIONS:
+  --every M (his m: every M-th solution printed), --max-level L (a level limit;
+  the answer is then a lower bound), -v/-vv/-vvv with --delta N (progress reports
+  with the current state, each solution's level, every choice), several input
+  files (read as one problem). Not yet: his mems count.
+
 ENGINES:
   links  Dancing Links (Knuth's DLX); handles multiplicities; progress bar.
   cells  dancing cells (sparse sets, as in Knuth's SSXCC); often faster; no
@@ -108,8 +145,10 @@ EXIT CODES (the same table as 'sudoku'):
     after_long_help = AFTER_LONG_HELP
 )]
 pub struct Args {
-    /// Input file ('-' or nothing: standard input).
-    pub file: Option<PathBuf>,
+    /// Input files ('-' or nothing: standard input). Several files are read as
+    /// one problem, one after the other (as 'cat' would join them): the items
+    /// line from the first, options from all; errors name the file and its line.
+    pub files: Vec<PathBuf>,
     /// Write the answers to FILE ('-': standard output, the default).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -159,10 +198,48 @@ pub struct Args {
     /// row by row); --max-nodes and --timeout apply.
     #[arg(long)]
     pub memo: bool,
-    /// With --memo: keep at most N cached subproblem counts (default 4194304);
-    /// a full cache is emptied and the count goes on (slower, never wrong).
+    /// With --memo, --zdd, --sample or --best: keep at most N cached subproblems
+    /// (default 4194304); a full cache is emptied and the search goes on (slower,
+    /// never wrong).
     #[arg(long, value_name = "N")]
     pub memo_cache: Option<usize>,
+    /// Build the ZDD of all solutions by memoised search and write it to FILE
+    /// ('-': standard output) in the text format of --help; the count goes to
+    /// standard output (or to standard error when the ZDD does).
+    #[arg(long, value_name = "FILE")]
+    pub zdd: Option<PathBuf>,
+    /// Print N solutions drawn uniformly at random (independently, with
+    /// repetition) from the ZDD of all solutions; --seed S makes it reproducible.
+    #[arg(long, value_name = "N")]
+    pub sample: Option<usize>,
+    /// Print the K solutions of least total weight (see --weights), lightest
+    /// first, each after a line '| weight W'; found on the ZDD of all solutions.
+    #[arg(long, value_name = "K")]
+    pub best: Option<usize>,
+    /// With --best: the options' weights, one integer per option in input order
+    /// (blanks or newlines between them; '|' starts a comment line). Default: 1
+    /// per option (the solutions with the fewest options first).
+    #[arg(long, value_name = "FILE", requires = "best")]
+    pub weights: Option<PathBuf>,
+    /// Print only every M-th solution (the M-th, 2M-th, ...; Knuth's 'm' option);
+    /// all of them are counted.
+    #[arg(long, value_name = "M", value_parser = parse_every, conflicts_with = "count")]
+    pub every: Option<u64>,
+    /// Search at most L levels of choices deep (Knuth's level limit; links
+    /// engine): solutions of at most L options are found, deeper nodes are not
+    /// entered, and the answer is then a lower bound ('level limit reached').
+    #[arg(long, value_name = "L")]
+    pub max_level: Option<usize>,
+    /// Knuth-style reports on stderr (links engine, one thread): -v a progress
+    /// report every --delta nodes (counts, the estimate of the tree done, the
+    /// current choice at each level); -vv also each solution's number and level;
+    /// -vvv also every choice tried.
+    #[arg(short = 'v', long, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    /// With -v: nodes between progress reports (default 10000000; reports come
+    /// at most every 65536 nodes).
+    #[arg(long, value_name = "N", default_value_t = 10_000_000)]
+    pub delta: u64,
     /// Print statistics (nodes, updates, time, bytes, solutions) on stderr.
     #[arg(long)]
     pub stats: bool,
@@ -209,6 +286,15 @@ pub enum Format {
     Json,
 }
 
+/// `--every`: a positive spacing.
+fn parse_every(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err("--every 0 would print nothing; give M >= 1 (or use --count)".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{text}' is not a number of solutions")),
+    }
+}
+
 /// `--limit`: a positive number of solutions.
 fn parse_limit(text: &str) -> Result<u64, String> {
     match text.trim().parse::<u64>() {
@@ -225,11 +311,19 @@ fn parse_limit(text: &str) -> Result<u64, String> {
 /// Run `dlx` with parsed arguments; `Err` is a usage, input or I/O error
 /// (exit code 2, unless it is a closed pipe: see [`crate::is_broken_pipe`]).
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
-    let input = read_input(args.file.as_deref())?;
-    if args.memo || args.memo_cache.is_some() {
-        return memo_count(args, &input);
+    let mut input = read_inputs(&args.files)?;
+    if args.memo
+        || args.memo_cache.is_some()
+        || args.zdd.is_some()
+        || args.sample.is_some()
+        || args.best.is_some()
+    {
+        return memo_run(args, &input);
     }
     let parsed = parse_input(&input)?;
+    // the text is parsed: free it before the engine is built (the peak
+    // memory of a big file is the parse's or the engine's, not both plus it)
+    input.text = String::new();
     if let Some(depth) = args.split {
         return write_split(args, &parsed, &input.source, depth);
     }
@@ -294,6 +388,49 @@ fn config_of(args: &Args) -> Config {
 pub struct Input {
     pub text: String,
     pub source: String,
+    /// With several files: each one's name and the line of `text` (from 1)
+    /// it starts on.
+    pub parts: Vec<(String, usize)>,
+}
+
+/// Read the files of the command line (none: standard input) as one text.
+pub fn read_inputs(files: &[PathBuf]) -> anyhow::Result<Input> {
+    if files.len() <= 1 {
+        return read_input(files.first().map(PathBuf::as_path));
+    }
+    let mut text = String::new();
+    let mut parts = Vec::new();
+    let mut line = 1;
+    for f in files {
+        let one = read_input(Some(f))?;
+        parts.push((one.source, line));
+        line += one.text.lines().count();
+        text.push_str(&one.text);
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+    }
+    let source = parts
+        .iter()
+        .map(|p| p.0.as_str())
+        .collect::<Vec<_>>()
+        .join(" + ");
+    Ok(Input {
+        text,
+        source,
+        parts,
+    })
+}
+
+impl Input {
+    /// Where line `line` of the joined text comes from: the file's name and
+    /// its own line number.
+    pub fn locate(&self, line: usize) -> (&str, usize) {
+        match self.parts.iter().rev().find(|p| p.1 <= line) {
+            Some((name, start)) => (name, line + 1 - start),
+            None => (&self.source, line),
+        }
+    }
 }
 
 /// Read a file (standard input for `None` or `-`) as UTF-8 text.
@@ -313,7 +450,11 @@ pub fn read_input(file: Option<&Path>) -> anyhow::Result<Input> {
         }
     };
     let text = decode_utf8(bytes).map_err(|e| anyhow!("{source}: {e}"))?;
-    Ok(Input { text, source })
+    Ok(Input {
+        text,
+        source,
+        parts: Vec::new(),
+    })
 }
 
 /// The bytes as text, or where the first invalid UTF-8 sequence is (1-based
@@ -334,9 +475,13 @@ pub fn decode_utf8(bytes: Vec<u8>) -> Result<String, ParseError> {
 
 /// Parse the problem; print the parser's warnings on stderr.
 pub fn parse_input(input: &Input) -> anyhow::Result<Parsed> {
-    let parsed = parse(&input.text).map_err(|e| anyhow!("{}: {e}", input.source))?;
+    let parsed = parse(&input.text).map_err(|e| {
+        let (file, line) = input.locate(e.line);
+        anyhow!("{file}: {}", ParseError { line, ..e })
+    })?;
     for w in &parsed.warnings {
-        eprintln!("dlx: {}: warning: {w}", input.source);
+        let (file, line) = input.locate(w.line);
+        eprintln!("dlx: {file}: warning: line {line}: {}", w.message);
     }
     Ok(parsed)
 }
@@ -366,6 +511,13 @@ pub struct Plan {
     /// Show a progress bar (links engine on one thread).
     pub progress: bool,
     pub format: Format,
+    /// Print every `every`-th solution (1: all).
+    pub every: u64,
+    /// The level limit (links engine).
+    pub max_level: Option<usize>,
+    /// Knuth-style reports (`-v`, `-vv`, `-vvv`) and their spacing in nodes.
+    pub verbose: u8,
+    pub delta: u64,
 }
 
 /// Check the arguments against each other and the problem, and build the plan.
@@ -395,7 +547,10 @@ pub fn configure(args: &Args, parsed: &Parsed, source: &str) -> anyhow::Result<P
             Cells::with_config(&parsed.problem, config).map_err(|e| anyhow!("{source}: {e}"))?,
         )),
     };
-    let mut progress = args.progress.enabled();
+    if args.engine == EngineArg::Cells && (args.max_level.is_some() || args.verbose > 0) {
+        anyhow::bail!("--max-level and -v run on the links engine: leave out --engine cells");
+    }
+    let mut progress = args.progress.enabled() && args.verbose == 0;
     if progress && (args.engine == EngineArg::Cells || threads > 1) {
         if args.progress == When::Always {
             eprintln!(
@@ -424,6 +579,10 @@ pub fn configure(args: &Args, parsed: &Parsed, source: &str) -> anyhow::Result<P
         threads,
         progress,
         format: args.format,
+        every: args.every.unwrap_or(1),
+        max_level: args.max_level,
+        verbose: args.verbose,
+        delta: args.delta.max(1),
     })
 }
 
@@ -439,7 +598,12 @@ fn threads(args: &Args) -> anyhow::Result<usize> {
             ),
         };
     }
-    if args.limit.is_some() || args.max_nodes.is_some() || args.subproblem.is_some() {
+    if args.limit.is_some()
+        || args.max_nodes.is_some()
+        || args.subproblem.is_some()
+        || args.max_level.is_some()
+        || args.verbose > 0
+    {
         // these limits depend on the order of the search; a subproblem is
         // one task of a split, counted on one thread
         return Ok(1);
@@ -457,25 +621,27 @@ pub fn search(plan: &mut Plan, parsed: &Parsed, out: &mut dyn Write) -> io::Resu
     if plan.count {
         return Ok(count(plan, parsed));
     }
+    let watch = plan.watch();
     let mut sink = SolutionWriter::new(out, plan.format, &parsed.option_texts);
+    sink.every = plan.every;
     let mut visit = |sol: &[usize]| sink.visit(sol);
     let report = match &mut plan.engine {
         Engine::Cells(cells) => cells.search(&plan.limits, visit),
-        Engine::Subproblem(dlx) if plan.progress => {
-            let mut bar = Bar::new();
-            let r = dlx.search_observed(&plan.limits, &mut visit, &mut bar);
-            bar.0.finish_and_clear();
-            r
+        Engine::Subproblem(dlx) => {
+            dlx.set_max_level(plan.max_level);
+            search_links(dlx, &plan.limits, watch, &parsed.option_texts, &mut visit)
         }
-        Engine::Subproblem(dlx) => dlx.search(&plan.limits, visit),
-        Engine::Links if plan.progress => {
+        Engine::Links => {
             let mut dlx = Dlx::with_config(&parsed.problem, plan.config);
-            let mut bar = Bar::new();
-            let r = dlx.search_observed(&plan.limits, &mut visit, &mut bar);
-            bar.0.finish_and_clear();
-            r
+            dlx.set_max_level(plan.max_level);
+            search_links(
+                &mut dlx,
+                &plan.limits,
+                watch,
+                &parsed.option_texts,
+                &mut visit,
+            )
         }
-        Engine::Links => Dlx::with_config(&parsed.problem, plan.config).search(&plan.limits, visit),
     };
     match sink.error.take() {
         Some(e) => Err(e),
@@ -483,31 +649,189 @@ pub fn search(plan: &mut Plan, parsed: &Parsed, out: &mut dyn Write) -> io::Resu
     }
 }
 
+/// What [`search_links`] shows besides the solutions, and whether it counts.
+#[derive(Clone, Copy, Debug)]
+struct Watch {
+    count: bool,
+    progress: bool,
+    verbose: u8,
+    delta: u64,
+}
+
+impl Plan {
+    fn watch(&self) -> Watch {
+        Watch {
+            count: self.count,
+            progress: self.progress,
+            verbose: self.verbose,
+            delta: self.delta,
+        }
+    }
+}
+
+/// Search (`visit` set) or count on the links engine, with the progress
+/// bar or the Knuth-style reports the plan asks for.
+fn search_links(
+    dlx: &mut Dlx,
+    limits: &Limits,
+    plan: Watch,
+    texts: &[String],
+    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+) -> Report {
+    if plan.verbose > 0 {
+        let mut obs = Knuth::new(plan.verbose, plan.delta, texts);
+        let r = if plan.count {
+            dlx.count_observed(limits, &mut obs)
+        } else {
+            dlx.search_observed(limits, visit, &mut obs)
+        };
+        obs.report(&r.stats);
+        r
+    } else if plan.progress {
+        let mut bar = Bar::new();
+        let r = if plan.count {
+            dlx.count_observed(limits, &mut bar)
+        } else {
+            dlx.search_observed(limits, visit, &mut bar)
+        };
+        bar.0.finish_and_clear();
+        r
+    } else if plan.count {
+        dlx.count(limits)
+    } else {
+        dlx.search(limits, visit)
+    }
+}
+
 /// Count the solutions, on `plan.threads` threads.
 fn count(plan: &mut Plan, parsed: &Parsed) -> Report {
+    let mut none = |_: &[usize]| ControlFlow::Continue(());
     match &mut plan.engine {
         Engine::Cells(cells) if plan.threads > 1 => {
             cells.count_parallel(&plan.limits, plan.threads)
         }
         Engine::Cells(cells) => cells.count(&plan.limits),
-        Engine::Subproblem(dlx) if plan.progress => {
-            let mut bar = Bar::new();
-            let r = dlx.count_observed(&plan.limits, &mut bar);
-            bar.0.finish_and_clear();
+        Engine::Subproblem(dlx) => {
+            let mut dlx = std::mem::replace(dlx, Box::new(Dlx::new(&parsed.problem)));
+            dlx.set_max_level(plan.max_level);
+            let r = search_links(
+                &mut dlx,
+                &plan.limits,
+                plan.watch(),
+                &parsed.option_texts,
+                &mut none,
+            );
+            plan.engine = Engine::Subproblem(dlx);
             r
         }
-        Engine::Subproblem(dlx) => dlx.count(&plan.limits),
         Engine::Links if plan.threads > 1 => {
             count_parallel(&parsed.problem, plan.config, &plan.limits, plan.threads)
         }
-        Engine::Links if plan.progress => {
+        Engine::Links => {
             let mut dlx = Dlx::with_config(&parsed.problem, plan.config);
-            let mut bar = Bar::new();
-            let r = dlx.count_observed(&plan.limits, &mut bar);
-            bar.0.finish_and_clear();
-            r
+            dlx.set_max_level(plan.max_level);
+            search_links(
+                &mut dlx,
+                &plan.limits,
+                plan.watch(),
+                &parsed.option_texts,
+                &mut none,
+            )
         }
-        Engine::Links => Dlx::with_config(&parsed.problem, plan.config).count(&plan.limits),
+    }
+}
+
+/// Knuth-style reports on stderr: every `delta` nodes the current choice
+/// at each level (its option, and its place among the item's options),
+/// the solutions, nodes and deepest level so far, and the estimate of the
+/// tree done (`-v`); each solution's number and level (`-vv`); every
+/// choice tried (`-vvv`).
+struct Knuth<'a> {
+    verbose: u8,
+    delta: u64,
+    next: u64,
+    texts: &'a [String],
+    /// Per level: (option, place from 1, options of the item).
+    path: Vec<(usize, u64, u64)>,
+    solutions: u64,
+}
+
+impl<'a> Knuth<'a> {
+    fn new(verbose: u8, delta: u64, texts: &'a [String]) -> Knuth<'a> {
+        Knuth {
+            verbose,
+            delta,
+            next: delta,
+            texts,
+            path: Vec::new(),
+            solutions: 0,
+        }
+    }
+
+    /// The closing line, as Knuth's programs end.
+    fn report(&self, stats: &Stats) {
+        eprintln!(
+            "Altogether {} solution{}, {} nodes, {} updates, max level {}.",
+            stats.solutions,
+            if stats.solutions == 1 { "" } else { "s" },
+            stats.nodes,
+            stats.updates,
+            stats.max_depth
+        );
+    }
+}
+
+impl Observer for Knuth<'_> {
+    fn backtrack(&mut self, depth: usize) {
+        self.path.truncate(depth + 1);
+    }
+
+    fn choose(&mut self, depth: usize, _item: usize, choices: u64) {
+        self.path.truncate(depth);
+        self.path.push((usize::MAX, 0, choices));
+    }
+
+    fn try_option(&mut self, depth: usize, option: usize) {
+        if let Some(p) = self.path.get_mut(depth) {
+            p.0 = option;
+            p.1 += 1;
+            if self.verbose >= 3 {
+                eprintln!(
+                    "L{depth}: {} ({} of {})",
+                    self.texts.get(option).map_or("?", String::as_str),
+                    p.1,
+                    p.2
+                );
+            }
+        }
+    }
+
+    fn solution(&mut self, depth: usize) {
+        self.solutions += 1;
+        if self.verbose >= 2 {
+            eprintln!("solution {} at level {depth}", self.solutions);
+        }
+    }
+
+    fn tick(&mut self, progress: f64, stats: &Stats) {
+        if stats.nodes < self.next {
+            return;
+        }
+        self.next = stats.nodes.saturating_add(self.delta);
+        let mut text = format!("Current state (level {}):\n", self.path.len());
+        for (option, place, of) in &self.path {
+            if *option != usize::MAX {
+                text.push_str(&format!(
+                    " {} ({place} of {of})\n",
+                    self.texts.get(*option).map_or("?", String::as_str)
+                ));
+            }
+        }
+        text.push_str(&format!(
+            " {} solutions, {} nodes, {} updates, max level {} so far; about {:.5} done\n",
+            stats.solutions, stats.nodes, stats.updates, stats.max_depth, progress
+        ));
+        eprint!("{text}");
     }
 }
 
@@ -524,6 +848,9 @@ struct SolutionWriter<'a> {
     line: Vec<u8>,
     last_flush: Instant,
     error: Option<io::Error>,
+    /// Print every `every`-th solution; `seen` counts them all.
+    every: u64,
+    seen: u64,
 }
 
 impl<'a> SolutionWriter<'a> {
@@ -536,10 +863,16 @@ impl<'a> SolutionWriter<'a> {
             line: Vec::new(),
             last_flush: Instant::now(),
             error: None,
+            every: 1,
+            seen: 0,
         }
     }
 
     fn visit(&mut self, sol: &[usize]) -> ControlFlow<()> {
+        self.seen += 1;
+        if self.seen % self.every != 0 {
+            return ControlFlow::Continue(());
+        }
         match self.write(sol) {
             Ok(()) => ControlFlow::Continue(()),
             Err(e) => {
@@ -695,24 +1028,43 @@ fn report_on_stderr(report: &Report, elapsed: Duration, stats: bool) {
     }
 }
 
-/// `dlx --count --memo`: memoised counting, written as `--count` writes its
-/// answer (text: the count, or `at least N (REASON)`; JSON: the summary
-/// line, with the count as a JSON integer of any size).
-fn memo_count(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
+/// The memoised paths: `dlx --count --memo` (memoised counting, written
+/// as `--count` writes its answer: text, the count or `at least N
+/// (REASON)`; JSON, the summary line with the count as a JSON integer of any
+/// size), `--zdd FILE`, `--sample N` and `--best K` (on the ZDD).
+fn memo_run(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
     let source = input.source.as_str();
-    if !args.count || !args.memo {
+    let zdd_mode = args.zdd.is_some() || args.sample.is_some() || args.best.is_some();
+    if !zdd_mode && (!args.count || !args.memo) {
         anyhow::bail!(
-            "--memo and --memo-cache go with --count: memoised search counts solutions, it does not list them (try 'dlx --count --memo FILE')"
+            "--memo and --memo-cache go with --count, --zdd, --sample or --best: memoised search counts solutions, it does not list them (try 'dlx --count --memo FILE')"
         );
+    }
+    if [
+        args.zdd.is_some(),
+        args.sample.is_some(),
+        args.best.is_some(),
+    ]
+    .iter()
+    .filter(|&&b| b)
+    .count()
+        > 1
+    {
+        anyhow::bail!("--zdd, --sample and --best are separate runs: give one of them");
     }
     if args.limit.is_some() || args.engine == EngineArg::Cells || args.no_prune {
         anyhow::bail!(
-            "--memo counts by adding up subproblems: leave out --limit, --engine and --no-prune"
+            "memoised search (--memo, --zdd, --sample, --best) adds up subproblems: leave out --limit, --engine and --no-prune"
         );
     }
     if args.split.is_some() || args.subproblem.is_some() {
         anyhow::bail!(
-            "--memo counts the whole problem: leave out --split and --subproblem (count each subproblem without --memo)"
+            "memoised search (--memo, --zdd, --sample, --best) takes the whole problem: leave out --split and --subproblem (count each subproblem without --memo)"
+        );
+    }
+    if zdd_mode && args.heuristic != HeuristicArg::Mrv {
+        anyhow::bail!(
+            "the ZDD always branches on the first uncovered item (that keeps it ordered): leave out --heuristic"
         );
     }
     let heuristic = match args.heuristic {
@@ -720,6 +1072,16 @@ fn memo_count(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
         HeuristicArg::First => Heuristic::First,
     };
     let parsed = parse_input(input)?;
+    let weights = match &args.weights {
+        Some(path) => {
+            let text = std::fs::read(path)
+                .with_context(|| format!("--weights: cannot read {}", path.display()))?;
+            let text = decode_utf8(text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+            parse_weights(&text, parsed.problem.option_count())
+                .map_err(|e| anyhow!("{}: {e}", path.display()))?
+        }
+        None => vec![1; parsed.problem.option_count()],
+    };
     let mut memo = exact_cover::Memo::new(&parsed.problem)
         .map_err(|e| anyhow!("{source}: {e}"))?
         .with_heuristic(heuristic);
@@ -733,22 +1095,38 @@ fn memo_count(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
         cancel: None,
     };
     let start = Instant::now();
+    if zdd_mode {
+        return zdd_run(args, &parsed, &mut memo, &limits, &weights, start);
+    }
     let answer = memo.count(&limits);
-    let elapsed = start.elapsed();
     let (report, count) = (&answer.report, answer.count);
     let count_text = match (report.stop.is_complete(), answer.overflow) {
         (true, false) => count.to_string(),
-        (_, true) => format!("at least {count} (the count passed 2^128)"),
+        (true, true) => {
+            // past u128: the ZDD counts in big numbers
+            let (zdd, _) = memo.zdd(&limits);
+            match zdd {
+                Some(z) => z.count_big().to_string(),
+                None => format!("at least {count} (the count passed 2^128)"),
+            }
+        }
+        (false, true) => format!("at least {count} (the count passed 2^128)"),
         (false, false) => format!("at least {count} ({})", report.stop),
     };
+    let elapsed = start.elapsed();
+    let exact = report.stop.is_complete() && !count_text.starts_with("at least");
     let mut out = open_output(args.output.as_deref())?;
     let s = &report.stats;
     let written = match args.format {
         Format::Text => writeln!(out, "{count_text}"),
         Format::Json => writeln!(
             out,
-            "{{\"count\":{count},\"complete\":{},\"stop\":{},\"stats\":{{\"nodes\":{},\"updates\":{},\"max_depth\":{},\"bytes\":{},\"seconds\":{}}}}}",
-            report.stop.is_complete() && !answer.overflow,
+            "{{\"count\":{},\"complete\":{exact},\"stop\":{},\"stats\":{{\"nodes\":{},\"updates\":{},\"max_depth\":{},\"bytes\":{},\"seconds\":{}}}}}",
+            if exact {
+                count_text.as_str().to_string()
+            } else {
+                count.to_string()
+            },
             serde_json::to_string(&report.stop)?,
             s.nodes,
             s.updates,
@@ -762,17 +1140,189 @@ fn memo_count(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
         .context("cannot write the count")?;
     eprintln!("{count_text} solutions");
     if args.stats {
-        eprintln!(
-            "nodes {}  cache hits {}  cache emptied {}  max depth {}  bytes {}  time {:.3}s",
-            s.nodes,
-            s.guesses,
-            s.updates,
-            s.max_depth,
-            s.peak_bytes,
-            elapsed.as_secs_f64()
-        );
+        memo_stats(report, elapsed);
     }
-    Ok(ExitCode::from(exit_code(report)))
+    Ok(ExitCode::from(if exact && count > 0 {
+        exit::OK
+    } else {
+        exit::INCOMPLETE
+    }))
+}
+
+/// `--stats` of the memoised paths.
+fn memo_stats(report: &Report, elapsed: Duration) {
+    let s = &report.stats;
+    eprintln!(
+        "nodes {}  cache hits {} ({:.1}%)  cache emptied {}  max depth {}  bytes {}  time {:.3}s",
+        s.nodes,
+        s.guesses,
+        100.0 * exact_cover::Memo::cache_hit_rate(report),
+        s.updates,
+        s.max_depth,
+        s.peak_bytes,
+        elapsed.as_secs_f64()
+    );
+}
+
+/// `--zdd`, `--sample`, `--best`: build the ZDD, then write it, draw from
+/// it or rank its solutions.
+fn zdd_run(
+    args: &Args,
+    parsed: &Parsed,
+    memo: &mut exact_cover::Memo,
+    limits: &Limits,
+    weights: &[i64],
+    start: Instant,
+) -> anyhow::Result<ExitCode> {
+    let (zdd, report) = memo.zdd(limits);
+    let Some(zdd) = zdd else {
+        eprintln!("dlx: the ZDD was not finished: {}", report.stop);
+        if args.stats {
+            memo_stats(&report, start.elapsed());
+        }
+        return Ok(ExitCode::from(exit::INCOMPLETE));
+    };
+    let count = zdd.count_big();
+    let destination = match &args.output {
+        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
+        _ => "standard output".to_string(),
+    };
+    let mut out = open_output(args.output.as_deref())?;
+    if let Some(path) = &args.zdd {
+        let to_stdout = path.as_os_str() == "-";
+        if to_stdout {
+            zdd.write_text(&mut out)
+        } else {
+            let mut f = std::fs::File::create(path)
+                .with_context(|| format!("--zdd: cannot create {}", path.display()))?;
+            zdd.write_text(&mut f)
+                .with_context(|| format!("--zdd: cannot write {}", path.display()))?;
+            match args.format {
+                Format::Text => writeln!(out, "{count}"),
+                Format::Json => writeln!(
+                    out,
+                    "{{\"count\":{count},\"zdd_nodes\":{},\"complete\":true}}",
+                    zdd.len()
+                ),
+            }
+        }
+        .and_then(|()| out.flush())
+        .with_context(|| format!("cannot write to {destination}"))?;
+        eprintln!("{count} solutions; ZDD of {} nodes", zdd.len());
+    } else if let Some(n) = args.sample {
+        let mut rng = exact_cover::SplitMix64::new(args.seed.unwrap_or(0));
+        let mut sink = SolutionWriter::new(&mut out, args.format, &parsed.option_texts);
+        for sol in zdd.samples(n, &mut rng) {
+            if sink.visit(&sol).is_break() {
+                break;
+            }
+        }
+        if let Some(e) = sink.error.take() {
+            return Err(e).with_context(|| format!("cannot write to {destination}"));
+        }
+        out.flush()
+            .with_context(|| format!("cannot write to {destination}"))?;
+        eprintln!(
+            "{} samples from {count} solutions",
+            if count == num_bigint::BigUint::ZERO {
+                0
+            } else {
+                n
+            }
+        );
+    } else if let Some(k) = args.best {
+        let best = zdd.best(k, weights);
+        let mut text = String::new();
+        for (i, (w, sol)) in best.iter().enumerate() {
+            match args.format {
+                Format::Text => {
+                    if i > 0 {
+                        text.push('\n');
+                    }
+                    text.push_str(&format!("| weight {w}\n"));
+                    for &o in sol {
+                        text.push_str(&parsed.option_texts[o]);
+                        text.push('\n');
+                    }
+                }
+                Format::Json => {
+                    let opts: Vec<&str> = sol
+                        .iter()
+                        .map(|&o| parsed.option_texts[o].as_str())
+                        .collect();
+                    let weight = i64::try_from(*w).map_or_else(
+                        |_| serde_json::Value::String(w.to_string()),
+                        serde_json::Value::from,
+                    );
+                    text.push_str(
+                        &serde_json::json!({"weight": weight, "solution": opts}).to_string(),
+                    );
+                    text.push('\n');
+                }
+            }
+        }
+        out.write_all(text.as_bytes())
+            .and_then(|()| out.flush())
+            .with_context(|| format!("cannot write to {destination}"))?;
+        eprintln!("{} best of {count} solutions", best.len());
+    }
+    if args.stats {
+        memo_stats(&report, start.elapsed());
+    }
+    Ok(ExitCode::from(if count > num_bigint::BigUint::ZERO {
+        exit::OK
+    } else {
+        exit::INCOMPLETE
+    }))
+}
+
+/// `--weights`: one integer per option, in input order; `|` starts a
+/// comment line. Errors name the line and column.
+pub fn parse_weights(text: &str, options: usize) -> Result<Vec<i64>, ParseError> {
+    let mut weights = Vec::with_capacity(options);
+    for (ln, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with('|') {
+            continue;
+        }
+        let mut col = 1;
+        let mut rest = line;
+        while !rest.is_empty() {
+            let blank = rest.len() - rest.trim_start().len();
+            col += rest[..blank].chars().count();
+            rest = &rest[blank..];
+            if rest.is_empty() {
+                break;
+            }
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            let token = &rest[..end];
+            let w = token.parse::<i64>().map_err(|_| ParseError {
+                line: ln + 1,
+                column: col,
+                message: format!("'{token}' is not an integer weight"),
+            })?;
+            if weights.len() == options {
+                return Err(ParseError {
+                    line: ln + 1,
+                    column: col,
+                    message: format!("more weights than the problem's {options} options"),
+                });
+            }
+            weights.push(w);
+            col += token.chars().count();
+            rest = &rest[end..];
+        }
+    }
+    if weights.len() < options {
+        return Err(ParseError {
+            line: text.lines().count().max(1),
+            column: 1,
+            message: format!(
+                "{} weights for {options} options: give one per option, in input order",
+                weights.len()
+            ),
+        });
+    }
+    Ok(weights)
 }
 
 /// The exit code of a search: [`exit::OK`] for a complete search with at

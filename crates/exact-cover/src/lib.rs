@@ -35,10 +35,15 @@
 //!      (pentominoes, Sudoku as XCC) and about level with [`Dlx`] elsewhere.
 //!      It has no multiplicities ([`CellsError`]), no solution iterator and no
 //!      observer yet.
-//!    - [`Memo`] only counts, caching the count of every subproblem by the
-//!      set of items left (DXZ's idea): orders of magnitude faster where
-//!      subproblems repeat (tilings), slower where they do not; exact counts
-//!      in `u128`; no colours or multiplicities ([`MemoError`]).
+//!    - [`Memo`] caches the answer of every subproblem by the state of the
+//!      items left (DXZ's idea): orders of magnitude faster where
+//!      subproblems repeat (tilings), about level with plain search where
+//!      they do not (pentominoes). [`Memo::count`] counts (`u128`);
+//!      [`Memo::zdd`] builds the reduced, ordered [`Zdd`] of all solutions,
+//!      which counts at any size ([`Zdd::count_big`]), samples solutions
+//!      uniformly ([`Zdd::samples`]) and ranks them by option weights
+//!      ([`Zdd::best`]). Colours are handled; multiplicities are not
+//!      ([`MemoError`]).
 //! 3. **Ask.** Both engines give the [first](Dlx::first) solution, a
 //!    [count](Dlx::count), or [visit](Dlx::search) solutions with a callback
 //!    that can stop the search (`ControlFlow::Break`). A solution is a list
@@ -179,6 +184,7 @@ pub mod rng;
 mod search;
 pub mod split;
 mod stats;
+mod zdd;
 
 pub use cells::{Cells, CellsError};
 pub use limits::{CancelToken, Limits};
@@ -188,6 +194,7 @@ pub use problem::{BuildError, ColourId, Entry, Item, ItemId, Problem, ProblemBui
 pub use rng::SplitMix64;
 pub use search::{Config, Dlx, Heuristic, NoObserver, Observer, Solutions};
 pub use stats::{Report, Stats, StopReason};
+pub use zdd::{ZDD_BOTTOM, ZDD_TOP, Zdd, ZddCheckError, ZddNode};
 
 /// The README's example, run as a doc test so it stays correct.
 #[cfg(doctest)]

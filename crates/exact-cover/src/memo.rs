@@ -1,45 +1,38 @@
-//! Memoised counting: the number of solutions of every subproblem met is
-//! cached, keyed by the set of items still to cover.
+//! Memoised search: the answer of every subproblem met is cached, keyed by
+//! the state of the items still to cover.
 //!
 //! This follows the idea of Nishino, Yasuda, Minato and Nagata's DXZ
 //! ("Dancing with Decision Diagrams", AAAI 2017) and of Knuth's DLX6: the
 //! solutions below a search node depend only on which items are still
-//! uncovered, so two nodes with the same uncovered items have the same
-//! count, and the second one is answered from the cache. On tilings, where
-//! the search meets the same frontier again and again, this is orders of
+//! uncovered (and, for coloured secondary items, which colour each one
+//! already has), so two nodes with the same state have the same solutions,
+//! and the second one is answered from the cache. On tilings, where the
+//! search meets the same frontier again and again, this is orders of
 //! magnitude faster than plain search (8×8 domino tilings: 12,988,816
-//! solutions counted from 1,693 subproblems). The code is
-//! our own.
+//! solutions counted from about 1,700 subproblems). The code is our own.
 //!
-//! Partial (see the crate README): counts only (no ZDD of the solutions,
-//! no sampling, no weights), no colours and no multiplicities
-//! ([`MemoError`]), and a count that overflows `u128` saturates
-//! ([`MemoCount::overflow`]).
-
-use std::collections::HashMap;
+//! One search serves two folds: [`Memo::count`] adds up counts (`u128`),
+//! [`Memo::zdd`] builds a [`Zdd`] of all the solutions.
+//!
+//! Each subproblem keeps the list of options that still fit (filtered from
+//! its parent's), so the item with the fewest options is found without
+//! scanning every option of every item, and a subproblem in which some
+//! uncovered primary item has no option left is known to be dead (no
+//! solution) before it is searched, as SSXCC prunes.
 
 use crate::limits::Limits;
 use crate::problem::Problem;
 use crate::search::Heuristic;
 use crate::stats::{Report, Stats, StopReason};
+use crate::zdd::{Zdd, ZddFold};
 
-/// Why a problem cannot be counted by [`Memo`].
+/// Why a problem cannot be searched by [`Memo`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MemoError {
-    /// Some option gives a secondary item a colour; memoised counting
-    /// handles uncoloured secondary items only (for now).
-    #[error(
-        "option {option} gives a secondary item a colour; memoised counting handles \
-         uncoloured problems only: count without --memo"
-    )]
-    Colours {
-        /// The first option with a colour (from 0).
-        option: usize,
-    },
     /// A primary item must be covered other than exactly once.
     #[error(
-        "item '{item}' has multiplicity {lo}..{hi}; memoised counting covers each primary \
-         item exactly once: count without --memo"
+        "item '{item}' has multiplicity {lo}..{hi}; memoised search covers each primary \
+         item exactly once: search without --memo"
     )]
     Multiplicity {
         /// The item's name.
@@ -58,42 +51,33 @@ pub struct MemoCount {
     /// `overflow` is false; when a limit stopped the count, the solutions
     /// of the subproblems finished so far (a lower bound).
     pub count: u128,
-    /// The count passed `u128::MAX` and was held there.
+    /// The count passed `u128::MAX` and was held there ([`Memo::zdd`] and
+    /// [`Zdd::count_big`] count past it).
     pub overflow: bool,
     /// `stats.nodes`: subproblems searched (not answered by the cache);
     /// `stats.solutions`: the count, held at `u64::MAX` if larger;
     /// `stats.guesses`: subproblems answered by the cache; `stats.updates`:
     /// times the cache was emptied for being full; `peak_bytes`: the
-    /// cache's and the stack's estimated size at their largest.
+    /// cache's and the stacks' estimated size at their largest.
     pub report: Report,
 }
 
-/// One subproblem being counted: its items (a slice of the stack's bit
-/// words), the item it branches on, the next option of that item to try,
-/// and the solutions found below it so far.
-#[derive(Clone, Copy, Debug)]
-struct Frame {
-    item: u32,
-    next: u32,
-    sum: u128,
-}
-
-/// Memoised solution counting for exact cover with (uncoloured)
-/// secondary items.
+/// Memoised search for exact cover with secondary items and colours.
 ///
 /// Same count as [`Dlx::count`](crate::Dlx::count) (the tests check it on
 /// every bundled instance and against brute force); the number of search
 /// nodes depends on how often subproblems repeat. The cache holds at most
-/// [`with_cache_limit`](Self::with_cache_limit) entries (default 4M); when
-/// it is full it is emptied and the count goes on, recomputing what it must:
-/// slower, never wrong.
+/// [`with_cache_limit`](Self::with_cache_limit) entries (default 4M) and at
+/// most 256 MiB of keys; when it is full it is emptied and the search goes
+/// on, recomputing what it must: slower, never wrong. [`Memo::cache_hit_rate`]
+/// gives the share of lookups the cache answered.
 ///
 /// ```
 /// use exact_cover::{format, Limits, Memo};
 /// // the 2x3 domino tilings: 3
 /// let text = "a b c d e f\na b\nb c\nd e\ne f\na d\nb e\nc f\n";
 /// let p = format::parse(text)?.problem;
-/// let mut memo = Memo::new(&p).expect("no colours");
+/// let mut memo = Memo::new(&p).expect("no multiplicities");
 /// let answer = memo.count(&Limits::none());
 /// assert_eq!(answer.count, 3);
 /// assert!(answer.report.stop.is_complete());
@@ -101,23 +85,44 @@ struct Frame {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Memo {
-    /// 64-bit words per item set.
-    words: usize,
-    /// The primary items, as a set.
-    primary: Vec<u64>,
-    /// Per option, its items as a set (`words` words each).
-    masks: Vec<u64>,
-    /// Per item, the options that contain it.
-    by_item: Vec<Vec<u32>>,
+    t: Tables,
     heuristic: Heuristic,
-    cache: HashMap<Box<[u64]>, u128>,
+    cache: Cache<u128>,
     cache_limit: usize,
 }
 
-impl Memo {
-    /// Load `problem` (items chosen first-in-order, as DXZ does; see
-    /// [`with_heuristic`](Self::with_heuristic)).
-    pub fn new(problem: &Problem) -> Result<Memo, MemoError> {
+/// The problem as bit sets and colour slots.
+#[derive(Clone, Debug)]
+pub(crate) struct Tables {
+    /// 64-bit words of item bits per state.
+    words: usize,
+    /// Words per state key: the item bits, then the colour slots (two
+    /// 32-bit slots a word).
+    klen: usize,
+    /// The primary items, as a set.
+    primary: Vec<u64>,
+    /// Per option, its uncoloured-slot-free items as a set (`words` words).
+    masks: Vec<u64>,
+    /// Per option, its entries on colour slots: (slot, colour or
+    /// `BLOCKED` for an uncoloured use), from `slot_start[k]`.
+    slot_ents: Vec<(u32, u32)>,
+    slot_start: Vec<u32>,
+    /// Per option, its primary items, from `prim_start[k]`.
+    prims: Vec<u32>,
+    prim_start: Vec<u32>,
+    /// Items declared.
+    items: usize,
+    /// Options.
+    options: usize,
+    /// The state of the whole problem.
+    root: Vec<u64>,
+}
+
+/// A colour slot's value for an item covered without a colour.
+const BLOCKED: u32 = u32::MAX;
+
+impl Tables {
+    fn new(problem: &Problem) -> Result<Tables, MemoError> {
         if let Some((k, it)) = problem
             .items()
             .iter()
@@ -132,210 +137,498 @@ impl Memo {
             });
         }
         let n = problem.item_count();
+        let m = problem.option_count();
+        // secondary items that some option colours get a slot
+        let mut slot_of = vec![u32::MAX; n];
+        let mut slots = 0u32;
+        for k in 0..m {
+            for e in problem.option(k) {
+                if e.colour != 0 && slot_of[e.item as usize] == u32::MAX {
+                    slot_of[e.item as usize] = slots;
+                    slots += 1;
+                }
+            }
+        }
         let words = n.div_ceil(64).max(1);
+        let klen = words + (slots as usize).div_ceil(2);
         let mut primary = vec![0u64; words];
         for (i, it) in problem.items().iter().enumerate() {
             if !it.is_secondary() {
                 primary[i / 64] |= 1 << (i % 64);
             }
         }
-        let mut masks = vec![0u64; words * problem.option_count()];
-        let mut by_item = vec![Vec::new(); n];
-        for k in 0..problem.option_count() {
+        let mut masks = vec![0u64; words * m];
+        let mut slot_ents = Vec::new();
+        let mut slot_start = Vec::with_capacity(m + 1);
+        let mut prims = Vec::new();
+        let mut prim_start = Vec::with_capacity(m + 1);
+        for k in 0..m {
+            slot_start.push(slot_ents.len() as u32);
+            prim_start.push(prims.len() as u32);
             for e in problem.option(k) {
-                if e.colour != 0 {
-                    return Err(MemoError::Colours { option: k });
-                }
                 let i = e.item as usize;
-                masks[k * words + i / 64] |= 1 << (i % 64);
-                by_item[i].push(k as u32);
+                if slot_of[i] != u32::MAX {
+                    let c = if e.colour == 0 { BLOCKED } else { e.colour };
+                    slot_ents.push((slot_of[i], c));
+                } else {
+                    masks[k * words + i / 64] |= 1 << (i % 64);
+                }
+                if !problem.items()[i].is_secondary() {
+                    prims.push(e.item);
+                }
             }
         }
-        Ok(Memo {
+        slot_start.push(slot_ents.len() as u32);
+        prim_start.push(prims.len() as u32);
+        let mut root = vec![0u64; klen];
+        for (i, &s) in slot_of.iter().enumerate() {
+            if s == u32::MAX {
+                root[i / 64] |= 1 << (i % 64);
+            }
+        }
+        Ok(Tables {
             words,
+            klen,
             primary,
             masks,
-            by_item,
+            slot_ents,
+            slot_start,
+            prims,
+            prim_start,
+            items: n,
+            options: m,
+            root,
+        })
+    }
+
+    fn slot(&self, key: &[u64], s: u32) -> u32 {
+        (key[self.words + s as usize / 2] >> (32 * (s % 2))) as u32
+    }
+
+    #[inline]
+    fn fits(&self, k: u32, key: &[u64]) -> bool {
+        let k = k as usize;
+        let m = &self.masks[k * self.words..][..self.words];
+        if !m.iter().zip(key).all(|(&m, &s)| m & !s == 0) {
+            return false;
+        }
+        if self.slot_ents.is_empty() {
+            return true;
+        }
+        let ents = &self.slot_ents[self.slot_start[k] as usize..self.slot_start[k + 1] as usize];
+        ents.iter().all(|&(s, c)| {
+            let v = self.slot(key, s);
+            v == 0 || (c != BLOCKED && v == c)
+        })
+    }
+
+    /// `out` = the state after choosing option `k` in `key`.
+    fn apply(&self, k: u32, key: &[u64], out: &mut [u64]) {
+        let k = k as usize;
+        let m = &self.masks[k * self.words..][..self.words];
+        for ((o, &s), &m) in out.iter_mut().zip(key).zip(m) {
+            *o = s & !m;
+        }
+        out[self.words..].copy_from_slice(&key[self.words..]);
+        for &(s, c) in &self.slot_ents[self.slot_start[k] as usize..self.slot_start[k + 1] as usize]
+        {
+            let w = self.words + s as usize / 2;
+            let shift = 32 * (s % 2);
+            out[w] = out[w] & !(0xFFFF_FFFFu64 << shift) | u64::from(c) << shift;
+        }
+    }
+
+    fn has_item(&self, k: u32, item: u32) -> bool {
+        self.masks[k as usize * self.words + item as usize / 64] >> (item % 64) & 1 == 1
+    }
+}
+
+/// What a memoised search computes from the solutions of its subproblems:
+/// a value per subproblem, made from its options' children.
+pub(crate) trait Fold {
+    /// The value of a subproblem.
+    type V: Copy;
+    /// A subproblem's value while its options are being tried.
+    type Acc;
+    /// The value of a dead subproblem (no solution).
+    fn zero(&self) -> Self::V;
+    /// The value of a solved subproblem (no primary item left).
+    fn one(&self) -> Self::V;
+    fn start(&mut self) -> Self::Acc;
+    /// Option `option` led to a subproblem of value `v`.
+    fn add(&mut self, acc: &mut Self::Acc, option: u32, v: Self::V);
+    fn finish(&mut self, acc: Self::Acc) -> Self::V;
+    /// Bytes held besides the cache and the stacks.
+    fn bytes(&self) -> u64 {
+        0
+    }
+}
+
+/// Counting: a subproblem's value is its number of solutions.
+#[derive(Debug, Default)]
+struct CountFold {
+    overflow: bool,
+}
+
+impl Fold for CountFold {
+    type V = u128;
+    type Acc = u128;
+    fn zero(&self) -> u128 {
+        0
+    }
+    fn one(&self) -> u128 {
+        1
+    }
+    fn start(&mut self) -> u128 {
+        0
+    }
+    fn add(&mut self, acc: &mut u128, _option: u32, v: u128) {
+        *acc = acc.checked_add(v).unwrap_or_else(|| {
+            self.overflow = true;
+            u128::MAX
+        });
+    }
+    fn finish(&mut self, acc: u128) -> u128 {
+        acc
+    }
+}
+
+/// One subproblem being searched. Its state is the `klen` words of the
+/// keys stack at its depth; its live options are `live[live..branch_at]`
+/// in the live stack; the options of its branch item are
+/// `branch[branch_at..branch_end]`, tried from `next`.
+#[derive(Debug)]
+struct Frame<A> {
+    live: u32,
+    live_end: u32,
+    branch: u32,
+    branch_end: u32,
+    next: u32,
+    acc: A,
+}
+
+/// What [`expand`](Search::expand) found for a state.
+enum Expanded {
+    Dead,
+    Solved,
+    /// Live options pushed, and the branch item's options.
+    Open,
+}
+
+/// The stacks of one search.
+struct Search<'t> {
+    t: &'t Tables,
+    heuristic: Heuristic,
+    keys: Vec<u64>,
+    live: Vec<u32>,
+    branch: Vec<u32>,
+    counts: Vec<u32>,
+    union: Vec<u64>,
+}
+
+impl Search<'_> {
+    /// Push the options of `parent` (a range of the live stack, or all
+    /// options) that fit `key`, then the options of the item to branch on;
+    /// or say that `key` is dead or solved (nothing pushed).
+    fn expand(&mut self, key: &[u64], parent: Option<(usize, usize)>) -> Expanded {
+        let t = self.t;
+        let w = t.words;
+        if key[..w].iter().zip(&t.primary).all(|(&k, &p)| k & p == 0) {
+            return Expanded::Solved;
+        }
+        let start = self.live.len();
+        let mrv = self.heuristic == Heuristic::Mrv;
+        // one pass: the options that fit, the union of their items, and
+        // (for MRV) each primary item's number of options
+        self.union.iter_mut().for_each(|u| *u = 0);
+        let (a, b) = parent.unwrap_or((0, 0));
+        let all = parent.is_none();
+        let n = if all { t.options } else { b - a };
+        for j in 0..n {
+            let k = if all { j as u32 } else { self.live[a + j] };
+            if !t.fits(k, key) {
+                continue;
+            }
+            self.live.push(k);
+            let m = &t.masks[k as usize * w..][..w];
+            self.union.iter_mut().zip(m).for_each(|(u, &m)| *u |= m);
+            if mrv {
+                let k = k as usize;
+                for &i in &t.prims[t.prim_start[k] as usize..t.prim_start[k + 1] as usize] {
+                    self.counts[i as usize] += 1;
+                }
+            }
+        }
+        // an uncovered primary item that no live option covers: dead
+        let dead = key[..w]
+            .iter()
+            .zip(&t.primary)
+            .zip(&self.union)
+            .any(|((&k, &p), &u)| k & p & !u != 0);
+        let mut best = (u32::MAX, u32::MAX);
+        for (wi, (&k, &p)) in key[..w].iter().zip(&t.primary).enumerate() {
+            let mut bits = k & p;
+            if !mrv {
+                if bits != 0 && best.1 == u32::MAX {
+                    best.1 = wi as u32 * 64 + bits.trailing_zeros();
+                }
+                continue;
+            }
+            while bits != 0 {
+                let i = wi as u32 * 64 + bits.trailing_zeros();
+                bits &= bits - 1;
+                let c = std::mem::take(&mut self.counts[i as usize]);
+                if c < best.0 {
+                    best = (c, i);
+                }
+            }
+        }
+        if dead {
+            self.live.truncate(start);
+            return Expanded::Dead;
+        }
+        let item = best.1;
+        for j in start..self.live.len() {
+            let k = self.live[j];
+            if t.has_item(k, item) {
+                self.branch.push(k);
+            }
+        }
+        Expanded::Open
+    }
+}
+
+/// Run a memoised search with `fold` over the subproblems' values.
+/// Returns the root's value (or, when a limit stopped it, the reason and
+/// the accumulators of the unfinished subproblems, outermost first).
+pub(crate) fn run<F: Fold>(
+    t: &Tables,
+    heuristic: Heuristic,
+    cache: &mut Cache<F::V>,
+    fold: &mut F,
+    limits: &Limits,
+    stats: &mut Stats,
+) -> Result<F::V, (StopReason, Vec<F::Acc>)> {
+    let klen = t.klen;
+    let mut s = Search {
+        t,
+        heuristic,
+        keys: t.root.clone(),
+        live: Vec::new(),
+        branch: Vec::new(),
+        counts: vec![0; t.items],
+        union: vec![0; t.words],
+    };
+    let mut frames: Vec<Frame<F::Acc>> = Vec::new();
+    let mut child = vec![0u64; klen];
+    let slow = limits.has_slow_limits();
+    let mut peak = 0u64;
+    stats.nodes += 1;
+    let root = t.root.clone();
+    match s.expand(&root, None) {
+        Expanded::Dead => return Ok(fold.zero()),
+        Expanded::Solved => return Ok(fold.one()),
+        Expanded::Open => frames.push(Frame {
+            live: 0,
+            live_end: s.live.len() as u32,
+            branch: 0,
+            branch_end: s.branch.len() as u32,
+            next: 0,
+            acc: fold.start(),
+        }),
+    }
+    loop {
+        let depth = frames.len();
+        let f = frames.last_mut().expect("a frame");
+        if f.next < f.branch_end - f.branch {
+            let k = s.branch[(f.branch + f.next) as usize];
+            f.next += 1;
+            t.apply(k, &s.keys[(depth - 1) * klen..depth * klen], &mut child);
+            if let Some(v) = cache.get(&child) {
+                stats.guesses += 1;
+                fold.add(&mut f.acc, k, v);
+                continue;
+            }
+            let parent = (f.live as usize, f.live_end as usize);
+            let live_at = s.live.len() as u32;
+            let branch_at = s.branch.len() as u32;
+            match s.expand(&child, Some(parent)) {
+                Expanded::Dead => {
+                    let z = fold.zero();
+                    cache.insert(&child, z, stats);
+                    let f = frames.last_mut().expect("a frame");
+                    fold.add(&mut f.acc, k, z);
+                }
+                Expanded::Solved => {
+                    let one = fold.one();
+                    let f = frames.last_mut().expect("a frame");
+                    fold.add(&mut f.acc, k, one);
+                }
+                Expanded::Open => {
+                    if limits.max_nodes.is_some_and(|m| stats.nodes >= m) {
+                        return Err((
+                            StopReason::NodeLimit,
+                            frames.into_iter().map(|f| f.acc).collect(),
+                        ));
+                    }
+                    if slow && stats.nodes & 0x3ff == 0x3ff {
+                        if let Some(r) = limits.poll() {
+                            return Err((r, frames.into_iter().map(|f| f.acc).collect()));
+                        }
+                    }
+                    stats.nodes += 1;
+                    s.keys.extend_from_slice(&child);
+                    frames.push(Frame {
+                        live: live_at,
+                        live_end: s.live.len() as u32,
+                        branch: branch_at,
+                        branch_end: s.branch.len() as u32,
+                        next: 0,
+                        acc: fold.start(),
+                    });
+                    stats.max_depth = stats.max_depth.max(frames.len() as u32);
+                    let bytes = cache.bytes()
+                        + (s.keys.len() * 8 + s.live.len() * 4 + s.branch.len() * 4) as u64
+                        + fold.bytes();
+                    peak = peak.max(bytes);
+                }
+            }
+            continue;
+        }
+        // every option tried: the subproblem's value goes to the cache and
+        // to its parent
+        let f = frames.pop().expect("a frame");
+        let v = fold.finish(f.acc);
+        s.live.truncate(f.live as usize);
+        s.branch.truncate(f.branch as usize);
+        let at = (depth - 1) * klen;
+        child.copy_from_slice(&s.keys[at..]);
+        s.keys.truncate(at);
+        match frames.last_mut() {
+            Some(p) => {
+                cache.insert(&child, v, stats);
+                let k = s.branch[(p.branch + p.next - 1) as usize];
+                fold.add(&mut p.acc, k, v);
+            }
+            None => {
+                stats.peak_bytes = stats.peak_bytes.max(peak);
+                return Ok(v);
+            }
+        }
+    }
+}
+
+impl Memo {
+    /// Load `problem` (items chosen first-in-order, as DXZ does; see
+    /// [`with_heuristic`](Self::with_heuristic)).
+    pub fn new(problem: &Problem) -> Result<Memo, MemoError> {
+        Ok(Memo {
+            t: Tables::new(problem)?,
             heuristic: Heuristic::First,
-            cache: HashMap::new(),
+            cache: Cache::new(),
             cache_limit: 1 << 22,
         })
     }
 
-    /// The item each subproblem branches on: [`Heuristic::First`] (the
-    /// first uncovered primary item in the problem's order, the default,
-    /// which suits tilings listed row by row) or [`Heuristic::Mrv`] (the one
-    /// with the fewest options left; fewer nodes on puzzles, more work per
-    /// node). Either gives the same count.
+    /// The item each subproblem of [`count`](Self::count) branches on:
+    /// [`Heuristic::First`] (the first uncovered primary item in the
+    /// problem's order, the default, which suits tilings listed row by row)
+    /// or [`Heuristic::Mrv`] (the one with the fewest options left; fewer
+    /// nodes on puzzles). Either gives the same count. [`zdd`](Self::zdd)
+    /// always branches on the first item, which is what keeps its diagram
+    /// ordered.
     pub fn with_heuristic(mut self, heuristic: Heuristic) -> Memo {
         self.heuristic = heuristic;
         self
     }
 
-    /// Keep at most `entries` subproblem counts (at least 1; default 4M).
+    /// Keep at most `entries` cached subproblems (at least 1; default 4M).
     pub fn with_cache_limit(mut self, entries: usize) -> Memo {
         self.cache_limit = entries.max(1);
+        self.cache.limit = self.cache_limit;
         self
-    }
-
-    fn fits(&self, k: u32, set: &[u64]) -> bool {
-        let m = &self.masks[k as usize * self.words..][..self.words];
-        m.iter().zip(set).all(|(&m, &s)| m & !s == 0)
-    }
-
-    /// The item to branch on in `set`, or `None` when no primary item is
-    /// left (a solution).
-    fn choose(&self, set: &[u64]) -> Option<u32> {
-        let mut best: Option<(usize, u32)> = None;
-        for (w, (&s, &p)) in set.iter().zip(&self.primary).enumerate() {
-            let mut m = s & p;
-            while m != 0 {
-                let i = w as u32 * 64 + m.trailing_zeros();
-                m &= m - 1;
-                if self.heuristic == Heuristic::First {
-                    return Some(i);
-                }
-                let limit = best.map_or(usize::MAX, |b| b.0);
-                let mut n = 0;
-                for &k in &self.by_item[i as usize] {
-                    if self.fits(k, set) {
-                        n += 1;
-                        if n >= limit {
-                            break;
-                        }
-                    }
-                }
-                if n < limit {
-                    best = Some((n, i));
-                    if n == 0 {
-                        return Some(i);
-                    }
-                }
-            }
-        }
-        best.map(|b| b.1)
     }
 
     /// Count the solutions. Honours the node limit, the deadline and the
     /// cancel token of `limits` (not the solution limit: the count is
     /// reached by adding up subproblems, not by listing solutions).
     pub fn count(&mut self, limits: &Limits) -> MemoCount {
-        let words = self.words;
         let mut stats = Stats::default();
-        let mut overflow = false;
-        let add = |a: u128, b: u128, overflow: &mut bool| {
-            a.checked_add(b).unwrap_or_else(|| {
-                *overflow = true;
-                u128::MAX
-            })
+        let mut fold = CountFold::default();
+        self.cache.limit = self.cache_limit;
+        let (count, stop) = match run(
+            &self.t,
+            self.heuristic,
+            &mut self.cache,
+            &mut fold,
+            limits,
+            &mut stats,
+        ) {
+            Ok(c) => (c, StopReason::Exhausted),
+            Err((stop, accs)) => {
+                // a lower bound: what the unfinished subproblems found so far
+                let mut total = 0u128;
+                for a in accs {
+                    fold.add(&mut total, 0, a);
+                }
+                (total, stop)
+            }
         };
-        // the item sets of the frames, `words` words each, one per frame
-        let mut sets: Vec<u64> = vec![u64::MAX; words];
-        // only the declared items
-        let n = self.by_item.len();
-        for (w, word) in sets.iter_mut().enumerate() {
-            let bits = n.saturating_sub(w * 64).min(64);
-            *word = if bits == 64 {
-                u64::MAX
-            } else {
-                (1u64 << bits) - 1
-            };
-        }
-        let mut frames: Vec<Frame> = Vec::new();
-        let mut child = vec![0u64; words];
-        let slow = limits.has_slow_limits();
-        let mut stop = StopReason::Exhausted;
-        let mut peak = 0u64;
-        let mut total = 0u128;
-        stats.nodes += 1;
-        match self.choose(&sets) {
-            None => total = 1,
-            Some(item) => frames.push(Frame {
-                item,
-                next: 0,
-                sum: 0,
-            }),
-        }
-        while !frames.is_empty() {
-            let depth = frames.len();
-            let f = &mut frames[depth - 1];
-            let set = &sets[(depth - 1) * words..depth * words];
-            // the next option of the item that fits in the set
-            let options = &self.by_item[f.item as usize];
-            let mut found = None;
-            while (f.next as usize) < options.len() {
-                let k = options[f.next as usize];
-                f.next += 1;
-                let m = &self.masks[k as usize * words..][..words];
-                if m.iter().zip(set).all(|(&m, &s)| m & !s == 0) {
-                    found = Some(k);
-                    break;
-                }
-            }
-            let Some(k) = found else {
-                // done: cache the subproblem's count, give it to its parent
-                let sum = f.sum;
-                frames.pop();
-                if self.cache.len() >= self.cache_limit {
-                    self.cache.clear();
-                    stats.updates += 1;
-                }
-                self.cache.insert(sets[(depth - 1) * words..].into(), sum);
-                sets.truncate((depth - 1) * words);
-                match frames.last_mut() {
-                    Some(p) => p.sum = add(p.sum, sum, &mut overflow),
-                    None => total = sum,
-                }
-                continue;
-            };
-            let m = &self.masks[k as usize * words..][..words];
-            for ((c, &s), &m) in child.iter_mut().zip(set).zip(m) {
-                *c = s & !m;
-            }
-            if let Some(&c) = self.cache.get(&child[..]) {
-                stats.guesses += 1;
-                f.sum = add(f.sum, c, &mut overflow);
-                continue;
-            }
-            let Some(item) = self.choose(&child) else {
-                f.sum = add(f.sum, 1, &mut overflow);
-                continue;
-            };
-            if let Some(m) = limits.max_nodes {
-                if stats.nodes >= m {
-                    stop = StopReason::NodeLimit;
-                    break;
-                }
-            }
-            if slow && stats.nodes & 0x3ff == 0x3ff {
-                if let Some(r) = limits.poll() {
-                    stop = r;
-                    break;
-                }
-            }
-            stats.nodes += 1;
-            sets.extend_from_slice(&child);
-            frames.push(Frame {
-                item,
-                next: 0,
-                sum: 0,
-            });
-            stats.max_depth = stats.max_depth.max(frames.len() as u32);
-            let bytes = (self.cache.len() * (words * 8 + 48) + sets.len() * 8) as u64;
-            peak = peak.max(bytes);
-        }
-        if stop != StopReason::Exhausted {
-            // a lower bound: what the unfinished subproblems found so far
-            total = frames
-                .iter()
-                .fold(0u128, |a, f| add(a, f.sum, &mut overflow));
-        }
-        stats.solutions = u64::try_from(total).unwrap_or(u64::MAX);
-        stats.peak_bytes = peak;
+        stats.solutions = u64::try_from(count).unwrap_or(u64::MAX);
         MemoCount {
-            count: total,
-            overflow,
+            count,
+            overflow: fold.overflow,
             report: Report { stats, stop },
+        }
+    }
+
+    /// Build the ZDD of all the solutions (see [`Zdd`]); `None` with the
+    /// reason in the report when a limit stopped it. The report's stats are
+    /// those of [`count`](Self::count), with `solutions` the count (held
+    /// at `u64::MAX`).
+    pub fn zdd(&mut self, limits: &Limits) -> (Option<Zdd>, Report) {
+        let mut stats = Stats::default();
+        let mut fold = ZddFold::new(self.t.options);
+        let mut cache = Cache::new();
+        cache.limit = self.cache_limit;
+        match run(
+            &self.t,
+            Heuristic::First,
+            &mut cache,
+            &mut fold,
+            limits,
+            &mut stats,
+        ) {
+            Ok(root) => {
+                let first: Vec<u32> = (0..self.t.options)
+                    .map(|k| {
+                        let (a, b) = (
+                            self.t.prim_start[k] as usize,
+                            self.t.prim_start[k + 1] as usize,
+                        );
+                        self.t.prims[a..b].iter().copied().min().unwrap_or(u32::MAX)
+                    })
+                    .collect();
+                let zdd = fold.into_zdd(root, &first);
+                stats.solutions = zdd
+                    .count()
+                    .map_or(u64::MAX, |c| c.try_into().unwrap_or(u64::MAX));
+                let stop = StopReason::Exhausted;
+                (Some(zdd), Report { stats, stop })
+            }
+            Err((stop, _)) => (None, Report { stats, stop }),
+        }
+    }
+
+    /// Cache hits per cached lookup of the last search: `stats.guesses /
+    /// (stats.guesses + stats.nodes)`, in 0..=1.
+    pub fn cache_hit_rate(report: &Report) -> f64 {
+        let s = &report.stats;
+        let all = s.guesses + s.nodes;
+        if all == 0 {
+            0.0
+        } else {
+            s.guesses as f64 / all as f64
         }
     }
 
@@ -345,12 +638,126 @@ impl Memo {
     }
 }
 
+/// The most bytes of keys the cache holds, whatever its entry limit: a
+/// problem with many coloured items has long keys (the Sudoku as XCC: about
+/// 800 bytes), and 4M of them would take gigabytes.
+const KEY_BYTES: usize = 256 << 20;
+
+/// The subproblem cache: keys (state words) in one arena, found by open
+/// addressing on a multiplicative hash; emptied when it holds `limit`
+/// entries.
+#[derive(Clone, Debug)]
+pub(crate) struct Cache<V> {
+    keys: Vec<u64>,
+    vals: Vec<V>,
+    /// Entry index + 1 per slot, 0 = empty; a power of two long.
+    table: Vec<u32>,
+    klen: usize,
+    limit: usize,
+}
+
+impl<V: Copy> Cache<V> {
+    fn new() -> Cache<V> {
+        Cache {
+            keys: Vec::new(),
+            vals: Vec::new(),
+            table: Vec::new(),
+            klen: 0,
+            limit: 1 << 22,
+        }
+    }
+
+    fn hash(key: &[u64]) -> u64 {
+        let mut h = 0x243F_6A88_85A3_08D3u64;
+        for &w in key {
+            h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            h ^= h >> 29;
+        }
+        h.wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ h >> 32
+    }
+
+    fn get(&self, key: &[u64]) -> Option<V> {
+        if self.table.is_empty() || self.klen != key.len() {
+            return None;
+        }
+        let mask = self.table.len() - 1;
+        let mut i = Self::hash(key) as usize & mask;
+        loop {
+            let e = self.table[i];
+            if e == 0 {
+                return None;
+            }
+            let e = e as usize - 1;
+            if &self.keys[e * self.klen..(e + 1) * self.klen] == key {
+                return Some(self.vals[e]);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn insert(&mut self, key: &[u64], v: V, stats: &mut Stats) {
+        if self.klen != key.len() {
+            self.clear();
+            self.klen = key.len();
+        }
+        if self.vals.len() >= self.limit
+            || self.vals.len() >= u32::MAX as usize - 1
+            || self.keys.len() * 8 >= KEY_BYTES
+        {
+            self.clear();
+            stats.updates += 1;
+        }
+        if (self.vals.len() + 1) * 2 > self.table.len() {
+            let size = (self.table.len() * 2).max(1024);
+            self.table = vec![0; size];
+            for e in 0..self.vals.len() {
+                let mask = size - 1;
+                let mut i =
+                    Self::hash(&self.keys[e * self.klen..(e + 1) * self.klen]) as usize & mask;
+                while self.table[i] != 0 {
+                    i = (i + 1) & mask;
+                }
+                self.table[i] = e as u32 + 1;
+            }
+        }
+        let mask = self.table.len() - 1;
+        let mut i = Self::hash(key) as usize & mask;
+        loop {
+            let e = self.table[i];
+            if e == 0 {
+                break;
+            }
+            let e = e as usize - 1;
+            if &self.keys[e * self.klen..(e + 1) * self.klen] == key {
+                self.vals[e] = v;
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+        self.table[i] = self.vals.len() as u32 + 1;
+        self.keys.extend_from_slice(key);
+        self.vals.push(v);
+    }
+
+    fn clear(&mut self) {
+        self.keys.clear();
+        self.vals.clear();
+        self.table.iter_mut().for_each(|e| *e = 0);
+    }
+
+    fn bytes(&self) -> u64 {
+        (self.keys.capacity() * 8
+            + self.vals.capacity() * std::mem::size_of::<V>()
+            + self.table.len() * 4) as u64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::format::parse;
 
-    fn dominoes(r: usize, c: usize) -> String {
+    pub(crate) fn dominoes(r: usize, c: usize) -> String {
         let mut s = String::new();
         for i in 0..r {
             for j in 0..c {
@@ -399,9 +806,23 @@ mod tests {
     }
 
     #[test]
-    fn colours_and_multiplicities_are_refused() {
-        let p = parse("A | x\nA x:1\n").unwrap().problem;
-        assert_eq!(Memo::new(&p).unwrap_err(), MemoError::Colours { option: 0 });
+    fn colours_count_as_plain_search_does() {
+        // X may be shared by options that agree on its colour
+        let text = "A B C | X Y\nA X:red\nB X:red\nB X:blue Y\nC X:blue\nC Y\nA B X\nC\n";
+        let p = parse(text).unwrap().problem;
+        let plain = crate::Dlx::new(&p).count(&Limits::none()).stats.solutions;
+        for h in [Heuristic::First, Heuristic::Mrv] {
+            let got = Memo::new(&p)
+                .unwrap()
+                .with_heuristic(h)
+                .count(&Limits::none());
+            assert_eq!(got.count, u128::from(plain), "{h:?}");
+        }
+        assert_eq!(plain, 4);
+    }
+
+    #[test]
+    fn multiplicities_are_refused() {
         let p = parse("2|A\nA\nA\n").unwrap().problem;
         assert!(matches!(
             Memo::new(&p),
@@ -417,5 +838,23 @@ mod tests {
             .count(&Limits::none().with_max_nodes(20));
         assert_eq!(got.report.stop, StopReason::NodeLimit);
         assert!(got.count <= 6728);
+    }
+
+    #[test]
+    fn the_cache_finds_what_it_holds() {
+        let mut c: Cache<u128> = Cache::new();
+        let mut stats = Stats::default();
+        for i in 0..5000u64 {
+            c.insert(&[i, i * 7], u128::from(i), &mut stats);
+        }
+        for i in 0..5000u64 {
+            assert_eq!(c.get(&[i, i * 7]), Some(u128::from(i)));
+        }
+        assert_eq!(c.get(&[1, 1]), None);
+        c.limit = 100;
+        c.insert(&[9, 9], 1, &mut stats);
+        assert_eq!(stats.updates, 1);
+        assert_eq!(c.get(&[0, 0]), None);
+        assert_eq!(c.get(&[9, 9]), Some(1));
     }
 }

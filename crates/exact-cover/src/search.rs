@@ -168,6 +168,8 @@ pub struct Dlx {
     forced: Vec<(u32, u32)>,
     base_level: usize,
     pause_at: usize,
+    /// The level limit ([`Dlx::set_max_level`]); `usize::MAX` for none.
+    max_level: usize,
     order: Vec<u32>,
     /// Options chosen before the search ([`select`](Self::select)), by first node.
     selected: Vec<u32>,
@@ -195,6 +197,7 @@ impl Dlx {
             forced: Vec::new(),
             base_level: 0,
             pause_at: usize::MAX,
+            max_level: usize::MAX,
             order: Vec::new(),
             selected: Vec::new(),
         };
@@ -308,6 +311,18 @@ impl Dlx {
         self.rng.next_u64()
     }
 
+    /// Knuth's level limit: search at most `levels` levels of choices deep
+    /// (`None`: no limit, the default). A node at that depth with items still
+    /// to cover is not entered, and the report's stop is then
+    /// [`StopReason::LevelLimit`]: the solutions seen are all those of at
+    /// most `levels` options, the count a lower bound. Applies to
+    /// [`search`](Self::search), [`count`](Self::count) and their observed
+    /// forms; kept across searches until changed.
+    pub fn set_max_level(&mut self, levels: Option<usize>) {
+        self.max_level = levels.unwrap_or(usize::MAX);
+        self.pause_at = self.max_level;
+    }
+
     /// Visit solutions (each as option indices in the order chosen) until the
     /// visitor breaks or a limit is reached.
     pub fn search(
@@ -337,6 +352,7 @@ impl Dlx {
         mut visit: Option<&mut Visitor<'_>>,
         obs: &mut O,
     ) -> Report {
+        let mut cut = false;
         let stop = loop {
             match self.step(limits, obs) {
                 Step::Solution => {
@@ -358,10 +374,19 @@ impl Dlx {
                     }
                 }
                 Step::Stop(r) => break r,
+                Step::Paused if self.level == self.max_level => {
+                    // Knuth's level limit: this node is not entered
+                    cut = true;
+                    self.phase = Phase::Backtrack;
+                }
                 Step::Paused => break StopReason::Exhausted,
             }
         };
-        self.report(stop)
+        self.report(if cut && stop == StopReason::Exhausted {
+            StopReason::LevelLimit
+        } else {
+            stop
+        })
     }
 
     fn report(&mut self, stop: StopReason) -> Report {
@@ -408,6 +433,7 @@ impl Dlx {
             dlx: self,
             limits,
             stop: None,
+            cut: false,
         }
     }
 
@@ -447,7 +473,7 @@ impl Dlx {
                 Step::Stop(_) => break,
             }
         }
-        self.pause_at = usize::MAX;
+        self.pause_at = self.max_level;
         (above, self.stats)
     }
 
@@ -474,7 +500,7 @@ impl Dlx {
                 Step::Stop(_) => break,
             }
         }
-        self.pause_at = usize::MAX;
+        self.pause_at = self.max_level;
         self.stats
     }
 
@@ -485,7 +511,7 @@ impl Dlx {
         self.forced.extend_from_slice(path);
         self.pause_at = path.len();
         let replay = self.step(limits, &mut NoObserver);
-        self.pause_at = usize::MAX;
+        self.pause_at = self.max_level;
         match replay {
             Step::Paused => {}
             // a path recorded at a node with items left cannot meet a solution
@@ -556,7 +582,7 @@ impl Dlx {
         self.chosen.clear();
         self.forced.clear();
         self.base_level = 0;
-        self.pause_at = usize::MAX;
+        self.pause_at = self.max_level;
         self.links.updates = 0;
         self.stats = Stats::default();
         if let Some(s) = self.config.seed {
@@ -849,6 +875,8 @@ pub struct Solutions<'a> {
     dlx: &'a mut Dlx,
     limits: Limits,
     stop: Option<StopReason>,
+    /// A node was cut by the level limit.
+    cut: bool,
 }
 
 impl Solutions<'_> {
@@ -875,18 +903,28 @@ impl Iterator for Solutions<'_> {
             self.stop = Some(StopReason::SolutionLimit);
             return None;
         }
-        match self.dlx.step(&self.limits, &mut NoObserver) {
-            Step::Solution => {
-                self.dlx.fill_solution();
-                Some(self.dlx.solution.clone())
-            }
-            Step::Stop(r) => {
-                self.stop = Some(r);
-                None
-            }
-            Step::Paused => {
-                self.stop = Some(StopReason::Exhausted);
-                None
+        loop {
+            match self.dlx.step(&self.limits, &mut NoObserver) {
+                Step::Solution => {
+                    self.dlx.fill_solution();
+                    return Some(self.dlx.solution.clone());
+                }
+                Step::Stop(r) => {
+                    self.stop = Some(if r == StopReason::Exhausted && self.cut {
+                        StopReason::LevelLimit
+                    } else {
+                        r
+                    });
+                    return None;
+                }
+                Step::Paused if self.dlx.level == self.dlx.max_level => {
+                    self.cut = true;
+                    self.dlx.phase = Phase::Backtrack;
+                }
+                Step::Paused => {
+                    self.stop = Some(StopReason::Exhausted);
+                    return None;
+                }
             }
         }
     }

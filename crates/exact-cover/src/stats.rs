@@ -67,6 +67,10 @@ pub enum StopReason {
     Cancelled,
     /// The visitor returned `ControlFlow::Break`.
     Visitor,
+    /// The search reached its level limit ([`Dlx::set_max_level`](crate::Dlx::set_max_level))
+    /// with items left, and went no deeper: the solutions seen are those with
+    /// at most that many options, the count a lower bound.
+    LevelLimit,
 }
 
 impl StopReason {
@@ -81,7 +85,10 @@ impl StopReason {
     pub fn is_cut_short(self) -> bool {
         matches!(
             self,
-            StopReason::NodeLimit | StopReason::Deadline | StopReason::Cancelled
+            StopReason::NodeLimit
+                | StopReason::Deadline
+                | StopReason::Cancelled
+                | StopReason::LevelLimit
         )
     }
 }
@@ -97,6 +104,7 @@ impl StopReason {
             StopReason::Deadline => "time limit reached",
             StopReason::Cancelled => "cancelled",
             StopReason::Visitor => "stopped by the caller",
+            StopReason::LevelLimit => "level limit reached",
         }
     }
 }

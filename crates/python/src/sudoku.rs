@@ -28,6 +28,7 @@ pub(crate) fn stop_name(stop: StopReason) -> &'static str {
         StopReason::Deadline => "deadline",
         StopReason::Cancelled => "cancelled",
         StopReason::Visitor => "visitor",
+        StopReason::LevelLimit => "level-limit",
     }
 }
 

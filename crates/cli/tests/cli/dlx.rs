@@ -208,8 +208,8 @@ fn engine_cells_prunes_unless_told_not_to() {
     assert_eq!(nodes(&["--engine", "links", "--no-prune"]), 1223);
 }
 
-/// Issue 18: memoised counting gives the plain count, as text or JSON;
-/// it needs --count and refuses colours with exit code 2.
+/// Issue 18: memoised counting gives the plain count, as text or JSON,
+/// with colours too; it needs --count.
 #[test]
 fn count_memo_gives_the_same_count() {
     for args in [
@@ -240,12 +240,15 @@ fn count_memo_gives_the_same_count() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("--count"));
-    dlx()
-        .args(["--count", "--memo"])
-        .write_stdin("A B C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nX:0 Y:1\nB X:1\nC Y:1\n")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("colour"));
+    // colours: the same count as plain search
+    for args in [&["--count"][..], &["--count", "--memo"]] {
+        dlx()
+            .args(args)
+            .write_stdin("A B C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nB X:1\nC Y:1\nC Y:0\nB X:0\n")
+            .assert()
+            .success()
+            .stdout("2\n");
+    }
     dlx()
         .args(["--count", "--memo", "--subproblem", "0"])
         .write_stdin(queens8())
@@ -768,4 +771,224 @@ fn a_subproblem_prints_whole_solutions_and_bad_tokens_are_named() {
 
 fn xc_file(name: &str) -> String {
     format!("{}/../../testdata/xc/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+const DOMINO23: &str = "a b c d e f\na b\nb c\nd e\ne f\na d\nb e\nc f\n";
+
+/// Issue 18: `--zdd FILE` writes the ZDD (text format of `--help`) and
+/// prints the count; `--zdd -` writes it to standard output.
+#[test]
+fn zdd_is_written_in_its_text_format() {
+    let dir = tempdir();
+    let path = dir.join("d23.zdd");
+    dlx()
+        .arg("--zdd")
+        .arg(&path)
+        .write_stdin(DOMINO23)
+        .assert()
+        .success()
+        .stdout("3\n")
+        .stderr(predicate::str::contains("ZDD of 8 nodes"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let nodes: Vec<&str> = text.lines().filter(|l| !l.starts_with('|')).collect();
+    assert_eq!(nodes.len(), 9, "{text}");
+    assert_eq!(nodes[0], "2:(2?0:1)");
+    assert_eq!(nodes[8], "root 9");
+    let out = dlx()
+        .args(["--zdd", "-"])
+        .write_stdin(DOMINO23)
+        .assert()
+        .success();
+    assert_eq!(stdout_of(&out), text);
+    // the ZDD of queens8 counts 92
+    dlx()
+        .arg("--zdd")
+        .arg(dir.join("q8.zdd"))
+        .arg(QUEENS8)
+        .assert()
+        .success()
+        .stdout("92\n");
+    dlx()
+        .args(["--zdd", "-", "--heuristic", "first"])
+        .write_stdin(DOMINO23)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("leave out --heuristic"));
+}
+
+fn tempdir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("dlx-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Issue 18: `--sample N --seed S` prints N solutions of the problem,
+/// the same ones for the same seed.
+#[test]
+fn samples_are_solutions_and_reproducible() {
+    let run = |seed: &str| {
+        let out = dlx()
+            .args(["--sample", "5", "--seed", seed, "--format", "json"])
+            .arg(QUEENS8)
+            .assert()
+            .success();
+        json_lines(&out.get_output().stdout)
+    };
+    let a = run("7");
+    assert_eq!(a.len(), 5);
+    for v in &a {
+        let sol: Vec<&str> = v["solution"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o.as_str().unwrap())
+            .collect();
+        assert_eq!(sol.len(), 8);
+        // each row and column once
+        for prefix in ["r", "c"] {
+            let mut seen: Vec<&str> = sol
+                .iter()
+                .map(|o| o.split(' ').find(|t| t.starts_with(prefix)).unwrap())
+                .collect();
+            seen.sort();
+            seen.dedup();
+            assert_eq!(seen.len(), 8);
+        }
+    }
+    assert_eq!(a, run("7"));
+    assert_ne!(a, run("8"));
+}
+
+/// Issue 18: `--best K --weights FILE`: the lightest solutions first, each
+/// after its weight; a bad weights file is named with line and column.
+#[test]
+fn best_solutions_by_weight() {
+    let dir = tempdir();
+    let w = dir.join("w.txt");
+    std::fs::write(&w, "| horizontal, then vertical\n1 1 1 1\n10 10 10\n").unwrap();
+    let out = dlx()
+        .args(["--best", "3", "--weights"])
+        .arg(&w)
+        .write_stdin(DOMINO23)
+        .assert()
+        .success();
+    let text = stdout_of(&out);
+    let weights: Vec<&str> = text.lines().filter(|l| l.starts_with("| weight")).collect();
+    assert_eq!(
+        weights,
+        ["| weight 12", "| weight 12", "| weight 30"],
+        "{text}"
+    );
+    std::fs::write(&w, "1 1 1\n1 x 1 1\n").unwrap();
+    dlx()
+        .args(["--best", "1", "--weights"])
+        .arg(&w)
+        .write_stdin(DOMINO23)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "line 2, column 3: 'x' is not an integer weight",
+        ));
+    std::fs::write(&w, "1 1 1\n").unwrap();
+    dlx()
+        .args(["--best", "1", "--weights"])
+        .arg(&w)
+        .write_stdin(DOMINO23)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("3 weights for 7 options"));
+}
+
+/// Issue 18: a count past 2^128 is printed exactly.
+#[test]
+fn memo_counts_past_u128() {
+    let mut text = String::new();
+    for i in 0..130 {
+        text.push_str(&format!("i{i} "));
+    }
+    text.push('\n');
+    for i in 0..130 {
+        text.push_str(&format!("i{i}\ni{i}\n"));
+    }
+    dlx()
+        .args(["--count", "--memo"])
+        .write_stdin(text)
+        .assert()
+        .success()
+        .stdout("1361129467683753853853498429727072845824\n");
+}
+
+/// Issue 18, Knuth's options: every M-th solution, the level limit, the
+/// progress reports, several input files.
+#[test]
+fn knuths_options() {
+    // --every 40: solutions 40 and 80 of 92
+    let out = dlx()
+        .args(["--every", "40", "--format", "json"])
+        .arg(QUEENS8)
+        .assert()
+        .success();
+    let lines = json_lines(&out.get_output().stdout);
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[2]["count"], 92);
+    // --max-level: 8 levels find all 92; 7 find none and say so
+    dlx()
+        .args(["--count", "--max-level", "8"])
+        .arg(QUEENS8)
+        .assert()
+        .success()
+        .stdout("92\n");
+    dlx()
+        .args(["--count", "--max-level", "7"])
+        .arg(QUEENS8)
+        .assert()
+        .code(1)
+        .stdout("at least 0 (level limit reached)\n");
+    dlx()
+        .args(["--count", "--max-level", "3", "--engine", "cells"])
+        .arg(QUEENS8)
+        .assert()
+        .code(2);
+    // -vv: each solution's level, the closing line
+    let out = dlx()
+        .args(["-vv", "--count"])
+        .write_stdin(TOY)
+        .assert()
+        .success();
+    let err = crate::stderr_of(&out);
+    assert!(err.contains("solution 1 at level 3"), "{err}");
+    assert!(err.contains("Altogether 1 solution, 6 nodes"), "{err}");
+    // -v --delta: progress reports with the current state
+    let out = dlx()
+        .args(["-v", "--delta", "1", "--count"])
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../testdata/xc/queens12.dlx"
+        ))
+        .assert()
+        .success();
+    let err = crate::stderr_of(&out);
+    assert!(err.contains("Current state (level"), "{err}");
+    assert!(err.contains("done"), "{err}");
+    // two files, one problem; an error names the second file's own line
+    let dir = tempdir();
+    let (a, b) = (dir.join("head.dlx"), dir.join("opts.dlx"));
+    std::fs::write(&a, "A B C D E | F G\nC E F\nA D G\n").unwrap();
+    std::fs::write(&b, "B C F\nA D\nB G\nD E G").unwrap();
+    dlx()
+        .args(["--count"])
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .success()
+        .stdout("1\n");
+    std::fs::write(&b, "B C F\nA D\nB G\nD E Q\n").unwrap();
+    dlx()
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "opts.dlx: line 4, column 5: unknown item 'Q'",
+        ));
 }

@@ -443,3 +443,24 @@ fn dropped_options_leave_no_colours_behind() {
     assert_eq!(p.colour_name(1), None);
     assert_eq!(parse(&p.to_string()).unwrap().problem, p);
 }
+
+/// Issue 18: Knuth's level limit. Queens 8 needs 8 levels; with 7 the
+/// search finds nothing and says the limit cut it; with 8 it is complete.
+#[test]
+fn level_limit_cuts_deeper_nodes() {
+    let p = crate::common::queens(8);
+    let mut dlx = Dlx::new(&p);
+    dlx.set_max_level(Some(7));
+    let r = dlx.count(&Limits::none());
+    assert_eq!((r.stats.solutions, r.stop), (0, StopReason::LevelLimit));
+    assert!(r.stop.is_cut_short());
+    let mut it = dlx.solutions();
+    assert!(it.next().is_none());
+    assert_eq!(it.report().1, Some(StopReason::LevelLimit));
+    dlx.set_max_level(Some(8));
+    let r = dlx.count(&Limits::none());
+    assert_eq!((r.stats.solutions, r.stop), (92, StopReason::Exhausted));
+    assert_eq!(dlx.solutions().count(), 92);
+    dlx.set_max_level(None);
+    assert_eq!(dlx.count(&Limits::none()).stats.solutions, 92);
+}
