@@ -101,6 +101,9 @@ MEMOISED SEARCH AND THE ZDD (--memo, --zdd, --sample, --best; DXZ's method):
                   HI of the rest of the solutions with it; 0 means no solution and 1
                   the empty solution (the terminals). A solution is a path from the
                   root to 1: the options of the nodes left by their HI edge.
+                  The items line's order is the branching order and can matter a
+                  lot: for a tiling, list the cells along the short side first
+                  (column by column on a 6x10 board), then the pieces.
                   Example, 'a b c d e f' with options 'a b', 'b c', 'd e', 'e f',
                   'a d', 'b e', 'c f' (the 2x3 domino tilings):
                     2:(2?0:1)  3:(6?0:2)  4:(3?0:1)  5:(6?0:1)  6:(5?0:5)  7:(1?6:4)
