@@ -194,9 +194,9 @@ pub struct Args {
     #[arg(long)]
     pub no_prune: bool,
     /// With --count: memoised counting (DXZ): subproblems with the same items left
-    /// to cover are counted once; exact counts of any size (u128).
+    /// to cover (and colours) are counted once; exact counts of any size.
     ///
-    /// Orders of magnitude faster on tilings; no colours, no multiplicities, one
+    /// Orders of magnitude faster on tilings; colours handled, no multiplicities, one
     /// thread. --heuristic mrv (default) or first (often better on tilings listed
     /// row by row); --max-nodes and --timeout apply.
     #[arg(long)]
@@ -239,8 +239,8 @@ pub struct Args {
     /// -vvv also every choice tried.
     #[arg(short = 'v', long, action = clap::ArgAction::Count)]
     pub verbose: u8,
-    /// With -v: nodes between progress reports (default 10000000; reports come
-    /// at most every 65536 nodes).
+    /// With -v: nodes between progress reports (they come at most every 65536
+    /// nodes).
     #[arg(long, value_name = "N", default_value_t = 10_000_000)]
     pub delta: u64,
     /// Print statistics (nodes, updates, time, bytes, solutions) on stderr.
