@@ -1060,6 +1060,11 @@ fn memo_run(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
             "memoised search (--memo, --zdd, --sample, --best) adds up subproblems: leave out --limit, --engine and --no-prune"
         );
     }
+    if args.every.is_some() || args.max_level.is_some() || args.verbose > 0 {
+        anyhow::bail!(
+            "--every, --max-level and -v go with plain search: leave them out with --memo, --zdd, --sample or --best"
+        );
+    }
     if args.split.is_some() || args.subproblem.is_some() {
         anyhow::bail!(
             "memoised search (--memo, --zdd, --sample, --best) takes the whole problem: leave out --split and --subproblem (count each subproblem without --memo)"
