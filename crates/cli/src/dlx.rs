@@ -101,6 +101,9 @@ MEMOISED SEARCH AND THE ZDD (--memo, --zdd, --sample, --best; DXZ's method):
                   HI of the rest of the solutions with it; 0 means no solution and 1
                   the empty solution (the terminals). A solution is a path from the
                   root to 1: the options of the nodes left by their HI edge.
+                  The items line's order is the branching order and can matter a
+                  lot: for a tiling, list the cells along the short side first
+                  (column by column on a 6x10 board), then the pieces.
                   Example, 'a b c d e f' with options 'a b', 'b c', 'd e', 'e f',
                   'a d', 'b e', 'c f' (the 2x3 domino tilings):
                     2:(2?0:1)  3:(6?0:2)  4:(3?0:1)  5:(6?0:1)  6:(5?0:5)  7:(1?6:4)
@@ -191,9 +194,9 @@ pub struct Args {
     #[arg(long)]
     pub no_prune: bool,
     /// With --count: memoised counting (DXZ): subproblems with the same items left
-    /// to cover are counted once; exact counts of any size (u128).
+    /// to cover (and colours) are counted once; exact counts of any size.
     ///
-    /// Orders of magnitude faster on tilings; no colours, no multiplicities, one
+    /// Orders of magnitude faster on tilings; colours handled, no multiplicities, one
     /// thread. --heuristic mrv (default) or first (often better on tilings listed
     /// row by row); --max-nodes and --timeout apply.
     #[arg(long)]
@@ -236,8 +239,8 @@ pub struct Args {
     /// -vvv also every choice tried.
     #[arg(short = 'v', long, action = clap::ArgAction::Count)]
     pub verbose: u8,
-    /// With -v: nodes between progress reports (default 10000000; reports come
-    /// at most every 65536 nodes).
+    /// With -v: nodes between progress reports (they come at most every 65536
+    /// nodes).
     #[arg(long, value_name = "N", default_value_t = 10_000_000)]
     pub delta: u64,
     /// Print statistics (nodes, updates, time, bytes, solutions) on stderr.
@@ -1055,6 +1058,11 @@ fn memo_run(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
     if args.limit.is_some() || args.engine == EngineArg::Cells || args.no_prune {
         anyhow::bail!(
             "memoised search (--memo, --zdd, --sample, --best) adds up subproblems: leave out --limit, --engine and --no-prune"
+        );
+    }
+    if args.every.is_some() || args.max_level.is_some() || args.verbose > 0 {
+        anyhow::bail!(
+            "--every, --max-level and -v go with plain search: leave them out with --memo, --zdd, --sample or --best"
         );
     }
     if args.split.is_some() || args.subproblem.is_some() {

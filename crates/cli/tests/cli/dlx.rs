@@ -949,6 +949,12 @@ fn knuths_options() {
         .arg(QUEENS8)
         .assert()
         .code(2);
+    dlx()
+        .args(["--sample", "3", "--every", "2"])
+        .arg(QUEENS8)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("go with plain search"));
     // -vv: each solution's level, the closing line
     let out = dlx()
         .args(["-vv", "--count"])
