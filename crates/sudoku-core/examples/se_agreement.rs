@@ -16,11 +16,15 @@
 //! rated ones the share equal, and puzzles per second of this thread's CPU
 //! time (rated and unrated together). `--times OUT` writes one line per
 //! puzzle: id, published ER, rated (1) or not (0), microseconds of CPU.
+//! `--check` also replays every step of every path (rated or not) against
+//! the puzzle's unique solution (outside the timed part) and prints how
+//! many steps were checked and how many were wrong.
 
 use std::collections::BTreeMap;
 
-use sudoku_core::Grid;
 use sudoku_core::rate::se::{Producer, Profile, SeOutcome, SeRater, SeRating};
+use sudoku_core::solve::Method;
+use sudoku_core::{Grid, Limits, Uniqueness};
 
 #[derive(Default)]
 struct Band {
@@ -43,6 +47,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut show = false;
     let mut file = None;
     let mut times: Option<std::fs::File> = None;
+    let mut check = false;
+    let (mut checked, mut wrong_steps) = (0u64, 0u64);
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -52,6 +58,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             "--limit" => limit = args.next().unwrap_or_default().parse()?,
             "--mismatches" => show = true,
+            "--check" => check = true,
             "--times" => times = Some(std::fs::File::create(args.next().unwrap_or_default())?),
             _ => file = Some(a),
         }
@@ -78,6 +85,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let t = thread_cpu_secs();
         let r: SeRating = rater.rate(&grid);
         let secs = thread_cpu_secs() - t;
+        if check {
+            let mut solver = Method::Fast.solver();
+            let Uniqueness::Unique(sol) = solver.uniqueness(&grid, &Limits::default()).0 else {
+                return Err(format!("{file}: line {}: not uniquely solvable", n + 2).into());
+            };
+            rater.run(&grid, |s| {
+                checked += 1;
+                let bad = s.placement.is_some_and(|p| sol.get(p.cell) != p.digit)
+                    || s.eliminations.iter().any(|e| sol.get(e.cell) == e.digit);
+                if bad {
+                    wrong_steps += 1;
+                    println!("wrong step {}: {}", f[1], s.prose());
+                }
+            });
+        }
         let er = tenths(f[3]).ok_or(format!("{file}: line {}: bad er", n + 2))?;
         let (ep, ed) = (tenths(f[4]), tenths(f[5]));
         if let Some(t) = times.as_mut() {
@@ -132,6 +154,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         total.secs += b.secs;
     }
     row("all", &total);
+    if check {
+        println!("\nsteps checked against the solution: {checked}, wrong: {wrong_steps}");
+    }
     println!("\nunrated, by the ladder entry reached:");
     for (k, v) in &stopped {
         println!("  {k}: {v}");

@@ -64,14 +64,6 @@ impl Mode {
             Mode::Dynamic => 8.5,
         }
     }
-
-    fn prefix(self) -> &'static str {
-        match self {
-            Mode::Nishio => "Nishio ",
-            Mode::Multiple => "",
-            Mode::Dynamic => "Dynamic ",
-        }
-    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -372,7 +364,6 @@ pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode) -> bool {
     let mut memo = Memo {
         on: (0..729).map(|_| None).collect(),
     };
-    let prefix = mode.prefix();
     for cell in 0..81 {
         let n = b.cand[cell].count_ones();
         if b.value[cell] != 0 || n < 2 || (n < 3 && !mode.dynamic()) {
@@ -435,11 +426,11 @@ pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode) -> bool {
             }
             memo.on[c as usize] = Some(on);
             if mode != Mode::Nishio {
-                regions(b, cell, d, mode, &mut memo, &mut best, prefix);
+                regions(b, cell, d, mode, &mut memo, &mut best);
             }
         }
         if mode != Mode::Nishio {
-            cell_chains(b, cell, mode, &mut memo, &mut best, prefix);
+            cell_chains(b, cell, mode, &mut memo, &mut best);
         }
     }
     best.key.is_some()
@@ -460,15 +451,7 @@ fn cell_name(mode: Mode) -> &'static str {
 }
 
 /// Region forcing chains for digit `d` of `cell` (sort key 6).
-fn regions(
-    b: &Board,
-    cell: usize,
-    d: u8,
-    mode: Mode,
-    memo: &mut Memo,
-    best: &mut Best,
-    _prefix: &str,
-) {
+fn regions(b: &Board, cell: usize, d: u8, mode: Mode, memo: &mut Memo, best: &mut Best) {
     for k in 0..3 {
         let r = CELL_REGIONS[cell][k] as usize;
         let pos = b.positions(r, d);
@@ -495,7 +478,7 @@ fn regions(
 }
 
 /// Cell forcing chains of `cell` (sort key 5).
-fn cell_chains(b: &Board, cell: usize, mode: Mode, memo: &mut Memo, best: &mut Best, _p: &str) {
+fn cell_chains(b: &Board, cell: usize, mode: Mode, memo: &mut Memo, best: &mut Best) {
     let cands: Vec<u16> = super::board::digits(b.cand[cell])
         .map(|d| cand(cell, d))
         .collect();
