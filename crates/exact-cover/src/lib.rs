@@ -179,6 +179,7 @@ pub mod rng;
 mod search;
 pub mod split;
 mod stats;
+pub mod time;
 
 pub use cells::{Cells, CellsError};
 pub use limits::{CancelToken, Limits};

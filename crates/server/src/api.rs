@@ -10,13 +10,14 @@
 
 use std::cell::RefCell;
 use std::ops::ControlFlow;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
 use sudoku_core::generate::{Generator, GeneratorConfig, Symmetry};
 use sudoku_core::rate::{Band, HintLevel, Rater, Rating, apply};
 use sudoku_core::solve::{Method, Solver};
+use sudoku_core::time::Instant;
 use sudoku_core::{Candidates, Grid, Limits, Report, Size, StopReason, Uniqueness};
 
 /// The API's endpoints (`POST /api/<name>`).
@@ -764,8 +765,8 @@ fn generate(req: GenerateRequest, limits: &RequestLimits) -> Result<Value, ApiEr
     };
     // A seed a page can write back exactly (JavaScript numbers hold 53 bits).
     let seed = req.seed.unwrap_or_else(|| {
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
+        let t = sudoku_core::time::SystemTime::now()
+            .duration_since(sudoku_core::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
         sudoku_core::generate::SplitMix64::new(t).next_u64() >> 11
     });
