@@ -147,9 +147,9 @@ pub(crate) fn run_scalar(job: super::search::Job<'_>) -> super::search::Outcome 
 }
 
 /// The kernel's operations against the portable kernel's, on random
-/// words, when the tests are built for WebAssembly with SIMD128 (the
-/// README's "The page" says how to run them in Node); elsewhere the
-/// portable kernel goes through the same checks, so they stay compiled.
+/// words, when the tests are built for WebAssembly with SIMD128 (not yet
+/// possible: a dev-dependency does not build for wasm32-wasip1); elsewhere
+/// the portable kernel goes through the same checks, so they stay compiled.
 #[cfg(test)]
 mod tests {
     use super::super::arch::{Lanes, Portable};
