@@ -184,6 +184,7 @@ pub mod rng;
 mod search;
 pub mod split;
 mod stats;
+pub mod time;
 mod zdd;
 
 pub use cells::{Cells, CellsError};

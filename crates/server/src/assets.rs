@@ -1,6 +1,6 @@
 //! The page's files, embedded in the binary from `crates/web/www/` (plain
-//! ES modules, no build step; `sudoku.wasm` is built from `crates/web`, see
-//! its docs), and the API's OpenAPI description.
+//! ES modules, no build step; the offline engine `engine/` is built from
+//! `crates/web` by `crates/web/build.sh`), and the API's OpenAPI description.
 
 /// One embedded file.
 #[derive(Debug)]
@@ -41,9 +41,14 @@ pub static ASSETS: &[Asset] = &[
         body: include_bytes!("../../web/www/offline.js"),
     },
     Asset {
-        path: "/sudoku.wasm",
+        path: "/engine/sudoku_web.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/www/engine/sudoku_web.js"),
+    },
+    Asset {
+        path: "/engine/sudoku_web_bg.wasm",
         content_type: "application/wasm",
-        body: include_bytes!("../../web/www/sudoku.wasm"),
+        body: include_bytes!("../../web/www/engine/sudoku_web_bg.wasm"),
     },
     Asset {
         path: "/style.css",

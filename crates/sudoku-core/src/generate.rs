@@ -47,11 +47,12 @@
 
 use std::fmt;
 use std::ops::RangeInclusive;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::grid::{Grid, Size};
 use crate::rate::{Band, Config, Rater, Rating, Technique};
 use crate::solve::{CancelToken, Limits, Method, Solver};
+use crate::time::Instant;
 
 /// The generator's random numbers: SplitMix64, shared with the exact-cover
 /// engines' seeded orders.

@@ -187,6 +187,11 @@ pub mod rate;
 pub mod solve;
 pub mod variant;
 
+/// The clock the solvers read, one type for every target (see
+/// [`exact_cover::time`]): std's on native targets, the browser's on
+/// `wasm32-unknown-unknown`.
+pub use exact_cover::time;
+
 pub use candidates::{Candidates, CandidatesError};
 pub use format::{ParseError, ParseErrorKind, Puzzle};
 pub use grid::{CellName, Conflict, Grid, GridError, House, Size};

@@ -1,7 +1,7 @@
 //! The offline engine's calls, natively: `/api/count` on every puzzle of a
 //! file through [`sudoku_web::call`], the figures to hold the WebAssembly
 //! build's against (`crates/web/bench.mjs` makes the same calls on
-//! `sudoku.wasm`).
+//! the page's WebAssembly engine, `www/engine/`).
 //!
 //! `cargo run --release -p sudoku-web --example throughput -- PUZZLES.txt`
 
@@ -21,8 +21,8 @@ fn main() {
         let start = Instant::now();
         let mut search_micros = 0u64;
         for b in &bodies {
-            let v: serde_json::Value = serde_json::from_str(&sudoku_web::call(1, b.as_bytes()))
-                .expect("the engine answers JSON");
+            let v: serde_json::Value =
+                serde_json::from_str(&sudoku_web::call(1, b)).expect("the engine answers JSON");
             assert_eq!(v["answer"]["status"], "unique", "{b}");
             search_micros += v["answer"]["stats"]["micros"].as_u64().unwrap_or(0);
         }

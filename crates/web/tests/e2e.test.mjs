@@ -310,3 +310,30 @@ test('with no API answering, the page falls back to WebAssembly by itself', { ti
   await p.close();
   assert.deepEqual(problems, []);
 });
+
+test('the first load is under 500 KB and fetches the WebAssembly engine only when needed', { timeout: 60000 }, async () => {
+  const p = await context.newPage();
+  watch(p);
+  const bodies = [];
+  p.on('response', (res) => bodies.push(res.body().then((b) => [res.url(), b.length], () => [res.url(), 0])));
+  await p.goto(base);
+  await p.getByRole('gridcell', { name: 'r9c9', exact: true }).waitFor();
+  await p.waitForLoadState('networkidle');
+  const first = await Promise.all(bodies);
+  const total = first.reduce((s, [, n]) => s + n, 0);
+  console.log(`first load: ${first.length} files, ${total} bytes`);
+  assert.ok(total < 500_000, `first load ${total} bytes: ${JSON.stringify(first)}`);
+  assert.ok(!first.some(([url]) => url.includes('/engine/')), 'the engine was fetched on first load');
+  // the engine's files, when the page goes offline
+  bodies.length = 0;
+  await p.goto(`${base}?offline`);
+  await p.getByRole('textbox', { name: 'Puzzle', exact: true }).fill(PUZZLE);
+  await p.getByRole('button', { name: 'Load', exact: true }).click();
+  await p.getByRole('button', { name: 'Solve', exact: true }).click();
+  await p.locator('#result', { hasText: ': unique' }).waitFor();
+  const engine = (await Promise.all(bodies)).filter(([url]) => url.includes('/engine/'));
+  console.log(`offline engine: ${JSON.stringify(engine.map(([url, n]) => [new URL(url).pathname, n]))}`);
+  assert.equal(engine.length, 2);
+  await p.close();
+  assert.deepEqual(problems, []);
+});

@@ -12,8 +12,8 @@
 //!   starts, so the search sees exactly the pruned matrix (the statistics
 //!   report its size) without building and loading a problem per puzzle.
 
+use crate::time::Instant;
 use std::ops::ControlFlow;
-use std::time::Instant;
 
 use exact_cover::{Config, Dlx, Heuristic, Observer, Problem};
 

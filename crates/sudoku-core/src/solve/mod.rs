@@ -451,7 +451,7 @@ impl<'a> Budget<'a> {
         limits: &Limits,
         body: impl FnOnce(&mut Budget<'_>, &mut Stats) -> StopReason,
     ) -> Report {
-        let start = std::time::Instant::now();
+        let start = crate::time::Instant::now();
         let mut stats = Stats::default();
         let mut budget = Budget::new(limits);
         let stop = body(&mut budget, &mut stats);

@@ -28,8 +28,8 @@
 //! number of choices on the path; `peak_bytes` is the peer and house tables
 //! plus the frames and choice entries in use at the deepest point.
 
+use crate::time::Instant;
 use std::ops::ControlFlow;
-use std::time::Instant;
 
 use super::{
     Budget, FnTrace, Limits, NoTrace, Report, Solver, Stats, StopReason, TraceStep, Tracer,

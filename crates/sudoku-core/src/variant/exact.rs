@@ -11,8 +11,8 @@
 //! of regions, so the same puzzles can be solved by Dancing Links or dancing
 //! cells and compared with the propagating [`VariantSolver`](super::VariantSolver).
 
+use crate::time::Instant;
 use std::ops::ControlFlow;
-use std::time::Instant;
 
 use exact_cover::{Cells, Dlx, Problem, ProblemBuilder};
 

@@ -86,11 +86,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::time::Instant;
 use std::collections::HashSet;
 use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;
-use std::time::Instant;
 
 use super::cage::Cage;
 use super::jigsaw::Jigsaw;

@@ -21,8 +21,8 @@
 //! before it is reported, so a propagator that prunes weakly can slow the
 //! search but never let a wrong grid through.
 
+use crate::time::Instant;
 use std::ops::ControlFlow;
-use std::time::Instant;
 
 use super::{Puzzle, VariantError};
 use crate::solve::{

@@ -54,8 +54,8 @@ mod tests;
 mod unique_loops;
 mod wings;
 
+use crate::time::Instant;
 use std::fmt;
-use std::time::Instant;
 
 use crate::Candidates;
 use crate::grid::{CellName, Grid};

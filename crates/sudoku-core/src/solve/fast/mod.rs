@@ -90,22 +90,24 @@ pub mod board;
 mod board;
 mod search;
 mod tables;
+mod wasm;
 
 use std::ops::ControlFlow;
-use std::time::{Duration, Instant};
-
-use crate::grid::{Grid, Size};
-use crate::solve::{Limits, Report, Solver, Stats, StopReason};
+use std::time::Duration;
 
 use self::arch::{Avx2, Avx512};
 use self::board::Board;
 use self::search::{Job, Outcome, Start};
+use crate::grid::{Grid, Size};
+use crate::solve::{Limits, Report, Solver, Stats, StopReason};
+use crate::time::Instant;
 
 /// Which implementation of the core a [`Fast`] solver runs. All give the
 /// same answers and statistics; they differ in speed only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kernel {
-    /// Portable Rust, any CPU (one digit per 4-lane array).
+    /// Portable Rust, any CPU (one digit per 4-lane array; in WebAssembly
+    /// built with SIMD128, the same layout in `v128`s).
     Scalar,
     /// x86-64 AVX2: two digits per 256-bit vector.
     Avx2,
@@ -272,7 +274,7 @@ impl Fast {
             match self.engine {
                 Engine::Avx512(w) => arch::run_avx512(w, job),
                 Engine::Avx2(w) => arch::run_avx2(w, job),
-                Engine::Scalar => search::run(arch::Portable, job),
+                Engine::Scalar => wasm::run_scalar(job),
             }
         };
         Report {
