@@ -300,13 +300,15 @@ impl Model {
     }
 }
 
-/// A search frame: the cell branched on and the candidates not yet tried.
+/// A search frame: the cell branched on, its candidates there and the
+/// digit tried (the frame's saved state is the one before the try).
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     cell: u16,
-    rest: u16,
-    /// The candidates at the choice (for the trace).
+    /// The candidates at the choice.
     mask: u16,
+    /// The digit tried (one bit of `mask`).
+    bit: u16,
 }
 
 /// A solver for one variant puzzle. Build it once ([`VariantSolver::new`]),
@@ -522,7 +524,7 @@ impl VariantSolver {
         stats.nodes = 1;
         let mut consistent = self.propagate();
         if T::ON && !consistent {
-            trace.step(TraceStep::Conflict);
+            trace.step(TraceStep::Contradiction);
         }
         loop {
             if consistent {
@@ -544,38 +546,55 @@ impl VariantSolver {
                         }
                     }
                     Some(frame) => {
+                        // Try the cell's smallest candidate; the frame
+                        // keeps the state before the try for its refutation.
+                        if stats.nodes >= max_nodes {
+                            return StopReason::NodeLimit;
+                        }
+                        stats.nodes += 1;
+                        if slow && stats.nodes & 255 == 0 {
+                            if let Some(r) = limits.poll() {
+                                return r;
+                            }
+                        }
                         self.saved.extend_from_slice(&self.masks);
                         self.frames.push(frame);
+                        if T::ON {
+                            trace.step(TraceStep::Try {
+                                depth: self.frames.len() as u32,
+                                cell: frame.cell as usize,
+                                candidates: digits(frame.mask).collect(),
+                                digit: min_digit(frame.bit),
+                            });
+                        }
+                        stats.guesses += 1;
+                        self.masks[frame.cell as usize] = frame.bit;
+                        self.changed.push(frame.cell);
+                        consistent = self.propagate();
+                        if consistent {
+                            continue;
+                        }
+                        self.conflict(frame.cell, frame.bit);
+                        if T::ON {
+                            trace.step(TraceStep::Contradiction);
+                        }
                     }
                 }
             }
-            // Next alternative of the deepest frame that has one.
+            // Refute the deepest try: back in the state before it, the cell
+            // loses the digit tried, and that is propagated too (two-way
+            // branching). A contradiction there refutes the try above it.
             loop {
-                let Some(frame) = self.frames.last_mut() else {
+                let Some(frame) = self.frames.pop() else {
                     return StopReason::Exhausted;
                 };
-                if frame.rest == 0 {
-                    self.frames.pop();
-                    self.saved.truncate(self.saved.len() - cells);
-                    continue;
-                }
-                let bit = frame.rest & frame.rest.wrapping_neg();
-                let again = frame.rest != frame.mask;
-                frame.rest ^= bit;
-                let (cell, mask) = (frame.cell, frame.mask);
+                let at = self.saved.len() - cells;
+                self.masks.copy_from_slice(&self.saved[at..]);
+                self.saved.truncate(at);
                 if T::ON {
-                    let depth = self.frames.len() as u32;
-                    if again {
-                        trace.step(TraceStep::Backtrack {
-                            depth,
-                            cell: cell as usize,
-                        });
-                    }
-                    trace.step(TraceStep::Try {
-                        depth,
-                        cell: cell as usize,
-                        candidates: digits(mask).collect(),
-                        digit: min_digit(bit),
+                    trace.step(TraceStep::Backtrack {
+                        depth: self.frames.len() as u32 + 1,
+                        cell: frame.cell as usize,
                     });
                 }
                 if stats.nodes >= max_nodes {
@@ -587,19 +606,17 @@ impl VariantSolver {
                         return r;
                     }
                 }
-                let at = self.saved.len() - cells;
-                self.masks.copy_from_slice(&self.saved[at..]);
-                stats.guesses += 1;
-                self.masks[cell as usize] = bit;
-                self.changed.push(cell);
-                consistent = self.propagate();
-                if !consistent {
-                    self.conflict(cell, bit);
-                    if T::ON {
-                        trace.step(TraceStep::Contradiction);
-                    }
+                let left = frame.mask & !frame.bit;
+                self.masks[frame.cell as usize] = left;
+                self.changed.push(frame.cell);
+                if self.propagate() {
+                    consistent = true;
+                    break;
                 }
-                break;
+                self.conflict(frame.cell, left & left.wrapping_neg());
+                if T::ON {
+                    trace.step(TraceStep::Contradiction);
+                }
             }
         }
     }
@@ -676,10 +693,11 @@ impl VariantSolver {
             }
             return None;
         };
+        let mask = self.masks[cell as usize];
         Some(Frame {
             cell,
-            rest: self.masks[cell as usize],
-            mask: self.masks[cell as usize],
+            mask,
+            bit: mask & mask.wrapping_neg(),
         })
     }
 
