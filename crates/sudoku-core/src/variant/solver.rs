@@ -14,12 +14,16 @@
 //!
 //! The search keeps one mask per cell and copies the masks (two bytes a
 //! cell) before each branch instead of undoing changes: on grids of at most
-//! 256 cells a copy is cheaper than a trail. It branches on the undecided
-//! cell with the highest conflict score per candidate: scores start from
-//! how much the rules bear on each cell and grow with each failed try
-//! there (see `VariantSolver::choose`). Every solution is checked against every rule
-//! before it is reported, so a propagator that prunes weakly can slow the
-//! search but never let a wrong grid through.
+//! 256 cells a copy is cheaper than a trail. It branches two ways: a cell
+//! takes a digit, or (once that is exhausted) it loses the digit, and the
+//! loss is propagated like any other change before the next choice, which
+//! may pick another cell. It picks the undecided cell with the highest
+//! conflict score per candidate: scores start from how much the rules bear
+//! on each cell and grow with each failed try there; or, when a house has a
+//! digit in two places that scored much higher, that digit in one of them
+//! (see `VariantSolver::choose`). Every solution is checked against every
+//! rule before it is reported, so a propagator that prunes weakly can slow
+//! the search but never let a wrong grid through.
 
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -174,6 +178,9 @@ impl Prop {
         }
         if let Prop::Cage(c) = self {
             c.finish(peers, houses);
+        }
+        if let Prop::Renban(r) = self {
+            r.finish(peers);
         }
     }
 
@@ -359,6 +366,12 @@ pub struct VariantSolver {
     /// bear on it (see [`priorities`]).
     priority: Vec<u32>,
     until_decay: u32,
+    /// Whether the node being chosen at is the child of a try (not a
+    /// refutation).
+    after_try: bool,
+    /// A try of five or more candidates being watched: its cell and the
+    /// number of candidates (over all cells) it leaves.
+    watched: Option<(u16, u32)>,
 }
 
 /// Failures between two halvings of the conflict scores.
@@ -406,6 +419,8 @@ impl VariantSolver {
             digit_conflicts: [0; 16],
             priority,
             until_decay: DECAY,
+            after_try: false,
+            watched: None,
         }
     }
 
@@ -516,6 +531,8 @@ impl VariantSolver {
         self.conflicts.copy_from_slice(&self.priority);
         self.digit_conflicts = [0; 16];
         self.until_decay = DECAY;
+        self.after_try = false;
+        self.watched = None;
         // Every state entered is a node: the root, then each alternative
         // tried, whether or not its propagation fails.
         if max_nodes == 0 {
@@ -572,6 +589,7 @@ impl VariantSolver {
                         self.changed.push(frame.cell);
                         consistent = self.propagate();
                         if consistent {
+                            self.after_try = true;
                             continue;
                         }
                         self.conflict(frame.cell, frame.bit);
@@ -611,6 +629,7 @@ impl VariantSolver {
                 self.changed.push(frame.cell);
                 if self.propagate() {
                     consistent = true;
+                    self.after_try = false;
                     break;
                 }
                 self.conflict(frame.cell, left & left.wrapping_neg());
@@ -659,19 +678,25 @@ impl VariantSolver {
         }
     }
 
-    /// The cell to branch on and its candidates, or `None` when every cell
-    /// is decided (then `values` holds the grid). The cell with the most failures per
-    /// candidate (a conflict-directed choice, after Boussemart et al.,
-    /// "Boosting systematic search by weighting constraints", 2004, kept per
-    /// cell as the Interactive Sudoku Solver does), or while nothing has
-    /// failed yet, the one with the fewest candidates.
+    /// The cell to branch on, its candidates and the digit to try, or
+    /// `None` when every cell is decided (then `values` holds the grid).
+    /// The cell with the most failures per candidate (a conflict-directed
+    /// choice, after Boussemart et al., "Boosting systematic search by
+    /// weighting constraints", 2004, kept per cell as the Interactive Sudoku
+    /// Solver does), or while nothing has failed yet, the one with the
+    /// fewest candidates; its smallest digit first, unless a digit with two
+    /// places in a house is the better choice ([`Self::house_pair`]). A
+    /// try among five or more candidates that narrowed no other cell
+    /// halves its cell's score.
     fn choose(&mut self) -> Option<Frame> {
         let mut best = None;
         let (mut best_count, mut best_score) = (u32::MAX, 0u32);
         let (hot, hot_score) = self.hot_digit();
         let bonus = hot_score / 5;
+        let mut total = 0u32;
         for (i, (&m, &score)) in self.masks.iter().zip(&self.conflicts).enumerate() {
             let k = m.count_ones();
+            total += k;
             if k <= 1 {
                 continue;
             }
@@ -693,12 +718,80 @@ impl VariantSolver {
             }
             return None;
         };
+        // A wide try that narrowed nothing but its own cell: that cell's
+        // score is halved, so the search stops picking it (the Interactive
+        // Sudoku Solver's demotion).
+        if let Some((c, left)) = self.watched.take() {
+            if self.after_try && left == total {
+                self.conflicts[c as usize] >>= 1;
+            }
+        }
         let mask = self.masks[cell as usize];
+        let own = self.conflicts[cell as usize];
+        if best_count > 2 && own > 0 {
+            if let Some((cell, bit)) = self.house_pair(own, best_count) {
+                return Some(Frame {
+                    cell,
+                    mask: self.masks[cell as usize],
+                    bit,
+                });
+            }
+        }
+        if self.after_try && best_count >= 5 {
+            self.watched = Some((cell, total - (best_count - 1)));
+        }
         Some(Frame {
             cell,
             mask,
             bit: mask & mask.wrapping_neg(),
         })
+    }
+
+    /// A digit with two places left in a house, as a two-way choice: try it
+    /// in one of them (refuting that puts it in the other). Taken instead of
+    /// the chosen cell's `count` candidates when the busier of the two
+    /// places has at least twice the chosen cell's score per candidate
+    /// (`own / count`); among such pairs, the one whose busier place has
+    /// the highest score, that place tried first. (The Interactive Sudoku
+    /// Solver's house candidates, with its weights.)
+    fn house_pair(&self, own: u32, count: u32) -> Option<(u16, u16)> {
+        let mut best: Option<(u16, u16)> = None;
+        let mut best_score = 0u32;
+        for house in &self.houses {
+            let (mut once, mut twice, mut more) = (0u16, 0u16, 0u16);
+            for &c in house {
+                let m = self.masks[c as usize];
+                more |= twice & m;
+                twice |= once & m;
+                once |= m;
+            }
+            let mut two = twice & !more;
+            while two != 0 {
+                let bit = two & two.wrapping_neg();
+                two ^= bit;
+                let (mut top, mut top_score, mut open) = (0u16, 0u32, true);
+                for &c in house {
+                    let m = self.masks[c as usize];
+                    if m & bit != 0 {
+                        open &= m & (m - 1) != 0;
+                        let s = self.conflicts[c as usize];
+                        if s >= top_score {
+                            top = c;
+                            top_score = s;
+                        }
+                    }
+                }
+                // Both places open; score·count ≥ 2·own, and at least the best.
+                if open
+                    && top_score as u64 * count as u64 >= 2 * own as u64
+                    && top_score >= best_score
+                {
+                    best = Some((top, bit));
+                    best_score = top_score;
+                }
+            }
+        }
+        best
     }
 
     fn solution_holds(&self) -> bool {
