@@ -168,8 +168,7 @@ pub(crate) fn derive_sums(shape: Shape, m: &mut Model) {
             let all_sum: i32 = partial.iter().map(|&k| sums[k].1).sum();
             // Only outies (the sums cover the region): a plain sum, kept at
             // any length when narrow.
-            let only_outies =
-                free.is_empty() && narrow(&outies, all_sum - rest, &m.houses, n);
+            let only_outies = free.is_empty() && narrow(&outies, all_sum - rest, &m.houses, n);
             if only_outies || free.len() + outies.len() <= limit(&mut free.iter().copied()) {
                 let mut terms: Terms = free.iter().map(|&c| (c, 1)).collect();
                 terms.extend(outies.iter().map(|&c| (c, -1)));

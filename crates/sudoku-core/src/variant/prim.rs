@@ -262,7 +262,10 @@ impl Linear {
             .terms
             .iter()
             .map(|&(c, k)| {
-                let g = self.groups.iter().position(|(gk, g)| *gk == k && g.contains(&c));
+                let g = self
+                    .groups
+                    .iter()
+                    .position(|(gk, g)| *gk == k && g.contains(&c));
                 g.unwrap_or(0) as u16
             })
             .collect();

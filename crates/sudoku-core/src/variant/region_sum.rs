@@ -50,7 +50,8 @@ fn pairwise(segments: &[Vec<u16>], n: usize, m: &mut Model) {
         .collect();
     let multis: Vec<&Vec<u16>> = segments.iter().filter(|s| s.len() > 1).collect();
     for &c in singles.iter().skip(1) {
-        m.props.push(Prop::Pair(Pair::new(singles[0], c, n, |x, y| x == y)));
+        m.props
+            .push(Prop::Pair(Pair::new(singles[0], c, n, |x, y| x == y)));
     }
     let equal = |a: &[u16], b: &[u16]| {
         let terms = a
