@@ -389,7 +389,8 @@ impl Linear {
                     }
                     let t = rest - coef(0) * x as i32 - coef(1) * y as i32;
                     if let Some(z) = solve(t, coef(2), c) {
-                        if !(same(0, 2) && z == x) && !(same(1, 2) && z == y) {
+                        let clash = (same(0, 2) && z == x) || (same(1, 2) && z == y);
+                        if !clash {
                             support[0] |= 1 << (x - 1);
                             support[1] |= 1 << (y - 1);
                             support[2] |= 1 << (z - 1);
