@@ -347,7 +347,9 @@ impl Linear {
         for (i, &(c, coef)) in self.terms.iter().enumerate() {
             let m = d.get(c);
             if m & (m - 1) != 0 {
-                if k == 3 {
+                // A cell whose coefficients cancel (an arrow's end listed
+                // again in its middle) is left to the bounds.
+                if k == 3 || coef == 0 {
                     return Ok(());
                 }
                 at[k] = i;

@@ -980,6 +980,25 @@ pub(crate) fn crossings(houses: &[Vec<u16>], cells: usize) -> Vec<[Vec<u16>; 3]>
 mod tests {
     use super::*;
 
+    /// A linear sum whose coefficients cancel on one cell (an arrow's end
+    /// listed again in its middle) leaves that cell free: the exact step
+    /// for two or three open cells must not divide by its zero.
+    #[test]
+    fn a_cancelled_coefficient_is_left_to_the_bounds() {
+        let mut m = Model::new(4);
+        for r in 0..4u16 {
+            m.house((r * 4..r * 4 + 4).collect());
+            m.house((0..4).map(|c| c * 4 + r).collect());
+        }
+        let terms = vec![(1, 1), (2, -1), (0, 0)];
+        m.props
+            .push(Prop::Linear(super::super::prim::Linear::new(terms, 0)));
+        let mut solver = VariantSolver::from_model(m);
+        let (count, _) = solver.count(1_000_000, &Limits::default());
+        // r1c2 = r1c3 cannot hold in a row: no solution.
+        assert_eq!(count, 0);
+    }
+
     #[test]
     fn masks_and_digits() {
         assert_eq!(digits(0b1010_0001).collect::<Vec<_>>(), [1, 6, 8]);
