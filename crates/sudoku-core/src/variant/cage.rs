@@ -24,6 +24,7 @@
 use std::sync::{Arc, OnceLock};
 
 use super::iss;
+use super::required::SeenBy;
 use super::solver::{Contradiction, Dom, Model, Prop, digits, min_digit};
 use super::{CellName, Constraint, Shape};
 
@@ -128,9 +129,9 @@ pub(crate) struct CageSum {
     table: Arc<Vec<Vec<u16>>>,
     /// The largest sum, n(n+1)/2.
     max: usize,
-    /// Per cage cell, the cells outside the cage that see it (a bit set
-    /// over the grid), filled in once the peers are known.
-    seen_by: Vec<[u64; 4]>,
+    /// Per cage cell, the cells outside the cage that see it, filled in
+    /// once the peers are known.
+    seen_by: SeenBy,
     /// When the cage lies in one house: the house's other cells, which hold
     /// exactly the digits the cage does not (empty otherwise).
     pub(crate) complement: Vec<u16>,
@@ -162,7 +163,7 @@ impl CageSum {
             sum,
             table: table(n),
             max: n * (n + 1) / 2,
-            seen_by: Vec::new(),
+            seen_by: SeenBy::default(),
             complement: Vec::new(),
             all: ((1u32 << n) - 1) as u16,
         }
@@ -186,19 +187,7 @@ impl CageSum {
                 .filter(|c| !self.cells.contains(c))
                 .collect();
         }
-        self.seen_by = self
-            .cells
-            .iter()
-            .map(|&c| {
-                let mut set = [0u64; 4];
-                for &p in &peers[c as usize] {
-                    if !self.cells.contains(&p) {
-                        set[p as usize >> 6] |= 1 << (p & 63);
-                    }
-                }
-                set
-            })
-            .collect();
+        self.seen_by = SeenBy::new(&self.cells, peers);
     }
 
     pub(crate) fn propagate(&self, d: &mut Dom<'_>) -> Result<(), Contradiction> {
@@ -273,38 +262,7 @@ impl CageSum {
         }
         // A digit every combination needs: placed if one cell can take it,
         // else removed from the outside cells that see all its holders.
-        for x in digits(required) {
-            let bit = 1u16 << (x - 1);
-            let (mut holders, mut only) = (0, 0);
-            let mut seen = [u64::MAX; 4];
-            for (i, &c) in self.cells.iter().enumerate() {
-                if d.get(c) & bit != 0 {
-                    holders += 1;
-                    only = c;
-                    if let Some(s) = self.seen_by.get(i) {
-                        for (a, b) in seen.iter_mut().zip(s) {
-                            *a &= b;
-                        }
-                    }
-                }
-            }
-            match holders {
-                0 => return Err(Contradiction),
-                1 => d.restrict(only, bit)?,
-                _ if !self.seen_by.is_empty() => {
-                    for (w, &word) in seen.iter().enumerate() {
-                        let mut word = word;
-                        while word != 0 {
-                            let p = (w * 64 + word.trailing_zeros() as usize) as u16;
-                            word &= word - 1;
-                            d.restrict(p, !bit)?;
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        Ok(())
+        self.seen_by.exclude(d, &self.cells, required)
     }
 
     /// Two or three open cells: keep exactly the digits that have partners

@@ -13,7 +13,12 @@
 //!   all different: a hidden killer cage.
 //! - **Innies and outies.** Where the sums that reach into the region stick
 //!   out of it, the cells inside none of them minus the cells sticking out
-//!   make the total minus all those sums.
+//!   make the total minus all those sums. When those sums cover the whole
+//!   region, the cells sticking out make a plain sum of their own (the
+//!   "outies"), kept at any length if it is narrow: its range more than
+//!   four times its degrees of freedom (see [`narrow`]); a little killer of
+//!   49 and one of 47 crossing a diagonal tell a lot about their twelve
+//!   cells off it.
 //! - **One outie.** A sum that sticks out of a region by one cell makes an
 //!   arrow-like rule of its own: the region's cells outside it and outside
 //!   the whole sums, minus the cell sticking out, equal the total minus the
@@ -160,8 +165,11 @@ pub(crate) fn derive_sums(shape: Shape, m: &mut Model) {
                 .flat_map(|&k| sums[k].0.iter().copied())
                 .filter(|&c| !in_region[c as usize])
                 .collect();
-            if free.len() + outies.len() <= limit(&mut free.iter().copied()) {
-                let all_sum: i32 = partial.iter().map(|&k| sums[k].1).sum();
+            let all_sum: i32 = partial.iter().map(|&k| sums[k].1).sum();
+            // Only outies (the sums cover the region): a plain sum, kept at
+            // any length when narrow.
+            let only_outies = free.is_empty() && narrow(&outies, all_sum - rest, &m.houses, n);
+            if only_outies || free.len() + outies.len() <= limit(&mut free.iter().copied()) {
                 let mut terms: Terms = free.iter().map(|&c| (c, 1)).collect();
                 terms.extend(outies.iter().map(|&c| (c, -1)));
                 derived.push((terms, rest - all_sum, false));
@@ -249,6 +257,55 @@ pub(crate) fn derive_sums(shape: Shape, m: &mut Model) {
     }
 }
 
+/// Cells grouped into sets that must differ: house by house, the house
+/// holding the most cells left first; the cells no house pairs up, alone.
+fn house_groups(cells: &[u16], houses: &[Vec<u16>]) -> Vec<Vec<u16>> {
+    let mut groups: Vec<Vec<u16>> = Vec::new();
+    let mut left = cells.to_vec();
+    while left.len() > 1 {
+        let best = houses
+            .iter()
+            .map(|h| left.iter().filter(|c| h.contains(c)).count())
+            .enumerate()
+            .max_by_key(|&(_, k)| k);
+        let Some((h, _)) = best.filter(|&(_, k)| k >= 2) else {
+            break;
+        };
+        let (g, rest): (Vec<u16>, Vec<u16>) = left.iter().partition(|c| houses[h].contains(c));
+        groups.push(g);
+        left = rest;
+    }
+    groups.extend(left.into_iter().map(|c| vec![c]));
+    groups
+}
+
+/// How free a sum of `total` over `groups` of distinct digits is: the width
+/// of its range (a group of k cells ranges over k(n − k) values) and its
+/// degrees of freedom (how far the total lies from the nearer end of the
+/// range); `None` when the total is out of range.
+fn freedom(groups: &[Vec<u16>], total: i32, n: usize) -> Option<(i64, i64)> {
+    let n = n as i64;
+    let (mut lo, mut range) = (0i64, 0i64);
+    for g in groups {
+        let k = g.len() as i64;
+        lo += k * (k + 1) / 2;
+        range += k * (n - k);
+    }
+    let total = total as i64;
+    if total < lo || total > lo + range {
+        return None;
+    }
+    Some((range, (total - lo).min(lo + range - total)))
+}
+
+/// Whether a long sum of distinct-digit groups is worth a propagator: its
+/// range is more than four times its degrees of freedom (the Interactive
+/// Sudoku Solver's test for the sums it derives from regions).
+fn narrow(cells: &[u16], total: i32, houses: &[Vec<u16>], n: usize) -> bool {
+    let groups = house_groups(cells, houses);
+    freedom(&groups, total, n).is_some_and(|(range, dof)| range > 4 * dof)
+}
+
 /// A set of cells with a known sum, for [`combined_sums`].
 struct Record {
     cells: Vec<u16>,
@@ -286,39 +343,11 @@ fn combined_sums(sums: &[(Vec<u16>, i32)], n: usize, cells: usize, m: &mut Model
     let houses = &m.houses;
     let record = |mut cs: Vec<u16>, total: i32, original: bool| -> Option<Record> {
         cs.sort_unstable();
-        // Groups: house by house, the house holding the most cells left
-        // first; the cells no house pairs up, alone.
-        let mut groups: Vec<Vec<u16>> = Vec::new();
-        let mut left = cs.clone();
-        while left.len() > 1 {
-            let best = houses
-                .iter()
-                .map(|h| left.iter().filter(|c| h.contains(c)).count())
-                .enumerate()
-                .max_by_key(|&(_, k)| k);
-            let Some((h, _)) = best.filter(|&(_, k)| k >= 2) else {
-                break;
-            };
-            let (g, rest): (Vec<u16>, Vec<u16>) = left.iter().partition(|c| houses[h].contains(c));
-            groups.push(g);
-            left = rest;
-        }
-        groups.extend(left.into_iter().map(|c| vec![c]));
-        let n = n as i64;
-        let (mut lo, mut range) = (0i64, 0i64);
-        for g in &groups {
-            let k = g.len() as i64;
-            lo += k * (k + 1) / 2;
-            range += k * (n - k);
-        }
-        let total64 = total as i64;
-        if total64 < lo || total64 > lo + range {
-            return None;
-        }
-        let dof = (total64 - lo).min(lo + range - total64);
+        let groups = house_groups(&cs, houses);
+        let (_, dof) = freedom(&groups, total, n)?;
         let score = groups
             .iter()
-            .map(|g| g.len() as i64 * (n - g.len() as i64) - dof)
+            .map(|g| g.len() as i64 * (n as i64 - g.len() as i64) - dof)
             .sum();
         Some(Record {
             cells: cs,

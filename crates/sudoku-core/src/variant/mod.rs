@@ -81,6 +81,7 @@ pub mod quad;
 pub mod region_sum;
 pub mod regions;
 pub mod renban;
+mod required;
 pub mod sandwich;
 mod shape;
 mod solver;

@@ -67,6 +67,8 @@ pub(crate) struct Linear {
     /// Groups of cells with one coefficient that all differ (singletons
     /// until [`Linear::finish`]).
     groups: Vec<(i32, Vec<u16>)>,
+    /// Per term, the index of its group.
+    group_of: Vec<u16>,
 }
 
 /// The bounds of a group of distinct-digit cells' sum, and what they keep
@@ -188,7 +190,13 @@ fn group_bounds(d: &Dom<'_>, cells: &[u16]) -> Option<Bounds> {
 impl Linear {
     pub(crate) fn new(terms: Vec<(u16, i32)>, rhs: i32) -> Linear {
         let groups = terms.iter().map(|&(c, k)| (k, vec![c])).collect();
-        Linear { terms, rhs, groups }
+        let group_of = (0..terms.len() as u16).collect();
+        Linear {
+            terms,
+            rhs,
+            groups,
+            group_of,
+        }
     }
 
     /// Group the cells that must differ, by coefficient. Larger groups
@@ -250,6 +258,17 @@ impl Linear {
             }
         }
         self.groups = best;
+        self.group_of = self
+            .terms
+            .iter()
+            .map(|&(c, k)| {
+                let g = self
+                    .groups
+                    .iter()
+                    .position(|(gk, g)| *gk == k && g.contains(&c));
+                g.unwrap_or(0) as u16
+            })
+            .collect();
     }
 
     /// Whether all cells have coefficient 1 and must all differ: then the
@@ -314,6 +333,76 @@ impl Linear {
                 }
                 d.restrict(c, keep)?;
             }
+        }
+        self.few_open(d)
+    }
+
+    /// Two or three cells left open: keep exactly the digits that the
+    /// others can complete to the sum (cells of one group taking different
+    /// digits), as the Interactive Sudoku Solver does for sums with unit
+    /// coefficients; bounds alone keep a digit whose partners are missing
+    /// from the wrong cell.
+    fn few_open(&self, d: &mut Dom<'_>) -> Result<(), Contradiction> {
+        let (mut at, mut k, mut rest) = ([0usize; 3], 0, self.rhs);
+        for (i, &(c, coef)) in self.terms.iter().enumerate() {
+            let m = d.get(c);
+            if m & (m - 1) != 0 {
+                // A cell whose coefficients cancel (an arrow's end listed
+                // again in its middle) is left to the bounds.
+                if k == 3 || coef == 0 {
+                    return Ok(());
+                }
+                at[k] = i;
+                k += 1;
+            } else {
+                rest -= coef * min_digit(m) as i32;
+            }
+        }
+        if k < 2 {
+            return Ok(());
+        }
+        let cell = |j: usize| self.terms[at[j]].0;
+        let coef = |j: usize| self.terms[at[j]].1;
+        let same = |i: usize, j: usize| self.group_of[at[i]] == self.group_of[at[j]];
+        // The digit x with coef · x = t, if it is a candidate of m.
+        let solve = |t: i32, coef: i32, m: u16| -> Option<u8> {
+            (t % coef == 0)
+                .then(|| t / coef)
+                .filter(|x| (1..=16).contains(x) && m & (1 << (x - 1)) != 0)
+                .map(|x| x as u8)
+        };
+        let mut support = [0u16; 3];
+        let (a, b) = (d.get(cell(0)), d.get(cell(1)));
+        if k == 2 {
+            for x in digits(a) {
+                if let Some(y) = solve(rest - coef(0) * x as i32, coef(1), b) {
+                    if !(same(0, 1) && x == y) {
+                        support[0] |= 1 << (x - 1);
+                        support[1] |= 1 << (y - 1);
+                    }
+                }
+            }
+        } else {
+            let c = d.get(cell(2));
+            for x in digits(a) {
+                for y in digits(b) {
+                    if same(0, 1) && x == y {
+                        continue;
+                    }
+                    let t = rest - coef(0) * x as i32 - coef(1) * y as i32;
+                    if let Some(z) = solve(t, coef(2), c) {
+                        let clash = (same(0, 2) && z == x) || (same(1, 2) && z == y);
+                        if !clash {
+                            support[0] |= 1 << (x - 1);
+                            support[1] |= 1 << (y - 1);
+                            support[2] |= 1 << (z - 1);
+                        }
+                    }
+                }
+            }
+        }
+        for (j, &s) in support.iter().enumerate().take(k) {
+            d.restrict(cell(j), s)?;
         }
         Ok(())
     }

@@ -8,8 +8,15 @@
 //! **Propagation.** Each piece's sum lies between the sum of its cells'
 //! smallest and of their largest candidates; the common sum lies in every
 //! piece's range, and each cell keeps the digits its piece can complete to
-//! a sum in that range.
+//! a sum in that range. Besides, as the Interactive Sudoku Solver lowers
+//! these lines, every two pieces make a sum of their own, one piece's cells
+//! minus the other's equal to 0 (a piece of one cell against several: that
+//! cell's digit is their sum; pieces of one cell are equal): such a
+//! [`Linear`] sum knows that the digits of a piece inside one box differ,
+//! so three cells of a piece make at least 1 + 2 + 3, and with two or three
+//! cells left open it keeps exactly the digits that can still complete it.
 
+use super::prim::{Linear, Pair};
 use super::solver::{Contradiction, Dom, Model, Prop, max_digit, min_digit, range_mask};
 use super::{CellName, Shape};
 
@@ -26,9 +33,49 @@ pub(crate) fn lower(cells: &[CellName], shape: Shape, m: &mut Model) -> Result<(
         segments.last_mut().expect("a piece").push(i as u16);
     }
     if segments.len() > 1 {
+        pairwise(&segments, shape.side(), m);
         m.props.push(Prop::EqualSums(EqualSums { segments }));
     }
     Ok(())
+}
+
+/// The pieces' sums pairwise (see the module docs): pieces of one cell
+/// equal to the first of them; each longer piece equal to that cell if
+/// there is one, else to every other longer piece.
+fn pairwise(segments: &[Vec<u16>], n: usize, m: &mut Model) {
+    let singles: Vec<u16> = segments
+        .iter()
+        .filter(|s| s.len() == 1)
+        .map(|s| s[0])
+        .collect();
+    let multis: Vec<&Vec<u16>> = segments.iter().filter(|s| s.len() > 1).collect();
+    for &c in singles.iter().skip(1) {
+        m.props
+            .push(Prop::Pair(Pair::new(singles[0], c, n, |x, y| x == y)));
+    }
+    let equal = |a: &[u16], b: &[u16]| {
+        let terms = a
+            .iter()
+            .map(|&c| (c, 1))
+            .chain(b.iter().map(|&c| (c, -1)))
+            .collect();
+        Prop::Linear(Linear::new(terms, 0))
+    };
+    match singles.first() {
+        Some(&one) => {
+            for s in &multis {
+                m.props.push(equal(s, &[one]));
+            }
+        }
+        None => {
+            for (i, a) in multis.iter().enumerate() {
+                for b in &multis[..i] {
+                    let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+                    m.props.push(equal(long, short));
+                }
+            }
+        }
+    }
 }
 
 /// The equal-sums propagator (see the module docs).

@@ -7,10 +7,13 @@
 //! **Propagation.** A run of the line's length starting at s stays possible
 //! while every cell can take one of its digits and each of its digits has a
 //! cell that can take it; cells keep the digits of possible runs, and a
-//! digit every possible run contains that one cell alone can take goes there.
+//! digit every possible run contains is required (see
+//! [`required`](super::required)): it goes in the one cell that can take it,
+//! or leaves the outside cells that see all the line's cells that can.
 
 use super::Shape;
-use super::solver::{Contradiction, Dom, Model, Prop, digits};
+use super::required::SeenBy;
+use super::solver::{Contradiction, Dom, Model, Prop};
 
 pub(crate) fn lower(cells: &[u16], shape: Shape, m: &mut Model) -> Result<(), String> {
     let n = shape.side();
@@ -28,6 +31,7 @@ pub(crate) fn lower(cells: &[u16], shape: Shape, m: &mut Model) -> Result<(), St
     m.props.push(Prop::Renban(RenbanSet {
         cells: cells.to_vec(),
         runs,
+        seen_by: SeenBy::default(),
     }));
     Ok(())
 }
@@ -37,6 +41,8 @@ pub(crate) fn lower(cells: &[u16], shape: Shape, m: &mut Model) -> Result<(), St
 pub(crate) struct RenbanSet {
     pub(crate) cells: Vec<u16>,
     runs: Vec<u16>,
+    /// The outside cells that see each line cell (once the peers are known).
+    seen_by: SeenBy,
 }
 
 impl RenbanSet {
@@ -61,16 +67,12 @@ impl RenbanSet {
         for &c in &self.cells {
             d.restrict(c, union)?;
         }
-        for x in digits(common) {
-            let bit = 1u16 << (x - 1);
-            let mut holders = self.cells.iter().filter(|&&c| d.get(c) & bit != 0);
-            match (holders.next(), holders.next()) {
-                (None, _) => return Err(Contradiction),
-                (Some(&c), None) => d.restrict(c, bit)?,
-                _ => {}
-            }
-        }
-        Ok(())
+        self.seen_by.exclude(d, &self.cells, common)
+    }
+
+    /// Note which outside cells see each line cell.
+    pub(crate) fn finish(&mut self, peers: &[Vec<u16>]) {
+        self.seen_by = SeenBy::new(&self.cells, peers);
     }
 
     pub(crate) fn holds(&self, v: &[u8]) -> bool {

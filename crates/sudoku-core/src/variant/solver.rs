@@ -14,12 +14,16 @@
 //!
 //! The search keeps one mask per cell and copies the masks (two bytes a
 //! cell) before each branch instead of undoing changes: on grids of at most
-//! 256 cells a copy is cheaper than a trail. It branches on the undecided
-//! cell with the highest conflict score per candidate: scores start from
-//! how much the rules bear on each cell and grow with each failed try
-//! there (see `VariantSolver::choose`). Every solution is checked against every rule
-//! before it is reported, so a propagator that prunes weakly can slow the
-//! search but never let a wrong grid through.
+//! 256 cells a copy is cheaper than a trail. It branches two ways: a cell
+//! takes a digit, or (once that is exhausted) it loses the digit, and the
+//! loss is propagated like any other change before the next choice, which
+//! may pick another cell. It picks the undecided cell with the highest
+//! conflict score per candidate: scores start from how much the rules bear
+//! on each cell and grow with each failed try there; or, when a house has a
+//! digit in two places that scored much higher, that digit in one of them
+//! (see `VariantSolver::choose`). Every solution is checked against every
+//! rule before it is reported, so a propagator that prunes weakly can slow
+//! the search but never let a wrong grid through.
 
 use crate::time::Instant;
 use std::ops::ControlFlow;
@@ -175,6 +179,9 @@ impl Prop {
         if let Prop::Cage(c) = self {
             c.finish(peers, houses);
         }
+        if let Prop::Renban(r) = self {
+            r.finish(peers);
+        }
     }
 
     /// Narrow the candidates by the rule.
@@ -300,13 +307,15 @@ impl Model {
     }
 }
 
-/// A search frame: the cell branched on and the candidates not yet tried.
+/// A search frame: the cell branched on, its candidates there and the
+/// digit tried (the frame's saved state is the one before the try).
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     cell: u16,
-    rest: u16,
-    /// The candidates at the choice (for the trace).
+    /// The candidates at the choice.
     mask: u16,
+    /// The digit tried (one bit of `mask`).
+    bit: u16,
 }
 
 /// A solver for one variant puzzle. Build it once ([`VariantSolver::new`]),
@@ -357,6 +366,12 @@ pub struct VariantSolver {
     /// bear on it (see [`priorities`]).
     priority: Vec<u32>,
     until_decay: u32,
+    /// Whether the node being chosen at is the child of a try (not a
+    /// refutation).
+    after_try: bool,
+    /// A try of five or more candidates being watched: its cell and the
+    /// number of candidates (over all cells) it leaves.
+    watched: Option<(u16, u32)>,
 }
 
 /// Failures between two halvings of the conflict scores.
@@ -404,6 +419,8 @@ impl VariantSolver {
             digit_conflicts: [0; 16],
             priority,
             until_decay: DECAY,
+            after_try: false,
+            watched: None,
         }
     }
 
@@ -514,6 +531,8 @@ impl VariantSolver {
         self.conflicts.copy_from_slice(&self.priority);
         self.digit_conflicts = [0; 16];
         self.until_decay = DECAY;
+        self.after_try = false;
+        self.watched = None;
         // Every state entered is a node: the root, then each alternative
         // tried, whether or not its propagation fails.
         if max_nodes == 0 {
@@ -522,7 +541,7 @@ impl VariantSolver {
         stats.nodes = 1;
         let mut consistent = self.propagate();
         if T::ON && !consistent {
-            trace.step(TraceStep::Conflict);
+            trace.step(TraceStep::Contradiction);
         }
         loop {
             if consistent {
@@ -544,38 +563,56 @@ impl VariantSolver {
                         }
                     }
                     Some(frame) => {
+                        // Try the cell's smallest candidate; the frame
+                        // keeps the state before the try for its refutation.
+                        if stats.nodes >= max_nodes {
+                            return StopReason::NodeLimit;
+                        }
+                        stats.nodes += 1;
+                        if slow && stats.nodes & 255 == 0 {
+                            if let Some(r) = limits.poll() {
+                                return r;
+                            }
+                        }
                         self.saved.extend_from_slice(&self.masks);
                         self.frames.push(frame);
+                        if T::ON {
+                            trace.step(TraceStep::Try {
+                                depth: self.frames.len() as u32,
+                                cell: frame.cell as usize,
+                                candidates: digits(frame.mask).collect(),
+                                digit: min_digit(frame.bit),
+                            });
+                        }
+                        stats.guesses += 1;
+                        self.masks[frame.cell as usize] = frame.bit;
+                        self.changed.push(frame.cell);
+                        consistent = self.propagate();
+                        if consistent {
+                            self.after_try = true;
+                            continue;
+                        }
+                        self.conflict(frame.cell, frame.bit);
+                        if T::ON {
+                            trace.step(TraceStep::Contradiction);
+                        }
                     }
                 }
             }
-            // Next alternative of the deepest frame that has one.
+            // Refute the deepest try: back in the state before it, the cell
+            // loses the digit tried, and that is propagated too (two-way
+            // branching). A contradiction there refutes the try above it.
             loop {
-                let Some(frame) = self.frames.last_mut() else {
+                let Some(frame) = self.frames.pop() else {
                     return StopReason::Exhausted;
                 };
-                if frame.rest == 0 {
-                    self.frames.pop();
-                    self.saved.truncate(self.saved.len() - cells);
-                    continue;
-                }
-                let bit = frame.rest & frame.rest.wrapping_neg();
-                let again = frame.rest != frame.mask;
-                frame.rest ^= bit;
-                let (cell, mask) = (frame.cell, frame.mask);
+                let at = self.saved.len() - cells;
+                self.masks.copy_from_slice(&self.saved[at..]);
+                self.saved.truncate(at);
                 if T::ON {
-                    let depth = self.frames.len() as u32;
-                    if again {
-                        trace.step(TraceStep::Backtrack {
-                            depth,
-                            cell: cell as usize,
-                        });
-                    }
-                    trace.step(TraceStep::Try {
-                        depth,
-                        cell: cell as usize,
-                        candidates: digits(mask).collect(),
-                        digit: min_digit(bit),
+                    trace.step(TraceStep::Backtrack {
+                        depth: self.frames.len() as u32 + 1,
+                        cell: frame.cell as usize,
                     });
                 }
                 if stats.nodes >= max_nodes {
@@ -587,19 +624,18 @@ impl VariantSolver {
                         return r;
                     }
                 }
-                let at = self.saved.len() - cells;
-                self.masks.copy_from_slice(&self.saved[at..]);
-                stats.guesses += 1;
-                self.masks[cell as usize] = bit;
-                self.changed.push(cell);
-                consistent = self.propagate();
-                if !consistent {
-                    self.conflict(cell, bit);
-                    if T::ON {
-                        trace.step(TraceStep::Contradiction);
-                    }
+                let left = frame.mask & !frame.bit;
+                self.masks[frame.cell as usize] = left;
+                self.changed.push(frame.cell);
+                if self.propagate() {
+                    consistent = true;
+                    self.after_try = false;
+                    break;
                 }
-                break;
+                self.conflict(frame.cell, left & left.wrapping_neg());
+                if T::ON {
+                    trace.step(TraceStep::Contradiction);
+                }
             }
         }
     }
@@ -642,19 +678,25 @@ impl VariantSolver {
         }
     }
 
-    /// The cell to branch on and its candidates, or `None` when every cell
-    /// is decided (then `values` holds the grid). The cell with the most failures per
-    /// candidate (a conflict-directed choice, after Boussemart et al.,
-    /// "Boosting systematic search by weighting constraints", 2004, kept per
-    /// cell as the Interactive Sudoku Solver does), or while nothing has
-    /// failed yet, the one with the fewest candidates.
+    /// The cell to branch on, its candidates and the digit to try, or
+    /// `None` when every cell is decided (then `values` holds the grid).
+    /// The cell with the most failures per candidate (a conflict-directed
+    /// choice, after Boussemart et al., "Boosting systematic search by
+    /// weighting constraints", 2004, kept per cell as the Interactive Sudoku
+    /// Solver does), or while nothing has failed yet, the one with the
+    /// fewest candidates; its smallest digit first, unless a digit with two
+    /// places in a house is the better choice ([`Self::house_pair`]). A
+    /// try among five or more candidates that narrowed no other cell
+    /// halves its cell's score.
     fn choose(&mut self) -> Option<Frame> {
         let mut best = None;
         let (mut best_count, mut best_score) = (u32::MAX, 0u32);
         let (hot, hot_score) = self.hot_digit();
         let bonus = hot_score / 5;
+        let mut total = 0u32;
         for (i, (&m, &score)) in self.masks.iter().zip(&self.conflicts).enumerate() {
             let k = m.count_ones();
+            total += k;
             if k <= 1 {
                 continue;
             }
@@ -676,11 +718,80 @@ impl VariantSolver {
             }
             return None;
         };
+        // A wide try that narrowed nothing but its own cell: that cell's
+        // score is halved, so the search stops picking it (the Interactive
+        // Sudoku Solver's demotion).
+        if let Some((c, left)) = self.watched.take() {
+            if self.after_try && left == total {
+                self.conflicts[c as usize] >>= 1;
+            }
+        }
+        let mask = self.masks[cell as usize];
+        let own = self.conflicts[cell as usize];
+        if best_count > 2 && own > 0 {
+            if let Some((cell, bit)) = self.house_pair(own, best_count) {
+                return Some(Frame {
+                    cell,
+                    mask: self.masks[cell as usize],
+                    bit,
+                });
+            }
+        }
+        if self.after_try && best_count >= 5 {
+            self.watched = Some((cell, total - (best_count - 1)));
+        }
         Some(Frame {
             cell,
-            rest: self.masks[cell as usize],
-            mask: self.masks[cell as usize],
+            mask,
+            bit: mask & mask.wrapping_neg(),
         })
+    }
+
+    /// A digit with two places left in a house, as a two-way choice: try it
+    /// in one of them (refuting that puts it in the other). Taken instead of
+    /// the chosen cell's `count` candidates when the busier of the two
+    /// places has at least twice the chosen cell's score per candidate
+    /// (`own / count`); among such pairs, the one whose busier place has
+    /// the highest score, that place tried first. (The Interactive Sudoku
+    /// Solver's house candidates, with its weights.)
+    fn house_pair(&self, own: u32, count: u32) -> Option<(u16, u16)> {
+        let mut best: Option<(u16, u16)> = None;
+        let mut best_score = 0u32;
+        for house in &self.houses {
+            let (mut once, mut twice, mut more) = (0u16, 0u16, 0u16);
+            for &c in house {
+                let m = self.masks[c as usize];
+                more |= twice & m;
+                twice |= once & m;
+                once |= m;
+            }
+            let mut two = twice & !more;
+            while two != 0 {
+                let bit = two & two.wrapping_neg();
+                two ^= bit;
+                let (mut top, mut top_score, mut open) = (0u16, 0u32, true);
+                for &c in house {
+                    let m = self.masks[c as usize];
+                    if m & bit != 0 {
+                        open &= m & (m - 1) != 0;
+                        let s = self.conflicts[c as usize];
+                        if s >= top_score {
+                            top = c;
+                            top_score = s;
+                        }
+                    }
+                }
+                // Both places open; score·count ≥ 2·own, and at least the best.
+                if open
+                    && top_score as u64 * count as u64 >= 2 * own as u64
+                    && top_score >= best_score
+                {
+                    best = Some((top, bit));
+                    best_score = top_score;
+                }
+            }
+        }
+        best
     }
 
     fn solution_holds(&self) -> bool {
@@ -868,6 +979,25 @@ pub(crate) fn crossings(houses: &[Vec<u16>], cells: usize) -> Vec<[Vec<u16>; 3]>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A linear sum whose coefficients cancel on one cell (an arrow's end
+    /// listed again in its middle) leaves that cell free: the exact step
+    /// for two or three open cells must not divide by its zero.
+    #[test]
+    fn a_cancelled_coefficient_is_left_to_the_bounds() {
+        let mut m = Model::new(4);
+        for r in 0..4u16 {
+            m.house((r * 4..r * 4 + 4).collect());
+            m.house((0..4).map(|c| c * 4 + r).collect());
+        }
+        let terms = vec![(1, 1), (2, -1), (0, 0)];
+        m.props
+            .push(Prop::Linear(super::super::prim::Linear::new(terms, 0)));
+        let mut solver = VariantSolver::from_model(m);
+        let (count, _) = solver.count(1_000_000, &Limits::default());
+        // r1c2 = r1c3 cannot hold in a row: no solution.
+        assert_eq!(count, 0);
+    }
 
     #[test]
     fn masks_and_digits() {
