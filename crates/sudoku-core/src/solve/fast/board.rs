@@ -230,6 +230,143 @@ pub(crate) fn locked<L: Lanes>(l: L, v: L::V, valid: L::V, stacks: L::V) -> (L::
     (v, l.or(bad_band, bad_stack))
 }
 
+/// Per-band counters over all nine digits of `x` (one vector per digit
+/// group), in every digit slot: at least one, two, three and four digits.
+#[inline(always)]
+fn count4<L: Lanes>(l: L, x: &[L::V]) -> [L::V; 4] {
+    let zero = l.splat(0);
+    let (mut o, mut t, mut h, mut f) = (zero, zero, zero, zero);
+    for &v in x {
+        f = l.or(f, l.and(h, v));
+        h = l.or(h, l.and(t, v));
+        t = l.or(t, l.and(o, v));
+        o = l.or(o, v);
+    }
+    l.fold4([o, t, h, f])
+}
+
+/// Row triads (bit `9·r + 3·k`) of the same row, other boxes, moved onto a
+/// triad.
+#[inline(always)]
+fn row_oth<L: Lanes>(l: L, z: L::V) -> L::V {
+    l.or(
+        l.or(
+            l.and(l.shr::<3>(z), l.splat(0o011_011_011)),
+            l.and(l.shl::<6>(z), l.splat(0o100_100_100)),
+        ),
+        l.or(
+            l.and(l.shr::<6>(z), l.splat(0o001_001_001)),
+            l.and(l.shl::<3>(z), l.splat(0o110_110_110)),
+        ),
+    )
+}
+
+/// Row triads (bit `9·r + 3·k`) of the band's other rows, same box, moved
+/// onto a triad.
+#[inline(always)]
+fn box_oth<L: Lanes>(l: L, z: L::V) -> L::V {
+    l.and(
+        l.or(
+            l.or(l.shr::<9>(z), l.shl::<9>(z)),
+            l.or(l.shr::<18>(z), l.shl::<18>(z)),
+        ),
+        l.splat(BAND),
+    )
+}
+
+/// Column triads (bit `c` of a band's lane) of the other bands, same
+/// column, moved onto a triad.
+#[inline(always)]
+fn col_oth<L: Lanes>(l: L, z: L::V) -> L::V {
+    l.or(l.rot1(z), l.rot2(z))
+}
+
+/// Column triads of the stack's other columns in the same band moved onto
+/// a triad.
+#[inline(always)]
+fn boxc_oth<L: Lanes>(l: L, z: L::V) -> L::V {
+    l.or(
+        l.or(
+            l.and(l.shr::<1>(z), l.splat(0o333)),
+            l.and(l.shl::<2>(z), l.splat(0o444)),
+        ),
+        l.or(
+            l.and(l.shr::<2>(z), l.splat(0o111)),
+            l.and(l.shl::<1>(z), l.splat(0o666)),
+        ),
+    )
+}
+
+/// Triad subsets, on rows (a row's three cells inside a box) and columns
+/// (a column's three cells inside a box) alike: the three cells of a triad
+/// hold three different digits, so
+///
+/// - fewer than three digits with a place in a triad is a contradiction;
+/// - exactly three (a naked triple in the triad): each of them is placed
+///   in the triad, so it leaves the rest of the triad's row (or column)
+///   and box;
+/// - a digit whose only place in the row (column) or box is the triad is
+///   placed in it; more than three such digits is a contradiction, exactly
+///   three (a hidden triple) push every other digit out of the triad.
+///
+/// Counted bit-sliced over all digits at once, like the singles. (tdoku's
+/// design notes describe triad constraints of this kind as clauses of its
+/// SAT encoding; this formulation and the code are ours.) Returns non-zero
+/// in the second vector on a contradiction.
+#[inline(always)]
+pub(crate) fn triads<L: Lanes>(l: L, cand: &mut [L::V], live: L::V) -> L::V {
+    let zero = l.splat(0);
+    let t9 = l.splat(0o111_111_111);
+    let c9 = l.splat(0x1ff);
+    // Rows: triad (r, k) on bit 9·r + 3·k.
+    let n = cand.len();
+    let mut y = [zero; 12];
+    let mut f = [zero; 12];
+    for g in 0..n {
+        let v = cand[g];
+        y[g] = l.and(l.or(l.or(v, l.shr::<1>(v)), l.shr::<2>(v)), t9);
+        f[g] = l.andnot(l.and(row_oth(l, y[g]), box_oth(l, y[g])), y[g]);
+    }
+    let [_, _, c3, c4] = count4(l, &y[..n]);
+    let [_, _, h3, h4] = count4(l, &f[..n]);
+    let at = l.and(t9, live);
+    let mut bad = l.or(l.andnot(c3, at), l.and(h4, at));
+    let (ex, hx) = (l.andnot(c4, c3), l.andnot(h4, h3));
+    for g in 0..n {
+        let m = l.and(y[g], ex);
+        let e = l.or(
+            l.or(row_oth(l, m), box_oth(l, m)),
+            l.andnot(f[g], l.and(hx, y[g])),
+        );
+        let e = l.or(l.or(e, l.shl::<1>(e)), l.shl::<2>(e));
+        cand[g] = l.andnot(e, cand[g]);
+    }
+    // Columns: triad (band, column) on bit c of the band's lane.
+    for g in 0..n {
+        let v = cand[g];
+        y[g] = l.and(l.or(l.or(v, l.shr::<9>(v)), l.shr::<18>(v)), c9);
+        f[g] = l.andnot(l.and(col_oth(l, y[g]), boxc_oth(l, y[g])), y[g]);
+    }
+    let [_, _, c3, c4] = count4(l, &y[..n]);
+    let [_, _, h3, h4] = count4(l, &f[..n]);
+    let at = l.and(c9, live);
+    bad = l.or(bad, l.or(l.andnot(c3, at), l.and(h4, at)));
+    let (ex, hx) = (l.andnot(c4, c3), l.andnot(h4, h3));
+    for g in 0..n {
+        let m = l.and(y[g], ex);
+        let e = l.or(
+            l.or(col_oth(l, m), boxc_oth(l, m)),
+            l.andnot(f[g], l.and(hx, y[g])),
+        );
+        let e = l.or(l.or(e, l.shl::<9>(e)), l.shl::<18>(e));
+        cand[g] = l.andnot(e, cand[g]);
+    }
+    bad
+}
+
+/// Whether full rounds run [`triads`] after locked candidates.
+const TRIADS: bool = false;
+
 /// Cells of the digit vector `v` that are the only place of the digit in
 /// their row, column or box.
 #[inline(always)]
@@ -425,6 +562,15 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
                 changed |= !l.same(v, cand[g]);
                 cand[g] = v;
             }
+            // Triad subsets once locked candidates stall too.
+            if TRIADS && !changed && l.all_zero(bad) {
+                let mut before = [zero; 12];
+                before[..L::N].copy_from_slice(cand);
+                bad = triads(l, cand, valid[0]);
+                for g in 0..L::N {
+                    changed |= !l.same(before[g], cand[g]);
+                }
+            }
             if !l.all_zero(bad) {
                 break false;
             }
@@ -497,6 +643,10 @@ pub mod probe {
     pub static CALLS: AtomicU64 = AtomicU64::new(0);
     /// Rounds inside `propagate`.
     pub static ROUNDS: AtomicU64 = AtomicU64::new(0);
+    /// Branch points: boards the search branched on (one per choice,
+    /// however many of its alternatives were explored; the convention of
+    /// tdoku's guess count).
+    pub static BRANCHES: AtomicU64 = AtomicU64::new(0);
 }
 
 /// How many bivalue cells [`choose`] scores at most.
