@@ -6,7 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::arch::{Lanes, SLOTS};
-use super::tables::{BAND, BOX_MASK, PEERS};
+use super::tables::{BAND, BOX_MASK, PEERS, TRIAD_EXPAND, TWO_PERMS};
 
 /// Search state for one node: 256 bytes, copied whole at a choice point.
 ///
@@ -34,6 +34,8 @@ pub(crate) enum Act {
     Assign { d: usize, band: usize, bit: u32 },
     /// Remove digit `d` from the cell.
     Eliminate { d: usize, band: usize, bit: u32 },
+    /// Keep digit `d` only in the cells of `mask` (one word per band).
+    Keep { d: usize, mask: [u32; 3] },
 }
 
 /// `ONE_DIGIT[d]`: all ones in digit `d`'s slot, zero elsewhere.
@@ -562,6 +564,12 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
                 cand[g] = l.andnot(this, cand[g]);
             }
         }
+        Act::Keep { d, mask } => {
+            let m = l.load_solved(&[[mask[0], mask[1], mask[2], 0]; 4]);
+            for g in 0..L::N {
+                cand[g] = l.andnot(l.andnot(m, l.digit_mask(d, g)), cand[g]);
+            }
+        }
     }
     let full3 = l.and(l.splat(BAND), l.valid(0));
     // Rounds alternate between cheap ones (singles only) and full ones
@@ -680,9 +688,10 @@ const SCORE_FROM_OPEN: u32 = 30;
 /// scores half as many cells.
 const SCORE_ALL_FROM_OPEN: u32 = 40;
 
-/// The branching choice on a propagated, unsolved board: (digit, band,
-/// bit) to place first, and the change that makes the other branch (the
-/// cell's other digit for a bivalue cell, else "not this digit").
+/// The branching choice on a propagated, unsolved board: the change that
+/// makes the first branch, and the change that makes the other (the cell's
+/// other digit for a bivalue cell, the digit's other triad layout for a
+/// band or stack, else "not this digit").
 ///
 /// Among the bivalue cells, the one whose two digits have the most
 /// candidates among the cell's peers, scored as the product of (count + 3)
@@ -695,11 +704,12 @@ const SCORE_ALL_FROM_OPEN: u32 = 40;
 /// [`SCORE_FROM_OPEN`]: there the first bivalue cell is taken. Near the
 /// leaves, and on the under-determined boards of multi-solution puzzles,
 /// scoring costs more time than it saves nodes.
-/// Without a bivalue cell: the first cell with the fewest candidates. The
-/// cell's lowest digit is tried first. The heuristic changes speed only,
-/// never the answers.
+/// Without a bivalue cell: a digit with exactly two triad layouts left in
+/// a band or stack (see [`choose_triads`]); without one either, the first
+/// cell with the fewest candidates, its lowest digit first ("there" / "not
+/// there"). The heuristic changes speed only, never the answers.
 #[inline(always)]
-pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32, Act) {
+pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (Act, Act) {
     let zero = l.splat(0);
     let mut cand = [zero; 12];
     l.load_cand(&bd.cand, &mut cand);
@@ -760,15 +770,16 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32, Act) {
         );
         // The other branch: the cell's other digit, placed at once.
         return (
-            d,
-            band,
-            bit,
+            Act::Assign { d, band, bit },
             Act::Assign {
                 d: other,
                 band,
                 bit,
             },
         );
+    }
+    if let Some(acts) = choose_triads(bd) {
+        return acts;
     }
     let mut best = (u32::MAX, 0, 0);
     for b in 0..3 {
@@ -786,7 +797,101 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32, Act) {
     let d = (0..9)
         .find(|&d| bd.cand[d][band] & bit != 0)
         .expect("an unsolved cell of a propagated board has candidates");
-    (d, band, bit, Act::Eliminate { d, band, bit })
+    (
+        Act::Assign { d, band, bit },
+        Act::Eliminate { d, band, bit },
+    )
+}
+
+/// A digit with exactly two ways to take its triads in a band (three rows
+/// in three boxes) or a stack (three columns in three boxes): the two
+/// branches keep one way each. Among the bands and stacks holding such a
+/// digit, the one with the fewest (digit, triad) places left overall, the
+/// most constrained; `None` if no digit has exactly two ways anywhere.
+///
+/// After locked candidates a digit's triads in a band are the union of the
+/// permutation matrices they contain, and such a union holds exactly two
+/// permutations when it has five or six triads. (Branching on a digit's
+/// band configuration is tdoku's choice, from its design notes; this
+/// formulation is ours.)
+#[inline(always)]
+fn choose_triads(bd: &Board) -> Option<(Act, Act)> {
+    const TRIAD_LOW: u32 = 0o111_111_111;
+    // (total, unit, digit): unit 0..3 a band, 3..6 a stack.
+    let mut best: Option<(u32, usize, usize)> = None;
+    let mut rows = [[0u32; 3]; 9];
+    let mut cols = [[0u32; 3]; 9];
+    for d in 0..9 {
+        for b in 0..3 {
+            let w = bd.cand[d][b];
+            rows[d][b] = (w | w >> 1 | w >> 2) & TRIAD_LOW;
+            cols[d][b] = (w | w >> 9 | w >> 18) & 0x1ff;
+        }
+    }
+    for b in 0..3 {
+        let mut total = 0;
+        let mut two = None;
+        for d in 0..9 {
+            let n = rows[d][b].count_ones();
+            total += n;
+            if two.is_none() && (n == 5 || n == 6) {
+                two = Some(d);
+            }
+        }
+        if let Some(d) = two {
+            if best.is_none_or(|(t, _, _)| total < t) {
+                best = Some((total, b, d));
+            }
+        }
+    }
+    for st in 0..3 {
+        let m = 7 << (3 * st);
+        let mut total = 0;
+        let mut two = None;
+        for d in 0..9 {
+            let n = (cols[d][0] & m).count_ones()
+                + (cols[d][1] & m).count_ones()
+                + (cols[d][2] & m).count_ones();
+            total += n;
+            if two.is_none() && (n == 5 || n == 6) {
+                two = Some(d);
+            }
+        }
+        if let Some(d) = two {
+            if best.is_none_or(|(t, _, _)| total < t) {
+                best = Some((total, 3 + st, d));
+            }
+        }
+    }
+    let (_, unit, d) = best?;
+    if unit < 3 {
+        let y = rows[d][unit];
+        let t = (0..9).fold(0usize, |t, i| t | (((y >> (3 * i)) & 1) as usize) << i);
+        let [p, q] = TWO_PERMS[t];
+        let keep = |p: u16| {
+            let mut mask = [BAND; 3];
+            mask[unit] = TRIAD_EXPAND[usize::from(p)];
+            Act::Keep { d, mask }
+        };
+        Some((keep(p), keep(q)))
+    } else {
+        let st = unit - 3;
+        let t = (0..3).fold(0usize, |t, b| {
+            t | (((cols[d][b] >> (3 * st)) & 7) as usize) << (3 * b)
+        });
+        let [p, q] = TWO_PERMS[t];
+        let keep = |p: u16| {
+            let mut mask = [BAND; 3];
+            for (b, m) in mask.iter_mut().enumerate() {
+                let c = u32::from(p >> (3 * b)) & 7;
+                // Every cell of the band outside this stack, and the kept
+                // column of the stack in all three rows.
+                *m = (BAND & !(0o7_007_007 << (3 * st))) | ((c << (3 * st)) * 0o1_001_001);
+            }
+            Act::Keep { d, mask }
+        };
+        Some((keep(p), keep(q)))
+    }
 }
 
 #[cfg(test)]
@@ -890,6 +995,125 @@ mod tests {
 }
 
 #[cfg(test)]
+mod triads_tests {
+    use super::super::arch::{Avx2, Portable};
+    use super::*;
+
+    /// The definition, triad by triad: rows first (all from the same
+    /// words), then columns from the words the rows left.
+    fn reference(w: [[u32; 3]; 9]) -> ([[u32; 3]; 9], bool) {
+        let mut bad = false;
+        let mut w = w;
+        for pass in 0..2 {
+            let src = w;
+            for b in 0..3 {
+                for u in 0..3 {
+                    for k in 0..3 {
+                        // u: row (pass 0) or column group index; k: box / column
+                        let (triad, line, boxm, other_band_line) = if pass == 0 {
+                            let t = 7u32 << (9 * u + 3 * k);
+                            (t, 0x1ffu32 << (9 * u), BOX_MASK[k], [0u32; 3])
+                        } else {
+                            let c = 3 * u + k;
+                            let t = 0o1_001_001u32 << c;
+                            let mut ob = [t; 3];
+                            ob[b] = 0;
+                            (t, 0, BOX_MASK[u], ob)
+                        };
+                        let has: Vec<usize> =
+                            (0..9).filter(|&d| src[d][b] & triad != 0).collect();
+                        let forced: Vec<usize> = has
+                            .iter()
+                            .copied()
+                            .filter(|&d| {
+                                let line_other = if pass == 0 {
+                                    src[d][b] & line & !triad != 0
+                                } else {
+                                    (0..3).any(|b2| src[d][b2] & other_band_line[b2] != 0)
+                                };
+                                let box_other = src[d][b] & boxm & !triad != 0;
+                                !line_other || !box_other
+                            })
+                            .collect();
+                        bad |= has.len() < 3 || forced.len() > 3;
+                        if has.len() == 3 {
+                            for &d in &has {
+                                if pass == 0 {
+                                    w[d][b] &= !((line | boxm) & !triad);
+                                } else {
+                                    for b2 in 0..3 {
+                                        w[d][b2] &= !other_band_line[b2];
+                                    }
+                                    w[d][b] &= !(boxm & !triad);
+                                }
+                            }
+                        }
+                        if forced.len() == 3 {
+                            for d in 0..9 {
+                                if !forced.contains(&d) {
+                                    w[d][b] &= !triad;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        (w, bad)
+    }
+
+    fn run<L: Lanes>(l: L, w: [[u32; 3]; 9]) -> ([[u32; 3]; 9], bool) {
+        let mut cand = [[0u32; 4]; SLOTS];
+        for d in 0..9 {
+            cand[d] = [w[d][0], w[d][1], w[d][2], 0];
+        }
+        let zero = l.splat(0);
+        let mut v = [zero; 12];
+        l.load_cand(&cand, &mut v);
+        let bad = triads(l, &mut v[..L::N], l.valid(0));
+        l.store_cand(&v[..L::N], &mut cand);
+        let mut out = [[0u32; 3]; 9];
+        for d in 0..9 {
+            out[d] = [cand[d][0], cand[d][1], cand[d][2]];
+        }
+        (out, !l.all_zero(bad))
+    }
+
+    #[test]
+    fn triads_match_the_definition_on_every_kernel() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut fired = 0;
+        for round in 0..3000 {
+            let mut w = [[0u32; 3]; 9];
+            for d in w.iter_mut() {
+                for b in d.iter_mut() {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    // sparse words, so that triads hold few digits
+                    let mut m = x as u32 & (x >> 32) as u32;
+                    if round % 2 == 0 {
+                        m &= (x >> 17) as u32;
+                    }
+                    *b = m & BAND;
+                }
+            }
+            let want = reference(w);
+            fired += usize::from(want.0 != w);
+            assert_eq!(run(Portable, w), want, "{w:x?}");
+            if let Some(k) = Avx2::detect() {
+                assert_eq!(run(k, w), want, "{w:x?}");
+            }
+            #[cfg(all(target_arch = "x86_64", fast_avx512))]
+            if let Some(k) = super::super::arch::Avx512::detect() {
+                assert_eq!(run(k, w), want, "{w:x?}");
+            }
+        }
+        assert!(fired > 50, "boards with eliminations: {fired}");
+    }
+}
+
+#[cfg(test)]
 mod act_tests {
     use super::super::arch::Portable;
     use super::*;
@@ -907,7 +1131,9 @@ mod act_tests {
         let mut root = Board::from_masks(&masks);
         assert!(propagate(Portable, &mut root, Act::None));
         assert!(!root.is_solved());
-        let (d, band, bit, _) = choose(Portable, &root);
+        let (Act::Assign { d, band, bit }, _) = choose(Portable, &root) else {
+            panic!("the first branch places a digit");
+        };
         let mut a = root;
         let ok_a = propagate(Portable, &mut a, Act::Assign { d, band, bit });
         let mut b = root;
