@@ -278,7 +278,10 @@ fn open_puzzles_enumerate_every_solution_once_on_every_kernel() {
             assert_eq!(seen.len(), n, "seed {seed}: a solution twice");
             stats.push((r.stats.nodes, r.stats.guesses));
         }
-        assert!(stats.windows(2).all(|w| w[0] == w[1]), "seed {seed}: {stats:?}");
+        assert!(
+            stats.windows(2).all(|w| w[0] == w[1]),
+            "seed {seed}: {stats:?}"
+        );
         branched += usize::from(stats[0].1 > 0);
     }
     assert!(branched > 20);

@@ -1020,8 +1020,7 @@ mod triads_tests {
                             ob[b] = 0;
                             (t, 0, BOX_MASK[u], ob)
                         };
-                        let has: Vec<usize> =
-                            (0..9).filter(|&d| src[d][b] & triad != 0).collect();
+                        let has: Vec<usize> = (0..9).filter(|&d| src[d][b] & triad != 0).collect();
                         let forced: Vec<usize> = has
                             .iter()
                             .copied()
