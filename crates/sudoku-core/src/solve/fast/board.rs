@@ -312,9 +312,11 @@ fn boxc_oth<L: Lanes>(l: L, z: L::V) -> L::V {
 ///   three (a hidden triple) push every other digit out of the triad.
 ///
 /// Counted bit-sliced over all digits at once, like the singles. (tdoku's
-/// design notes describe triad constraints of this kind as clauses of its
-/// SAT encoding; this formulation and the code are ours.) Returns non-zero
-/// in the second vector on a contradiction.
+/// design notes, "Cardinality Constraints", state the same fact as an
+/// exactly-three constraint over a triad's digit literals in its SAT
+/// encoding; this formulation and the code are ours.) Rows are done
+/// first, columns from what rows leave. `live` marks the band lanes of a
+/// real digit slot; the result is non-zero on a contradiction.
 #[inline(always)]
 pub(crate) fn triads<L: Lanes>(l: L, cand: &mut [L::V], live: L::V) -> L::V {
     let zero = l.splat(0);
