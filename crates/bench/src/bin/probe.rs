@@ -1,9 +1,10 @@
-//! Tuning aid: nodes, guesses and propagation rounds of `fast` per puzzle.
+//! Tuning aid: nodes, guesses, branch points and propagation rounds of
+//! `fast` per puzzle.
 //! Needs `--features sudoku-core/probe`.
 
 fn main() {
     #[cfg(feature = "probe")]
-    use sudoku_core::solve::fast::board::probe::{CALLS, ROUNDS};
+    use sudoku_core::solve::fast::board::probe::{BRANCHES, CALLS, ROUNDS};
     let f = std::env::args()
         .nth(1)
         .expect("usage: probe DATASET [scalar|avx2|avx512]");
@@ -40,7 +41,13 @@ fn main() {
     {
         let c = CALLS.load(std::sync::atomic::Ordering::Relaxed) as f64;
         let r = ROUNDS.load(std::sync::atomic::Ordering::Relaxed) as f64;
-        print!(" rounds/call {:.2} ns/round {:.1}", r / c, el * 1e9 / r);
+        let b = BRANCHES.load(std::sync::atomic::Ordering::Relaxed) as f64;
+        print!(
+            " branch points/p {:.2} rounds/call {:.2} ns/round {:.1}",
+            b / n,
+            r / c,
+            el * 1e9 / r
+        );
     }
     println!();
 }

@@ -145,6 +145,31 @@ pub(crate) trait Lanes: Copy {
         }
         dm
     }
+    /// Counters (at least one, two, three, four) summed over the digits of
+    /// one vector, the totals in every digit's lanes.
+    #[inline(always)]
+    fn fold4(self, c: [Self::V; 4]) -> [Self::V; 4] {
+        let mut c = c;
+        if Self::W > 1 {
+            let r = [
+                self.rot_slots::<1>(c[0]),
+                self.rot_slots::<1>(c[1]),
+                self.rot_slots::<1>(c[2]),
+                self.rot_slots::<1>(c[3]),
+            ];
+            c = merge4(self, c, r);
+        }
+        if Self::W > 2 {
+            let r = [
+                self.rot_slots::<2>(c[0]),
+                self.rot_slots::<2>(c[1]),
+                self.rot_slots::<2>(c[2]),
+                self.rot_slots::<2>(c[3]),
+            ];
+            c = merge4(self, c, r);
+        }
+        c
+    }
     /// Counters (at least one, two, three) summed over the digits of one
     /// vector, the totals in every digit's lanes.
     #[inline(always)]
@@ -174,6 +199,20 @@ pub(crate) trait Lanes: Copy {
         }
         [o, t, h]
     }
+}
+
+/// Saturating counters ("at least 1, 2, 3, 4") of two disjoint digit sets
+/// combined.
+#[inline(always)]
+pub(crate) fn merge4<L: Lanes>(l: L, a: [L::V; 4], b: [L::V; 4]) -> [L::V; 4] {
+    let [o, t, h, f] = a;
+    let [o2, t2, h2, f2] = b;
+    let f = l.or(
+        l.or(l.or(f, f2), l.and(h, o2)),
+        l.or(l.and(t, t2), l.and(o, h2)),
+    );
+    let h = l.or(l.or(h, h2), l.or(l.and(t, o2), l.and(o, t2)));
+    [l.or(o, o2), l.or(l.or(t, t2), l.and(o, o2)), h, f]
 }
 
 /// Counters of two disjoint digit sets combined.
@@ -714,6 +753,22 @@ mod x86_512 {
                 let m1 = u32::from(_mm512_test_epi32_mask(v[1], cell));
                 _pext_u32(m0, 0o11111 << band) | (_pext_u32(m1, 0o1111 << band) << 5)
             }
+        }
+        #[inline(always)]
+        fn fold4(self, c: [__m512i; 4]) -> [__m512i; 4] {
+            // SAFETY: see the impl comment.
+            let perm = |t: &[u32; 16], x: [__m512i; 4]| unsafe {
+                let i = idx(t);
+                [
+                    _mm512_permutexvar_epi32(i, x[0]),
+                    _mm512_permutexvar_epi32(i, x[1]),
+                    _mm512_permutexvar_epi32(i, x[2]),
+                    _mm512_permutexvar_epi32(i, x[3]),
+                ]
+            };
+            let s1 = super::merge4(self, c, perm(&T.slot1, c));
+            let s2 = super::merge4(self, s1, perm(&T.slot2, s1));
+            super::merge4(self, s2, perm(&T.slot4, c))
         }
         #[inline(always)]
         fn fold<const THRICE: bool>(self, c: [__m512i; 3]) -> [__m512i; 3] {

@@ -6,7 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::arch::{Lanes, SLOTS};
-use super::tables::{BAND, BOX_MASK, PEERS};
+use super::tables::{BAND, BOX_MASK, PEERS, TRIAD_EXPAND, TWO_PERMS};
 
 /// Search state for one node: 256 bytes, copied whole at a choice point.
 ///
@@ -34,6 +34,8 @@ pub(crate) enum Act {
     Assign { d: usize, band: usize, bit: u32 },
     /// Remove digit `d` from the cell.
     Eliminate { d: usize, band: usize, bit: u32 },
+    /// Keep digit `d` only in the cells of `mask` (one word per band).
+    Keep { d: usize, mask: [u32; 3] },
 }
 
 /// `ONE_DIGIT[d]`: all ones in digit `d`'s slot, zero elsewhere.
@@ -230,6 +232,165 @@ pub(crate) fn locked<L: Lanes>(l: L, v: L::V, valid: L::V, stacks: L::V) -> (L::
     (v, l.or(bad_band, bad_stack))
 }
 
+/// Per-band counters over all nine digits of `x` (one vector per digit
+/// group), in every digit slot: at least one, two, three and four digits.
+#[inline(always)]
+fn count4<L: Lanes>(l: L, x: &[L::V]) -> [L::V; 4] {
+    let zero = l.splat(0);
+    let (mut o, mut t, mut h, mut f) = (zero, zero, zero, zero);
+    for &v in x {
+        f = l.or(f, l.and(h, v));
+        h = l.or(h, l.and(t, v));
+        t = l.or(t, l.and(o, v));
+        o = l.or(o, v);
+    }
+    l.fold4([o, t, h, f])
+}
+
+/// Row triads (bit `9·r + 3·k`) of the same row, other boxes, moved onto a
+/// triad.
+#[inline(always)]
+fn row_oth<L: Lanes>(l: L, z: L::V) -> L::V {
+    l.or(
+        l.or(
+            l.and(l.shr::<3>(z), l.splat(0o011_011_011)),
+            l.and(l.shl::<6>(z), l.splat(0o100_100_100)),
+        ),
+        l.or(
+            l.and(l.shr::<6>(z), l.splat(0o001_001_001)),
+            l.and(l.shl::<3>(z), l.splat(0o110_110_110)),
+        ),
+    )
+}
+
+/// Row triads (bit `9·r + 3·k`) of the band's other rows, same box, moved
+/// onto a triad.
+#[inline(always)]
+fn box_oth<L: Lanes>(l: L, z: L::V) -> L::V {
+    l.and(
+        l.or(
+            l.or(l.shr::<9>(z), l.shl::<9>(z)),
+            l.or(l.shr::<18>(z), l.shl::<18>(z)),
+        ),
+        l.splat(BAND),
+    )
+}
+
+/// Column triads (bit `c` of a band's lane) of the other bands, same
+/// column, moved onto a triad.
+#[inline(always)]
+fn col_oth<L: Lanes>(l: L, z: L::V) -> L::V {
+    l.or(l.rot1(z), l.rot2(z))
+}
+
+/// Column triads of the stack's other columns in the same band moved onto
+/// a triad.
+#[inline(always)]
+fn boxc_oth<L: Lanes>(l: L, z: L::V) -> L::V {
+    l.or(
+        l.or(
+            l.and(l.shr::<1>(z), l.splat(0o333)),
+            l.and(l.shl::<2>(z), l.splat(0o444)),
+        ),
+        l.or(
+            l.and(l.shr::<2>(z), l.splat(0o111)),
+            l.and(l.shl::<1>(z), l.splat(0o666)),
+        ),
+    )
+}
+
+/// Triad subsets, on rows (a row's three cells inside a box) and columns
+/// (a column's three cells inside a box) alike: the three cells of a triad
+/// hold three different digits, so
+///
+/// - fewer than three digits with a place in a triad is a contradiction;
+/// - exactly three (a naked triple in the triad): each of them is placed
+///   in the triad, so it leaves the rest of the triad's row (or column)
+///   and box;
+/// - a digit whose only place in the row (column) or box is the triad is
+///   placed in it; more than three such digits is a contradiction, exactly
+///   three (a hidden triple) push every other digit out of the triad.
+///
+/// Counted bit-sliced over all digits at once, like the singles. (tdoku's
+/// design notes, "Cardinality Constraints", state the same fact as an
+/// exactly-three constraint over a triad's digit literals in its SAT
+/// encoding; this formulation and the code are ours.) Rows are done
+/// first, columns from what rows leave. `live` marks the band lanes of a
+/// real digit slot; the result is non-zero on a contradiction.
+#[inline(always)]
+pub(crate) fn triads<L: Lanes>(l: L, cand: &mut [L::V], live: L::V) -> L::V {
+    let zero = l.splat(0);
+    let t9 = l.splat(0o111_111_111);
+    let c9 = l.splat(0x1ff);
+    let n = cand.len();
+    // Rows: triad (r, k) on bit 9·r + 3·k of a digit's band word; the
+    // digits with a place there are counted on that bit, the digits placed
+    // there by the row or box (no other place) on the bit above, in one
+    // count.
+    let mut y = [zero; 12];
+    let mut f = [zero; 12];
+    let mut yf = [zero; 12];
+    for g in 0..n {
+        let v = cand[g];
+        y[g] = l.and(l.or(l.or(v, l.shr::<1>(v)), l.shr::<2>(v)), t9);
+        f[g] = l.andnot(l.and(row_oth(l, y[g]), box_oth(l, y[g])), y[g]);
+        yf[g] = l.or(y[g], l.shl::<1>(f[g]));
+    }
+    let [_, _, c3, c4] = count4(l, &yf[..n]);
+    let at = l.and(t9, live);
+    let mut bad = l.or(l.andnot(c3, at), l.and(l.shr::<1>(c4), at));
+    let exact = l.andnot(c4, c3);
+    let (ex, hx) = (l.and(exact, t9), l.and(l.shr::<1>(exact), t9));
+    for g in 0..n {
+        let m = l.and(y[g], ex);
+        let e = l.or(
+            l.or(row_oth(l, m), box_oth(l, m)),
+            l.andnot(f[g], l.and(hx, y[g])),
+        );
+        let e = l.or(l.or(e, l.shl::<1>(e)), l.shl::<2>(e));
+        cand[g] = l.andnot(e, cand[g]);
+    }
+    // Columns: triad (band, column) on bit c of the band's lane; the
+    // forced digits counted nine bits up.
+    for g in 0..n {
+        let v = cand[g];
+        y[g] = l.and(l.or(l.or(v, l.shr::<9>(v)), l.shr::<18>(v)), c9);
+        f[g] = l.andnot(l.and(col_oth(l, y[g]), boxc_oth(l, y[g])), y[g]);
+        yf[g] = l.or(y[g], l.shl::<9>(f[g]));
+    }
+    let [_, _, c3, c4] = count4(l, &yf[..n]);
+    let at = l.and(c9, live);
+    bad = l.or(bad, l.or(l.andnot(c3, at), l.and(l.shr::<9>(c4), at)));
+    let exact = l.andnot(c4, c3);
+    let (ex, hx) = (l.and(exact, c9), l.and(l.shr::<9>(exact), c9));
+    for g in 0..n {
+        let m = l.and(y[g], ex);
+        let e = l.or(
+            l.or(col_oth(l, m), boxc_oth(l, m)),
+            l.andnot(f[g], l.and(hx, y[g])),
+        );
+        let e = l.or(l.or(e, l.shl::<9>(e)), l.shl::<18>(e));
+        cand[g] = l.andnot(e, cand[g]);
+    }
+    bad
+}
+
+/// Cells not yet placed, from the placed set (as loaded by
+/// [`Lanes::load_solved`]).
+#[inline(always)]
+fn open_cells<L: Lanes>(l: L, solved: L::V) -> u32 {
+    let mut s = [[0u32; 4]; 4];
+    l.store_solved(solved, &mut s);
+    81 - (s[0][0].count_ones() + s[0][1].count_ones() + s[0][2].count_ones())
+}
+
+/// Whether full rounds run [`triads`] after locked candidates.
+const TRIADS: bool = true;
+/// Boards with fewer open (unplaced) cells skip [`triads`]: near the
+/// leaves singles finish the work, and the step costs more time than the
+/// nodes it saves (measured with callgrind on the benchmark sets).
+const TRIADS_FROM_OPEN: u32 = 50;
+
 /// Cells of the digit vector `v` that are the only place of the digit in
 /// their row, column or box.
 #[inline(always)]
@@ -405,6 +566,12 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
                 cand[g] = l.andnot(this, cand[g]);
             }
         }
+        Act::Keep { d, mask } => {
+            let m = l.load_solved(&[[mask[0], mask[1], mask[2], 0]; 4]);
+            for g in 0..L::N {
+                cand[g] = l.andnot(l.andnot(m, l.digit_mask(d, g)), cand[g]);
+            }
+        }
     }
     let full3 = l.and(l.splat(BAND), l.valid(0));
     // Rounds alternate between cheap ones (singles only) and full ones
@@ -424,6 +591,15 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
                 bad = l.or(bad, b);
                 changed |= !l.same(v, cand[g]);
                 cand[g] = v;
+            }
+            // Triad subsets once locked candidates stall too.
+            if TRIADS && !changed && l.all_zero(bad) && open_cells(l, solved) >= TRIADS_FROM_OPEN {
+                let mut before = [zero; 12];
+                before[..L::N].copy_from_slice(cand);
+                bad = triads(l, cand, valid[0]);
+                for g in 0..L::N {
+                    changed |= !l.same(before[g], cand[g]);
+                }
             }
             if !l.all_zero(bad) {
                 break false;
@@ -497,6 +673,10 @@ pub mod probe {
     pub static CALLS: AtomicU64 = AtomicU64::new(0);
     /// Rounds inside `propagate`.
     pub static ROUNDS: AtomicU64 = AtomicU64::new(0);
+    /// Branch points: boards the search branched on (one per choice,
+    /// however many of its alternatives were explored; the convention of
+    /// tdoku's guess count).
+    pub static BRANCHES: AtomicU64 = AtomicU64::new(0);
 }
 
 /// How many bivalue cells [`choose`] scores at most.
@@ -510,9 +690,10 @@ const SCORE_FROM_OPEN: u32 = 30;
 /// scores half as many cells.
 const SCORE_ALL_FROM_OPEN: u32 = 40;
 
-/// The branching choice on a propagated, unsolved board: (digit, band,
-/// bit) to place first, and the change that makes the other branch (the
-/// cell's other digit for a bivalue cell, else "not this digit").
+/// The branching choice on a propagated, unsolved board: the change that
+/// makes the first branch, and the change that makes the other (the cell's
+/// other digit for a bivalue cell, the digit's other triad layout for a
+/// band or stack, else "not this digit").
 ///
 /// Among the bivalue cells, the one whose two digits have the most
 /// candidates among the cell's peers, scored as the product of (count + 3)
@@ -525,11 +706,12 @@ const SCORE_ALL_FROM_OPEN: u32 = 40;
 /// [`SCORE_FROM_OPEN`]: there the first bivalue cell is taken. Near the
 /// leaves, and on the under-determined boards of multi-solution puzzles,
 /// scoring costs more time than it saves nodes.
-/// Without a bivalue cell: the first cell with the fewest candidates. The
-/// cell's lowest digit is tried first. The heuristic changes speed only,
-/// never the answers.
+/// Without a bivalue cell: a digit with exactly two triad layouts left in
+/// a band or stack (see [`choose_triads`]); without one either, the first
+/// cell with the fewest candidates, its lowest digit first ("there" / "not
+/// there"). The heuristic changes speed only, never the answers.
 #[inline(always)]
-pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32, Act) {
+pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (Act, Act) {
     let zero = l.splat(0);
     let mut cand = [zero; 12];
     l.load_cand(&bd.cand, &mut cand);
@@ -590,15 +772,16 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32, Act) {
         );
         // The other branch: the cell's other digit, placed at once.
         return (
-            d,
-            band,
-            bit,
+            Act::Assign { d, band, bit },
             Act::Assign {
                 d: other,
                 band,
                 bit,
             },
         );
+    }
+    if let Some(acts) = choose_triads(bd) {
+        return acts;
     }
     let mut best = (u32::MAX, 0, 0);
     for b in 0..3 {
@@ -616,7 +799,101 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (usize, usize, u32, Act) {
     let d = (0..9)
         .find(|&d| bd.cand[d][band] & bit != 0)
         .expect("an unsolved cell of a propagated board has candidates");
-    (d, band, bit, Act::Eliminate { d, band, bit })
+    (
+        Act::Assign { d, band, bit },
+        Act::Eliminate { d, band, bit },
+    )
+}
+
+/// A digit with exactly two ways to take its triads in a band (three rows
+/// in three boxes) or a stack (three columns in three boxes): the two
+/// branches keep one way each. Among the bands and stacks holding such a
+/// digit, the one with the fewest (digit, triad) places left overall, the
+/// most constrained; `None` if no digit has exactly two ways anywhere.
+///
+/// After locked candidates a digit's triads in a band are the union of the
+/// permutation matrices they contain, and such a union holds exactly two
+/// permutations when it has five or six triads. (Branching on a digit's
+/// band configuration is tdoku's choice, from its design notes; this
+/// formulation is ours.)
+#[inline(always)]
+fn choose_triads(bd: &Board) -> Option<(Act, Act)> {
+    const TRIAD_LOW: u32 = 0o111_111_111;
+    // (total, unit, digit): unit 0..3 a band, 3..6 a stack.
+    let mut best: Option<(u32, usize, usize)> = None;
+    let mut rows = [[0u32; 3]; 9];
+    let mut cols = [[0u32; 3]; 9];
+    for d in 0..9 {
+        for b in 0..3 {
+            let w = bd.cand[d][b];
+            rows[d][b] = (w | w >> 1 | w >> 2) & TRIAD_LOW;
+            cols[d][b] = (w | w >> 9 | w >> 18) & 0x1ff;
+        }
+    }
+    for b in 0..3 {
+        let mut total = 0;
+        let mut two = None;
+        for d in 0..9 {
+            let n = rows[d][b].count_ones();
+            total += n;
+            if two.is_none() && (n == 5 || n == 6) {
+                two = Some(d);
+            }
+        }
+        if let Some(d) = two {
+            if best.is_none_or(|(t, _, _)| total < t) {
+                best = Some((total, b, d));
+            }
+        }
+    }
+    for st in 0..3 {
+        let m = 7 << (3 * st);
+        let mut total = 0;
+        let mut two = None;
+        for d in 0..9 {
+            let n = (cols[d][0] & m).count_ones()
+                + (cols[d][1] & m).count_ones()
+                + (cols[d][2] & m).count_ones();
+            total += n;
+            if two.is_none() && (n == 5 || n == 6) {
+                two = Some(d);
+            }
+        }
+        if let Some(d) = two {
+            if best.is_none_or(|(t, _, _)| total < t) {
+                best = Some((total, 3 + st, d));
+            }
+        }
+    }
+    let (_, unit, d) = best?;
+    if unit < 3 {
+        let y = rows[d][unit];
+        let t = (0..9).fold(0usize, |t, i| t | (((y >> (3 * i)) & 1) as usize) << i);
+        let [p, q] = TWO_PERMS[t];
+        let keep = |p: u16| {
+            let mut mask = [BAND; 3];
+            mask[unit] = TRIAD_EXPAND[usize::from(p)];
+            Act::Keep { d, mask }
+        };
+        Some((keep(p), keep(q)))
+    } else {
+        let st = unit - 3;
+        let t = (0..3).fold(0usize, |t, b| {
+            t | (((cols[d][b] >> (3 * st)) & 7) as usize) << (3 * b)
+        });
+        let [p, q] = TWO_PERMS[t];
+        let keep = |p: u16| {
+            let mut mask = [BAND; 3];
+            for (b, m) in mask.iter_mut().enumerate() {
+                let c = u32::from(p >> (3 * b)) & 7;
+                // Every cell of the band outside this stack, and the kept
+                // column of the stack in all three rows.
+                *m = (BAND & !(0o7_007_007 << (3 * st))) | ((c << (3 * st)) * 0o1_001_001);
+            }
+            Act::Keep { d, mask }
+        };
+        Some((keep(p), keep(q)))
+    }
 }
 
 #[cfg(test)]
@@ -720,6 +997,124 @@ mod tests {
 }
 
 #[cfg(test)]
+mod triads_tests {
+    use super::super::arch::{Avx2, Portable};
+    use super::*;
+
+    /// The definition, triad by triad: rows first (all from the same
+    /// words), then columns from the words the rows left.
+    fn reference(w: [[u32; 3]; 9]) -> ([[u32; 3]; 9], bool) {
+        let mut bad = false;
+        let mut w = w;
+        for pass in 0..2 {
+            let src = w;
+            for b in 0..3 {
+                for u in 0..3 {
+                    for k in 0..3 {
+                        // u: row (pass 0) or column group index; k: box / column
+                        let (triad, line, boxm, other_band_line) = if pass == 0 {
+                            let t = 7u32 << (9 * u + 3 * k);
+                            (t, 0x1ffu32 << (9 * u), BOX_MASK[k], [0u32; 3])
+                        } else {
+                            let c = 3 * u + k;
+                            let t = 0o1_001_001u32 << c;
+                            let mut ob = [t; 3];
+                            ob[b] = 0;
+                            (t, 0, BOX_MASK[u], ob)
+                        };
+                        let has: Vec<usize> = (0..9).filter(|&d| src[d][b] & triad != 0).collect();
+                        let forced: Vec<usize> = has
+                            .iter()
+                            .copied()
+                            .filter(|&d| {
+                                let line_other = if pass == 0 {
+                                    src[d][b] & line & !triad != 0
+                                } else {
+                                    (0..3).any(|b2| src[d][b2] & other_band_line[b2] != 0)
+                                };
+                                let box_other = src[d][b] & boxm & !triad != 0;
+                                !line_other || !box_other
+                            })
+                            .collect();
+                        bad |= has.len() < 3 || forced.len() > 3;
+                        if has.len() == 3 {
+                            for &d in &has {
+                                if pass == 0 {
+                                    w[d][b] &= !((line | boxm) & !triad);
+                                } else {
+                                    for b2 in 0..3 {
+                                        w[d][b2] &= !other_band_line[b2];
+                                    }
+                                    w[d][b] &= !(boxm & !triad);
+                                }
+                            }
+                        }
+                        if forced.len() == 3 {
+                            for d in 0..9 {
+                                if !forced.contains(&d) {
+                                    w[d][b] &= !triad;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        (w, bad)
+    }
+
+    fn run<L: Lanes>(l: L, w: [[u32; 3]; 9]) -> ([[u32; 3]; 9], bool) {
+        let mut cand = [[0u32; 4]; SLOTS];
+        for d in 0..9 {
+            cand[d] = [w[d][0], w[d][1], w[d][2], 0];
+        }
+        let zero = l.splat(0);
+        let mut v = [zero; 12];
+        l.load_cand(&cand, &mut v);
+        let bad = triads(l, &mut v[..L::N], l.valid(0));
+        l.store_cand(&v[..L::N], &mut cand);
+        let mut out = [[0u32; 3]; 9];
+        for d in 0..9 {
+            out[d] = [cand[d][0], cand[d][1], cand[d][2]];
+        }
+        (out, !l.all_zero(bad))
+    }
+
+    #[test]
+    fn triads_match_the_definition_on_every_kernel() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut fired = 0;
+        for round in 0..3000 {
+            let mut w = [[0u32; 3]; 9];
+            for d in w.iter_mut() {
+                for b in d.iter_mut() {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    // sparse words, so that triads hold few digits
+                    let mut m = x as u32 & (x >> 32) as u32;
+                    if round % 2 == 0 {
+                        m &= (x >> 17) as u32;
+                    }
+                    *b = m & BAND;
+                }
+            }
+            let want = reference(w);
+            fired += usize::from(want.0 != w);
+            assert_eq!(run(Portable, w), want, "{w:x?}");
+            if let Some(k) = Avx2::detect() {
+                assert_eq!(run(k, w), want, "{w:x?}");
+            }
+            #[cfg(all(target_arch = "x86_64", fast_avx512))]
+            if let Some(k) = super::super::arch::Avx512::detect() {
+                assert_eq!(run(k, w), want, "{w:x?}");
+            }
+        }
+        assert!(fired > 50, "boards with eliminations: {fired}");
+    }
+}
+
+#[cfg(test)]
 mod act_tests {
     use super::super::arch::Portable;
     use super::*;
@@ -737,7 +1132,9 @@ mod act_tests {
         let mut root = Board::from_masks(&masks);
         assert!(propagate(Portable, &mut root, Act::None));
         assert!(!root.is_solved());
-        let (d, band, bit, _) = choose(Portable, &root);
+        let (Act::Assign { d, band, bit }, _) = choose(Portable, &root) else {
+            panic!("the first branch places a digit");
+        };
         let mut a = root;
         let ok_a = propagate(Portable, &mut a, Act::Assign { d, band, bit });
         let mut b = root;

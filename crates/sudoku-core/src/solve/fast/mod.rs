@@ -25,6 +25,16 @@
 //!   in a row, column or box. (The band/triad formulation follows JCZSolve
 //!   by J. C. Zeng and tdoku by T. Dillon, from their published
 //!   descriptions; the matching formula and the code are ours.)
+//! - **triad subsets**, once locked candidates stall too, on boards with at
+//!   least 50 open cells: a triad's three cells hold three different
+//!   digits, so fewer than three digits with a place there is a
+//!   contradiction; exactly three (a naked triple) leave the rest of the
+//!   triad's row or column and box; a digit whose only place in its row
+//!   (column) or box is the triad is placed there, and three such digits (a
+//!   hidden triple) push the others out. Counted bit-sliced over all digits
+//!   for the 27 row triads and 27 column triads at once. (tdoku's design
+//!   notes describe triad constraints as clauses of its SAT encoding; this
+//!   formulation is ours.)
 //!
 //! The search is depth-first on an explicit stack of board copies (no
 //! recursion, nothing allocated per node; the stack and output grid are
@@ -34,8 +44,11 @@
 //! open cells it scores only the first six, with fewer than 30 it takes the
 //! first bivalue cell (near the leaves scoring costs more than it saves).
 //! The choice is binary, "digit d here" / "not here"; each side taken
-//! counts as a guess. Without a bivalue cell it takes a cell with the
-//! fewest candidates. The heuristic changes speed only, never answers.
+//! counts as a guess. Without a bivalue cell it takes a digit with exactly
+//! two ways left to lay its triads in a band or stack (the most constrained
+//! band or stack holding one), one way per branch; without one either, a
+//! cell with the fewest candidates. The heuristic changes speed only,
+//! never answers.
 //!
 //! Once every cell is placed, the board is checked directly (each cell one
 //! digit, each digit in every row, column and box) instead of by further

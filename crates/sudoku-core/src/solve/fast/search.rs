@@ -91,7 +91,9 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
                 // bivalue cell: its other digit). Both sides are
                 // alternatives of a real choice (the cell has at least two
                 // candidates), so each counts as a guess when taken.
-                let (d, band, bit, other) = choose(k, &cur);
+                let (first, other) = choose(k, &cur);
+                #[cfg(feature = "probe")]
+                super::board::probe::BRANCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 stack.push((cur, other));
                 o.max_depth = o.max_depth.max(stack.len() as u32);
                 if let Some(stop) = enter(&mut o, limits, slow, max_nodes) {
@@ -99,7 +101,7 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
                     return o;
                 }
                 o.guesses += 1;
-                alive = propagate(k, &mut cur, Act::Assign { d, band, bit });
+                alive = propagate(k, &mut cur, first);
                 continue;
             }
         }

@@ -56,10 +56,8 @@ const fn perm_table() -> [u16; 512] {
 }
 
 /// `TRIAD_EXPAND[a]`: the 27-bit band mask of the triads in the 9-bit set `a`.
-#[cfg(test)]
 pub(crate) static TRIAD_EXPAND: [u32; 512] = triad_expand_table();
 
-#[cfg(test)]
 const fn triad_expand_table() -> [u32; 512] {
     let mut out = [0u32; 512];
     let mut a = 0;
@@ -74,6 +72,44 @@ const fn triad_expand_table() -> [u32; 512] {
         }
         out[a] = m;
         a += 1;
+    }
+    out
+}
+
+/// The six 3×3 permutation matrices (bit `3·i + j` for entry (i, j)).
+const PERMS6: [u16; 6] = [
+    0b100_010_001,
+    0b010_100_001,
+    0b100_001_010,
+    0b001_100_010,
+    0b010_001_100,
+    0b001_010_100,
+];
+
+/// `TWO_PERMS[t]`: for a 3×3 occupancy matrix `t` (bit `3·i + j`) that
+/// contains exactly two permutation matrices, those two; else zeros.
+pub(crate) static TWO_PERMS: [[u16; 2]; 512] = two_perms_table();
+
+const fn two_perms_table() -> [[u16; 2]; 512] {
+    let mut out = [[0u16; 2]; 512];
+    let mut t = 0;
+    while t < 512 {
+        let mut found = [0u16; 2];
+        let mut n = 0;
+        let mut p = 0;
+        while p < 6 {
+            if PERMS6[p] & (t as u16) == PERMS6[p] {
+                if n < 2 {
+                    found[n] = PERMS6[p];
+                }
+                n += 1;
+            }
+            p += 1;
+        }
+        if n == 2 {
+            out[t] = found;
+        }
+        t += 1;
     }
     out
 }
@@ -114,6 +150,25 @@ mod tests {
         assert_eq!(PERM[0b111_111_000], 0);
         // row 0 fixed to box 0: boxes 0 is then unavailable to rows 1, 2
         assert_eq!(PERM[0b111_111_001], 0b110_110_001);
+    }
+
+    #[test]
+    fn two_perms_examples() {
+        // a 2×2 block and a fixed entry
+        assert_eq!(TWO_PERMS[0b100_011_011], [0b100_010_001, 0b100_001_010]);
+        // two disjoint permutations (identity and a 3-cycle)
+        let t = (0b100_010_001 | 0b001_100_010) as usize;
+        assert_eq!(TWO_PERMS[t], [0b100_010_001, 0b001_100_010]);
+        assert_eq!(TWO_PERMS[0x1ff], [0, 0]);
+        assert_eq!(TWO_PERMS[0b100_010_001], [0, 0]);
+        // a closed occupancy has exactly two permutations iff it has five or six entries
+        for t in 0..512usize {
+            if PERM[t] as usize == t && t != 0 {
+                let two = TWO_PERMS[t] != [0, 0];
+                let n = t.count_ones();
+                assert_eq!(two, n == 5 || n == 6, "{t:09b}");
+            }
+        }
     }
 
     #[test]
