@@ -93,6 +93,41 @@ fn four_by_four_puzzles_are_unique_and_minimal() {
     }
 }
 
+/// Issue 17: 16×16 puzzles are always minimal (no node budget gives up on
+/// a check), checked by a different method (`mrv-hidden`) than the
+/// generator's (`wide`): unique, and every clue removal gives two solutions.
+#[test]
+fn sixteen_by_sixteen_puzzles_are_unique_and_minimal_issue_17() {
+    assert_eq!(Method::auto(Size::SIXTEEN), Method::Wide);
+    let mut check = Method::MrvHidden.solver();
+    for seed in [1, 2, 3] {
+        let g = Generator::new(gen_cfg(Size::SIXTEEN, seed))
+            .next()
+            .expect("a puzzle");
+        assert!(g.minimal);
+        assert!(g.solution.is_solution_of(&g.puzzle));
+        assert_eq!(count(check.as_mut(), &g.puzzle), 1, "{}", g.puzzle.to_line());
+        for cell in 0..256 {
+            if g.puzzle.get(cell) != 0 {
+                let mut p = g.puzzle.clone();
+                p.set(cell, 0);
+                assert_eq!(count(check.as_mut(), &p), 2, "clue {cell} of {}", g.puzzle.to_line());
+            }
+        }
+    }
+}
+
+/// The progress counter sees one check per cell of a minimal pass.
+#[test]
+fn progress_counts_the_checks() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let checks = Arc::new(AtomicU64::new(0));
+    let mut g = Generator::new(gen_cfg(Size::NINE, 4)).with_progress(Arc::clone(&checks));
+    g.next().expect("a puzzle");
+    assert_eq!(checks.load(Ordering::Relaxed), 81);
+}
+
 #[test]
 fn sixteen_by_sixteen_with_a_clue_range_is_unique() {
     let cfg = GeneratorConfig {
