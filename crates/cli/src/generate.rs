@@ -387,8 +387,10 @@ impl Sink<Vec<Made>> for Writer<'_> {
                         .map_err(|e| self.halt(Halt::Write(e)))?;
                     *self.printed += 1;
                     if self.cell_bar {
-                        self.bar
-                            .set_message(format!("{} of {} puzzles", self.printed, self.args.number));
+                        self.bar.set_message(format!(
+                            "{} of {} puzzles",
+                            self.printed, self.args.number
+                        ));
                     } else {
                         self.bar.inc(1);
                     }

@@ -192,7 +192,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
                     .map(|m| m.name())
                     .collect();
                 anyhow::bail!(
-                    "--trace: the {m} method has no trace; methods that trace: {} (and auto or fast, traced with mrv-hidden)",
+                    "--trace: the {m} method has no trace; methods that trace: {} (and auto or fast, traced with mrv-hidden; --algo auto traces 16x16 and 25x25 with mrv-hidden too)",
                     can.join(", ")
                 );
             }

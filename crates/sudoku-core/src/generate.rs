@@ -427,7 +427,10 @@ impl Generator {
     /// pass has decided on (kept or removed), so another thread can show
     /// progress (a 25×25 puzzle takes about 625 checks). Several generators
     /// may share one counter.
-    pub fn with_progress(mut self, checks: std::sync::Arc<std::sync::atomic::AtomicU64>) -> Generator {
+    pub fn with_progress(
+        mut self,
+        checks: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    ) -> Generator {
         self.progress = Some(checks);
         self
     }
@@ -590,9 +593,10 @@ impl Generator {
                         max_solutions: Some(1),
                         ..limits.clone()
                     };
-                    let r = wide.search_excluding(&puzzle, cell, solution.get(cell), &one, &mut |_| {
-                        std::ops::ControlFlow::Continue(())
-                    });
+                    let r =
+                        wide.search_excluding(&puzzle, cell, solution.get(cell), &one, &mut |_| {
+                            std::ops::ControlFlow::Continue(())
+                        });
                     (if r.stats.solutions > 0 { 2 } else { 1 }, r)
                 }
                 _ => self.solver.count(&puzzle, 2, &limits),

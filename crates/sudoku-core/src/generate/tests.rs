@@ -106,12 +106,22 @@ fn sixteen_by_sixteen_puzzles_are_unique_and_minimal_issue_17() {
             .expect("a puzzle");
         assert!(g.minimal);
         assert!(g.solution.is_solution_of(&g.puzzle));
-        assert_eq!(count(check.as_mut(), &g.puzzle), 1, "{}", g.puzzle.to_line());
+        assert_eq!(
+            count(check.as_mut(), &g.puzzle),
+            1,
+            "{}",
+            g.puzzle.to_line()
+        );
         for cell in 0..256 {
             if g.puzzle.get(cell) != 0 {
                 let mut p = g.puzzle.clone();
                 p.set(cell, 0);
-                assert_eq!(count(check.as_mut(), &p), 2, "clue {cell} of {}", g.puzzle.to_line());
+                assert_eq!(
+                    count(check.as_mut(), &p),
+                    2,
+                    "clue {cell} of {}",
+                    g.puzzle.to_line()
+                );
             }
         }
     }

@@ -489,7 +489,10 @@ impl<const N: usize, const B: usize> Core<N, B> {
             if lanes[r] & bit != 0 {
                 sum += lanes[r].count_ones();
                 sum += lanes.iter().filter(|&&x| x & bit != 0).count() as u32;
-                sum += lanes[band..band + B].iter().map(|&x| (x & stack).count_ones()).sum::<u32>();
+                sum += lanes[band..band + B]
+                    .iter()
+                    .map(|&x| (x & stack).count_ones())
+                    .sum::<u32>();
             }
         }
         sum
@@ -658,8 +661,8 @@ impl<const N: usize, const B: usize> Core<N, B> {
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> StopReason {
         let stop = self.search(puzzle, exclude, budget, stats, on_solution);
-        stats.peak_bytes = ((stats.max_depth as usize + 1)
-            * (size_of::<Board<N>>() + size_of::<Choice>())) as u64;
+        stats.peak_bytes =
+            ((stats.max_depth as usize + 1) * (size_of::<Board<N>>() + size_of::<Choice>())) as u64;
         stop
     }
 }
