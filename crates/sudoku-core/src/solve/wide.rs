@@ -191,10 +191,9 @@ impl<const N: usize, const B: usize> Core<N, B> {
         let mut once = 0u32;
         let mut twice = 0u32;
         let mut zero = false;
-        for r in 0..N {
-            let x = lanes[r];
+        for (r, (&x, &filled)) in lanes.iter().zip(&b.filled).enumerate() {
             zero |= x == 0;
-            if x & x.wrapping_sub(1) == 0 && x & !b.filled[r] != 0 {
+            if x & x.wrapping_sub(1) == 0 && x & !filled != 0 {
                 found.push((d as u8, r as u8, x.trailing_zeros() as u8));
             }
             twice |= once & x;
@@ -439,8 +438,8 @@ impl<const N: usize, const B: usize> Core<N, B> {
             // its houses (its choice forces the most). On minimal 16×16
             // puzzles this halves the nodes against the first such cell.
             let mut tie = u32::MAX;
-            for r in 0..N {
-                let mut m = masks[r];
+            for (r, &mask) in masks.iter().enumerate() {
+                let mut m = mask;
                 while m != 0 {
                     let c = m.trailing_zeros() as usize;
                     m &= m - 1;
