@@ -291,10 +291,12 @@ enum Output {
 }
 
 impl Worker {
-    fn new(mode: &Mode, cancel: &CancelToken) -> Worker {
+    fn new(mode: &Mode, cancel: &CancelToken, checks: &Arc<AtomicU64>) -> Worker {
         match mode {
             Mode::Classic(c) => Worker::Classic(Box::new(
-                Generator::new(c.clone()).with_cancel(cancel.clone()),
+                Generator::new(c.clone())
+                    .with_cancel(cancel.clone())
+                    .with_progress(Arc::clone(checks)),
             )),
             Mode::Variant(o) => Worker::Variant(o.clone()),
         }
@@ -361,6 +363,8 @@ struct Writer<'a> {
     out: &'a mut dyn Write,
     args: &'a GenerateArgs,
     bar: &'a indicatif::ProgressBar,
+    /// Whether the bar counts cells checked (large grids) rather than puzzles.
+    cell_bar: bool,
     cancel: &'a CancelToken,
     printed: &'a mut u64,
 }
@@ -382,7 +386,14 @@ impl Sink<Vec<Made>> for Writer<'_> {
                     write_puzzle(self.out, self.args, m.index, &g)
                         .map_err(|e| self.halt(Halt::Write(e)))?;
                     *self.printed += 1;
-                    self.bar.inc(1);
+                    if self.cell_bar {
+                        self.bar.set_message(format!(
+                            "{} of {} puzzles",
+                            self.printed, self.args.number
+                        ));
+                    } else {
+                        self.bar.inc(1);
+                    }
                 }
                 Err(e) => return Err(self.halt(Halt::Failed(m.index, e))),
             }
@@ -436,6 +447,23 @@ impl Iterator for Batches {
     }
 }
 
+/// The bar of a run of large puzzles: `len` clue checks (about one per cell
+/// and puzzle), with the puzzles done as its message.
+fn cell_progress_bar(len: u64, show: bool, number: u64) -> indicatif::ProgressBar {
+    if !show {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {pos}/{len} cells checked, {msg} (eta {eta})",
+        )
+        .expect("valid template"),
+    );
+    bar.set_message(format!("0 of {number} puzzles"));
+    bar
+}
+
 /// A message on stderr; a closed stderr is not worth a panic.
 fn note(message: std::fmt::Arguments<'_>) {
     let _ = writeln!(io::stderr(), "sudoku: {message}");
@@ -467,7 +495,35 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         .min(usize::try_from(args.number).unwrap_or(usize::MAX))
         .max(1);
     let deadline = args.total_timeout.and_then(deadline_after);
-    let bar = progress_bar(args.number, args.progress.enabled(), "puzzles");
+    // Large classic grids take long per puzzle: their bar counts the clue
+    // checks (about one per cell), updated by a ticker, so one 25x25 puzzle
+    // is not a silent wait.
+    let cells = match &mode {
+        Mode::Classic(c) if c.size.side() >= 16 => Some(c.size.cells() as u64),
+        _ => None,
+    };
+    let checks = Arc::new(AtomicU64::new(0));
+    let bar = match cells {
+        Some(cells) => cell_progress_bar(
+            args.number.saturating_mul(cells),
+            args.progress.enabled(),
+            args.number,
+        ),
+        None => progress_bar(args.number, args.progress.enabled(), "puzzles"),
+    };
+    let ticker = (cells.is_some() && !bar.is_hidden()).then(|| {
+        let (bar, checks) = (bar.clone(), Arc::clone(&checks));
+        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stop = Arc::clone(&done);
+        let handle = std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                let len = bar.length().unwrap_or(u64::MAX);
+                bar.set_position(checks.load(Ordering::Relaxed).min(len));
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        });
+        (done, handle)
+    });
 
     // Set by a worker whose puzzle failed: no new indices are handed out,
     // and no puzzle after it is started.
@@ -486,6 +542,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         out: &mut *out,
         args,
         bar: &bar,
+        cell_bar: cells.is_some(),
         cancel: &cancel,
         printed: &mut printed,
     };
@@ -494,7 +551,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     // held to 16 × 256 puzzles per worker.
     let result = Pipeline::new(threads).window(16 * threads).run(
         source,
-        || Worker::new(&mode, &cancel),
+        || Worker::new(&mode, &cancel, &checks),
         |worker, batch: Range<u64>| {
             let started = Instant::now();
             let mut made = Vec::with_capacity((batch.end - batch.start) as usize);
@@ -518,6 +575,10 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         },
         sink,
     );
+    if let Some((done, handle)) = ticker {
+        done.store(true, Ordering::Relaxed);
+        let _ = handle.join();
+    }
     bar.finish_and_clear();
     let failure = match result {
         Ok(()) => None,

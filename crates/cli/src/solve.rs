@@ -75,9 +75,11 @@ pub struct SolveArgs {
     /// Puzzle files: one puzzle per line, grids of n lines, or variant lines
     /// (ISS format). Standard input when none is given or for '-'.
     pub files: Vec<PathBuf>,
-    /// Solving method: auto (fast for 9x9, mrv-hidden otherwise), naive and
-    /// cached (plain backtracking; slow on hard puzzles), mrv, mrv-hidden,
-    /// dlx-first (slow: no heuristic), dlx, dlx-pruned, fast (9x9 only).
+    /// Solving method: auto (fast for 9x9, wide for 16x16 and 25x25,
+    /// mrv-hidden for 4x4), naive and cached (plain backtracking; slow on
+    /// hard puzzles), mrv, mrv-hidden, dlx-first (slow: no heuristic), dlx,
+    /// dlx-pruned, fast (9x9 only), wide (bitboards for the large grids; no
+    /// trace).
     /// Variant puzzles always use the variant solver.
     #[arg(long, value_name = "METHOD", default_value = "auto", value_parser = parse_algo)]
     pub algo: Algo,
@@ -192,7 +194,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
                     .map(|m| m.name())
                     .collect();
                 anyhow::bail!(
-                    "--trace: the {m} method has no trace; methods that trace: {} (and auto or fast, traced with mrv-hidden)",
+                    "--trace: the {m} method has no trace; methods that trace: {} (and auto or fast, traced with mrv-hidden; --algo auto traces 16x16 and 25x25 with mrv-hidden too)",
                     can.join(", ")
                 );
             }

@@ -10,7 +10,9 @@
 //! 2. **Clue removal**: the cells are grouped into the orbits of the chosen
 //!    [`Symmetry`], the orbits are shuffled, and each orbit in turn is
 //!    emptied if the puzzle stays uniquely solvable (checked with the solver
-//!    from [`Method::auto`], one solver reused for the whole run). Removing
+//!    from [`Method::auto`], one solver reused for the whole run; on 16×16
+//!    and 25×25 a single cell's check is `wide`'s search for a solution with
+//!    another digit in that cell, [`Wide::search_excluding`]). Removing
 //!    clues never makes a puzzle "more unique", so one pass leaves a puzzle in
 //!    which no orbit can be emptied: with [`Symmetry::None`] that is a
 //!    *minimal* puzzle (no single clue removable), with a symmetry it is
@@ -29,14 +31,19 @@
 //!
 //! # Sizes
 //!
-//! 4×4, 9×9 and 16×16 (25×25 too, though slowly). Every uniqueness check runs
-//! under a node budget ([`GeneratorConfig::check_nodes`]); when a check runs
-//! out of budget the clue is kept, so the puzzle is still uniquely solvable
-//! but may not be minimal, and [`Generated::minimal`] says so. On 16×16 a
-//! complete minimality pass takes many hard searches (near-minimal 16×16
-//! puzzles can take the solver seconds each), so the default budget makes
-//! 16×16 puzzles "unique, nearly minimal"; pass a clue range (e.g. 120..=140)
-//! for fast, predictable 16×16 puzzles.
+//! 4×4, 9×9, 16×16 and 25×25. The uniqueness checks run [`Method::auto`]'s
+//! solver (`fast` on 9×9, `wide` on 16×16 and 25×25) to the end by default,
+//! so a clue is removed only when the puzzle without it is proven unique and
+//! kept only when a second solution is found: the puzzles are minimal. A
+//! node budget per check ([`GeneratorConfig::check_nodes`]) can cap the
+//! work; a check that runs out keeps its clue (the puzzle stays unique, never
+//! "assumed unique") and [`Generated::minimal`] is then false. There is no
+//! budget by default except on 25×25, where single checks near 280 clues
+//! can take minutes: there a budget of
+//! [`GeneratorConfig::CHECK_NODES_25`] nodes makes a unique puzzle (about
+//! 270 clues) in a few seconds, usually not proven minimal (partial).
+//! A minimal 16×16 puzzle takes about 50 ms of one core.
+//! [`Generator::with_progress`] counts the checks for a progress bar.
 //!
 //! # Reproducibility
 //!
@@ -51,7 +58,7 @@ use std::time::Duration;
 
 use crate::grid::{Grid, Size};
 use crate::rate::{Band, Config, Rater, Rating, Technique};
-use crate::solve::{CancelToken, Limits, Method, Solver};
+use crate::solve::{CancelToken, Limits, Method, Solver, Wide};
 use crate::time::Instant;
 
 /// The generator's random numbers: SplitMix64, shared with the exact-cover
@@ -224,8 +231,9 @@ pub struct GeneratorConfig {
     pub timeout: Option<Duration>,
     /// Node budget of each uniqueness check during clue removal; a check that
     /// runs out keeps the clue (the puzzle stays unique but may not be
-    /// minimal). Default: 1,000,000 on 4×4 and 9×9 (never reached in
-    /// practice), 20,000 on 16×16 and larger (see the module docs).
+    /// minimal, and [`Generated::minimal`] says so). Default: `u64::MAX`, no
+    /// budget, so puzzles without a clue range are always minimal, except on
+    /// 25×25: [`GeneratorConfig::CHECK_NODES_25`].
     pub check_nodes: u64,
 }
 
@@ -236,6 +244,11 @@ impl Default for GeneratorConfig {
 }
 
 impl GeneratorConfig {
+    /// The default node budget of a 25×25 check: near 280 clues single
+    /// checks start to take minutes, so 25×25 puzzles are unique but not
+    /// always minimal.
+    pub const CHECK_NODES_25: u64 = 1_000;
+
     /// The default config for a grid size.
     pub fn for_size(size: Size) -> GeneratorConfig {
         GeneratorConfig {
@@ -250,7 +263,11 @@ impl GeneratorConfig {
             rate: false,
             max_attempts: 10_000,
             timeout: None,
-            check_nodes: if size.side() <= 9 { 1_000_000 } else { 20_000 },
+            check_nodes: if size.side() >= 25 {
+                Self::CHECK_NODES_25
+            } else {
+                u64::MAX
+            },
         }
     }
 
@@ -357,8 +374,8 @@ pub struct Generated {
     /// Its rating, when a difficulty target or [`GeneratorConfig::rate`]
     /// asked for one.
     pub rating: Option<Rating>,
-    /// Whether no clue orbit can be removed (always true for 4×4 and 9×9
-    /// without a clue range; see the module docs for 16×16).
+    /// Whether no clue orbit can be removed (always true without a clue
+    /// range and with the default [`GeneratorConfig::check_nodes`]).
     pub minimal: bool,
     /// The seed this puzzle was made from ([`Generator::generate_seeded`]
     /// with it makes the same puzzle again).
@@ -372,9 +389,13 @@ pub struct Generator {
     config: GeneratorConfig,
     rng: SplitMix64,
     solver: Box<dyn Solver + Send>,
+    /// `wide`'s exclusion search, for single-cell checks when it is the
+    /// size's method.
+    wide: Option<Wide>,
     rater: Rater,
     orbits: Vec<Vec<usize>>,
     cancel: Option<CancelToken>,
+    progress: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
 }
 
 impl fmt::Debug for Generator {
@@ -389,15 +410,30 @@ impl fmt::Debug for Generator {
 impl Generator {
     /// A generator for a config.
     pub fn new(config: GeneratorConfig) -> Generator {
-        let solver = Method::auto(config.size).solver();
+        let method = Method::auto(config.size);
+        let solver = method.solver();
         Generator {
+            wide: (method == Method::Wide).then(Wide::new),
             rng: SplitMix64::new(config.seed),
             rater: Rater::new(config.rater),
             orbits: config.symmetry.orbits(config.size),
             solver,
             config,
             cancel: None,
+            progress: None,
         }
+    }
+
+    /// Builder-style: add one to `checks` after each clue orbit the removal
+    /// pass has decided on (kept or removed), so another thread can show
+    /// progress (a 25×25 puzzle takes about 625 checks). Several generators
+    /// may share one counter.
+    pub fn with_progress(
+        mut self,
+        checks: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    ) -> Generator {
+        self.progress = Some(checks);
+        self
     }
 
     /// Builder-style: give up with [`GenerateError::Cancelled`] once `token`
@@ -550,7 +586,27 @@ impl Generator {
             for &cell in orbit {
                 puzzle.set(cell, 0);
             }
-            let (n, report) = self.solver.count(&puzzle, 2, &limits);
+            let (n, report) = match (&mut self.wide, orbit.as_slice()) {
+                // One cell: the puzzle stays unique exactly when no solution
+                // puts another digit there (see `Wide::search_excluding`).
+                (Some(wide), &[cell]) => {
+                    let one = Limits {
+                        max_solutions: Some(1),
+                        ..limits.clone()
+                    };
+                    let r =
+                        wide.search_excluding(&puzzle, cell, solution.get(cell), &one, &mut |_| {
+                            std::ops::ControlFlow::Continue(())
+                        });
+                    (if r.stats.solutions > 0 { 2 } else { 1 }, r)
+                }
+                _ => self.solver.count(&puzzle, 2, &limits),
+            };
+            if let Some(p) = &self.progress {
+                p.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            // Removed only when proven unique (a complete search with one
+            // solution); a check cut short keeps the clue.
             if n == 1 && report.stop.is_complete() {
                 count -= orbit.len();
             } else {

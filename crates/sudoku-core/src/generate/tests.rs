@@ -93,6 +93,55 @@ fn four_by_four_puzzles_are_unique_and_minimal() {
     }
 }
 
+/// Issue 17: 16×16 puzzles are always minimal (no node budget gives up on
+/// a check), checked by a different method (`mrv-hidden`) than the
+/// generator's (`wide`): unique, and every clue removal gives two solutions.
+#[test]
+fn sixteen_by_sixteen_puzzles_are_unique_and_minimal_issue_17() {
+    assert_eq!(Method::auto(Size::SIXTEEN), Method::Wide);
+    let mut check = Method::MrvHidden.solver();
+    // One seed by default (about a minute in the test profile on a busy
+    // machine); three with SLOW_TESTS.
+    let slow = std::env::var_os("SLOW_TESTS").is_some_and(|v| !v.is_empty() && v != "0");
+    let seeds: &[u64] = if slow { &[1, 2, 3] } else { &[1] };
+    for &seed in seeds {
+        let g = Generator::new(gen_cfg(Size::SIXTEEN, seed))
+            .next()
+            .expect("a puzzle");
+        assert!(g.minimal);
+        assert!(g.solution.is_solution_of(&g.puzzle));
+        assert_eq!(
+            count(check.as_mut(), &g.puzzle),
+            1,
+            "{}",
+            g.puzzle.to_line()
+        );
+        for cell in 0..256 {
+            if g.puzzle.get(cell) != 0 {
+                let mut p = g.puzzle.clone();
+                p.set(cell, 0);
+                assert_eq!(
+                    count(check.as_mut(), &p),
+                    2,
+                    "clue {cell} of {}",
+                    g.puzzle.to_line()
+                );
+            }
+        }
+    }
+}
+
+/// The progress counter sees one check per cell of a minimal pass.
+#[test]
+fn progress_counts_the_checks() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let checks = Arc::new(AtomicU64::new(0));
+    let mut g = Generator::new(gen_cfg(Size::NINE, 4)).with_progress(Arc::clone(&checks));
+    g.next().expect("a puzzle");
+    assert_eq!(checks.load(Ordering::Relaxed), 81);
+}
+
 #[test]
 fn sixteen_by_sixteen_with_a_clue_range_is_unique() {
     let cfg = GeneratorConfig {
@@ -325,4 +374,28 @@ fn impossible_configs_are_errors() {
             Err(GenerateError::Invalid(_))
         ));
     }
+}
+
+/// Issue 17: a 25×25 puzzle is made in seconds (release build), unique
+/// (checked by `mrv-hidden`), with its checks counted for the progress bar.
+/// Slow in the test profile: only with `SLOW_TESTS` set.
+#[test]
+fn twenty_five_by_twenty_five_is_unique_and_counted() {
+    if !std::env::var_os("SLOW_TESTS").is_some_and(|v| !v.is_empty() && v != "0") {
+        return;
+    }
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let checks = Arc::new(AtomicU64::new(0));
+    let g = Generator::new(gen_cfg(Size::TWENTY_FIVE, 1))
+        .with_progress(Arc::clone(&checks))
+        .next()
+        .expect("a puzzle");
+    assert!(g.solution.is_solution_of(&g.puzzle));
+    assert_eq!(checks.load(Ordering::Relaxed), 625);
+    let (n, r) =
+        Method::MrvHidden
+            .solver()
+            .count(&g.puzzle, 2, &Limits::none().with_max_nodes(5_000_000));
+    assert!(n == 1 && r.stop.is_complete(), "{r:?}");
 }

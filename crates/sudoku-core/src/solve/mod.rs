@@ -22,12 +22,14 @@ pub mod mrv;
 pub mod mrv_hidden;
 pub mod naive;
 mod trace;
+pub mod wide;
 pub use trace::{TraceDisplay, TraceLines};
 
 pub use cached::Cached;
 pub use mrv::{Mrv, MrvSolver};
 pub use mrv_hidden::MrvHidden;
 pub use naive::Naive;
+pub use wide::Wide;
 
 /// Statistics every method reports: plain data with public fields.
 ///
@@ -322,18 +324,22 @@ pub enum Method {
     DlxPruned,
     /// The bit-parallel 9×9 solver built for speed (9×9 only; no trace).
     Fast,
+    /// The bit-parallel solver for the large grids: per-digit bitboards,
+    /// singles and locked candidates on whole boards, MRV branching
+    /// ([`wide`]). Every size; `auto` for 16×16 and 25×25; no trace.
+    Wide,
 }
 
 /// A method name that is not one of [`Method::ALL`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown method '{0}'; methods: naive, cached, mrv, mrv-hidden, dlx-first, dlx, dlx-pruned, fast"
+    "unknown method '{0}'; methods: naive, cached, mrv, mrv-hidden, dlx-first, dlx, dlx-pruned, fast, wide"
 )]
 pub struct UnknownMethod(pub String);
 
 impl Method {
     /// Every method, in the order of the comparison study (simplest first).
-    pub const ALL: [Method; 8] = [
+    pub const ALL: [Method; 9] = [
         Method::Naive,
         Method::Cached,
         Method::Mrv,
@@ -342,6 +348,7 @@ impl Method {
         Method::Dlx,
         Method::DlxPruned,
         Method::Fast,
+        Method::Wide,
     ];
 
     /// The method's name, as `--algo` takes it.
@@ -355,6 +362,7 @@ impl Method {
             Method::Dlx => "dlx",
             Method::DlxPruned => "dlx-pruned",
             Method::Fast => "fast",
+            Method::Wide => "wide",
         }
     }
 
@@ -369,6 +377,7 @@ impl Method {
             Method::Dlx => Box::new(dlx::DlxSolver::new(dlx::DlxMethod::Mrv)),
             Method::DlxPruned => Box::new(dlx::DlxSolver::new(dlx::DlxMethod::Pruned)),
             Method::Fast => Box::new(fast::Fast::new()),
+            Method::Wide => Box::new(Wide::new()),
         }
     }
 
@@ -378,10 +387,10 @@ impl Method {
     }
 
     /// Whether [`Solver::search_traced`] reports the method's steps
-    /// (every method but `fast`, whose 9×9 puzzles are traced by
+    /// (every method but `fast` and `wide`, whose puzzles are traced by
     /// [`Method::auto_traced`]).
     pub fn traces(self) -> bool {
-        self != Method::Fast
+        !matches!(self, Method::Fast | Method::Wide)
     }
 
     /// Whether the method is too slow for hard puzzles or large batches
@@ -390,17 +399,19 @@ impl Method {
         matches!(self, Method::Naive | Method::Cached | Method::DlxFirst)
     }
 
-    /// The method `auto` picks for a size: `fast` for 9×9, `mrv-hidden`
-    /// (the fastest general method) otherwise.
+    /// The method `auto` picks for a size: `fast` for 9×9, `wide` for
+    /// 16×16 and 25×25, `mrv-hidden` for 4×4 (where there is nothing to
+    /// gain).
     pub fn auto(size: crate::grid::Size) -> Method {
-        if size == crate::grid::Size::NINE {
-            Method::Fast
-        } else {
-            Method::MrvHidden
+        match size.side() {
+            9 => Method::Fast,
+            16 | 25 => Method::Wide,
+            _ => Method::MrvHidden,
         }
     }
 
-    /// The method `auto` traces with: `mrv-hidden`, since `fast` has no trace.
+    /// The method `auto` traces with: `mrv-hidden`, since `fast` and `wide`
+    /// have no trace.
     pub fn auto_traced(size: crate::grid::Size) -> Method {
         let m = Method::auto(size);
         if m.traces() { m } else { Method::MrvHidden }
@@ -577,8 +588,14 @@ mod method_tests {
         }
         assert!("magic".parse::<Method>().is_err());
         assert_eq!(Method::auto(crate::Size::NINE), Method::Fast);
-        assert_eq!(Method::auto(crate::Size::SIXTEEN), Method::MrvHidden);
-        assert!(Method::ALL.iter().all(|m| m.traces() || *m == Method::Fast));
+        assert_eq!(Method::auto(crate::Size::SIXTEEN), Method::Wide);
+        assert_eq!(Method::auto(crate::Size::TWENTY_FIVE), Method::Wide);
+        assert_eq!(Method::auto_traced(crate::Size::SIXTEEN), Method::MrvHidden);
+        assert!(
+            Method::ALL
+                .iter()
+                .all(|m| m.traces() || matches!(m, Method::Fast | Method::Wide))
+        );
     }
 }
 

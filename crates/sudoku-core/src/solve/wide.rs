@@ -1,0 +1,758 @@
+//! `wide`: a bit-parallel solver for the large grids (16×16 and 25×25; it
+//! runs 4×4 and 9×9 too).
+//!
+//! # Layout
+//!
+//! The candidates are stored per digit as a bitboard over the grid: digit
+//! `d`'s board is `n` row words, bit `c` of word `r` set when `d` can still
+//! go in (or is placed in) cell `r`,`c`. Rows are padded to one `u32` lane
+//! each (a 16×16 board is 16 lanes, a 25×25 one 25), so a row, a column
+//! (one bit position across the lanes) and a box (`b` lanes, a `b`-bit field)
+//! are all reached with whole-word operations, and the loops over lanes are
+//! plain array loops the compiler vectorises. A placed digit keeps its bit,
+//! so every house of every digit has at least one bit in a consistent state,
+//! and "digit has no place in a house" is "no bit". A per-row mask of filled
+//! cells tells placed bits from open ones.
+//!
+//! # Propagation
+//!
+//! Each step works on whole boards:
+//!
+//! - **naked singles**: the digits' lanes of a row are summed with "seen
+//!   once" / "seen twice" masks (`twice |= once & x; once |= x`), which give
+//!   every cell with one candidate (placed) and with none (a dead end) in
+//!   `n` word operations per row;
+//! - **hidden singles**: per digit, a row with one bit, a column with one bit
+//!   (the same once/twice masks over the lanes) and a box with one bit (the
+//!   masks over the box's lanes, then its `b`-bit field) place the digit;
+//!   a house with no bit is a dead end;
+//! - **locked candidates** (pointing and claiming, in rows and columns): a
+//!   digit whose places in a box lie in one row or column is removed from the
+//!   rest of that line, and a digit whose places in a line lie in one box is
+//!   removed from the rest of that box, again from the lane masks.
+//!
+//! Hidden singles and locked candidates only revisit digits whose board
+//! changed since they last looked. When nothing more follows, the search
+//! branches on an open cell with the fewest candidates (bit-sliced counts
+//! over the digit boards find the cells with two, three, ... candidates
+//! without counting cell by cell), trying its digits in increasing order.
+//!
+//! The search keeps a stack of boards (one per depth, grown once and reused
+//! across puzzles): trying an alternative copies the board below and works
+//! in place, so no node allocates. The deductions are the classic ones of
+//! human solving guides (singles, "pointing"/"claiming" locked candidates);
+//! running them on per-digit bitboards follows the design of bit-parallel
+//! 9×9 solvers such as tdoku (Dillon, "Fast Sudoku solving with SIMD",
+//! 2019), here in safe, portable Rust on `n` lanes of 32 bits.
+//!
+//! Statistics: a node is the root or an alternative tried; every alternative
+//! is a guess; depth is the number of choices on the path; `peak_bytes` is
+//! the boards and choice entries in use at the deepest point. No trace
+//! ([`Method::traces`](super::Method::traces) is false): `auto` traces the
+//! large grids with `mrv-hidden`.
+
+use std::ops::ControlFlow;
+use crate::time::Instant;
+
+use super::{Budget, Limits, Report, Solver, Stats, StopReason};
+use crate::grid::{Grid, Size};
+
+/// The state at one depth for side `N`: a board per digit and the filled
+/// cells, row by row.
+#[derive(Clone, Copy, Debug)]
+struct Board<const N: usize> {
+    /// `cand[d][r]`: the columns of row `r` where digit `d + 1` can go or is.
+    cand: [[u32; N]; N],
+    /// Per row, the filled columns.
+    filled: [u32; N],
+    /// Digits whose board changed since the hidden-single scan saw it.
+    dirty_hidden: u32,
+    /// Digits whose board changed since the locked-candidates scan saw it.
+    dirty_locked: u32,
+}
+
+/// A dead end found by propagation.
+#[derive(Clone, Copy, Debug)]
+struct Dead;
+
+/// A choice point: the cell (row, column) and its digits not tried yet.
+#[derive(Clone, Copy, Debug)]
+struct Choice {
+    row: u8,
+    col: u8,
+    rest: u32,
+}
+
+/// The search for one size: side `N`, box side `B` (`N = B²`).
+#[derive(Debug)]
+struct Core<const N: usize, const B: usize> {
+    boards: Vec<Board<N>>,
+    choices: Vec<Choice>,
+    /// Singles found by one scan, (digit, row, column).
+    found: Vec<(u8, u8, u8)>,
+    solution: Grid,
+}
+
+impl<const N: usize, const B: usize> Core<N, B> {
+    const FULL: u32 = if N == 32 { u32::MAX } else { (1u32 << N) - 1 };
+    const STACK: u32 = (1u32 << B) - 1;
+
+    fn new(size: Size) -> Self {
+        debug_assert_eq!(size.side(), N);
+        Core {
+            boards: Vec::new(),
+            choices: Vec::new(),
+            found: Vec::with_capacity(4 * N * N),
+            solution: Grid::empty(size),
+        }
+    }
+
+    /// The columns of the box stack holding column `c`.
+    #[inline(always)]
+    fn stack_of(c: usize) -> u32 {
+        Self::STACK << (c / B * B)
+    }
+
+    /// Place digit `d` in `r`,`c` (where it is a candidate).
+    #[inline(always)]
+    fn place(b: &mut Board<N>, d: usize, r: usize, c: usize) {
+        let bit = 1u32 << c;
+        let mut touched = 0u32;
+        for (e, lanes) in b.cand.iter_mut().enumerate() {
+            touched |= ((lanes[r] >> c) & 1) << e;
+            lanes[r] &= !bit;
+        }
+        let lanes = &mut b.cand[d];
+        for x in lanes.iter_mut() {
+            *x &= !bit;
+        }
+        let stack = Self::stack_of(c);
+        let band = r / B * B;
+        for x in &mut lanes[band..band + B] {
+            *x &= !stack;
+        }
+        lanes[r] = bit;
+        b.filled[r] |= bit;
+        // Digit `d` lost places in its column and box as well.
+        touched |= 1 << d;
+        b.dirty_hidden |= touched;
+        b.dirty_locked |= touched;
+    }
+
+    /// One pass of naked singles: places every cell with one candidate
+    /// (returns whether there was one); `Err` on a cell with none.
+    #[inline(always)]
+    fn naked(b: &mut Board<N>) -> Result<bool, Dead> {
+        {
+            let mut once = [0u32; N];
+            let mut twice = [0u32; N];
+            for lanes in &b.cand {
+                for r in 0..N {
+                    twice[r] |= once[r] & lanes[r];
+                    once[r] |= lanes[r];
+                }
+            }
+            let mut any = 0u32;
+            for r in 0..N {
+                if once[r] != Self::FULL {
+                    return Err(Dead);
+                }
+                once[r] &= !twice[r] & !b.filled[r];
+                any |= once[r];
+            }
+            if any == 0 {
+                return Ok(false);
+            }
+            for (r, &singles) in once.iter().enumerate() {
+                let mut s = singles;
+                while s != 0 {
+                    let c = s.trailing_zeros() as usize;
+                    s &= s - 1;
+                    let bit = 1u32 << c;
+                    // An earlier single of this batch may have taken the
+                    // cell's last candidate: the cell is then empty.
+                    let Some(d) = (0..N).find(|&d| b.cand[d][r] & bit != 0) else {
+                        return Err(Dead);
+                    };
+                    if b.filled[r] & bit == 0 {
+                        Self::place(b, d, r, c);
+                    }
+                }
+            }
+            Ok(true)
+        }
+    }
+
+    /// Hidden singles of digit `d` into `found`: `Err` when a house has no
+    /// place for it.
+    #[inline(always)]
+    fn hidden_scan(b: &Board<N>, d: usize, found: &mut Vec<(u8, u8, u8)>) -> Result<(), Dead> {
+        let lanes = &b.cand[d];
+        let mut once = 0u32;
+        let mut twice = 0u32;
+        let mut zero = false;
+        for (r, (&x, &filled)) in lanes.iter().zip(&b.filled).enumerate() {
+            zero |= x == 0;
+            if x & x.wrapping_sub(1) == 0 && x & !filled != 0 {
+                found.push((d as u8, r as u8, x.trailing_zeros() as u8));
+            }
+            twice |= once & x;
+            once |= x;
+        }
+        if zero || once != Self::FULL {
+            return Err(Dead);
+        }
+        // Columns with one place.
+        let mut cols = once & !twice;
+        while cols != 0 {
+            let c = cols.trailing_zeros() as usize;
+            cols &= cols - 1;
+            let bit = 1u32 << c;
+            if let Some(r) = (0..N).find(|&r| lanes[r] & bit != 0) {
+                if b.filled[r] & bit == 0 {
+                    found.push((d as u8, r as u8, c as u8));
+                }
+            }
+        }
+        // Boxes: per band, the once/twice masks of its lanes, then per
+        // stack the B-bit fields.
+        for band in (0..N).step_by(B) {
+            let mut bo = 0u32;
+            let mut bt = 0u32;
+            for &x in &lanes[band..band + B] {
+                bt |= bo & x;
+                bo |= x;
+            }
+            for s in 0..B {
+                let shift = s * B;
+                let fo = (bo >> shift) & Self::STACK;
+                if fo == 0 {
+                    return Err(Dead);
+                }
+                let ft = (bt >> shift) & Self::STACK;
+                if ft == 0 && fo & (fo - 1) == 0 {
+                    let bit = fo << shift;
+                    if let Some(r) = (band..band + B).find(|&r| lanes[r] & bit != 0) {
+                        if b.filled[r] & bit == 0 {
+                            found.push((d as u8, r as u8, bit.trailing_zeros() as u8));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The lowest bit of every box field (`B`-bit field `s` of a lane).
+    const LOWS: u32 = {
+        let mut m = 0u32;
+        let mut s = 0;
+        while s < B {
+            m |= 1 << (s * B);
+            s += 1;
+        }
+        m
+    };
+
+    /// The low bit of every non-empty box field of `x`.
+    #[inline(always)]
+    fn fields(x: u32) -> u32 {
+        let mut t = x;
+        for k in 1..B {
+            t |= x >> k;
+        }
+        t & Self::LOWS
+    }
+
+    /// Whole fields from their low bits (fields do not overlap, so the
+    /// product has no carries).
+    #[inline(always)]
+    fn expand(lows: u32) -> u32 {
+        lows * Self::STACK
+    }
+
+    /// Locked candidates of digit `d` (pointing and claiming, in rows and
+    /// columns), all found on one snapshot of its board and applied
+    /// together; returns whether anything was removed. Two lines claiming
+    /// the same box (a contradiction) are left for the singles to find.
+    #[inline(always)]
+    fn locked(b: &mut Board<N>, d: usize) -> bool {
+        let lanes = &mut b.cand[d];
+        let before = *lanes;
+        let mut band_or = [0u32; B];
+        for (k, o) in band_or.iter_mut().enumerate() {
+            let band = k * B;
+            let mut nzs = [0u32; B];
+            let (mut once, mut twice) = (0u32, 0u32);
+            for (i, f) in nzs.iter_mut().enumerate() {
+                *f = Self::fields(lanes[band + i]);
+                twice |= once & *f;
+                once |= *f;
+            }
+            // Boxes whose places lie in one row (pointing, rows).
+            let point = once & !twice;
+            // Rows whose places lie in one box (claiming, rows).
+            let mut own = [0u32; B];
+            let mut claim = 0u32;
+            for (i, &f) in nzs.iter().enumerate() {
+                if f & f.wrapping_sub(1) == 0 {
+                    own[i] = Self::expand(f);
+                    claim |= own[i];
+                }
+            }
+            let mut acc = 0u32;
+            for i in 0..B {
+                let mut y = lanes[band + i];
+                let p = nzs[i] & point;
+                if p != 0 {
+                    y &= Self::expand(p);
+                }
+                y &= !(claim & !own[i]);
+                lanes[band + i] = y;
+                acc |= y;
+            }
+            *o = acc;
+        }
+        // Columns: a box's places in one column (pointing) clear that
+        // column in the other bands; a column's places in one band
+        // (claiming) clear the box's other columns in that band.
+        let mut clear = [0u32; B];
+        let mut point = [0u32; B];
+        for k in 0..B {
+            let o = band_or[k];
+            let others = band_or
+                .iter()
+                .enumerate()
+                .fold(0u32, |a, (j, &x)| if j == k { a } else { a | x });
+            let only = o & !others;
+            clear[k] = Self::expand(Self::fields(only)) & !only;
+            for s in 0..B {
+                let f = o & (Self::STACK << (s * B));
+                if f & f.wrapping_sub(1) == 0 {
+                    point[k] |= f;
+                }
+            }
+        }
+        let all_points = point.iter().fold(0u32, |a, &x| a | x);
+        for k in 0..B {
+            let m = !(clear[k] | (all_points & !point[k]));
+            for x in &mut lanes[k * B..k * B + B] {
+                *x &= m;
+            }
+        }
+        let changed = *lanes != before;
+        if changed {
+            // Only this digit's board changed (cells that lost it are
+            // looked at again by the naked-single pass).
+            b.dirty_hidden |= 1 << d;
+            b.dirty_locked |= 1 << d;
+        }
+        changed
+    }
+
+    /// Propagate a board to a fixed point of the three deductions.
+    fn propagate(&mut self, k: usize) -> Result<(), Dead> {
+        let b = &mut self.boards[k];
+        loop {
+            let placed = Self::naked(b)?;
+            if b.dirty_hidden != 0 {
+                let mut ds = b.dirty_hidden;
+                b.dirty_hidden = 0;
+                self.found.clear();
+                while ds != 0 {
+                    let d = ds.trailing_zeros() as usize;
+                    ds &= ds - 1;
+                    Self::hidden_scan(b, d, &mut self.found)?;
+                }
+                if !self.found.is_empty() {
+                    for &(d, r, c) in &self.found {
+                        let (d, r, c) = (d as usize, r as usize, c as usize);
+                        let bit = 1u32 << c;
+                        if b.cand[d][r] & bit == 0 {
+                            // Its house's only place went to another single.
+                            return Err(Dead);
+                        }
+                        if b.filled[r] & bit == 0 {
+                            Self::place(b, d, r, c);
+                        }
+                    }
+                    continue;
+                }
+            }
+            if placed {
+                // Its placements may have made new naked singles.
+                continue;
+            }
+            if b.dirty_locked != 0 {
+                let mut ds = b.dirty_locked;
+                b.dirty_locked = 0;
+                let mut changed = false;
+                while ds != 0 {
+                    let d = ds.trailing_zeros() as usize;
+                    ds &= ds - 1;
+                    changed |= Self::locked(b, d);
+                }
+                if changed {
+                    continue;
+                }
+            }
+            return Ok(());
+        }
+    }
+
+    /// An open cell with the fewest candidates, as (row, column, digits);
+    /// `None` when the grid is full.
+    fn choose(b: &Board<N>) -> Option<(usize, usize, u32)> {
+        // Bit-sliced "at least k candidates" masks per row, k = 1..=4.
+        let mut best: Option<(usize, usize)> = None;
+        let mut best_k = u32::MAX;
+        let mut open_any = false;
+        let mut two = [0u32; N];
+        let mut three = [0u32; N];
+        let mut four = [0u32; N];
+        let mut a1 = [0u32; N];
+        let mut a2 = [0u32; N];
+        let mut a3 = [0u32; N];
+        let mut a4 = [0u32; N];
+        for lanes in &b.cand {
+            for r in 0..N {
+                let x = lanes[r];
+                a4[r] |= a3[r] & x;
+                a3[r] |= a2[r] & x;
+                a2[r] |= a1[r] & x;
+                a1[r] |= x;
+            }
+        }
+        for r in 0..N {
+            let open = !b.filled[r] & Self::FULL;
+            open_any |= open != 0;
+            two[r] = open & a2[r] & !a3[r];
+            three[r] = open & a3[r] & !a4[r];
+            four[r] = open & a4[r];
+        }
+        if !open_any {
+            return None;
+        }
+        for (k, masks) in [(2u32, &two), (3, &three)] {
+            // Ties: the cell whose digits have the fewest places left in
+            // its houses (its choice forces the most). On minimal 16×16
+            // puzzles this halves the nodes against the first such cell.
+            let mut tie = u32::MAX;
+            for (r, &mask) in masks.iter().enumerate() {
+                let mut m = mask;
+                while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let score = Self::places(b, r, c);
+                    if score < tie {
+                        tie = score;
+                        best = Some((r, c));
+                    }
+                }
+            }
+            if best.is_some() {
+                best_k = k;
+                break;
+            }
+        }
+        if best.is_none() {
+            // Four or more: count exactly among those cells.
+            for r in 0..N {
+                let mut m = four[r];
+                while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let k = b.cand.iter().filter(|l| l[r] >> c & 1 != 0).count() as u32;
+                    if k < best_k {
+                        best_k = k;
+                        best = Some((r, c));
+                    }
+                }
+            }
+        }
+        let (r, c) = best?;
+        let mut digits = 0u32;
+        for (d, lanes) in b.cand.iter().enumerate() {
+            digits |= ((lanes[r] >> c) & 1) << d;
+        }
+        Some((r, c, digits))
+    }
+
+    /// Places left for the cell's digits in its row, column and box, summed.
+    fn places(b: &Board<N>, r: usize, c: usize) -> u32 {
+        let bit = 1u32 << c;
+        let stack = Self::stack_of(c);
+        let band = r / B * B;
+        let mut sum = 0;
+        for lanes in &b.cand {
+            if lanes[r] & bit != 0 {
+                sum += lanes[r].count_ones();
+                sum += lanes.iter().filter(|&&x| x & bit != 0).count() as u32;
+                sum += lanes[band..band + B]
+                    .iter()
+                    .map(|&x| (x & stack).count_ones())
+                    .sum::<u32>();
+            }
+        }
+        sum
+    }
+
+    /// Board 0 from the givens, without `exclude` (cell, digit) as a
+    /// candidate, propagated. The givens go in as whole boards: per digit,
+    /// its givens' columns and boxes are cleared at once.
+    fn init(&mut self, puzzle: &Grid, exclude: Option<(usize, u8)>) -> Result<(), Dead> {
+        if self.boards.is_empty() {
+            self.boards.push(Board {
+                cand: [[0; N]; N],
+                filled: [0; N],
+                dirty_hidden: 0,
+                dirty_locked: 0,
+            });
+        }
+        let b = &mut self.boards[0];
+        let mut given = [[0u32; N]; N];
+        let mut filled = [0u32; N];
+        for (cell, &v) in puzzle.cells().iter().enumerate() {
+            if v != 0 {
+                let (r, c) = (cell / N, cell % N);
+                given[v as usize - 1][r] |= 1 << c;
+                filled[r] |= 1 << c;
+            }
+        }
+        for (d, g) in given.iter().enumerate() {
+            let (mut cols, mut twice) = (0u32, 0u32);
+            let mut bad = false;
+            for &x in g {
+                bad |= x & x.wrapping_sub(1) != 0;
+                twice |= cols & x;
+                cols |= x;
+            }
+            let mut boxes = [0u32; B];
+            for (k, bx) in boxes.iter_mut().enumerate() {
+                let band = g[k * B..k * B + B].iter().fold(0u32, |a, &x| a | x);
+                let f = Self::fields(band);
+                // Two givens of a box in different columns of it.
+                for s in 0..B {
+                    let m = band & (Self::STACK << (s * B));
+                    bad |= m & m.wrapping_sub(1) != 0;
+                }
+                *bx = Self::expand(f);
+            }
+            if bad || twice != 0 {
+                return Err(Dead);
+            }
+            for (r, lane) in b.cand[d].iter_mut().enumerate() {
+                *lane = if g[r] != 0 {
+                    g[r]
+                } else {
+                    Self::FULL & !cols & !boxes[r / B] & !filled[r]
+                };
+            }
+        }
+        b.filled = filled;
+        b.dirty_hidden = Self::FULL;
+        b.dirty_locked = Self::FULL;
+        if let Some((cell, v)) = exclude {
+            let (r, c, d) = (cell / N, cell % N, v as usize - 1);
+            if b.filled[r] >> c & 1 == 0 {
+                b.cand[d][r] &= !(1 << c);
+            }
+        }
+        self.propagate(0)
+    }
+
+    fn emit(
+        &mut self,
+        k: usize,
+        budget: &mut Budget<'_>,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Result<(), StopReason> {
+        let b = &self.boards[k];
+        let cells = self.solution.cells_mut();
+        for (d, lanes) in b.cand.iter().enumerate() {
+            for (r, &x) in lanes.iter().enumerate() {
+                let mut m = x;
+                while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    cells[r * N + c] = d as u8 + 1;
+                }
+            }
+        }
+        budget.solution(&self.solution, on_solution)
+    }
+
+    fn search(
+        &mut self,
+        puzzle: &Grid,
+        exclude: Option<(usize, u8)>,
+        budget: &mut Budget<'_>,
+        stats: &mut Stats,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> StopReason {
+        if budget.solutions_done() {
+            return StopReason::SolutionLimit;
+        }
+        if let Err(r) = budget.enter(stats) {
+            return r;
+        }
+        self.choices.clear();
+        let mut ok = self.init(puzzle, exclude).is_ok();
+        loop {
+            if ok {
+                let k = self.choices.len();
+                match Self::choose(&self.boards[k]) {
+                    None => {
+                        if let Err(r) = self.emit(k, budget, on_solution) {
+                            return r;
+                        }
+                    }
+                    Some((r, c, digits)) => {
+                        self.choices.push(Choice {
+                            row: r as u8,
+                            col: c as u8,
+                            rest: digits,
+                        });
+                        stats.max_depth = stats.max_depth.max(self.choices.len() as u32);
+                        if self.boards.len() <= self.choices.len() {
+                            let top = self.boards[k];
+                            self.boards.push(top);
+                        }
+                    }
+                }
+            }
+            // Try the next alternative of the innermost open choice.
+            loop {
+                let k = self.choices.len();
+                let Some(top) = self.choices.last_mut() else {
+                    return StopReason::Exhausted;
+                };
+                if top.rest == 0 {
+                    self.choices.pop();
+                    continue;
+                }
+                let d = top.rest.trailing_zeros() as usize;
+                top.rest &= top.rest - 1;
+                let (r, c) = (top.row as usize, top.col as usize);
+                if let Err(stop) = budget.enter(stats) {
+                    return stop;
+                }
+                stats.guesses += 1;
+                self.boards[k] = self.boards[k - 1];
+                let b = &mut self.boards[k];
+                b.dirty_hidden = 0;
+                b.dirty_locked = 0;
+                Self::place(b, d, r, c);
+                if self.propagate(k).is_ok() {
+                    ok = true;
+                    break;
+                }
+            }
+        }
+    }
+
+    fn run(
+        &mut self,
+        puzzle: &Grid,
+        exclude: Option<(usize, u8)>,
+        budget: &mut Budget<'_>,
+        stats: &mut Stats,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> StopReason {
+        let stop = self.search(puzzle, exclude, budget, stats, on_solution);
+        stats.peak_bytes =
+            ((stats.max_depth as usize + 1) * (size_of::<Board<N>>() + size_of::<Choice>())) as u64;
+        stop
+    }
+}
+
+/// The bit-parallel solver for the large grids. See the [module docs](self).
+///
+/// Holds one search state per grid size it has seen (boards grow on first
+/// use and are reused); make one per thread.
+#[derive(Debug, Default)]
+pub struct Wide {
+    four: Option<Box<Core<4, 2>>>,
+    nine: Option<Box<Core<9, 3>>>,
+    sixteen: Option<Box<Core<16, 4>>>,
+    twenty_five: Option<Box<Core<25, 5>>>,
+}
+
+impl Wide {
+    /// A solver with empty buffers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Like [`Solver::search`], for the solutions of `puzzle` in which
+    /// cell `cell` (empty in `puzzle`) does not hold `digit`.
+    ///
+    /// The generator's clue-removal check: a puzzle `P` is unique with
+    /// solution `S`; `P` without the clue at `cell` is unique exactly when it
+    /// has no solution with `cell` ≠ `S[cell]`. That search skips the whole
+    /// subtree of `cell` = `S[cell]` (in effect `P`'s own uniqueness proof),
+    /// which a count to two would walk again at every check.
+    pub fn search_excluding(
+        &mut self,
+        puzzle: &Grid,
+        cell: usize,
+        digit: u8,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Report {
+        let ok = cell < puzzle.size().cells() && (1..=puzzle.side()).contains(&usize::from(digit));
+        self.run_sized(puzzle, ok.then_some((cell, digit)), limits, on_solution)
+    }
+
+    fn run_sized(
+        &mut self,
+        puzzle: &Grid,
+        exclude: Option<(usize, u8)>,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Report {
+        let start = Instant::now();
+        let mut stats = Stats::default();
+        let mut budget = Budget::new(limits);
+        let size = puzzle.size();
+        let stop = match size.side() {
+            4 => self
+                .four
+                .get_or_insert_with(|| Box::new(Core::new(size)))
+                .run(puzzle, exclude, &mut budget, &mut stats, on_solution),
+            9 => self
+                .nine
+                .get_or_insert_with(|| Box::new(Core::new(size)))
+                .run(puzzle, exclude, &mut budget, &mut stats, on_solution),
+            16 => self
+                .sixteen
+                .get_or_insert_with(|| Box::new(Core::new(size)))
+                .run(puzzle, exclude, &mut budget, &mut stats, on_solution),
+            _ => self
+                .twenty_five
+                .get_or_insert_with(|| Box::new(Core::new(size)))
+                .run(puzzle, exclude, &mut budget, &mut stats, on_solution),
+        };
+        stats.time = start.elapsed();
+        stats.solutions = budget.solutions;
+        Report { stats, stop }
+    }
+}
+
+impl Solver for Wide {
+    fn name(&self) -> &'static str {
+        super::Method::Wide.name()
+    }
+
+    fn search(
+        &mut self,
+        puzzle: &Grid,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Report {
+        self.run_sized(puzzle, None, limits, on_solution)
+    }
+}
+
+#[cfg(test)]
+mod tests;

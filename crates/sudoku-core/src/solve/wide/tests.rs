@@ -1,0 +1,235 @@
+//! `wide` against `mrv-hidden` and `dlx` (counts up to two, and every
+//! solution checked against the rules and the givens), and its limits.
+
+use std::ops::ControlFlow;
+
+use super::*;
+use crate::format::parse_line;
+use crate::generate::{SplitMix64, random_full_grid};
+use crate::solve::{CancelToken, Method, Uniqueness};
+
+/// Count up to 2 with a method, every solution checked; `None` when a node
+/// budget stopped it (the oracle gave up, not a disagreement).
+fn count(method: Method, p: &Grid, max_nodes: u64) -> Option<u64> {
+    let mut s = method.solver();
+    let mut n = 0;
+    let report = s.search(
+        p,
+        &Limits::solutions(2).with_max_nodes(max_nodes),
+        &mut |g| {
+            assert!(
+                g.is_solution_of(p),
+                "{method}: not a solution of {}",
+                p.to_line()
+            );
+            assert!(g.first_conflict().is_none());
+            n += 1;
+            ControlFlow::Continue(())
+        },
+    );
+    assert_eq!(report.stats.solutions, n);
+    (!report.stop.is_cut_short()).then_some(n)
+}
+
+/// A random full grid with `keep` random cells kept; with `break_one` one
+/// kept clue changed to another digit that does not repeat in its houses
+/// (usually leaving no solution).
+fn random_puzzle(size: Size, seed: u64, keep: usize, break_one: bool) -> Grid {
+    let mut rng = SplitMix64::new(seed);
+    let full = random_full_grid(size, &mut rng, None).expect("no deadline");
+    let mut cells: Vec<usize> = (0..size.cells()).collect();
+    rng.shuffle(&mut cells);
+    let mut p = Grid::empty(size);
+    for &c in &cells[..keep] {
+        p.set(c, full.get(c));
+    }
+    if break_one {
+        let c = cells[0];
+        let old = p.get(c);
+        for d in 1..=size.side() as u8 {
+            if d != old {
+                p.set(c, d);
+                if p.first_conflict().is_none() {
+                    break;
+                }
+            }
+        }
+        if p.first_conflict().is_some() {
+            p.set(c, old);
+        }
+    }
+    p
+}
+
+#[test]
+fn agrees_with_mrv_hidden_and_dlx_on_random_grids() {
+    let mut seen = [0u32; 3];
+    for (size, keeps) in [
+        (Size::FOUR, &[0usize, 3, 5, 8][..]),
+        (Size::NINE, &[17, 22, 26, 30, 40][..]),
+        (Size::SIXTEEN, &[60, 110, 130, 160][..]),
+        (Size::TWENTY_FIVE, &[200, 400, 450][..]),
+    ] {
+        for seed in 0..3u64 {
+            for &keep in keeps {
+                for break_one in [false, true] {
+                    let p = random_puzzle(size, seed * 1000 + keep as u64, keep, break_one);
+                    // A sparse grid with a broken clue can take long to
+                    // refute: such a case is skipped, not failed.
+                    let Some(ours) = count(Method::Wide, &p, 20_000) else {
+                        continue;
+                    };
+                    seen[ours as usize] += 1;
+                    if let Some(theirs) = count(Method::MrvHidden, &p, 50_000) {
+                        assert_eq!(ours, theirs, "mrv-hidden, {}", p.to_line());
+                    }
+                    if size.side() <= 16 {
+                        if let Some(theirs) = count(Method::Dlx, &p, 5_000) {
+                            assert_eq!(ours, theirs, "dlx, {}", p.to_line());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // The slice has puzzles with none, one and several solutions.
+    assert!(seen.iter().all(|&k| k > 0), "{seen:?}");
+}
+
+#[test]
+fn agrees_on_generated_puzzles() {
+    use crate::generate::{Generator, GeneratorConfig};
+    for size in [Size::SIXTEEN, Size::TWENTY_FIVE] {
+        let mut config = GeneratorConfig::for_size(size);
+        config.clues = Some(if size == Size::SIXTEEN {
+            110..=130
+        } else {
+            380..=420
+        });
+        let mut g = Generator::new(config);
+        for seed in 0..3 {
+            let made = g.generate_seeded(seed).expect("generates");
+            let p = &made.puzzle;
+            let (u, _) = Wide::new().uniqueness(p, &Limits::none());
+            assert_eq!(u, Uniqueness::Unique(made.solution.clone()));
+            assert_eq!(count(Method::MrvHidden, p, 1_000_000), Some(1));
+            // One clue fewer than a kept clue may leave several solutions;
+            // both methods agree either way.
+            let mut q = p.clone();
+            let c = (0..size.cells()).find(|&c| q.get(c) != 0).expect("a clue");
+            q.set(c, 0);
+            if let Some(theirs) = count(Method::MrvHidden, &q, 1_000_000) {
+                assert_eq!(count(Method::Wide, &q, u64::MAX), Some(theirs));
+            }
+        }
+    }
+}
+
+#[test]
+fn conflicting_givens_have_no_solution() {
+    let mut p = Grid::empty(Size::SIXTEEN);
+    p.set(0, 5);
+    p.set(17, 5); // same box
+    let (u, r) = Wide::new().uniqueness(&p, &Limits::none());
+    assert_eq!((u, r.stop), (Uniqueness::NoSolution, StopReason::Exhausted));
+}
+
+#[test]
+fn solves_nine_by_nine_and_counts_four_by_four() {
+    let p = parse_line(
+        ".3..9..5.....1...45..8....7....3.2..6....9.4...7..25.......19....69....812.....7.",
+    )
+    .expect("parses");
+    let (u, _) = Wide::new().uniqueness(&p, &Limits::none());
+    assert!(matches!(u, Uniqueness::Unique(g) if g.is_solution_of(&p)));
+    let p = parse_line("1.......2.......").expect("parses");
+    let (n, r) = Wide::new().count(&p, 1000, &Limits::none());
+    assert_eq!((n, r.stop), (24, StopReason::Exhausted));
+}
+
+#[test]
+fn limits_stop_the_search() {
+    // An empty 16×16 grid has countless solutions: every limit trips.
+    let p = Grid::empty(Size::SIXTEEN);
+    let mut w = Wide::new();
+    let (n, r) = w.count(&p, 5, &Limits::none());
+    assert_eq!((n, r.stop), (5, StopReason::SolutionLimit));
+    let (_, r) = w.count(&p, u64::MAX, &Limits::none().with_max_nodes(300));
+    assert_eq!((r.stop, r.stats.nodes), (StopReason::NodeLimit, 300));
+    let token = CancelToken::new();
+    token.cancel();
+    let (u, r) = w.uniqueness(
+        &Grid::empty(Size::TWENTY_FIVE),
+        &Limits::none().with_cancel(token),
+    );
+    // Two solutions come before the first poll, or the poll stops it.
+    assert!(
+        matches!(u, Uniqueness::Multiple(..)) || r.stop == StopReason::Cancelled,
+        "{r:?}"
+    );
+    let token = CancelToken::new();
+    token.cancel();
+    let (_, r) = w.count(&p, u64::MAX, &Limits::none().with_cancel(token));
+    assert_eq!(r.stop, StopReason::Cancelled);
+    assert!(r.stats.peak_bytes > 0 && r.stats.max_depth > 0);
+}
+
+/// The committed slice of generated 16×16 puzzles (90 to 120 clues, the
+/// benchmark's kind): unique for `wide` and `mrv-hidden` alike.
+#[test]
+fn generated_sixteen_slice_is_unique() {
+    let text = include_str!("../../../../../testdata/bench/gen16_90_120_20.txt");
+    let puzzles: Vec<Grid> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| parse_line(l).expect("parses"))
+        .collect();
+    assert_eq!(puzzles.len(), 20);
+    for p in &puzzles {
+        assert_eq!(p.size(), Size::SIXTEEN);
+        assert!((90..=120).contains(&p.given_count()));
+        assert_eq!(count(Method::Wide, p, u64::MAX), Some(1), "{}", p.to_line());
+        assert_eq!(count(Method::MrvHidden, p, u64::MAX), Some(1));
+    }
+}
+
+/// The exclusion search: no solution with another digit in a cell of a
+/// unique puzzle's blank, and one when a clue is dropped.
+#[test]
+fn search_excluding_finds_the_other_solutions_only() {
+    let text = include_str!("../../../../../testdata/bench/gen16_90_120_20.txt");
+    let line = text
+        .lines()
+        .find(|l| !l.starts_with('#'))
+        .expect("a puzzle");
+    let p = parse_line(line).expect("parses");
+    let (u, _) = Wide::new().uniqueness(&p, &Limits::none());
+    let Uniqueness::Unique(solution) = u else {
+        panic!("unique: {u:?}")
+    };
+    let mut w = Wide::new();
+    let blank = (0..256).find(|&c| p.get(c) == 0).expect("a blank");
+    let r = w.search_excluding(&p, blank, solution.get(blank), &Limits::none(), &mut |_| {
+        ControlFlow::Continue(())
+    });
+    assert_eq!((r.stats.solutions, r.stop), (0, StopReason::Exhausted));
+    // Without one of its clues, the count and the exclusion agree.
+    for clue in (0..256).filter(|&c| p.get(c) != 0).take(12) {
+        let mut q = p.clone();
+        q.set(clue, 0);
+        let (n, _) = Wide::new().count(&q, 2, &Limits::none());
+        let mut other = 0;
+        let r = w.search_excluding(
+            &q,
+            clue,
+            solution.get(clue),
+            &Limits::solutions(1),
+            &mut |g| {
+                assert!(g.is_solution_of(&q) && g.get(clue) != solution.get(clue));
+                other += 1;
+                ControlFlow::Continue(())
+            },
+        );
+        assert_eq!(n == 1, other == 0, "clue {clue}: {r:?}");
+    }
+}
