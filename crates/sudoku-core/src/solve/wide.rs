@@ -51,8 +51,8 @@
 //! ([`Method::traces`](super::Method::traces) is false): `auto` traces the
 //! large grids with `mrv-hidden`.
 
-use std::ops::ControlFlow;
 use crate::time::Instant;
+use std::ops::ControlFlow;
 
 use super::{Budget, Limits, Report, Solver, Stats, StopReason};
 use crate::grid::{Grid, Size};
