@@ -104,23 +104,23 @@ pub(super) struct Chains {
 
 /// The cell of a candidate index.
 #[inline]
-fn cell_of(c: u16) -> usize {
+pub(super) fn cell_of(c: u16) -> usize {
     c as usize / 9
 }
 
 /// The digit of a candidate index.
 #[inline]
-fn digit_of(c: u16) -> u8 {
+pub(super) fn digit_of(c: u16) -> u8 {
     (c % 9) as u8 + 1
 }
 
 #[inline]
-fn cand(cell: usize, d: u8) -> u16 {
+pub(super) fn cand(cell: usize, d: u8) -> u16 {
     (cell * 9 + d as usize - 1) as u16
 }
 
 /// On → off consequences of candidate `c`, in Explainer's order.
-fn on_to_off(b: &Board, c: u16, y: bool, out: &mut Vec<u16>) {
+pub(super) fn on_to_off(b: &Board, c: u16, y: bool, out: &mut Vec<u16>) {
     out.clear();
     let (cell, d) = (cell_of(c), digit_of(c));
     if y {

@@ -37,7 +37,7 @@
 
 use super::SeStep;
 use super::board::{Board, CELL_POS, CELL_REGIONS, REGION_CELLS, bit};
-use super::chains::{Key, length_penalty};
+use super::chains::{Key, cand, cell_of, digit_of, length_penalty, on_to_off};
 
 const NONE: u32 = u32::MAX;
 
@@ -101,21 +101,6 @@ impl Outcome {
         });
         (self.nodes.len() - 1) as u32
     }
-}
-
-#[inline]
-fn cell_of(c: u16) -> usize {
-    c as usize / 9
-}
-
-#[inline]
-fn digit_of(c: u16) -> u8 {
-    (c % 9) as u8 + 1
-}
-
-#[inline]
-fn cand(cell: usize, d: u8) -> u16 {
-    (cell * 9 + d as usize - 1) as u16
 }
 
 /// Explainer's `doChaining` from one potential.
@@ -224,34 +209,6 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode) -> Outcome {
         }
     }
     o
-}
-
-/// On → off consequences, in Explainer's order (see [`super::chains`]).
-fn on_to_off(b: &Board, c: u16, y: bool, out: &mut Vec<u16>) {
-    out.clear();
-    let (cell, d) = (cell_of(c), digit_of(c));
-    if y {
-        let mut m = b.cand[cell] & !bit(d);
-        while m != 0 {
-            let x = m.trailing_zeros() as u8 + 1;
-            out.push(cand(cell, x));
-            m &= m - 1;
-        }
-    }
-    let mut added = 1u128 << cell;
-    for k in 0..3 {
-        let r = CELL_REGIONS[cell][k] as usize;
-        let mut pos = b.positions(r, d) & !(1 << CELL_POS[cell][k]);
-        while pos != 0 {
-            let i = pos.trailing_zeros() as usize;
-            pos &= pos - 1;
-            let o = REGION_CELLS[r][i] as usize;
-            if added & (1 << o) == 0 {
-                added |= 1 << o;
-                out.push(cand(o, d));
-            }
-        }
-    }
 }
 
 /// Distinct potentials among the ancestors of `n` (itself included),
