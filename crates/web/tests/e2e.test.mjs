@@ -150,9 +150,12 @@ test('play, hint, solve, compare, explain, generate, restore', { timeout: 120000
   }
 
   // every method side by side
+  // one row per method of the Method list (all but `auto`)
+  const methods = (await page.getByLabel('Method', { exact: true }).locator('option').count()) - 1;
+  assert.equal(methods, 9);
   await button('Compare methods').click();
-  await page.locator('#stats tbody tr').nth(7).waitFor();
-  assert.equal(await page.locator('#stats tbody tr').count(), 8);
+  await page.locator('#stats tbody tr').nth(methods - 1).waitFor();
+  assert.equal(await page.locator('#stats tbody tr').count(), methods);
   await button('Count').click();
   await page.locator('#result', { hasText: 'unique: 1 solution' }).waitFor();
   await button('Rate').click();
