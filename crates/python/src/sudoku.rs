@@ -148,7 +148,7 @@ impl From<&sudoku_core::Stats> for Stats {
 /// What `solve` and `count` were asked.
 #[derive(Clone, Debug)]
 pub(crate) struct SolveOptions {
-    /// None: `auto` (`fast` for 9×9, `mrv-hidden` otherwise).
+    /// None: `auto` (`fast` for 9×9, `wide` for 16×16 and 25×25, `mrv-hidden` for 4×4).
     method: Option<Method>,
     limit: u64,
     timeout: Option<Duration>,

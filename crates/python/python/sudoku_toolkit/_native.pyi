@@ -15,7 +15,7 @@ for a bad record of a batch run with errors="record"; stop "exhausted" |
 
 from typing import Iterable, Iterator, Literal, Optional, Union
 
-Method = Literal["auto", "naive", "cached", "mrv", "mrv-hidden", "dlx-first", "dlx", "dlx-pruned", "fast"]
+Method = Literal["auto", "naive", "cached", "mrv", "mrv-hidden", "dlx-first", "dlx", "dlx-pruned", "fast", "wide"]
 Status = Literal["unique", "multiple", "none", "unknown", "error"]
 Stop = Literal["exhausted", "solution-limit", "node-limit", "deadline", "cancelled"]
 Band = Literal["easy", "medium", "hard", "expert", "extreme", "needs-guessing"]
@@ -66,7 +66,7 @@ class Result:
     stop: Optional[Stop]
     """Why the search stopped (None for an error record)."""
     method: Optional[str]
-    """The method that solved it ("fast" for 9x9 under "auto", "mrv-hidden" for other sizes)."""
+    """The method that solved it ("fast" for 9x9 under "auto", "wide" for 16x16 and 25x25, "mrv-hidden" for 4x4)."""
     stats: Optional[Stats]
     """Search statistics (None for an error record)."""
     error: Optional[str]
