@@ -349,34 +349,25 @@ pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode) -> bool {
                 }
                 // Double implications (sort key 1), cells of 3+ candidates.
                 if mode == Mode::Dynamic && n >= 3 {
-                    for &q in &on.on_order {
-                        let f = off.on_ver[q as usize];
-                        if f != NONE {
-                            let a = on.on_ver[q as usize];
-                            best.offer(
-                                b,
-                                mode,
-                                "Dynamic Double Forcing Chains",
-                                1,
-                                &[(&on, a), (off, f)],
-                                (q, true),
-                                true,
-                            );
-                        }
-                    }
-                    for &q in &on.off_order {
-                        let f = off.off_ver[q as usize];
-                        if f != NONE {
-                            let a = on.off_ver[q as usize];
-                            best.offer(
-                                b,
-                                mode,
-                                "Dynamic Double Forcing Chains",
-                                1,
-                                &[(&on, a), (off, f)],
-                                (q, false),
-                                false,
-                            );
+                    // what both branches make true, then what both make false
+                    for (order, on_ver, off_ver, value) in [
+                        (&on.on_order, &on.on_ver, &off.on_ver, true),
+                        (&on.off_order, &on.off_ver, &off.off_ver, false),
+                    ] {
+                        for &q in order {
+                            let f = off_ver[q as usize];
+                            if f != NONE {
+                                let a = on_ver[q as usize];
+                                best.offer(
+                                    b,
+                                    mode,
+                                    "Dynamic Double Forcing Chains",
+                                    1,
+                                    &[(&on, a), (off, f)],
+                                    (q, value),
+                                    value,
+                                );
+                            }
                         }
                     }
                 }
