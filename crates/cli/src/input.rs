@@ -115,6 +115,9 @@ pub struct ChunkReader {
     open: Option<Open>,
     line: Vec<u8>,
     chunk_records: usize,
+    /// Whether plain 9×9 lines take the fast path (off only in tests, to
+    /// compare it with the general path).
+    plain_fast_path: bool,
     /// Chunks done with, to be filled again (their buffers reused).
     recycled: Option<crossbeam_channel::Receiver<Chunk>>,
 }
@@ -143,6 +146,7 @@ impl ChunkReader {
             open: None,
             line: Vec::with_capacity(1024),
             chunk_records: CHUNK_RECORDS,
+            plain_fast_path: true,
             recycled: None,
         }
     }
@@ -318,6 +322,13 @@ impl Iterator for ChunkReader {
                 }
                 continue;
             };
+            if self.plain_fast_path && take_plain_lines(open, &mut chunk, self.chunk_records) {
+                if chunk.records.len() >= self.chunk_records || open.reader.buffer().is_empty() {
+                    // full, or the next read could wait: hand on what there is
+                    return Some(chunk);
+                }
+                continue;
+            }
             let read = read_line(&mut open.reader, &mut self.line, &mut open.skip_lf);
             let done = match read {
                 Ok(Some(long)) => {
@@ -371,6 +382,63 @@ impl Iterator for ChunkReader {
             }
         }
     }
+}
+
+/// The fast path of [`ChunkReader`]: the common 9×9 line (81 bytes, each a
+/// digit, `.` or `_`, then LF or CRLF) taken straight from the read buffer,
+/// with no copy into a line buffer and no token scans. Stops at the first
+/// line that is anything else (or not whole in the buffer), which the
+/// general path then reads; records exactly what the general path would.
+/// Returns whether it took any line.
+fn take_plain_lines(open: &mut Open, chunk: &mut Chunk, max_records: usize) -> bool {
+    // the first line may start with a byte-order mark; a grid or another
+    // multi-line format being read must see its lines in order
+    if open.line_no == 0 || open.skip_lf || !open.parser.is_idle() {
+        return false;
+    }
+    let buf = open.reader.buffer();
+    let mut used = 0;
+    let mut taken = 0;
+    while chunk.records.len() < max_records {
+        let rest = &buf[used..];
+        let Some(line) = rest.get(..81) else { break };
+        let end = match rest.get(81..83) {
+            Some([b'\n', _]) => 82,
+            Some([b'\r', b'\n']) => 83,
+            // a line end could still be coming (or a lone CR): general path
+            _ if rest.get(81) == Some(&b'\n') => 82,
+            _ => break,
+        };
+        if !plain_nine_line(line.try_into().expect("81 bytes")) {
+            break;
+        }
+        let start = chunk.text.len();
+        chunk.text.extend_from_slice(line);
+        open.line_no += 1;
+        chunk.records.push(Record {
+            source: open.source,
+            line: open.line_no,
+            body: Body::Cells {
+                range: start..chunk.text.len(),
+                column: 1,
+            },
+        });
+        used += end;
+        taken += 1;
+    }
+    open.reader.consume(used);
+    open.records += taken;
+    taken > 0
+}
+
+/// Whether all 81 bytes are cells of a 9×9 line (a digit, `.` or `_`), in
+/// one pass the compiler vectorises.
+fn plain_nine_line(line: &[u8; 81]) -> bool {
+    let mut bad = false;
+    for &b in line {
+        bad |= !((b.wrapping_sub(b'0') <= 9) | (b == b'.') | (b == b'_'));
+    }
+    !bad
 }
 
 /// Move the parser's finished puzzles into the chunk.
@@ -688,6 +756,80 @@ mod tests {
             ("é.. x".to_string(), (0, 4, false)),
         ] {
             assert_eq!(first_token(line.as_bytes()), want, "{line:?}");
+        }
+    }
+
+    /// Every record of a reader, as text: line, kind and bytes.
+    fn records_of(reader: ChunkReader) -> Vec<String> {
+        let mut out = Vec::new();
+        for chunk in reader {
+            for r in &chunk.records {
+                out.push(match &r.body {
+                    Body::Cells { range, column } => format!(
+                        "{}: cells {} at {column}",
+                        r.line,
+                        String::from_utf8_lossy(chunk.bytes(range))
+                    ),
+                    Body::Variant { range, column } => format!(
+                        "{}: variant {} at {column}",
+                        r.line,
+                        String::from_utf8_lossy(chunk.bytes(range))
+                    ),
+                    Body::Pencilmarks { range } => format!(
+                        "{}: pencilmarks {}",
+                        r.line,
+                        String::from_utf8_lossy(chunk.bytes(range))
+                    ),
+                    other => format!("{}: {other:?}", r.line),
+                });
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_fast_path_for_plain_lines_reads_what_the_general_path_reads() {
+        let p = ".3..9..5.....1...45..8....7....3.2..6....9.4...7..25.......19....69....812.....7.";
+        let q = p.replace('.', "0");
+        let u = p.replace('.', "_");
+        let pieces: Vec<String> = vec![
+            format!("{p}\n"),
+            format!("{q}\r\n"),
+            format!("{u}\r"),
+            format!("{p}  # a comment\n"),
+            format!("{p}\t\n"),
+            format!(" {p}\n"),
+            format!("{}\n", &p[..80]),
+            format!("{p}.\n"),
+            format!("{}x\n", &p[..80]),
+            format!("{}é\n", &p[..79]),
+            "\n".to_string(),
+            "# a comment line\n".to_string(),
+            "1234\n3412\n2143\n4321\n".to_string(),
+            ".3..9..5.\n....1...4\n5..8....7\n....3.2..\n6....9.4.\n..7..25..\n.....19..\n..69....8\n12.....7.\n".to_string(),
+            format!("{}\n", "1".repeat(729)),
+            ".~R1C1_5~R2C3_1_2\n".to_string(),
+        ];
+        // a pseudo-random mix, long enough to cross the read buffer's end
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut text = String::from("\u{feff}");
+        for _ in 0..3000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            // mostly plain lines, as in a real batch
+            let k = (state % 40) as usize;
+            text.push_str(pieces.get(k).unwrap_or(&pieces[0]));
+        }
+        text.push_str(p); // no line end at the end
+        for chunk in [1, 3, 512] {
+            let fast =
+                records_of(ChunkReader::of(vec![Input::Text(text.clone())]).chunk_records(chunk));
+            let mut general = ChunkReader::of(vec![Input::Text(text.clone())]).chunk_records(chunk);
+            general.plain_fast_path = false;
+            let general = records_of(general);
+            assert!(fast.len() > 2000, "{}", fast.len());
+            assert_eq!(fast, general, "chunks of {chunk}");
         }
     }
 
