@@ -88,7 +88,9 @@ pub fn run<S, T: Tally>(
         spare: out_back,
     };
     pipeline.run(
-        ChunkReader::of(inputs).recycle(chunks_done),
+        ChunkReader::of(inputs)
+            .spread_over(threads)
+            .recycle(chunks_done),
         init,
         |state, chunk: Chunk| {
             let mut out = outs_done.try_recv().unwrap_or_default();

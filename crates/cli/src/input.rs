@@ -97,6 +97,10 @@ struct Open {
     parser: PuzzleParser,
     /// The last line ended with CR: a LF right after it belongs to it.
     skip_lf: bool,
+    /// The file's size, when it is a regular file.
+    len: Option<u64>,
+    /// Bytes read off it so far.
+    consumed: u64,
 }
 
 /// Reads puzzle files (or standard input) as a stream of [`Chunk`]s, for
@@ -118,6 +122,12 @@ pub struct ChunkReader {
     /// Whether plain 9×9 lines take the fast path (off only in tests, to
     /// compare it with the general path).
     plain_fast_path: bool,
+    /// The workers the chunks are spread over: with more than one, chunks
+    /// start small (so that every worker starts at once) and shrink near
+    /// the end of a file of known size (so that all finish together).
+    spread: usize,
+    /// Chunks handed on so far.
+    made: u32,
     /// Chunks done with, to be filled again (their buffers reused).
     recycled: Option<crossbeam_channel::Receiver<Chunk>>,
 }
@@ -147,6 +157,8 @@ impl ChunkReader {
             line: Vec::with_capacity(1024),
             chunk_records: CHUNK_RECORDS,
             plain_fast_path: true,
+            spread: 1,
+            made: 0,
             recycled: None,
         }
     }
@@ -158,6 +170,32 @@ impl ChunkReader {
     pub fn recycle(mut self, done: crossbeam_channel::Receiver<Chunk>) -> ChunkReader {
         self.recycled = Some(done);
         self
+    }
+
+    /// Chunks sized for `workers` workers (see [`ChunkReader`]); 1 by default.
+    pub fn spread_over(mut self, workers: usize) -> ChunkReader {
+        self.spread = workers.max(1);
+        self
+    }
+
+    /// The most records for the chunk being filled: the set maximum, and
+    /// with several workers, small first chunks (32, 64, … records) and,
+    /// in a file of known size, at most a quarter of a worker's share of
+    /// what is left (estimated at 82 bytes a record), but 32 at least.
+    fn limit(&self) -> usize {
+        if self.spread <= 1 {
+            return self.chunk_records;
+        }
+        let ramp = 32usize << self.made.min(8);
+        let tail = self
+            .open
+            .as_ref()
+            .and_then(|o| o.len)
+            .map_or(usize::MAX, |len| {
+                let left = len.saturating_sub(self.open.as_ref().map_or(0, |o| o.consumed));
+                (left / 82 / (4 * self.spread as u64)).max(32) as usize
+            });
+        self.chunk_records.min(ramp).min(tail).max(1)
     }
 
     /// At most `n` records per chunk (at least 1).
@@ -181,7 +219,13 @@ impl ChunkReader {
         } else {
             let name: &'static str = Box::leak(path.display().to_string().into_boxed_str());
             match File::open(&path) {
-                Ok(f) => (Box::new(f), name),
+                Ok(f) => {
+                    let len = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+                    let mut open = Open::new(Box::new(f), name);
+                    open.len = len;
+                    self.open = Some(open);
+                    return true;
+                }
                 Err(e) => {
                     chunk.records.push(Record {
                         source: name,
@@ -206,6 +250,8 @@ impl Open {
             records: 0,
             parser: PuzzleParser::new(),
             skip_lf: false,
+            len: None,
+            consumed: 0,
         }
     }
 }
@@ -246,6 +292,7 @@ fn read_line(
     r: &mut impl BufRead,
     line: &mut Vec<u8>,
     skip_lf: &mut bool,
+    consumed: &mut u64,
 ) -> io::Result<Option<bool>> {
     line.clear();
     let (mut any, mut long) = (false, false);
@@ -260,6 +307,7 @@ fn read_line(
         }
         if std::mem::take(skip_lf) && buf[0] == b'\n' {
             r.consume(1);
+            *consumed += 1;
             continue;
         }
         let end = memchr::memchr2(b'\n', b'\r', buf);
@@ -274,9 +322,13 @@ fn read_line(
             Some(i) => {
                 *skip_lf = buf[i] == b'\r';
                 r.consume(i + 1);
+                *consumed += i as u64 + 1;
                 return Ok(Some(long));
             }
-            None => r.consume(take),
+            None => {
+                r.consume(take);
+                *consumed += take as u64;
+            }
         }
     }
 }
@@ -312,9 +364,10 @@ impl Iterator for ChunkReader {
             }
             _ => Chunk::default(),
         };
-        loop {
-            if chunk.records.len() >= self.chunk_records {
-                return Some(chunk);
+        let chunk = loop {
+            let limit = self.limit();
+            if chunk.records.len() >= limit {
+                break chunk;
             }
             let Some(open) = &mut self.open else {
                 if !self.open_next(&mut chunk) {
@@ -322,14 +375,19 @@ impl Iterator for ChunkReader {
                 }
                 continue;
             };
-            if self.plain_fast_path && take_plain_lines(open, &mut chunk, self.chunk_records) {
-                if chunk.records.len() >= self.chunk_records || open.reader.buffer().is_empty() {
+            if self.plain_fast_path && take_plain_lines(open, &mut chunk, limit) {
+                if chunk.records.len() >= limit || open.reader.buffer().is_empty() {
                     // full, or the next read could wait: hand on what there is
-                    return Some(chunk);
+                    break chunk;
                 }
                 continue;
             }
-            let read = read_line(&mut open.reader, &mut self.line, &mut open.skip_lf);
+            let read = read_line(
+                &mut open.reader,
+                &mut self.line,
+                &mut open.skip_lf,
+                &mut open.consumed,
+            );
             let done = match read {
                 Ok(Some(long)) => {
                     open.line_no += 1;
@@ -378,9 +436,11 @@ impl Iterator for ChunkReader {
                 .as_ref()
                 .is_some_and(|o| o.reader.buffer().is_empty());
             if waiting && !chunk.records.is_empty() {
-                return Some(chunk);
+                break chunk;
             }
-        }
+        };
+        self.made = self.made.saturating_add(1);
+        Some(chunk)
     }
 }
 
@@ -427,6 +487,7 @@ fn take_plain_lines(open: &mut Open, chunk: &mut Chunk, max_records: usize) -> b
         taken += 1;
     }
     open.reader.consume(used);
+    open.consumed += used as u64;
     open.records += taken;
     taken > 0
 }
@@ -831,6 +892,27 @@ mod tests {
             assert!(fast.len() > 2000, "{}", fast.len());
             assert_eq!(fast, general, "chunks of {chunk}");
         }
+    }
+
+    #[test]
+    fn chunks_for_several_workers_start_small_and_shrink_at_the_end_of_a_file() {
+        let p = ".3..9..5.....1...45..8....7....3.2..6....9.4...7..25.......19....69....812.....7.";
+        let path = std::env::temp_dir().join(format!("chunks-{}.txt", std::process::id()));
+        std::fs::write(&path, format!("{p}\n").repeat(20_000)).unwrap();
+        let sizes = |spread| {
+            let reader = ChunkReader::new(std::slice::from_ref(&path)).spread_over(spread);
+            reader.map(|c| c.records.len()).collect::<Vec<_>>()
+        };
+        let one = sizes(1);
+        assert!(one.iter().all(|&n| n <= CHUNK_RECORDS));
+        assert_eq!(one.iter().sum::<usize>(), 20_000);
+        let two = sizes(2);
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(two.iter().sum::<usize>(), 20_000);
+        assert_eq!(&two[..5], [32, 64, 128, 256, 512]);
+        // the last chunks are small, so both workers finish together
+        assert!(two[two.len() - 3..].iter().all(|&n| n <= 64), "{two:?}");
+        assert!(two.len() < one.len() + 40, "{} {}", two.len(), one.len());
     }
 
     #[test]
