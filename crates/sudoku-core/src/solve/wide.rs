@@ -91,15 +91,17 @@ struct Core<const N: usize, const B: usize> {
     /// Singles found by one scan, (digit, row, column).
     found: Vec<(u8, u8, u8)>,
     solution: Grid,
+    kernel: Kernel,
 }
 
 impl<const N: usize, const B: usize> Core<N, B> {
     const FULL: u32 = if N == 32 { u32::MAX } else { (1u32 << N) - 1 };
     const STACK: u32 = (1u32 << B) - 1;
 
-    fn new(size: Size) -> Self {
+    fn new(size: Size, kernel: Kernel) -> Self {
         debug_assert_eq!(size.side(), N);
         Core {
+            kernel,
             boards: Vec::new(),
             choices: Vec::new(),
             found: Vec::with_capacity(4 * N * N),
@@ -184,18 +186,18 @@ impl<const N: usize, const B: usize> Core<N, B> {
     }
 
     /// Hidden singles of digit `d` into `found`: `Err` when a house has no
-    /// place for it.
+    /// place for it. Mask operations only: the columns with one place (the
+    /// once/twice masks over the lanes) and the boxes with one place (the
+    /// same masks over a band's lanes, tested per `B`-bit field) become lane
+    /// masks, so each lane yields its row, column and box singles at once.
     #[inline(always)]
     fn hidden_scan(b: &Board<N>, d: usize, found: &mut Vec<(u8, u8, u8)>) -> Result<(), Dead> {
         let lanes = &b.cand[d];
         let mut once = 0u32;
         let mut twice = 0u32;
         let mut zero = false;
-        for (r, (&x, &filled)) in lanes.iter().zip(&b.filled).enumerate() {
+        for &x in lanes {
             zero |= x == 0;
-            if x & x.wrapping_sub(1) == 0 && x & !filled != 0 {
-                found.push((d as u8, r as u8, x.trailing_zeros() as u8));
-            }
             twice |= once & x;
             once |= x;
         }
@@ -203,20 +205,11 @@ impl<const N: usize, const B: usize> Core<N, B> {
             return Err(Dead);
         }
         // Columns with one place.
-        let mut cols = once & !twice;
-        while cols != 0 {
-            let c = cols.trailing_zeros() as usize;
-            cols &= cols - 1;
-            let bit = 1u32 << c;
-            if let Some(r) = (0..N).find(|&r| lanes[r] & bit != 0) {
-                if b.filled[r] & bit == 0 {
-                    found.push((d as u8, r as u8, c as u8));
-                }
-            }
-        }
-        // Boxes: per band, the once/twice masks of its lanes, then per
-        // stack the B-bit fields.
-        for band in (0..N).step_by(B) {
+        let cols = once & !twice;
+        // Per band, the columns of its boxes with one place.
+        let mut boxes = [0u32; B];
+        for (k, m) in boxes.iter_mut().enumerate() {
+            let band = k * B;
             let mut bo = 0u32;
             let mut bt = 0u32;
             for &x in &lanes[band..band + B] {
@@ -231,13 +224,29 @@ impl<const N: usize, const B: usize> Core<N, B> {
                 }
                 let ft = (bt >> shift) & Self::STACK;
                 if ft == 0 && fo & (fo - 1) == 0 {
-                    let bit = fo << shift;
-                    if let Some(r) = (band..band + B).find(|&r| lanes[r] & bit != 0) {
-                        if b.filled[r] & bit == 0 {
-                            found.push((d as u8, r as u8, bit.trailing_zeros() as u8));
-                        }
-                    }
+                    *m |= Self::STACK << shift;
                 }
+            }
+        }
+        // Per lane, its row, column and box singles, as masks first (a
+        // loop without branches), then read out only when there are any.
+        let mut singles = [0u32; N];
+        let mut any = 0u32;
+        for (r, (h, (&x, &filled))) in singles.iter_mut().zip(lanes.iter().zip(&b.filled)).enumerate() {
+            // A lane with one bit is a row single.
+            let row = if x & x.wrapping_sub(1) == 0 { x } else { 0 };
+            *h = (row | (x & (cols | boxes[r / B]))) & !filled;
+            any |= *h;
+        }
+        if any == 0 {
+            return Ok(());
+        }
+        for (r, &h) in singles.iter().enumerate() {
+            let mut h = h;
+            while h != 0 {
+                let c = h.trailing_zeros();
+                h &= h - 1;
+                found.push((d as u8, r as u8, c as u8));
             }
         }
         Ok(())
@@ -351,6 +360,7 @@ impl<const N: usize, const B: usize> Core<N, B> {
     }
 
     /// Propagate a board to a fixed point of the three deductions.
+    #[inline(always)]
     fn propagate(&mut self, k: usize) -> Result<(), Dead> {
         let b = &mut self.boards[k];
         loop {
@@ -402,6 +412,7 @@ impl<const N: usize, const B: usize> Core<N, B> {
 
     /// An open cell with the fewest candidates, as (row, column, digits);
     /// `None` when the grid is full.
+    #[inline(always)]
     fn choose(b: &Board<N>) -> Option<(usize, usize, u32)> {
         // Bit-sliced "at least k candidates" masks per row, k = 1..=4.
         let mut best: Option<(usize, usize)> = None;
@@ -479,6 +490,7 @@ impl<const N: usize, const B: usize> Core<N, B> {
     }
 
     /// Places left for the cell's digits in its row, column and box, summed.
+    #[inline(always)]
     fn places(b: &Board<N>, r: usize, c: usize) -> u32 {
         let bit = 1u32 << c;
         let stack = Self::stack_of(c);
@@ -582,6 +594,7 @@ impl<const N: usize, const B: usize> Core<N, B> {
         budget.solution(&self.solution, on_solution)
     }
 
+    #[inline(always)]
     fn search(
         &mut self,
         puzzle: &Grid,
@@ -659,7 +672,11 @@ impl<const N: usize, const B: usize> Core<N, B> {
         stats: &mut Stats,
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> StopReason {
-        let stop = self.search(puzzle, exclude, budget, stats, on_solution);
+        let stop = match self.kernel {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => avx2::search(self, puzzle, exclude, budget, stats, on_solution),
+            Kernel::Portable => self.search(puzzle, exclude, budget, stats, on_solution),
+        };
         stats.peak_bytes =
             ((stats.max_depth as usize + 1) * (size_of::<Board<N>>() + size_of::<Choice>())) as u64;
         stop
@@ -670,8 +687,9 @@ impl<const N: usize, const B: usize> Core<N, B> {
 ///
 /// Holds one search state per grid size it has seen (boards grow on first
 /// use and are reused); make one per thread.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Wide {
+    kernel: Kernel,
     four: Option<Box<Core<4, 2>>>,
     nine: Option<Box<Core<9, 3>>>,
     sixteen: Option<Box<Core<16, 4>>>,
@@ -679,9 +697,21 @@ pub struct Wide {
 }
 
 impl Wide {
-    /// A solver with empty buffers.
+    /// A solver with empty buffers, running the AVX2 build of the search
+    /// when the CPU has AVX2 (the same steps, so the same answers and
+    /// statistics), the portable one otherwise.
     pub fn new() -> Self {
-        Self::default()
+        Self::with_kernel(Kernel::detect())
+    }
+
+    fn with_kernel(kernel: Kernel) -> Self {
+        Wide {
+            kernel,
+            four: None,
+            nine: None,
+            sixteen: None,
+            twenty_five: None,
+        }
     }
 
     /// Like [`Solver::search`], for the solutions of `puzzle` in which
@@ -718,24 +748,90 @@ impl Wide {
         let stop = match size.side() {
             4 => self
                 .four
-                .get_or_insert_with(|| Box::new(Core::new(size)))
+                .get_or_insert_with(|| Box::new(Core::new(size, self.kernel)))
                 .run(puzzle, exclude, &mut budget, &mut stats, on_solution),
             9 => self
                 .nine
-                .get_or_insert_with(|| Box::new(Core::new(size)))
+                .get_or_insert_with(|| Box::new(Core::new(size, self.kernel)))
                 .run(puzzle, exclude, &mut budget, &mut stats, on_solution),
             16 => self
                 .sixteen
-                .get_or_insert_with(|| Box::new(Core::new(size)))
+                .get_or_insert_with(|| Box::new(Core::new(size, self.kernel)))
                 .run(puzzle, exclude, &mut budget, &mut stats, on_solution),
             _ => self
                 .twenty_five
-                .get_or_insert_with(|| Box::new(Core::new(size)))
+                .get_or_insert_with(|| Box::new(Core::new(size, self.kernel)))
                 .run(puzzle, exclude, &mut budget, &mut stats, on_solution),
         };
         stats.time = start.elapsed();
         stats.solutions = budget.solutions;
         Report { stats, stop }
+    }
+}
+
+impl Default for Wide {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Which build of the search runs: the same code, compiled once for the
+/// baseline target and once with AVX2 enabled (its lane loops then work on
+/// eight 32-bit lanes at a time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kernel {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+}
+
+impl Kernel {
+    fn detect() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx2")
+                && std::is_x86_feature_detected!("bmi1")
+                && std::is_x86_feature_detected!("popcnt")
+            {
+                return Kernel::Avx2;
+            }
+        }
+        Kernel::Portable
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::ops::ControlFlow;
+
+    use super::{Budget, Core, Grid, Kernel, Stats, StopReason};
+
+    /// [`Core::search`] compiled with AVX2 (every step it calls is
+    /// `#[inline(always)]`, so the whole hot loop gets the wider vectors).
+    pub(super) fn search<const N: usize, const B: usize>(
+        core: &mut Core<N, B>,
+        puzzle: &Grid,
+        exclude: Option<(usize, u8)>,
+        budget: &mut Budget<'_>,
+        stats: &mut Stats,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> StopReason {
+        #[target_feature(enable = "avx2,bmi1,popcnt")]
+        fn inner<const N: usize, const B: usize>(
+            core: &mut Core<N, B>,
+            puzzle: &Grid,
+            exclude: Option<(usize, u8)>,
+            budget: &mut Budget<'_>,
+            stats: &mut Stats,
+            on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+        ) -> StopReason {
+            core.search(puzzle, exclude, budget, stats, on_solution)
+        }
+        assert_eq!(core.kernel, Kernel::Avx2);
+        // SAFETY: only `Kernel::detect` makes `Kernel::Avx2`, after finding
+        // avx2, bmi1 and popcnt on this CPU: exactly the features `inner`
+        // enables.
+        unsafe { inner(core, puzzle, exclude, budget, stats, on_solution) }
     }
 }
 
