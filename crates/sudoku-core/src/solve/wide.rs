@@ -364,7 +364,9 @@ impl<const N: usize, const B: usize> Core<N, B> {
     fn propagate(&mut self, k: usize) -> Result<(), Dead> {
         let b = &mut self.boards[k];
         loop {
-            let placed = Self::naked(b)?;
+            // Hidden singles of the digits touched since the last scan
+            // first: on 16×16 a guess sets off long chains of singles, and
+            // hidden singles shorten them more than naked ones do.
             if b.dirty_hidden != 0 {
                 let mut ds = b.dirty_hidden;
                 b.dirty_hidden = 0;
@@ -389,8 +391,7 @@ impl<const N: usize, const B: usize> Core<N, B> {
                     continue;
                 }
             }
-            if placed {
-                // Its placements may have made new naked singles.
+            if Self::naked(b)? {
                 continue;
             }
             if b.dirty_locked != 0 {
