@@ -206,27 +206,29 @@ impl<const N: usize, const B: usize> Core<N, B> {
         }
         // Columns with one place.
         let cols = once & !twice;
-        // Per band, the columns of its boxes with one place.
+        // Per band, the columns of its boxes with one place: the once/twice
+        // masks of every band side by side, then the field tests without
+        // branches (so the bands are handled together in vector lanes). A
+        // box with no place is a dead end; a box has one place when its
+        // field of `bo` has one bit (one column) and its field of `bt` none
+        // (one row in that column).
+        let mut bo = [0u32; B];
+        let mut bt = [0u32; B];
+        for i in 0..B {
+            for k in 0..B {
+                let x = lanes[k * B + i];
+                bt[k] |= bo[k] & x;
+                bo[k] |= x;
+            }
+        }
         let mut boxes = [0u32; B];
-        for (k, m) in boxes.iter_mut().enumerate() {
-            let band = k * B;
-            let mut bo = 0u32;
-            let mut bt = 0u32;
-            for &x in &lanes[band..band + B] {
-                bt |= bo & x;
-                bo |= x;
-            }
-            for s in 0..B {
-                let shift = s * B;
-                let fo = (bo >> shift) & Self::STACK;
-                if fo == 0 {
-                    return Err(Dead);
-                }
-                let ft = (bt >> shift) & Self::STACK;
-                if ft == 0 && fo & (fo - 1) == 0 {
-                    *m |= Self::STACK << shift;
-                }
-            }
+        let mut dead = 0u32;
+        for k in 0..B {
+            dead |= Self::fields(bo[k]) ^ Self::LOWS;
+            boxes[k] = Self::expand(Self::LOWS & !Self::multi_fields(bo[k]) & !Self::fields(bt[k]));
+        }
+        if dead != 0 {
+            return Err(Dead);
         }
         // Per lane, its row, column and box singles, as masks first (a
         // loop without branches), then read out only when there are any.
@@ -271,6 +273,19 @@ impl<const N: usize, const B: usize> Core<N, B> {
             t |= x >> k;
         }
         t & Self::LOWS
+    }
+
+    /// The low bit of every box field of `x` with two or more bits: a pair
+    /// of bits `k` apart inside one field, for some `k` below `B`.
+    #[inline(always)]
+    fn multi_fields(x: u32) -> u32 {
+        let mut m = 0u32;
+        for k in 1..B {
+            // Positions whose bit `k` places higher is in the same field.
+            let inside = Self::LOWS * ((1u32 << (B - k)) - 1);
+            m |= x & (x >> k) & inside;
+        }
+        Self::fields(m)
     }
 
     /// Whole fields from their low bits (fields do not overlap, so the
