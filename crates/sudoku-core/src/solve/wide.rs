@@ -32,7 +32,11 @@
 //!   removed from the rest of that box, again from the lane masks.
 //!
 //! Hidden singles and locked candidates only revisit digits whose board
-//! changed since they last looked. When nothing more follows, the search
+//! changed since they last looked. The order is hidden singles first, then
+//! naked singles, then locked candidates, each step starting over from the
+//! first when it changed anything: a guess on 16×16 sets off long chains of
+//! singles, and hidden singles shorten them most (9% fewer instructions than
+//! naked singles first, the same fixed point). When nothing more follows, the search
 //! branches on an open cell with the fewest candidates (bit-sliced counts
 //! over the digit boards find the cells with two, three, ... candidates
 //! without counting cell by cell), trying its digits in increasing order.
@@ -43,7 +47,11 @@
 //! human solving guides (singles, "pointing"/"claiming" locked candidates);
 //! running them on per-digit bitboards follows the design of bit-parallel
 //! 9×9 solvers such as tdoku (Dillon, "Fast Sudoku solving with SIMD",
-//! 2019), here in safe, portable Rust on `n` lanes of 32 bits.
+//! 2019), here in portable Rust on `n` lanes of 32 bits. On x86-64 CPUs with
+//! AVX2 the same search is compiled a second time with AVX2 enabled (the one
+//! `unsafe` call, in the `avx2` module, is guarded by runtime detection), so
+//! the lane loops work on eight lanes at a time; both builds take the same
+//! steps (a test checks nodes and solutions agree).
 //!
 //! Statistics: a node is the root or an alternative tried; every alternative
 //! is a guess; depth is the number of choices on the path; `peak_bytes` is
@@ -234,7 +242,11 @@ impl<const N: usize, const B: usize> Core<N, B> {
         // loop without branches), then read out only when there are any.
         let mut singles = [0u32; N];
         let mut any = 0u32;
-        for (r, (h, (&x, &filled))) in singles.iter_mut().zip(lanes.iter().zip(&b.filled)).enumerate() {
+        for (r, (h, (&x, &filled))) in singles
+            .iter_mut()
+            .zip(lanes.iter().zip(&b.filled))
+            .enumerate()
+        {
             // A lane with one bit is a row single.
             let row = if x & x.wrapping_sub(1) == 0 { x } else { 0 };
             *h = (row | (x & (cols | boxes[r / B]))) & !filled;
