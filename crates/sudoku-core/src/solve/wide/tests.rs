@@ -233,3 +233,47 @@ fn search_excluding_finds_the_other_solutions_only() {
         assert_eq!(n == 1, other == 0, "clue {clue}: {r:?}");
     }
 }
+
+/// The AVX2 build of the search (when this CPU has it) and the portable one
+/// run the same steps: the same counts, solutions, nodes and guesses, on
+/// every size, with none, one and several solutions.
+#[test]
+fn kernels_agree_step_for_step() {
+    let kernel = Kernel::detect();
+    let mut fast = Wide::with_kernel(kernel);
+    let mut portable = Wide::with_kernel(Kernel::Portable);
+    let text = include_str!("../../../../../testdata/bench/gen16_90_120_20.txt");
+    let mut puzzles: Vec<Grid> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| parse_line(l).expect("parses"))
+        .collect();
+    for (size, keep) in [
+        (Size::FOUR, 4),
+        (Size::NINE, 24),
+        (Size::SIXTEEN, 120),
+        (Size::TWENTY_FIVE, 420),
+    ] {
+        for seed in 0..4u64 {
+            puzzles.push(random_puzzle(size, seed + 77, keep, seed % 2 == 1));
+        }
+    }
+    let limits = Limits::solutions(2).with_max_nodes(50_000);
+    for p in &puzzles {
+        let mut a = Vec::new();
+        let ra = fast.search(p, &limits, &mut |g| {
+            a.push(g.clone());
+            ControlFlow::Continue(())
+        });
+        let mut b = Vec::new();
+        let rb = portable.search(p, &limits, &mut |g| {
+            b.push(g.clone());
+            ControlFlow::Continue(())
+        });
+        assert_eq!(a, b, "{kernel:?}, {}", p.to_line());
+        assert_eq!(ra.stop, rb.stop);
+        assert_eq!(ra.stats.nodes, rb.stats.nodes, "{}", p.to_line());
+        assert_eq!(ra.stats.guesses, rb.stats.guesses);
+        assert_eq!(ra.stats.max_depth, rb.stats.max_depth);
+    }
+}
