@@ -139,8 +139,20 @@ pub(crate) fn run_scalar(job: Job<'_>) -> Outcome {
     run(Simd128, job)
 }
 
+/// Run the search core with the `Scalar` kernel: on x86-64 the SSE2 one
+/// (the same layout and operations as SIMD128's, on the baseline
+/// instruction set).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn run_scalar(job: super::search::Job<'_>) -> super::search::Outcome {
+    super::search::run(super::arch::Sse2, job)
+}
+
 /// Run the search core with the `Scalar` kernel: the portable one.
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
 #[inline]
 pub(crate) fn run_scalar(job: super::search::Job<'_>) -> super::search::Outcome {
     super::search::run(super::arch::Portable, job)
@@ -202,6 +214,8 @@ mod tests {
     fn the_wasm_kernel_matches_the_portable_one() {
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         check(Simd128);
+        #[cfg(target_arch = "x86_64")]
+        check(super::super::arch::Sse2);
         check(Portable);
     }
 }
