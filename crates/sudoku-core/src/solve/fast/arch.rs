@@ -655,8 +655,10 @@ mod sse2 {
                 let band = &cells[27 * b..27 * b + 32];
                 // SAFETY: see the impl comment (`band` is 32 bytes).
                 unsafe {
-                    let lo = _mm_loadu_si128(band.as_ptr().cast());
-                    let hi = _mm_loadu_si128(band[16..].as_ptr().cast());
+                    // a byte above 9 counts as 9, as in the portable kernel
+                    let nine = _mm_set1_epi8(9);
+                    let lo = _mm_min_epu8(_mm_loadu_si128(band.as_ptr().cast()), nine);
+                    let hi = _mm_min_epu8(_mm_loadu_si128(band[16..].as_ptr().cast()), nine);
                     for (d, o) in out.iter_mut().enumerate() {
                         let digit = _mm_set1_epi8(d as i8 + 1);
                         let l = _mm_movemask_epi8(_mm_cmpeq_epi8(lo, digit)) as u32;

@@ -116,6 +116,8 @@ mod simd {
                     band[16], band[17], band[18], band[19], band[20], band[21], band[22], band[23],
                     band[24], band[25], band[26], 0, 0, 0, 0, 0,
                 );
+                // a byte above 9 counts as 9, as in the portable kernel
+                let (lo, hi) = (u8x16_min(lo, u8x16_splat(9)), u8x16_min(hi, u8x16_splat(9)));
                 for (d, o) in out.iter_mut().enumerate() {
                     let digit = u8x16_splat(d as u8 + 1);
                     let l = u32::from(u8x16_bitmask(u8x16_eq(lo, digit)));
