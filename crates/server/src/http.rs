@@ -9,9 +9,9 @@ use std::task::{Context, Poll};
 use std::time::Instant;
 
 use axum::Router;
-use axum::body::{Body, Bytes};
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::body::Bytes;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::Value;
@@ -124,17 +124,17 @@ impl Drop for InFlight<'_> {
     }
 }
 
-async fn api_call(
-    State(shared): State<Arc<Shared>>,
-    Path(name): Path<String>,
-    headers: HeaderMap,
-    body: Body,
-) -> Response {
+/// `POST /api/<endpoint>`. The request is taken whole (no extractors that
+/// copy the header map or the path into new allocations).
+async fn api_call(State(shared): State<Arc<Shared>>, req: Request) -> Response {
     let arrived = Instant::now();
     let config = &shared.config;
-    let Some(endpoint) = Endpoint::from_name(&name) else {
+    let name = req.uri().path().strip_prefix("/api/").unwrap_or_default();
+    let Some(endpoint) = Endpoint::from_name(name) else {
         return not_found().await;
     };
+    let (parts, body) = req.into_parts();
+    let headers = &parts.headers;
     let n = shared.in_flight.fetch_add(1, Ordering::AcqRel);
     let _guard = InFlight(&shared.in_flight);
     if n >= config.max_in_flight {

@@ -75,8 +75,18 @@ impl Default for Config {
 /// its own. `on_listen` is called with the bound address (port 0 picks a
 /// free port) once the server accepts connections.
 pub fn run(addr: SocketAddr, config: Config, on_listen: impl FnOnce(SocketAddr)) -> io::Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(config.workers.clamp(1, 64))
+    // One worker: a current-thread runtime (the async side on this thread,
+    // no hand-offs between scheduler threads; searches past the inline
+    // node cap still go to the blocking pool). More: a worker per async
+    // thread.
+    let mut builder = if config.workers <= 1 {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        let mut b = tokio::runtime::Builder::new_multi_thread();
+        b.worker_threads(config.workers.clamp(1, 64));
+        b
+    };
+    let runtime = builder
         .max_blocking_threads(config.workers.clamp(1, 512) + 4)
         .enable_all()
         .build()?;

@@ -4,8 +4,12 @@
 //! standard library reads files and the clock, and run under Node's WASI;
 //! BENCHMARKS.md has the commands).
 //!
-//! `solver_bench PUZZLES.txt [KERNEL]` with KERNEL `best` (default),
-//! `scalar` (in a SIMD128 WebAssembly build, the SIMD128 kernel), `avx2`.
+//! `solver_bench PUZZLES.txt [KERNEL] [PASSES]` with KERNEL `best`
+//! (default), `scalar` (in a SIMD128 WebAssembly build, the SIMD128
+//! kernel), `avx2`, and PASSES over the file (default 8). On a busy machine
+//! the wall time of a pass includes time spent descheduled: compare the
+//! process's CPU time of runs with different PASSES instead (BENCHMARKS.md
+//! shows how).
 
 use std::time::Instant;
 
@@ -16,8 +20,11 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let path = args
         .next()
-        .expect("usage: solver_bench PUZZLES.txt [best|scalar|avx2]");
+        .expect("usage: solver_bench PUZZLES.txt [best|scalar|avx2] [PASSES]");
     let kernel = args.next().unwrap_or_else(|| "best".into());
+    let passes: u32 = args
+        .next()
+        .map_or(8, |p| p.parse().expect("PASSES: a whole number"));
     let text = std::fs::read_to_string(&path).expect("readable puzzle file");
     let puzzles: Vec<Grid> = text
         .lines()
@@ -32,7 +39,7 @@ fn main() {
     };
     solver.set_timed(false);
     let limits = Limits::none();
-    for pass in 1..=8 {
+    for pass in 1..=passes {
         let start = Instant::now();
         let mut unique = 0;
         for g in &puzzles {

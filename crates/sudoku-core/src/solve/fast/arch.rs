@@ -228,16 +228,21 @@ pub(crate) fn merge<L: Lanes, const THRICE: bool>(l: L, a: [L::V; 3], b: [L::V; 
     [l.or(o, o2), l.or(l.or(t, t2), l.and(o, o2)), h]
 }
 
-/// Portable implementation on arrays, one digit per vector.
+/// Portable implementation on arrays, one digit per vector. (On x86-64
+/// only the tests use it: `Scalar` runs `Sse2` there; the other kernels
+/// are checked against this one.)
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 pub(crate) struct Portable;
 
 #[inline(always)]
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 fn map(a: [u32; 4], f: impl Fn(u32) -> u32) -> [u32; 4] {
     [f(a[0]), f(a[1]), f(a[2]), f(a[3])]
 }
 
 #[inline(always)]
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 fn zip(a: [u32; 4], b: [u32; 4], f: impl Fn(u32, u32) -> u32) -> [u32; 4] {
     [f(a[0], b[0]), f(a[1], b[1]), f(a[2], b[2]), f(a[3], b[3])]
 }
@@ -528,6 +533,144 @@ mod x86 {
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) use x86::run_avx2;
+
+/// One digit per 128-bit SSE2 vector: the layout and the operations of the
+/// WebAssembly SIMD128 kernel (`super::wasm`) on x86-64's baseline
+/// instruction set, so no CPU detection. The `Scalar` kernel on x86-64; it
+/// is also the native measure of what one-digit-per-vector code costs
+/// against the WebAssembly build of the same kernel (BENCHMARKS.md).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sse2;
+
+#[cfg(target_arch = "x86_64")]
+// From Rust 1.87 the SSE2 intrinsics are safe to call where SSE2 is
+// enabled; this crate's minimum Rust version still needs `unsafe` here.
+#[allow(unused_unsafe)]
+mod sse2 {
+    use std::arch::x86_64::*;
+
+    use super::{Lanes, Sse2};
+
+    // SAFETY (every `unsafe` block in this impl): SSE2 is part of the
+    // x86-64 baseline, so every x86-64 CPU runs these intrinsics. Loads and
+    // stores first take `&a[..1]` (bounds checked), so they touch 16 valid
+    // bytes; the unaligned forms are used.
+    impl Lanes for Sse2 {
+        type V = __m128i;
+        const W: usize = 1;
+        const N: usize = 9;
+        #[inline(always)]
+        fn load(self, a: &[[u32; 4]]) -> __m128i {
+            let a = &a[..1];
+            // SAFETY: see the impl comment.
+            unsafe { _mm_loadu_si128(a.as_ptr().cast()) }
+        }
+        #[inline(always)]
+        fn store(self, v: __m128i, a: &mut [[u32; 4]]) {
+            let a = &mut a[..1];
+            // SAFETY: see the impl comment.
+            unsafe { _mm_storeu_si128(a.as_mut_ptr().cast(), v) }
+        }
+        #[inline(always)]
+        fn splat(self, x: u32) -> __m128i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm_set1_epi32(x as i32) }
+        }
+        #[inline(always)]
+        fn and(self, a: __m128i, b: __m128i) -> __m128i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm_and_si128(a, b) }
+        }
+        #[inline(always)]
+        fn or(self, a: __m128i, b: __m128i) -> __m128i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm_or_si128(a, b) }
+        }
+        #[inline(always)]
+        fn xor(self, a: __m128i, b: __m128i) -> __m128i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm_xor_si128(a, b) }
+        }
+        #[inline(always)]
+        fn andnot(self, a: __m128i, b: __m128i) -> __m128i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm_andnot_si128(a, b) }
+        }
+        #[inline(always)]
+        fn shr<const S: u32>(self, a: __m128i) -> __m128i {
+            // (a constant count: compiled to the immediate form)
+            // SAFETY: see the impl comment.
+            unsafe { _mm_srl_epi32(a, _mm_cvtsi32_si128(S as i32)) }
+        }
+        #[inline(always)]
+        fn shl<const S: u32>(self, a: __m128i) -> __m128i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm_sll_epi32(a, _mm_cvtsi32_si128(S as i32)) }
+        }
+        #[inline(always)]
+        fn dec(self, a: __m128i) -> __m128i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm_add_epi32(a, _mm_set1_epi32(-1)) }
+        }
+        #[inline(always)]
+        fn is_zero_mask(self, a: __m128i) -> __m128i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm_cmpeq_epi32(a, _mm_setzero_si128()) }
+        }
+        #[inline(always)]
+        fn rot1(self, a: __m128i) -> __m128i {
+            // lanes (1, 2, 0, 3)
+            // SAFETY: see the impl comment.
+            unsafe { _mm_shuffle_epi32::<0b11_00_10_01>(a) }
+        }
+        #[inline(always)]
+        fn rot2(self, a: __m128i) -> __m128i {
+            // lanes (2, 0, 1, 3)
+            // SAFETY: see the impl comment.
+            unsafe { _mm_shuffle_epi32::<0b11_01_00_10>(a) }
+        }
+        #[inline(always)]
+        fn rot_slots<const S: u32>(self, a: __m128i) -> __m128i {
+            // one digit per vector: never called (`S < W` fails)
+            a
+        }
+        #[inline(always)]
+        fn all_zero(self, a: __m128i) -> bool {
+            // no PTEST before SSE4.1: every byte compared with zero
+            // SAFETY: see the impl comment.
+            unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(a, _mm_setzero_si128())) == 0xffff }
+        }
+        #[inline(always)]
+        fn same(self, a: __m128i, b: __m128i) -> bool {
+            // SAFETY: see the impl comment.
+            unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) == 0xffff }
+        }
+        /// Byte compares: two 16-byte loads per band, one compare and bit
+        /// mask per digit and half.
+        #[inline(always)]
+        fn band_digits(self, cells: &[u8; 96]) -> [[u32; 3]; 9] {
+            let mut out = [[0u32; 3]; 9];
+            for b in 0..3 {
+                let band = &cells[27 * b..27 * b + 32];
+                // SAFETY: see the impl comment (`band` is 32 bytes).
+                unsafe {
+                    // a byte above 9 counts as 9, as in the portable kernel
+                    let nine = _mm_set1_epi8(9);
+                    let lo = _mm_min_epu8(_mm_loadu_si128(band.as_ptr().cast()), nine);
+                    let hi = _mm_min_epu8(_mm_loadu_si128(band[16..].as_ptr().cast()), nine);
+                    for (d, o) in out.iter_mut().enumerate() {
+                        let digit = _mm_set1_epi8(d as i8 + 1);
+                        let l = _mm_movemask_epi8(_mm_cmpeq_epi8(lo, digit)) as u32;
+                        let h = _mm_movemask_epi8(_mm_cmpeq_epi8(hi, digit)) as u32;
+                        o[b] = (l | (h << 16)) & ((1 << 27) - 1);
+                    }
+                }
+            }
+            out
+        }
+    }
+}
 #[cfg(all(target_arch = "x86_64", fast_avx512))]
 pub(crate) use x86_512::run_avx512;
 
@@ -973,6 +1116,8 @@ mod tests {
     #[test]
     fn kernels_match_portable() {
         check(Portable);
+        #[cfg(target_arch = "x86_64")]
+        check(Sse2);
         if let Some(k) = Avx2::detect() {
             check(k);
         }
@@ -981,6 +1126,8 @@ mod tests {
             check_layout(k);
         }
         check_layout(Portable);
+        #[cfg(target_arch = "x86_64")]
+        check_layout(Sse2);
         if let Some(k) = Avx2::detect() {
             check_layout(k);
         }

@@ -62,7 +62,9 @@
 //! on the digit vectors (no tables, no per-cell loops), so the core is
 //! written once over a small vector trait (`arch::Lanes`) and compiled per
 //! kernel: portable Rust on `[u32; 4]` per digit (always compiled and
-//! tested), AVX2 (two digits per 256-bit vector) and AVX-512F (the nine
+//! tested), the same layout in SSE2 registers on x86-64 and in SIMD128
+//! `v128`s in WebAssembly (the `Scalar` kernel there), AVX2 (two digits
+//! per 256-bit vector) and AVX-512F (the nine
 //! digits packed three lanes each into two 512-bit vectors) through
 //! `std::arch`, each inside a function compiled with its target features
 //! and picked at run time by CPU detection. [`Fast::scalar`] and
@@ -119,8 +121,9 @@ use crate::time::Instant;
 /// same answers and statistics; they differ in speed only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kernel {
-    /// Portable Rust, any CPU (one digit per 4-lane array; in WebAssembly
-    /// built with SIMD128, the same layout in `v128`s).
+    /// One digit per 4-lane vector, any CPU: SSE2 on x86-64 (its
+    /// baseline), `v128` in WebAssembly built with SIMD128, portable Rust
+    /// on 4-lane arrays elsewhere.
     Scalar,
     /// x86-64 AVX2: two digits per 256-bit vector.
     Avx2,
@@ -170,7 +173,8 @@ impl Fast {
         Fast::build(engine)
     }
 
-    /// Force the portable scalar kernel, whatever the CPU.
+    /// Force the one-digit-per-vector kernel ([`Kernel::Scalar`]), whatever
+    /// the CPU.
     pub fn scalar() -> Fast {
         Fast::build(Engine::Scalar)
     }

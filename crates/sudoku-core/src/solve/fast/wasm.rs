@@ -116,6 +116,8 @@ mod simd {
                     band[16], band[17], band[18], band[19], band[20], band[21], band[22], band[23],
                     band[24], band[25], band[26], 0, 0, 0, 0, 0,
                 );
+                // a byte above 9 counts as 9, as in the portable kernel
+                let (lo, hi) = (u8x16_min(lo, u8x16_splat(9)), u8x16_min(hi, u8x16_splat(9)));
                 for (d, o) in out.iter_mut().enumerate() {
                     let digit = u8x16_splat(d as u8 + 1);
                     let l = u32::from(u8x16_bitmask(u8x16_eq(lo, digit)));
@@ -139,8 +141,20 @@ pub(crate) fn run_scalar(job: Job<'_>) -> Outcome {
     run(Simd128, job)
 }
 
+/// Run the search core with the `Scalar` kernel: on x86-64 the SSE2 one
+/// (the same layout and operations as SIMD128's, on the baseline
+/// instruction set).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn run_scalar(job: super::search::Job<'_>) -> super::search::Outcome {
+    super::search::run(super::arch::Sse2, job)
+}
+
 /// Run the search core with the `Scalar` kernel: the portable one.
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
 #[inline]
 pub(crate) fn run_scalar(job: super::search::Job<'_>) -> super::search::Outcome {
     super::search::run(super::arch::Portable, job)
@@ -202,6 +216,8 @@ mod tests {
     fn the_wasm_kernel_matches_the_portable_one() {
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         check(Simd128);
+        #[cfg(target_arch = "x86_64")]
+        check(super::super::arch::Sse2);
         check(Portable);
     }
 }
