@@ -25,6 +25,15 @@ Two ways to run the work on the executors:
   executors need the package: `pip install ./crates/python` on each node,
   or ship the wheel (`--py-files` does not work for compiled modules; use
   a Python environment archive, see Spark's "Python Package Management").
+  With PySpark 4.2 or later and pyarrow (--engine arrow, the default when
+  both are there) the lines are read and numbered by Spark's own text
+  source (`spark.read.text`, `DataFrame.zipWithIndex`: no Python pass over
+  the input) and go to Python and back as Arrow record batches
+  (`mapInArrow`: no per-row pickling); --engine rdd is the older RDD path
+  (`textFile`, `zipWithIndex`, `mapPartitions`, rows as tuples), which
+  also runs on Spark 3. Lines are numbered in the order Spark reads them:
+  the file's order for one file (several files are read whole, in the
+  order Spark lists and packs them).
 - --pipe SUDOKU: each partition is piped through the `sudoku` binary
   (`RDD.pipe` of `sudoku rate --format json --threads 1`), for clusters where
   Python packages cannot be installed: only the binary has to be on every
@@ -37,10 +46,12 @@ depends only on its lines.
 """
 
 import argparse
+import itertools
 import json
 import shlex
 import os
 import sys
+import time
 
 from pyspark.sql import SparkSession
 from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
@@ -120,6 +131,64 @@ def solve_partition(numbered_lines):
         yield (numbers.popleft(), r.puzzle, r.status, r.solution, r.error)
 
 
+ARROW_BATCH = 4096  # rows per Arrow record batch sent back to Spark
+
+
+def arrow_partition(task):
+    """One partition's Arrow batches (columns `value`, the line, and `n`,
+    its number from 0) through one rate_batch or solve_batch; results go
+    back as Arrow batches of the output schema. Per row, Python only
+    filters the line, queues its number and unpacks one tuple (`as_row`)."""
+
+    def run(batches):
+        import collections
+
+        import pyarrow as pa
+
+        import sudoku_toolkit as st  # imported on the executor
+
+        schema = RATE_SCHEMA if task == "rate" else SOLVE_SCHEMA
+        types = {"long": pa.int64(), "string": pa.string(), "double": pa.float64()}
+        arrow_schema = pa.schema([(f.name, types[f.dataType.typeName()], f.nullable) for f in schema.fields])
+        numbers = collections.deque()
+
+        def texts():
+            for batch in batches:
+                for text, n in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist()):
+                    if text and text.strip() and not text.lstrip().startswith("#"):
+                        numbers.append(n + 1)
+                        yield text
+
+        if task == "rate":
+            results = st.rate_batch(texts(), threads=1, errors="record")
+            rows = ((numbers.popleft(),) + r.as_row() for r in results)
+        else:
+            results = st.solve_batch(texts(), threads=1, errors="record")
+            rows = ((numbers.popleft(), r.puzzle, r.status, r.solution, r.error) for r in results)
+        while True:
+            block = list(itertools.islice(rows, ARROW_BATCH))
+            if not block:
+                return
+            columns = [list(c) for c in zip(*block)]
+            yield pa.RecordBatch.from_arrays(
+                [pa.array(c, type=f.type) for c, f in zip(columns, arrow_schema)], schema=arrow_schema
+            )
+
+    return run
+
+
+def arrow_available(spark):
+    """Whether the Arrow path can run: DataFrame.zipWithIndex (PySpark 4.2)
+    and pyarrow on the driver (and, the same, on the executors)."""
+    if not hasattr(type(spark.range(0)), "zipWithIndex"):
+        return False
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def first_token(numbered):
     """The puzzle alone (what follows it is a comment): one record per line."""
     words = numbered[0].split()
@@ -165,7 +234,18 @@ def main(argv=None):
     ap.add_argument("--format", choices=["csv", "parquet"], default="csv")
     ap.add_argument("--partitions", type=int, help="input partitions (default: Spark's)")
     ap.add_argument("--pipe", metavar="SUDOKU", help="pipe partitions through this sudoku binary instead of the Python package")
+    ap.add_argument(
+        "--engine",
+        choices=["auto", "arrow", "rdd"],
+        default="auto",
+        help="with the package: arrow (DataFrame text source, mapInArrow; PySpark 4.2+ and pyarrow) or rdd; auto: arrow when it can run",
+    )
+    ap.add_argument("--timings", action="store_true", help="print where the time went (seconds per phase) to stderr")
     args = ap.parse_args(argv)
+    clock = [("start", time.monotonic())]
+
+    def phase(name):
+        clock.append((name, time.monotonic()))
 
     if args.master and args.master.startswith("local"):
         # local mode: the workers run this Python (with the package)
@@ -176,29 +256,53 @@ def main(argv=None):
     spark = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
     sc = spark.sparkContext
     sc.setLogLevel("WARN")
-    lines = sc.textFile(args.input, minPartitions=args.partitions) if args.partitions else sc.textFile(args.input)
-    # zipWithIndex numbers the lines in input order across partitions
-    puzzles = lines.zipWithIndex().filter(is_puzzle)
+    phase("session")
     schema = RATE_SCHEMA if args.task == "rate" else SOLVE_SCHEMA
+    engine = args.engine
     if args.pipe:
-        # RDD.pipe keeps partitions and their order, and `sudoku` writes one
-        # answer per puzzle line: zip the answers back onto the lines
-        command = shlex.join([args.pipe, args.task, "--format", "json", "--threads", "1", "--progress", "never"])
-        puzzles = puzzles.cache()
-        answers = puzzles.map(first_token).pipe(command)
-        rows = puzzles.zip(answers).map(piped_rows(args.task))
+        engine = "rdd"
+    elif engine == "auto":
+        engine = "arrow" if arrow_available(spark) else "rdd"
+    elif engine == "arrow" and not arrow_available(spark):
+        ap.error("--engine arrow needs PySpark 4.2 or later and pyarrow")
+    if engine == "arrow":
+        if args.partitions:
+            # splits of about 1/partitions of the input (the open cost
+            # would otherwise keep a small file in one split)
+            spark.conf.set("spark.sql.files.minPartitionNum", args.partitions)
+            spark.conf.set("spark.sql.files.openCostInBytes", 1)
+        numbered = spark.read.text(args.input).zipWithIndex("n")
+        phase("numbering")  # zipWithIndex counts every partition's lines first (on the JVM)
+        df = numbered.mapInArrow(arrow_partition(args.task), schema)
     else:
-        work = rate_partition if args.task == "rate" else solve_partition
-        rows = puzzles.mapPartitions(work)
-    # the rows are made to the schema above; checking each one again in
-    # Python would cost about as much as making it
-    df = spark.createDataFrame(rows, schema, verifySchema=False)
+        lines = sc.textFile(args.input, minPartitions=args.partitions) if args.partitions else sc.textFile(args.input)
+        # zipWithIndex numbers the lines in input order across partitions
+        puzzles = lines.zipWithIndex().filter(is_puzzle)
+        phase("numbering")  # zipWithIndex counts every partition's lines first
+        if args.pipe:
+            # RDD.pipe keeps partitions and their order, and `sudoku` writes one
+            # answer per puzzle line: zip the answers back onto the lines
+            command = shlex.join([args.pipe, args.task, "--format", "json", "--threads", "1", "--progress", "never"])
+            puzzles = puzzles.cache()
+            answers = puzzles.map(first_token).pipe(command)
+            rows = puzzles.zip(answers).map(piped_rows(args.task))
+        else:
+            work = rate_partition if args.task == "rate" else solve_partition
+            rows = puzzles.mapPartitions(work)
+        # the rows are made to the schema above; checking each one again in
+        # Python would cost about as much as making it
+        df = spark.createDataFrame(rows, schema, verifySchema=False)
     writer = df.write.mode("overwrite")
     if args.format == "csv":
         writer.option("header", True).csv(args.output)
     else:
         writer.parquet(args.output)
+    phase("job")
     spark.stop()
+    phase("stop")
+    if args.timings:
+        steps = ", ".join(f"{b[0]} {b[1] - a[1]:.2f}" for a, b in zip(clock, clock[1:]))
+        print(f"timings (s): {steps}; total {clock[-1][1] - clock[0][1]:.2f}", file=sys.stderr)
     return 0
 
 
