@@ -25,15 +25,16 @@ Two ways to run the work on the executors:
   executors need the package: `pip install ./crates/python` on each node,
   or ship the wheel (`--py-files` does not work for compiled modules; use
   a Python environment archive, see Spark's "Python Package Management").
-  With PySpark 4.2 or later and pyarrow (--engine arrow, the default when
-  both are there) the lines are read and numbered by Spark's own text
-  source (`spark.read.text`, `DataFrame.zipWithIndex`: no Python pass over
-  the input) and go to Python and back as Arrow record batches
-  (`mapInArrow`: no per-row pickling); --engine rdd is the older RDD path
-  (`textFile`, `zipWithIndex`, `mapPartitions`, rows as tuples), which
-  also runs on Spark 3. Lines are numbered in the order Spark reads them:
-  the file's order for one file (several files are read whole, in the
-  order Spark lists and packs them).
+  The default engine (rdd) reads with `textFile`, numbers the lines with
+  `zipWithIndex` and sends rows back as tuples. --engine arrow (PySpark
+  4.2 or later, pyarrow and pandas) reads and numbers the lines in the JVM
+  (`spark.read.text`, `DataFrame.zipWithIndex`: no Python pass over the
+  input) and moves them to Python and back as Arrow record batches
+  (`mapInArrow`: no per-row pickling); on 4 x the 17-clue set it took the
+  same CPU as the default (BENCHMARKS.md), because the rating and Spark's
+  start dominate. With arrow, lines are numbered in the order Spark reads
+  them: the file's order for one file (several files are read whole, in
+  the order Spark lists and packs them).
 - --pipe SUDOKU: each partition is piped through the `sudoku` binary
   (`RDD.pipe` of `sudoku rate --format json --threads 1`), for clusters where
   Python packages cannot be installed: only the binary has to be on every
@@ -131,6 +132,11 @@ def solve_partition(numbered_lines):
         yield (numbers.popleft(), r.puzzle, r.status, r.solution, r.error)
 
 
+# In local mode every task runs in the driver's JVM, and for a job of
+# seconds its optimising JIT compiler (C2) costs more CPU than it saves: with
+# the first tier only, the whole 4 x 17-clue job took a third less CPU.
+QUICK_JIT = "-XX:TieredStopAtLevel=1"
+
 ARROW_BATCH = 4096  # rows per Arrow record batch sent back to Spark
 
 
@@ -179,10 +185,12 @@ def arrow_partition(task):
 
 def arrow_available(spark):
     """Whether the Arrow path can run: DataFrame.zipWithIndex (PySpark 4.2)
-    and pyarrow on the driver (and, the same, on the executors)."""
+    and pyarrow and pandas (mapInArrow needs both) on the driver (and, the
+    same, on the executors)."""
     if not hasattr(type(spark.range(0)), "zipWithIndex"):
         return False
     try:
+        import pandas  # noqa: F401
         import pyarrow  # noqa: F401
     except ImportError:
         return False
@@ -236,9 +244,14 @@ def main(argv=None):
     ap.add_argument("--pipe", metavar="SUDOKU", help="pipe partitions through this sudoku binary instead of the Python package")
     ap.add_argument(
         "--engine",
-        choices=["auto", "arrow", "rdd"],
-        default="auto",
-        help="with the package: arrow (DataFrame text source, mapInArrow; PySpark 4.2+ and pyarrow) or rdd; auto: arrow when it can run",
+        choices=["rdd", "arrow"],
+        default="rdd",
+        help="with the package: rdd (textFile, mapPartitions; the default) or arrow (DataFrame text source, mapInArrow; PySpark 4.2+, pyarrow, pandas)",
+    )
+    ap.add_argument(
+        "--java-options",
+        metavar="OPTS",
+        help=f"the driver JVM's options (default with a local master: '{QUICK_JIT}'; '' for none)",
     )
     ap.add_argument("--timings", action="store_true", help="print where the time went (seconds per phase) to stderr")
     args = ap.parse_args(argv)
@@ -253,18 +266,19 @@ def main(argv=None):
     builder = SparkSession.builder.appName(f"sudoku {args.task}")
     if args.master:
         builder = builder.master(args.master)
+    local = bool(args.master and args.master.startswith("local"))
+    java_options = args.java_options if args.java_options is not None else (QUICK_JIT if local else "")
+    if java_options:
+        builder = builder.config("spark.driver.extraJavaOptions", java_options)
     spark = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
     sc = spark.sparkContext
     sc.setLogLevel("WARN")
     phase("session")
     schema = RATE_SCHEMA if args.task == "rate" else SOLVE_SCHEMA
-    engine = args.engine
-    if args.pipe:
-        engine = "rdd"
-    elif engine == "auto":
-        engine = "arrow" if arrow_available(spark) else "rdd"
-    elif engine == "arrow" and not arrow_available(spark):
-        ap.error("--engine arrow needs PySpark 4.2 or later and pyarrow")
+    engine = "rdd" if args.pipe else args.engine
+    if engine == "arrow" and not arrow_available(spark):
+        spark.stop()
+        ap.error("--engine arrow needs PySpark 4.2 or later, pyarrow and pandas")
     if engine == "arrow":
         if args.partitions:
             # splits of about 1/partitions of the input (the open cost

@@ -46,6 +46,11 @@ def main(argv=None):
     ap.add_argument("--master", help="Spark master, e.g. local[2] (default: spark-submit's)")
     ap.add_argument("--depth", type=int, default=3, help="split depth (levels of the search tree; default 3)")
     ap.add_argument("--partitions", type=int, help="partitions (default: Spark's default parallelism x 4)")
+    ap.add_argument(
+        "--java-options",
+        metavar="OPTS",
+        help="the driver JVM's options (default with a local master: '-XX:TieredStopAtLevel=1'; '' for none)",
+    )
     ap.add_argument("--counts", metavar="FILE", help="also write every token with its count and nodes")
     args = ap.parse_args(argv)
 
@@ -62,6 +67,11 @@ def main(argv=None):
     builder = SparkSession.builder.appName("exact-cover count")
     if args.master:
         builder = builder.master(args.master)
+    if args.master and args.master.startswith("local") and args.java_options is None:
+        # every task runs in the driver's JVM: see spark_rate.py's QUICK_JIT
+        args.java_options = "-XX:TieredStopAtLevel=1"
+    if args.java_options:
+        builder = builder.config("spark.driver.extraJavaOptions", args.java_options)
     spark = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
     sc = spark.sparkContext
     sc.setLogLevel("WARN")

@@ -33,8 +33,8 @@ use sudoku_core::pipeline::Pipeline;
 use sudoku_core::{Grid, Size};
 
 use crate::sudoku::{
-    ErrorInfo, RateAnswer, Rating, SolveAnswer, SolveOptions, SolveResult, Solved, Status,
-    Worker, rate_text, rater,
+    ErrorInfo, RateAnswer, Rating, SolveAnswer, SolveOptions, SolveResult, Solved, Status, Worker,
+    rate_text, rater,
 };
 use crate::thread_count;
 
@@ -438,8 +438,11 @@ fn start<S: 'static>(
     work: impl Fn(&mut S, &Chunk) -> Answers + Send + Sync + 'static,
 ) -> BatchIter {
     // chunks in flight: enough to keep every worker busy while the caller
-    // turns a chunk of answers into Python objects
-    let limit = 4 * threads + 2;
+    // turns a chunk of answers into Python objects, and while the caller's
+    // thread waits for a core (with as many workers as cores, it is the
+    // one thread too many: 8 chunks a worker are a few milliseconds of
+    // work, a time slice or two of the scheduler)
+    let limit = 8 * threads + 2;
     let (jobs_tx, jobs_rx) = bounded::<Chunk>(limit);
     let (tx, rx) = bounded::<Answers>(limit);
     std::thread::Builder::new()

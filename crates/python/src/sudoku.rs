@@ -492,12 +492,8 @@ fn parse_puzzle(py: Python<'_>, text: &str) -> PyResult<Grid> {
 fn solve_one(py: Python<'_>, puzzle: &str, opts: SolveOptions) -> PyResult<SolveResult> {
     let grid = parse_puzzle(py, puzzle)?;
     let mut cells = Vec::new();
-    let answer = py.detach(|| {
-        WORKER.with(|w| {
-            w.borrow_mut()
-                .solve(&opts, &grid, true, None, &mut cells)
-        })
-    });
+    let answer =
+        py.detach(|| WORKER.with(|w| w.borrow_mut().solve(&opts, &grid, true, None, &mut cells)));
     if let (Status::Error, Some(e)) = (answer.status, &answer.error) {
         return Err(PyValueError::new_err(e.message.clone()));
     }
