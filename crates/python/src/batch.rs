@@ -47,15 +47,43 @@ pub(crate) struct Chunk {
     first: u64,
     bytes: Vec<u8>,
     ends: Vec<usize>,
+    /// Where the emptied buffers go when a worker is done with the chunk
+    /// (see [`Solved`]'s `Drop`: made on one thread, freed on another).
+    recycle: Option<Sender<Chunk>>,
 }
 
+impl Drop for Chunk {
+    fn drop(&mut self) {
+        if let Some(pool) = self.recycle.take() {
+            let mut bytes = std::mem::take(&mut self.bytes);
+            bytes.clear();
+            let mut ends = std::mem::take(&mut self.ends);
+            ends.clear();
+            let _ = pool.try_send(Chunk {
+                first: 0,
+                bytes,
+                ends,
+                recycle: None,
+            });
+        }
+    }
+}
+
+/// Buffers handed back for reuse, at most `POOL` of a kind per batch.
+const POOL: usize = 64;
+
 impl Chunk {
-    fn new(first: u64) -> Chunk {
-        Chunk {
+    /// A chunk from the pool (or a new one) for the records from `first`.
+    fn new(first: u64, pool: &(Sender<Chunk>, Receiver<Chunk>)) -> Chunk {
+        let mut chunk = pool.1.try_recv().unwrap_or_else(|_| Chunk {
             first,
             bytes: Vec::with_capacity(CHUNK * 82),
             ends: Vec::with_capacity(CHUNK),
-        }
+            recycle: None,
+        });
+        chunk.first = first;
+        chunk.recycle = Some(pool.0.clone());
+        chunk
     }
 
     fn push(&mut self, record: &[u8]) {
@@ -97,8 +125,8 @@ enum Input {
 
 /// Up to `CHUNK` records from `input`, and the exception that stopped the
 /// reading early, if one did.
-fn read_chunk(py: Python<'_>, input: &mut Input, first: u64) -> (Chunk, Option<PyErr>) {
-    let mut chunk = Chunk::new(first);
+fn read_chunk(py: Python<'_>, input: &mut Input, mut chunk: Chunk) -> (Chunk, Option<PyErr>) {
+    let first = chunk.first;
     match input {
         Input::File {
             file,
@@ -242,6 +270,8 @@ pub struct BatchIter {
     /// Chunks sent whose answers have not come back.
     in_flight: usize,
     limit: usize,
+    /// Input buffers the workers are done with, for the next chunks.
+    chunks: (Sender<Chunk>, Receiver<Chunk>),
     /// An exception from the input, raised after the answers before it.
     failure: Option<PyErr>,
     raise_errors: bool,
@@ -318,7 +348,8 @@ impl BatchIter {
             let (Some(input), Some(jobs)) = (self.input.as_mut(), self.jobs.as_ref()) else {
                 return;
             };
-            let (chunk, error) = read_chunk(py, input, self.next);
+            let chunk = Chunk::new(self.next, &self.chunks);
+            let (chunk, error) = read_chunk(py, input, chunk);
             let n = chunk.ends.len();
             let done = error.is_some() || n < CHUNK;
             if n > 0 {
@@ -465,6 +496,7 @@ fn start<S: 'static>(
         next: 0,
         in_flight: 0,
         limit,
+        chunks: bounded(POOL),
         failure: None,
         raise_errors,
     }
@@ -514,16 +546,20 @@ fn solve_like(
     let opts = SolveOptions::new(method, limit, timeout, max_nodes, counting)?;
     let raise = raise_errors(errors)?;
     let input = input_of(puzzles)?;
+    // answer blocks the caller is done with, for the workers to fill again
+    let (pool_tx, pool_rx) = bounded::<Solved>(POOL);
     Ok(start(
         input,
         thread_count(threads),
         raise,
         || (Worker::new(false), Grid::empty(Size::NINE)),
         move |(worker, grid), chunk| {
-            let mut solved = Solved {
-                answers: Vec::with_capacity(chunk.ends.len()),
-                cells: Vec::with_capacity(chunk.bytes.len() * if counting { 1 } else { 3 }),
-            };
+            let mut solved = pool_rx.try_recv().unwrap_or_default();
+            solved.answers.reserve(chunk.ends.len());
+            solved
+                .cells
+                .reserve(chunk.bytes.len() * if counting { 1 } else { 3 });
+            solved.recycle = Some(pool_tx.clone());
             for (i, b) in chunk.records() {
                 let a = solve_record(worker, grid, &opts, i, b, &mut solved.cells);
                 solved.answers.push(a);
