@@ -45,7 +45,7 @@ def main(argv=None):
     ap.add_argument("problem", help="the problem in Knuth's DLX format (a local file, read by the driver)")
     ap.add_argument("--master", help="Spark master, e.g. local[2] (default: spark-submit's)")
     ap.add_argument("--depth", type=int, default=3, help="split depth (levels of the search tree; default 3)")
-    ap.add_argument("--partitions", type=int, help="partitions (default: Spark's default parallelism x 4)")
+    ap.add_argument("--partitions", type=int, help="partitions (default: Spark's default parallelism x 16)")
     ap.add_argument(
         "--java-options",
         metavar="OPTS",
@@ -75,12 +75,13 @@ def main(argv=None):
     spark = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
     sc = spark.sparkContext
     sc.setLogLevel("WARN")
-    partitions = args.partitions or max(1, min(len(tokens), 4 * sc.defaultParallelism))
+    # 16 partitions a core: small enough that the last ones even out the
+    # cores (with 4 a core, pent6x10 at depth 3 balanced to 1.76x-1.89x)
+    partitions = args.partitions or max(1, min(len(tokens), 16 * sc.defaultParallelism))
     text_broadcast = sc.broadcast(text)
     # tokens dealt round-robin to the partitions: neighbouring tokens share
     # their first choices and often their size, so contiguous slices are
-    # uneven (pent6x10 at depth 3 on local[2]: 1.72x with 8 contiguous
-    # slices, 1.99x dealt; crates/python/bench/split_balance.py)
+    # less even (crates/python/bench/split_balance.py, BENCHMARKS.md)
     dealt = [t for k in range(partitions) for t in tokens[k::partitions]]
     results = sc.parallelize(dealt, partitions).mapPartitions(count_partition(text_broadcast)).collect()
     spark.stop()

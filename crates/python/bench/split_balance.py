@@ -13,9 +13,9 @@ schedules of the measured per-subproblem times on 2 workers:
 - queue: each worker takes the next subproblem when it is free (what
   `dlx --count --threads 2` does, with work stealing, and Spark does with
   one token a partition);
-- blocks: the tokens cut into 4 x 2 contiguous partitions, each partition
-  taken by the next free worker (what `sc.parallelize(tokens, 8)` gives);
-- dealt: the tokens dealt round-robin to 8 partitions
+- blocks: the tokens cut into 16 x 2 contiguous partitions, each partition
+  taken by the next free worker (what `sc.parallelize(tokens, 32)` gives);
+- dealt: the tokens dealt round-robin to 32 partitions
   (`examples/spark_xc_count.py` on local[2]).
 
 A subproblem's cost is its search nodes (deterministic; the time per node
@@ -52,7 +52,7 @@ def main():
         nodes = [c.stats.nodes for c in counts]
         total = sum(int(c) for c in counts)
         work = sum(nodes)
-        parts = 8
+        parts = 32
         size = -(-len(nodes) // parts)
         blocks = [sum(nodes[i : i + size]) for i in range(0, len(nodes), size)]
         dealt = [sum(nodes[k::parts]) for k in range(parts)]

@@ -102,6 +102,12 @@ class Rating:
     index: Optional[int]
     def line(self) -> str:
         """The line `sudoku rate` prints: `3.2 hard x-wing full-house:19,...`."""
+    def as_row(
+        self,
+    ) -> tuple[str, str, Optional[float], Optional[Band], Optional[str], Optional[str], Optional[str]]:
+        """`(puzzle, status, rating, band, hardest, techniques, error)` in one
+        call, for tables (a Spark row, a CSV line): `techniques` is
+        `"name:steps,..."` sorted by name, None when no technique was used."""
 
 class Step:
     """One step of the human-style path."""
