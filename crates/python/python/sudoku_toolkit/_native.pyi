@@ -145,8 +145,10 @@ class BatchIter(Iterator[Union[Result, Rating]]):
     grow with the input); puzzles are solved on `threads` worker threads
     with the GIL released, and the answers come back a chunk at a time.
     A file object (anything `io.IOBase`: `open(path)`, text or binary,
-    `io.StringIO`) is read in blocks with `read()` and split at newlines,
-    the same lines iterating it gives, without a string per line. A
+    `io.StringIO`) is read in blocks with `read()` and split at `\n`, the
+    same lines iterating it gives (with the default newline handling; a file
+    opened with newline="" whose lines end in a bare `\r` is one line
+    here), without a string per line. A
     `Result`'s solution string is made when it is first read, from the
     chunk's compact answers. An exception raised by the input (or an item
     that is not str/bytes) ends the batch: the results before it come
