@@ -25,6 +25,16 @@ Two ways to run the work on the executors:
   executors need the package: `pip install ./crates/python` on each node,
   or ship the wheel (`--py-files` does not work for compiled modules; use
   a Python environment archive, see Spark's "Python Package Management").
+  The default engine (rdd) reads with `textFile`, numbers the lines with
+  `zipWithIndex` and sends rows back as tuples. --engine arrow (PySpark
+  4.2 or later, pyarrow and pandas) reads and numbers the lines in the JVM
+  (`spark.read.text`, `DataFrame.zipWithIndex`: no Python pass over the
+  input) and moves them to Python and back as Arrow record batches
+  (`mapInArrow`: no per-row pickling); on 4 x the 17-clue set it took the
+  same CPU as the default (BENCHMARKS.md), because the rating and Spark's
+  start dominate. With arrow, lines are numbered in the order Spark reads
+  them: the file's order for one file (several files are read whole, in
+  the order Spark lists and packs them).
 - --pipe SUDOKU: each partition is piped through the `sudoku` binary
   (`RDD.pipe` of `sudoku rate --format json --threads 1`), for clusters where
   Python packages cannot be installed: only the binary has to be on every
@@ -37,10 +47,12 @@ depends only on its lines.
 """
 
 import argparse
+import itertools
 import json
 import shlex
 import os
 import sys
+import time
 
 from pyspark.sql import SparkSession
 from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
@@ -97,16 +109,9 @@ def rate_partition(numbered_lines):
 
     numbers = collections.deque()
     for r in st.rate_batch(_numbered(numbered_lines, numbers), threads=1, errors="record"):
-        yield (
-            numbers.popleft(),
-            r.puzzle,
-            r.status,
-            r.rating,
-            r.band,
-            r.hardest,
-            techniques_text(r.techniques),
-            r.error,
-        )
+        # as_row: (puzzle, status, rating, band, hardest, techniques, error)
+        # in one call, the techniques' text made in Rust
+        yield (numbers.popleft(),) + r.as_row()
 
 
 def solve_partition(numbered_lines):
@@ -118,6 +123,71 @@ def solve_partition(numbered_lines):
     numbers = collections.deque()
     for r in st.solve_batch(_numbered(numbered_lines, numbers), threads=1, errors="record"):
         yield (numbers.popleft(), r.puzzle, r.status, r.solution, r.error)
+
+
+# In local mode every task runs in the driver's JVM, and for a job of
+# seconds its optimising JIT compiler (C2) costs more CPU than it saves: with
+# the first tier only, the whole 4 x 17-clue job took a third less CPU.
+QUICK_JIT = "-XX:TieredStopAtLevel=1"
+
+ARROW_BATCH = 4096  # rows per Arrow record batch sent back to Spark
+
+
+def arrow_partition(task):
+    """One partition's Arrow batches (columns `value`, the line, and `n`,
+    its number from 0) through one rate_batch or solve_batch; results go
+    back as Arrow batches of the output schema. Per row, Python only
+    filters the line, queues its number and unpacks one tuple (`as_row`)."""
+
+    def run(batches):
+        import collections
+
+        import pyarrow as pa
+
+        import sudoku_toolkit as st  # imported on the executor
+
+        schema = RATE_SCHEMA if task == "rate" else SOLVE_SCHEMA
+        types = {"long": pa.int64(), "string": pa.string(), "double": pa.float64()}
+        arrow_schema = pa.schema([(f.name, types[f.dataType.typeName()], f.nullable) for f in schema.fields])
+        numbers = collections.deque()
+
+        def texts():
+            for batch in batches:
+                for text, n in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist()):
+                    if text and text.strip() and not text.lstrip().startswith("#"):
+                        numbers.append(n + 1)
+                        yield text
+
+        if task == "rate":
+            results = st.rate_batch(texts(), threads=1, errors="record")
+            rows = ((numbers.popleft(),) + r.as_row() for r in results)
+        else:
+            results = st.solve_batch(texts(), threads=1, errors="record")
+            rows = ((numbers.popleft(), r.puzzle, r.status, r.solution, r.error) for r in results)
+        while True:
+            block = list(itertools.islice(rows, ARROW_BATCH))
+            if not block:
+                return
+            columns = [list(c) for c in zip(*block)]
+            yield pa.RecordBatch.from_arrays(
+                [pa.array(c, type=f.type) for c, f in zip(columns, arrow_schema)], schema=arrow_schema
+            )
+
+    return run
+
+
+def arrow_available(spark):
+    """Whether the Arrow path can run: DataFrame.zipWithIndex (PySpark 4.2)
+    and pyarrow and pandas (mapInArrow needs both) on the driver (and, the
+    same, on the executors)."""
+    if not hasattr(type(spark.range(0)), "zipWithIndex"):
+        return False
+    try:
+        import pandas  # noqa: F401
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def first_token(numbered):
@@ -165,7 +235,23 @@ def main(argv=None):
     ap.add_argument("--format", choices=["csv", "parquet"], default="csv")
     ap.add_argument("--partitions", type=int, help="input partitions (default: Spark's)")
     ap.add_argument("--pipe", metavar="SUDOKU", help="pipe partitions through this sudoku binary instead of the Python package")
+    ap.add_argument(
+        "--engine",
+        choices=["rdd", "arrow"],
+        default="rdd",
+        help="with the package: rdd (textFile, mapPartitions; the default) or arrow (DataFrame text source, mapInArrow; PySpark 4.2+, pyarrow, pandas)",
+    )
+    ap.add_argument(
+        "--java-options",
+        metavar="OPTS",
+        help=f"the driver JVM's options (default with a local master: '{QUICK_JIT}'; '' for none)",
+    )
+    ap.add_argument("--timings", action="store_true", help="print where the time went (seconds per phase) to stderr")
     args = ap.parse_args(argv)
+    clock = [("start", time.monotonic())]
+
+    def phase(name):
+        clock.append((name, time.monotonic()))
 
     if args.master and args.master.startswith("local"):
         # local mode: the workers run this Python (with the package)
@@ -173,32 +259,57 @@ def main(argv=None):
     builder = SparkSession.builder.appName(f"sudoku {args.task}")
     if args.master:
         builder = builder.master(args.master)
+    local = bool(args.master and args.master.startswith("local"))
+    java_options = args.java_options if args.java_options is not None else (QUICK_JIT if local else "")
+    if java_options:
+        builder = builder.config("spark.driver.extraJavaOptions", java_options)
     spark = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
     sc = spark.sparkContext
     sc.setLogLevel("WARN")
-    lines = sc.textFile(args.input, minPartitions=args.partitions) if args.partitions else sc.textFile(args.input)
-    # zipWithIndex numbers the lines in input order across partitions
-    puzzles = lines.zipWithIndex().filter(is_puzzle)
+    phase("session")
     schema = RATE_SCHEMA if args.task == "rate" else SOLVE_SCHEMA
-    if args.pipe:
-        # RDD.pipe keeps partitions and their order, and `sudoku` writes one
-        # answer per puzzle line: zip the answers back onto the lines
-        command = shlex.join([args.pipe, args.task, "--format", "json", "--threads", "1", "--progress", "never"])
-        puzzles = puzzles.cache()
-        answers = puzzles.map(first_token).pipe(command)
-        rows = puzzles.zip(answers).map(piped_rows(args.task))
+    engine = "rdd" if args.pipe else args.engine
+    if engine == "arrow" and not arrow_available(spark):
+        spark.stop()
+        ap.error("--engine arrow needs PySpark 4.2 or later, pyarrow and pandas")
+    if engine == "arrow":
+        if args.partitions:
+            # splits of about 1/partitions of the input (the open cost
+            # would otherwise keep a small file in one split)
+            spark.conf.set("spark.sql.files.minPartitionNum", args.partitions)
+            spark.conf.set("spark.sql.files.openCostInBytes", 1)
+        numbered = spark.read.text(args.input).zipWithIndex("n")
+        phase("numbering")  # zipWithIndex counts every partition's lines first (on the JVM)
+        df = numbered.mapInArrow(arrow_partition(args.task), schema)
     else:
-        work = rate_partition if args.task == "rate" else solve_partition
-        rows = puzzles.mapPartitions(work)
-    # the rows are made to the schema above; checking each one again in
-    # Python would cost about as much as making it
-    df = spark.createDataFrame(rows, schema, verifySchema=False)
+        lines = sc.textFile(args.input, minPartitions=args.partitions) if args.partitions else sc.textFile(args.input)
+        # zipWithIndex numbers the lines in input order across partitions
+        puzzles = lines.zipWithIndex().filter(is_puzzle)
+        phase("numbering")  # zipWithIndex counts every partition's lines first
+        if args.pipe:
+            # RDD.pipe keeps partitions and their order, and `sudoku` writes one
+            # answer per puzzle line: zip the answers back onto the lines
+            command = shlex.join([args.pipe, args.task, "--format", "json", "--threads", "1", "--progress", "never"])
+            puzzles = puzzles.cache()
+            answers = puzzles.map(first_token).pipe(command)
+            rows = puzzles.zip(answers).map(piped_rows(args.task))
+        else:
+            work = rate_partition if args.task == "rate" else solve_partition
+            rows = puzzles.mapPartitions(work)
+        # the rows are made to the schema above; checking each one again in
+        # Python would cost about as much as making it
+        df = spark.createDataFrame(rows, schema, verifySchema=False)
     writer = df.write.mode("overwrite")
     if args.format == "csv":
         writer.option("header", True).csv(args.output)
     else:
         writer.parquet(args.output)
+    phase("job")
     spark.stop()
+    phase("stop")
+    if args.timings:
+        steps = ", ".join(f"{b[0]} {b[1] - a[1]:.2f}" for a, b in zip(clock, clock[1:]))
+        print(f"timings (s): {steps}; total {clock[-1][1] - clock[0][1]:.2f}", file=sys.stderr)
     return 0
 
 

@@ -45,7 +45,12 @@ def main(argv=None):
     ap.add_argument("problem", help="the problem in Knuth's DLX format (a local file, read by the driver)")
     ap.add_argument("--master", help="Spark master, e.g. local[2] (default: spark-submit's)")
     ap.add_argument("--depth", type=int, default=3, help="split depth (levels of the search tree; default 3)")
-    ap.add_argument("--partitions", type=int, help="partitions (default: Spark's default parallelism x 4)")
+    ap.add_argument("--partitions", type=int, help="partitions (default: Spark's default parallelism x 16)")
+    ap.add_argument(
+        "--java-options",
+        metavar="OPTS",
+        help="the driver JVM's options (default with a local master: '-XX:TieredStopAtLevel=1'; '' for none)",
+    )
     ap.add_argument("--counts", metavar="FILE", help="also write every token with its count and nodes")
     args = ap.parse_args(argv)
 
@@ -62,12 +67,23 @@ def main(argv=None):
     builder = SparkSession.builder.appName("exact-cover count")
     if args.master:
         builder = builder.master(args.master)
+    if args.master and args.master.startswith("local") and args.java_options is None:
+        # every task runs in the driver's JVM: see spark_rate.py's QUICK_JIT
+        args.java_options = "-XX:TieredStopAtLevel=1"
+    if args.java_options:
+        builder = builder.config("spark.driver.extraJavaOptions", args.java_options)
     spark = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
     sc = spark.sparkContext
     sc.setLogLevel("WARN")
-    partitions = args.partitions or max(1, min(len(tokens), 4 * sc.defaultParallelism))
+    # 16 partitions a core: small enough that the last ones even out the
+    # cores (with 4 a core, pent6x10 at depth 3 balanced to 1.76x-1.89x)
+    partitions = args.partitions or max(1, min(len(tokens), 16 * sc.defaultParallelism))
     text_broadcast = sc.broadcast(text)
-    results = sc.parallelize(tokens, partitions).mapPartitions(count_partition(text_broadcast)).collect()
+    # tokens dealt round-robin to the partitions: neighbouring tokens share
+    # their first choices and often their size, so contiguous slices are
+    # less even (crates/python/bench/split_balance.py, BENCHMARKS.md)
+    dealt = [t for k in range(partitions) for t in tokens[k::partitions]]
+    results = sc.parallelize(dealt, partitions).mapPartitions(count_partition(text_broadcast)).collect()
     spark.stop()
 
     total = sum(n for _, n, _ in results)

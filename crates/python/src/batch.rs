@@ -21,7 +21,7 @@
 //! ends the batch: every result before it is still returned, then the
 //! exception is raised from `__next__`.
 
-use std::collections::VecDeque;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, bounded};
@@ -33,7 +33,7 @@ use sudoku_core::pipeline::Pipeline;
 use sudoku_core::{Grid, Size};
 
 use crate::sudoku::{
-    ErrorInfo, RateAnswer, Rating, SolveAnswer, SolveOptions, SolveResult, Status, Worker,
+    ErrorInfo, RateAnswer, Rating, SolveAnswer, SolveOptions, SolveResult, Solved, Status, Worker,
     rate_text, rater,
 };
 use crate::thread_count;
@@ -47,15 +47,43 @@ pub(crate) struct Chunk {
     first: u64,
     bytes: Vec<u8>,
     ends: Vec<usize>,
+    /// Where the emptied buffers go when a worker is done with the chunk
+    /// (see [`Solved`]'s `Drop`: made on one thread, freed on another).
+    recycle: Option<Sender<Chunk>>,
 }
 
+impl Drop for Chunk {
+    fn drop(&mut self) {
+        if let Some(pool) = self.recycle.take() {
+            let mut bytes = std::mem::take(&mut self.bytes);
+            bytes.clear();
+            let mut ends = std::mem::take(&mut self.ends);
+            ends.clear();
+            let _ = pool.try_send(Chunk {
+                first: 0,
+                bytes,
+                ends,
+                recycle: None,
+            });
+        }
+    }
+}
+
+/// Buffers handed back for reuse, at most `POOL` of a kind per batch.
+const POOL: usize = 64;
+
 impl Chunk {
-    fn new(first: u64) -> Chunk {
-        Chunk {
+    /// A chunk from the pool (or a new one) for the records from `first`.
+    fn new(first: u64, pool: &(Sender<Chunk>, Receiver<Chunk>)) -> Chunk {
+        let mut chunk = pool.1.try_recv().unwrap_or_else(|_| Chunk {
             first,
             bytes: Vec::with_capacity(CHUNK * 82),
             ends: Vec::with_capacity(CHUNK),
-        }
+            recycle: None,
+        });
+        chunk.first = first;
+        chunk.recycle = Some(pool.0.clone());
+        chunk
     }
 
     fn push(&mut self, record: &[u8]) {
@@ -72,10 +100,24 @@ impl Chunk {
     }
 }
 
+/// Characters (or bytes) a file object is asked for at a time.
+const BLOCK: usize = 1 << 16;
+
 /// Where the records come from.
 enum Input {
     /// Any Python iterable's iterator.
     Iter(Py<PyIterator>),
+    /// A file object (`open(path)` in text or binary mode, `io.StringIO`,
+    /// ...): read a block at a time with `read(BLOCK)` and split at `\n`
+    /// here, which gives the lines iterating the file gives (with the
+    /// default newline translation) without a Python string per line.
+    File {
+        file: Py<PyAny>,
+        /// Bytes read and not yet handed out, from `pos` on.
+        carry: Vec<u8>,
+        pos: usize,
+        eof: bool,
+    },
     /// A NumPy `uint8` array of shape (n, n²): cell values 0 (blank) to n,
     /// or ASCII characters as in a puzzle line.
     Array { array: Py<PyAny>, rows: usize },
@@ -83,9 +125,52 @@ enum Input {
 
 /// Up to `CHUNK` records from `input`, and the exception that stopped the
 /// reading early, if one did.
-fn read_chunk(py: Python<'_>, input: &Input, first: u64) -> (Chunk, Option<PyErr>) {
-    let mut chunk = Chunk::new(first);
+fn read_chunk(py: Python<'_>, input: &mut Input, mut chunk: Chunk) -> (Chunk, Option<PyErr>) {
+    let first = chunk.first;
     match input {
+        Input::File {
+            file,
+            carry,
+            pos,
+            eof,
+        } => {
+            while chunk.ends.len() < CHUNK {
+                let rest = &carry[*pos..];
+                if let Some(nl) = rest.iter().position(|&b| b == b'\n') {
+                    chunk.push(&rest[..=nl]);
+                    *pos += nl + 1;
+                    continue;
+                }
+                if *eof {
+                    if !rest.is_empty() {
+                        chunk.push(rest);
+                    }
+                    carry.clear();
+                    *pos = 0;
+                    break;
+                }
+                carry.drain(..*pos);
+                *pos = 0;
+                let block = file.bind(py).call_method1("read", (BLOCK,));
+                let read = block.and_then(|block| {
+                    if let Ok(s) = block.cast::<PyString>() {
+                        carry.extend_from_slice(s.to_str()?.as_bytes());
+                    } else if let Ok(b) = block.cast::<PyBytes>() {
+                        carry.extend_from_slice(b.as_bytes());
+                    } else {
+                        let kind = block.get_type().name()?;
+                        return Err(PyTypeError::new_err(format!(
+                            "the file's read() gave a {kind}, not a str or bytes"
+                        )));
+                    }
+                    Ok(block.len()? == 0)
+                });
+                match read {
+                    Ok(end) => *eof = end,
+                    Err(e) => return (chunk, Some(e)),
+                }
+            }
+        }
         Input::Iter(iter) => {
             let mut iter = iter.bind(py).clone();
             for k in 0..CHUNK as u64 {
@@ -145,11 +230,22 @@ fn read_chunk(py: Python<'_>, input: &Input, first: u64) -> (Chunk, Option<PyErr
     (chunk, None)
 }
 
-/// What a worker answers for one record.
+/// What a worker answers for one chunk.
 #[derive(Debug)]
-pub(crate) enum Answer {
-    Solve(SolveAnswer),
-    Rate(RateAnswer),
+pub(crate) enum Answers {
+    /// Shared by the chunk's `Result` objects.
+    Solve(Arc<Solved>),
+    Rate(Vec<RateAnswer>),
+}
+
+/// The answers handed over and not yet taken.
+#[derive(Debug, Default)]
+enum Ready {
+    #[default]
+    Empty,
+    /// A block of solve answers and the position of the next one.
+    Solve(Arc<Solved>, usize),
+    Rate(std::vec::IntoIter<RateAnswer>),
 }
 
 /// The iterator `solve_batch`, `count_batch` and `rate_batch` return:
@@ -167,13 +263,15 @@ pub struct BatchIter {
     /// The pipeline's input; dropped when the input ends.
     jobs: Option<Sender<Chunk>>,
     /// The pipeline's answers, a chunk at a time; None once all are in.
-    rx: Option<Receiver<Vec<Answer>>>,
-    ready: VecDeque<Answer>,
+    rx: Option<Receiver<Answers>>,
+    ready: Ready,
     /// Index of the next record to read.
     next: u64,
     /// Chunks sent whose answers have not come back.
     in_flight: usize,
     limit: usize,
+    /// Input buffers the workers are done with, for the next chunks.
+    chunks: (Sender<Chunk>, Receiver<Chunk>),
     /// An exception from the input, raised after the answers before it.
     failure: Option<PyErr>,
     raise_errors: bool,
@@ -183,6 +281,7 @@ impl std::fmt::Debug for Input {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Input::Iter(_) => "Input::Iter",
+            Input::File { .. } => "Input::File",
             Input::Array { .. } => "Input::Array",
         })
     }
@@ -196,8 +295,8 @@ impl BatchIter {
 
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
         loop {
-            if let Some(answer) = self.ready.pop_front() {
-                return self.convert(py, answer).map(Some);
+            if let Some(result) = self.take(py) {
+                return result.map(Some);
             }
             self.feed(py);
             let Some(rx) = self.rx.clone() else {
@@ -217,7 +316,10 @@ impl BatchIter {
             match got {
                 Ok(answers) => {
                     self.in_flight -= 1;
-                    self.ready.extend(answers);
+                    self.ready = match answers {
+                        Answers::Solve(block) => Ready::Solve(block, 0),
+                        Answers::Rate(list) => Ready::Rate(list.into_iter()),
+                    };
                 }
                 Err(RecvTimeoutError::Timeout) => py.check_signals()?,
                 Err(RecvTimeoutError::Disconnected) => {
@@ -235,7 +337,7 @@ impl BatchIter {
         self.input = None;
         self.jobs = None;
         self.rx = None;
-        self.ready.clear();
+        self.ready = Ready::Empty;
     }
 }
 
@@ -243,10 +345,11 @@ impl BatchIter {
     /// Read chunks of the input until `limit` are in flight or it ends.
     fn feed(&mut self, py: Python<'_>) {
         while self.in_flight < self.limit {
-            let (Some(input), Some(jobs)) = (&self.input, &self.jobs) else {
+            let (Some(input), Some(jobs)) = (self.input.as_mut(), self.jobs.as_ref()) else {
                 return;
             };
-            let (chunk, error) = read_chunk(py, input, self.next);
+            let chunk = Chunk::new(self.next, &self.chunks);
+            let (chunk, error) = read_chunk(py, input, chunk);
             let n = chunk.ends.len();
             let done = error.is_some() || n < CHUNK;
             if n > 0 {
@@ -272,21 +375,36 @@ impl BatchIter {
         }
     }
 
-    fn convert(&mut self, py: Python<'_>, answer: Answer) -> PyResult<Py<PyAny>> {
-        match answer {
-            Answer::Solve(a) => {
+    /// The next answer handed over as a Python object (or the error it
+    /// raises), or None when every answer handed over has been taken.
+    fn take(&mut self, py: Python<'_>) -> Option<PyResult<Py<PyAny>>> {
+        match &mut self.ready {
+            Ready::Empty => None,
+            Ready::Solve(block, k) => {
+                let Some(a) = block.answers.get(*k) else {
+                    self.ready = Ready::Empty;
+                    return None;
+                };
                 if let (true, Status::Error, Some(e)) = (self.raise_errors, a.status, &a.error) {
+                    let e = e.raise(py, a.index);
                     self.close();
-                    return Err(e.raise(py, a.index));
+                    return Some(Err(e));
                 }
-                Ok(Py::new(py, SolveResult { inner: a })?.into_any())
+                let result = SolveResult::new(block.clone(), *k);
+                *k += 1;
+                Some(Py::new(py, result).map(Py::into_any))
             }
-            Answer::Rate(a) => {
+            Ready::Rate(list) => {
+                let Some(a) = list.next() else {
+                    self.ready = Ready::Empty;
+                    return None;
+                };
                 if let (true, Some(e)) = (self.raise_errors, &a.error) {
+                    let e = e.raise(py, a.index);
                     self.close();
-                    return Err(e.raise(py, a.index));
+                    return Some(Err(e));
                 }
-                Ok(Py::new(py, Rating { inner: a })?.into_any())
+                Some(Py::new(py, Rating { inner: a }).map(Py::into_any))
             }
         }
     }
@@ -317,6 +435,16 @@ fn input_of(puzzles: &Bound<'_, PyAny>) -> PyResult<Input> {
             rows: shape[0],
         });
     }
+    let py = puzzles.py();
+    let io_base = py.import("io")?.getattr("IOBase")?;
+    if puzzles.is_instance(&io_base)? {
+        return Ok(Input::File {
+            file: puzzles.clone().unbind(),
+            carry: Vec::with_capacity(BLOCK + 1024),
+            pos: 0,
+            eof: false,
+        });
+    }
     Ok(Input::Iter(puzzles.try_iter()?.unbind()))
 }
 
@@ -338,13 +466,16 @@ fn start<S: 'static>(
     threads: usize,
     raise_errors: bool,
     init: impl Fn() -> S + Send + Sync + 'static,
-    work: impl Fn(&mut S, &Chunk) -> Vec<Answer> + Send + Sync + 'static,
+    work: impl Fn(&mut S, &Chunk) -> Answers + Send + Sync + 'static,
 ) -> BatchIter {
     // chunks in flight: enough to keep every worker busy while the caller
-    // turns a chunk of answers into Python objects
-    let limit = 4 * threads + 2;
+    // turns a chunk of answers into Python objects, and while the caller's
+    // thread waits for a core (with as many workers as cores, it is the
+    // one thread too many: 8 chunks a worker are a few milliseconds of
+    // work, a time slice or two of the scheduler)
+    let limit = 8 * threads + 2;
     let (jobs_tx, jobs_rx) = bounded::<Chunk>(limit);
-    let (tx, rx) = bounded::<Vec<Answer>>(limit);
+    let (tx, rx) = bounded::<Answers>(limit);
     std::thread::Builder::new()
         .name("sudoku-batch".into())
         .spawn(move || {
@@ -361,10 +492,11 @@ fn start<S: 'static>(
         input: Some(input),
         jobs: Some(jobs_tx),
         rx: Some(rx),
-        ready: VecDeque::new(),
+        ready: Ready::Empty,
         next: 0,
         in_flight: 0,
         limit,
+        chunks: bounded(POOL),
         failure: None,
         raise_errors,
     }
@@ -377,6 +509,7 @@ fn solve_record(
     opts: &SolveOptions,
     index: u64,
     bytes: &[u8],
+    cells: &mut Vec<u8>,
 ) -> SolveAnswer {
     // lines read from a file keep their line end
     let bytes = bytes.trim_ascii_end();
@@ -384,13 +517,13 @@ fn solve_record(
         LINE_LENGTHS.contains(&bytes.len()) && bytes.iter().all(|b| b.is_ascii_graphic());
     if line_form {
         return match format::read_cells_into(grid, bytes, 1, 1) {
-            Ok(()) => worker.solve(opts, grid, false, Some(index)),
+            Ok(()) => worker.solve(opts, grid, false, Some(index), cells),
             Err(e) => SolveAnswer::error(lossy(bytes), e.into(), Some(index)),
         };
     }
     let text = lossy(bytes);
     match format::parse_one(&text) {
-        Ok(g) => worker.solve(opts, &g, true, Some(index)),
+        Ok(g) => worker.solve(opts, &g, true, Some(index), cells),
         Err(e) => SolveAnswer::error(text, ErrorInfo::from(e), Some(index)),
     }
 }
@@ -413,16 +546,25 @@ fn solve_like(
     let opts = SolveOptions::new(method, limit, timeout, max_nodes, counting)?;
     let raise = raise_errors(errors)?;
     let input = input_of(puzzles)?;
+    // answer blocks the caller is done with, for the workers to fill again
+    let (pool_tx, pool_rx) = bounded::<Solved>(POOL);
     Ok(start(
         input,
         thread_count(threads),
         raise,
         || (Worker::new(false), Grid::empty(Size::NINE)),
         move |(worker, grid), chunk| {
-            chunk
-                .records()
-                .map(|(i, b)| Answer::Solve(solve_record(worker, grid, &opts, i, b)))
-                .collect()
+            let mut solved = pool_rx.try_recv().unwrap_or_default();
+            solved.answers.reserve(chunk.ends.len());
+            solved
+                .cells
+                .reserve(chunk.bytes.len() * if counting { 1 } else { 3 });
+            solved.recycle = Some(pool_tx.clone());
+            for (i, b) in chunk.records() {
+                let a = solve_record(worker, grid, &opts, i, b, &mut solved.cells);
+                solved.answers.push(a);
+            }
+            Answers::Solve(Arc::new(solved))
         },
     ))
 }
@@ -481,10 +623,12 @@ fn rate_batch(
         raise,
         move || rater.clone(),
         |rater, chunk| {
-            chunk
-                .records()
-                .map(|(i, b)| Answer::Rate(rate_text(rater, &lossy(b), Some(i))))
-                .collect()
+            Answers::Rate(
+                chunk
+                    .records()
+                    .map(|(i, b)| rate_text(rater, &lossy(b), Some(i)))
+                    .collect(),
+            )
         },
     ))
 }

@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -196,12 +197,13 @@ impl SolveOptions {
     }
 }
 
-/// One puzzle's answer to `solve` or `count`.
+/// One puzzle's answer to `solve` or `count`. Its grids live in the
+/// buffer of the [`Solved`] block that holds it.
 #[derive(Clone, Debug)]
 pub(crate) struct SolveAnswer {
-    /// The puzzle's cells, then those of the solutions kept (none, one or
-    /// two): one allocation per answer.
-    pub cells: Vec<u8>,
+    /// Where the puzzle's cells, then those of the solutions kept (none,
+    /// one or two), are in the block's buffer.
+    pub cells: std::ops::Range<usize>,
     /// Cells of a grid (81 for 9×9); 0 for an error record.
     pub side2: usize,
     /// The input, for an error record.
@@ -215,33 +217,9 @@ pub(crate) struct SolveAnswer {
 }
 
 impl SolveAnswer {
-    /// Grid `k` of `cells` as a line (0: the puzzle, 1 and 2: solutions).
-    fn line(&self, k: usize) -> Option<String> {
-        let n = self.side2;
-        let cells = self.cells.get(k * n..(k + 1) * n).filter(|_| n > 0)?;
-        Some(
-            cells
-                .iter()
-                .map(|&d| sudoku_core::grid::digit_char(d))
-                .collect(),
-        )
-    }
-
-    /// Grid `k` as a Python string, made from a buffer on the stack.
-    fn py_line<'py>(&self, py: Python<'py>, k: usize) -> Option<Bound<'py, PyString>> {
-        let n = self.side2;
-        let cells = self.cells.get(k * n..(k + 1) * n).filter(|_| n > 0)?;
-        let mut buf = [0u8; 625];
-        for (b, &d) in buf.iter_mut().zip(cells) {
-            *b = sudoku_core::grid::digit_char(d) as u8;
-        }
-        let text = std::str::from_utf8(&buf[..n]).expect("digits and dots are ASCII");
-        Some(PyString::new(py, text))
-    }
-
     pub(crate) fn error(text: String, error: ErrorInfo, index: Option<u64>) -> SolveAnswer {
         SolveAnswer {
-            cells: Vec::new(),
+            cells: 0..0,
             side2: 0,
             text: Some(text),
             status: Status::Error,
@@ -251,6 +229,80 @@ impl SolveAnswer {
             index,
             error: Some(error),
         }
+    }
+}
+
+/// The answers of a chunk of a batch (or of one `solve`): their grids end
+/// to end in one buffer, so a chunk of answers costs two allocations, and
+/// a [`SolveResult`] is a reference to the block and a position in it.
+#[derive(Debug, Default)]
+pub(crate) struct Solved {
+    pub answers: Vec<SolveAnswer>,
+    pub cells: Vec<u8>,
+    /// Where the emptied buffers go when the block is dropped (a batch's
+    /// pool, which its workers fill again), or None to free them.
+    pub recycle: Option<crossbeam_channel::Sender<Solved>>,
+}
+
+impl Drop for Solved {
+    /// Blocks are made on a worker and freed on the caller's thread:
+    /// freeing them would hand the memory back to the worker's heap, which
+    /// the allocator trims and the next block faults in again (a tenth of
+    /// a batch's CPU). Sent back to the pool instead, they are reused.
+    fn drop(&mut self) {
+        if let Some(pool) = self.recycle.take() {
+            let mut answers = std::mem::take(&mut self.answers);
+            answers.clear();
+            let mut cells = std::mem::take(&mut self.cells);
+            cells.clear();
+            // a full pool, or a batch that has ended: the buffers are freed
+            let _ = pool.try_send(Solved {
+                answers,
+                cells,
+                recycle: None,
+            });
+        }
+    }
+}
+
+impl Solved {
+    /// Grid `k` of answer `a` (0: the puzzle, 1 and 2: solutions).
+    fn grid(&self, a: &SolveAnswer, k: usize) -> Option<&[u8]> {
+        let n = a.side2;
+        if n == 0 || a.cells.start + (k + 1) * n > a.cells.end {
+            return None;
+        }
+        let start = a.cells.start + k * n;
+        self.cells.get(start..start + n)
+    }
+
+    /// Grid `k` of answer `a` as a line.
+    fn line(&self, a: &SolveAnswer, k: usize) -> Option<String> {
+        let cells = self.grid(a, k)?;
+        Some(
+            cells
+                .iter()
+                .map(|&d| sudoku_core::grid::digit_char(d))
+                .collect(),
+        )
+    }
+
+    /// Grid `k` of answer `a` as a Python string, made from a buffer on the
+    /// stack (only when asked for: a batch loop that never reads a
+    /// solution makes no string).
+    fn py_line<'py>(
+        &self,
+        py: Python<'py>,
+        a: &SolveAnswer,
+        k: usize,
+    ) -> Option<Bound<'py, PyString>> {
+        let cells = self.grid(a, k)?;
+        let mut buf = [0u8; 625];
+        for (b, &d) in buf.iter_mut().zip(cells) {
+            *b = sudoku_core::grid::digit_char(d) as u8;
+        }
+        let text = std::str::from_utf8(&buf[..cells.len()]).expect("digits and dots are ASCII");
+        Some(PyString::new(py, text))
     }
 }
 
@@ -280,6 +332,7 @@ impl Worker {
         puzzle: &Grid,
         checked: bool,
         index: Option<u64>,
+        cells: &mut Vec<u8>,
     ) -> SolveAnswer {
         let size = puzzle.size();
         let method = opts.method.unwrap_or_else(|| Method::auto(size));
@@ -301,21 +354,23 @@ impl Worker {
         });
         let n = puzzle.cells().len();
         let keep = if opts.counting { 0 } else { 2 };
-        let mut cells = Vec::with_capacity(n * (1 + keep));
+        let start = cells.len();
+        let end = start + n * (1 + keep);
         cells.extend_from_slice(puzzle.cells());
         let report = solver.search(puzzle, &opts.limits(), &mut |s: &Grid| {
-            if cells.len() < n * (1 + keep) {
+            if cells.len() < end {
                 cells.extend_from_slice(s.cells());
             }
             ControlFlow::Continue(())
         });
         if !checked && report.stats.solutions == 0 {
             if let Err(e) = format::check_givens(puzzle, 1, 1) {
+                cells.truncate(start);
                 return SolveAnswer::error(puzzle.to_line(), e.into(), index);
             }
         }
         SolveAnswer {
-            cells,
+            cells: start..cells.len(),
             side2: n,
             text: None,
             status: Status::of(&report),
@@ -341,7 +396,22 @@ thread_local! {
 #[pyclass(frozen, name = "Result", module = "sudoku_toolkit")]
 #[derive(Debug)]
 pub struct SolveResult {
-    pub(crate) inner: SolveAnswer,
+    /// The block of answers this one is in, shared with the other results
+    /// of its chunk (a batch hands a chunk over in one piece: making a
+    /// result copies nothing).
+    pub(crate) solved: Arc<Solved>,
+    pub(crate) k: usize,
+}
+
+impl SolveResult {
+    pub(crate) fn new(solved: Arc<Solved>, k: usize) -> SolveResult {
+        debug_assert!(k < solved.answers.len());
+        SolveResult { solved, k }
+    }
+
+    fn inner(&self) -> &SolveAnswer {
+        &self.solved.answers[self.k]
+    }
 }
 
 #[pymethods]
@@ -349,9 +419,9 @@ impl SolveResult {
     /// The puzzle as a line (the input text for an error record).
     #[getter]
     fn puzzle(&self) -> String {
-        match &self.inner.text {
+        match &self.inner().text {
             Some(t) => t.clone(),
-            None => self.inner.line(0).unwrap_or_default(),
+            None => self.solved.line(self.inner(), 0).unwrap_or_default(),
         }
     }
 
@@ -359,7 +429,7 @@ impl SolveResult {
     #[getter]
     fn status<'py>(&self, py: Python<'py>) -> &Bound<'py, PyString> {
         // interned: the hot path of a batch loop allocates no string here
-        match self.inner.status {
+        match self.inner().status {
             Status::Unique => pyo3::intern!(py, "unique"),
             Status::Multiple => pyo3::intern!(py, "multiple"),
             Status::NoSolution => pyo3::intern!(py, "none"),
@@ -371,67 +441,67 @@ impl SolveResult {
     /// The (first) solution as a line, or None (none found, or `count`).
     #[getter]
     fn solution<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
-        self.inner.py_line(py, 1)
+        self.solved.py_line(py, self.inner(), 1)
     }
 
     /// A second solution when the puzzle has several, or None.
     #[getter]
     fn second_solution<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
-        self.inner.py_line(py, 2)
+        self.solved.py_line(py, self.inner(), 2)
     }
 
     /// Solutions found (for `count`: the count; exact when `complete`).
     #[getter]
     fn count(&self) -> u64 {
-        self.inner.report.map_or(0, |r| r.stats.solutions)
+        self.inner().report.map_or(0, |r| r.stats.solutions)
     }
 
     /// Whether the search saw the whole tree (so the count is exact).
     #[getter]
     fn complete(&self) -> bool {
-        self.inner.report.is_some_and(|r| r.stop.is_complete())
+        self.inner().report.is_some_and(|r| r.stop.is_complete())
     }
 
     /// Why the search stopped: "exhausted", "solution-limit", "node-limit",
     /// "deadline"; None for an error record.
     #[getter]
     fn stop(&self) -> Option<&'static str> {
-        self.inner.report.map(|r| stop_name(r.stop))
+        self.inner().report.map(|r| stop_name(r.stop))
     }
 
     /// The method that solved it ("fast", "mrv-hidden", ...).
     #[getter]
     fn method(&self) -> Option<&'static str> {
-        (!self.inner.method.is_empty()).then_some(self.inner.method)
+        (!self.inner().method.is_empty()).then_some(self.inner().method)
     }
 
     /// Search statistics (None for an error record).
     #[getter]
     fn stats(&self) -> Option<Stats> {
-        self.inner.report.as_ref().map(|r| Stats::from(&r.stats))
+        self.inner().report.as_ref().map(|r| Stats::from(&r.stats))
     }
 
     /// The error message of an error record, else None.
     #[getter]
     fn error(&self) -> Option<String> {
-        self.inner.error.as_ref().map(|e| e.message.clone())
+        self.inner().error.as_ref().map(|e| e.message.clone())
     }
 
     /// The position in the batch (from 0), or None for `solve`/`count`.
     #[getter]
     fn index(&self) -> Option<u64> {
-        self.inner.index
+        self.inner().index
     }
 
     fn __repr__(&self) -> String {
-        let mut s = format!("Result(status='{}'", self.inner.status.word());
-        if self.inner.counting {
+        let mut s = format!("Result(status='{}'", self.inner().status.word());
+        if self.inner().counting {
             let complete = if self.complete() { "True" } else { "False" };
             s += &format!(", count={}, complete={complete}", self.count());
-        } else if let Some(sol) = self.inner.line(1) {
+        } else if let Some(sol) = self.solved.line(self.inner(), 1) {
             s += &format!(", solution='{sol}'");
         }
-        if let Some(e) = &self.inner.error {
+        if let Some(e) = &self.inner().error {
             s += &format!(", error={:?}", e.message);
         }
         s + ")"
@@ -445,11 +515,18 @@ fn parse_puzzle(py: Python<'_>, text: &str) -> PyResult<Grid> {
 
 fn solve_one(py: Python<'_>, puzzle: &str, opts: SolveOptions) -> PyResult<SolveResult> {
     let grid = parse_puzzle(py, puzzle)?;
-    let answer = py.detach(|| WORKER.with(|w| w.borrow_mut().solve(&opts, &grid, true, None)));
+    let mut cells = Vec::new();
+    let answer =
+        py.detach(|| WORKER.with(|w| w.borrow_mut().solve(&opts, &grid, true, None, &mut cells)));
     if let (Status::Error, Some(e)) = (answer.status, &answer.error) {
         return Err(PyValueError::new_err(e.message.clone()));
     }
-    Ok(SolveResult { inner: answer })
+    let solved = Solved {
+        answers: vec![answer],
+        cells,
+        recycle: None,
+    };
+    Ok(SolveResult::new(Arc::new(solved), 0))
 }
 
 /// Solve a puzzle and check its uniqueness (see the stub for the details).
@@ -731,6 +808,43 @@ impl Rating {
     #[getter]
     fn index(&self) -> Option<u64> {
         self.inner.index
+    }
+    /// The rating as one tuple, for tables (a Spark row, a CSV line):
+    /// `(puzzle, status, rating, band, hardest, techniques, error)`, where
+    /// `techniques` is `"name:steps,..."` sorted by name (None when no
+    /// technique was used). One call instead of seven attribute reads and
+    /// the text built in Python.
+    #[allow(clippy::type_complexity)]
+    fn as_row(
+        &self,
+    ) -> (
+        String,
+        &'static str,
+        Option<f64>,
+        Option<&'static str>,
+        Option<&'static str>,
+        Option<String>,
+        Option<String>,
+    ) {
+        let techniques = self.inner.rating.as_ref().and_then(|r| {
+            let mut counts: Vec<(&str, u32)> = r
+                .counts
+                .iter()
+                .map(|c| (c.technique.name(), c.count))
+                .collect();
+            counts.sort_unstable();
+            let text: Vec<String> = counts.iter().map(|(t, n)| format!("{t}:{n}")).collect();
+            (!text.is_empty()).then(|| text.join(","))
+        });
+        (
+            self.inner.puzzle.clone(),
+            self.inner.status,
+            self.rating(),
+            self.band(),
+            self.hardest(),
+            techniques,
+            self.inner.message.clone(),
+        )
     }
     /// The line `sudoku rate` prints: `4.2 expert xy-wing naked-single:12,...`.
     fn line(&self) -> String {

@@ -159,3 +159,81 @@ def test_the_batch_releases_the_gil_while_solving():
     assert a0 < b1 and b0 < a1, f"the two batch calls did not overlap: {spans}"
     # one search holding the GIL would make the other wait: 1 s or more
     assert max(a1, b1) - min(a0, b0) < 0.95
+
+
+def test_a_file_object_is_read_in_blocks_with_the_lines_iteration_gives(tmp_path, clue17):
+    # more lines than a block of the reader holds, a blank line, a comment
+    # line (both error records, as when iterating), a CRLF line end and a
+    # last line with no line end
+    puzzles = [p for p, _ in clue17] * 12
+    lines = [p + "\n" for p in puzzles]
+    lines[5] = "\n"
+    lines[7] = "# a comment\n"
+    lines[9] = puzzles[9] + "\r\n"
+    lines[-1] = puzzles[-1]
+    path = tmp_path / "puzzles.txt"
+    path.write_bytes("".join(lines).encode())
+
+    def statuses(batch):
+        return [(r.index, r.status, r.solution) for r in batch]
+
+    want = statuses(st.solve_batch(iter(list(open(path))), errors="record", threads=2))
+    assert len(want) == len(lines) and want[5][1] == want[7][1] == "error"
+    assert want[9][1] == "unique" and want[-1][1] == "unique"
+    with open(path) as f:
+        assert statuses(st.solve_batch(f, errors="record", threads=2)) == want
+    with open(path, "rb") as f:
+        assert statuses(st.solve_batch(f, errors="record", threads=1)) == want
+    import io
+
+    assert statuses(st.solve_batch(io.StringIO(path.read_text()), errors="record")) == want
+    with open(path) as f:
+        rated = list(st.rate_batch(itertools.islice(f, 3), threads=1))
+    assert [r.status for r in rated] == ["rated"] * 3
+
+
+def test_a_file_that_fails_midway_gives_the_results_before_it():
+    import io
+
+    class Broken(io.RawIOBase):
+        """A binary file that reads some whole lines, then fails."""
+
+        def __init__(self):
+            self.data = (P + "\n").encode() * 300
+            self.calls = 0
+
+        def readable(self):
+            return True
+
+        def read(self, n=-1):
+            self.calls += 1
+            if self.calls > 1:
+                raise OSError("the disk went away")
+            return self.data
+
+    got = []
+    with pytest.raises(OSError, match="the disk went away"):
+        for r in st.solve_batch(Broken(), threads=2):
+            got.append(r)
+    assert len(got) == 300 and all(r.solution == S for r in got)
+
+
+def test_results_share_their_chunk_and_outlive_the_batch(clue17):
+    # a result holds its chunk's answers: kept after the batch is gone,
+    # every field still reads
+    puzzles = [p for p, _ in clue17] * 4
+    batch = st.solve_batch(puzzles, threads=2)
+    kept = [r for k, r in enumerate(batch) if k % 97 == 0]
+    del batch
+    assert [r.solution for r in kept] == [clue17[k % len(clue17)][1] for k in range(0, len(puzzles), 97)]
+    assert all(r.stats.nodes >= 1 and r.puzzle in puzzles for r in kept)
+
+
+def test_rating_as_row():
+    (r,) = st.rate_batch([P])
+    row = r.as_row()
+    assert row[:5] == (r.puzzle, "rated", 3.2, r.band, r.hardest)
+    assert row[5] == ",".join(f"{t}:{n}" for t, n in sorted(r.techniques.items()))
+    assert row[6] is None
+    (bad,) = st.rate_batch(["12"], errors="record")
+    assert bad.as_row()[1] == "error" and bad.as_row()[2:6] == (None, None, None, None) and bad.as_row()[6]

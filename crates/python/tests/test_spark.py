@@ -53,10 +53,21 @@ def check_against_cli(rows, cli):
         assert row["techniques"] == ",".join(f"{t}:{n}" for t, n in sorted(c["counts"].items()))
 
 
-def test_spark_rate_with_the_package_equals_the_cli(sudoku_bin, tmp_path):
+@pytest.mark.parametrize("engine", ["rdd", "arrow"])
+def test_spark_rate_with_the_package_equals_the_cli(engine, sudoku_bin, tmp_path):
+    if engine == "arrow":
+        pytest.importorskip("pyarrow")
+        pytest.importorskip("pandas")
+        from pyspark.sql import DataFrame
+
+        if not hasattr(DataFrame, "zipWithIndex"):
+            pytest.skip("DataFrame.zipWithIndex needs PySpark 4.2")
     path = TESTDATA / "rate" / "17_clue.txt"  # 100 puzzles of the 17-clue set
     out = tmp_path / "out"
-    assert example("spark_rate").main(["--master", "local[2]", "--partitions", "3", str(path), str(out)]) == 0
+    args = ["--master", "local[2]", "--partitions", "3", "--engine", engine, str(path), str(out)]
+    assert example("spark_rate").main(args) == 0
+    if engine == "arrow":
+        assert len(glob.glob(os.path.join(out, "part-*.csv"))) >= 2
     check_against_cli(rows_of(out), cli_ratings(sudoku_bin, path))
 
 

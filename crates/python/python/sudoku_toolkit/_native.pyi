@@ -102,6 +102,12 @@ class Rating:
     index: Optional[int]
     def line(self) -> str:
         """The line `sudoku rate` prints: `3.2 hard x-wing full-house:19,...`."""
+    def as_row(
+        self,
+    ) -> tuple[str, str, Optional[float], Optional[Band], Optional[str], Optional[str], Optional[str]]:
+        """`(puzzle, status, rating, band, hardest, techniques, error)` in one
+        call, for tables (a Spark row, a CSV line): `techniques` is
+        `"name:steps,..."` sorted by name, None when no technique was used."""
 
 class Step:
     """One step of the human-style path."""
@@ -134,11 +140,19 @@ class Explanation:
 class BatchIter(Iterator[Union[Result, Rating]]):
     """Results of a batch in input order, as they are ready.
 
-    The input is read on a background thread a bounded window ahead of the
-    results taken (memory does not grow with the input); puzzles are solved
-    on `threads` worker threads with the GIL released. An exception raised
-    by the input (or an item that is not str/bytes) ends the batch: the
-    results before it come first, then the exception is raised."""
+    The input is read by the thread taking the results, in chunks of 256
+    puzzles, a bounded window ahead of the results taken (memory does not
+    grow with the input); puzzles are solved on `threads` worker threads
+    with the GIL released, and the answers come back a chunk at a time.
+    A file object (anything `io.IOBase`: `open(path)`, text or binary,
+    `io.StringIO`) is read in blocks with `read()` and split at `\n`, the
+    same lines iterating it gives (with the default newline handling; a file
+    opened with newline="" whose lines end in a bare `\r` is one line
+    here), without a string per line. A
+    `Result`'s solution string is made when it is first read, from the
+    chunk's compact answers. An exception raised by the input (or an item
+    that is not str/bytes) ends the batch: the results before it come
+    first, then the exception is raised."""
 
     def __next__(self) -> Union[Result, Rating]: ...
     def close(self) -> None:
@@ -210,9 +224,10 @@ def solve_batch(
     threads: Optional[int] = None,
     errors: Literal["raise", "record"] = "raise",
 ) -> BatchIter:
-    """Solve every puzzle of an iterable (str or bytes items) or of a NumPy
-    uint8 array of shape (n, 81) (cell values 0-9, 0 blank, or ASCII
-    characters), results in input order, streamed.
+    """Solve every puzzle of an iterable (str or bytes items; a file object
+    is read by blocks, one puzzle a line) or of a NumPy uint8 array of
+    shape (n, 81) (cell values 0-9, 0 blank, or ASCII characters), results
+    in input order, streamed.
 
     `threads`: worker threads (None or 0: one per core). `errors`: "raise"
     raises ParseError (with `.index`) at a bad puzzle; "record" gives it a
