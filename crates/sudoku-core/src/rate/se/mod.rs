@@ -48,6 +48,7 @@ mod fish;
 mod forcing;
 mod locking;
 mod singles;
+mod strong_links;
 mod subsets;
 #[cfg(test)]
 mod tests;
@@ -278,6 +279,9 @@ impl Producer {
                 | NakedTriplet
                 | Swordfish
                 | HiddenTriplet
+                | TwoStrongLinks
+                | ThreeStrongLinks
+                | FourStrongLinks
                 | XyWing
                 | XyzWing
                 | UniqueLoops
@@ -314,6 +318,9 @@ impl Producer {
             NakedTriplet => subsets::naked(b, step, 3),
             Swordfish => fish::find(b, step, 3),
             HiddenTriplet => subsets::hidden(b, step, 3),
+            TwoStrongLinks => strong_links::find(b, step, 2),
+            ThreeStrongLinks => strong_links::find(b, step, 3),
+            FourStrongLinks => strong_links::find(b, step, 4),
             XyWing => wings::xy(b, step, false),
             XyzWing => wings::xy(b, step, true),
             UniqueLoops => unique_loops::find(b, step, lk),
@@ -330,6 +337,25 @@ impl Producer {
             _ => false,
         }
     }
+}
+
+/// A technique name built at run time (SukakuExplainer's names carry a
+/// pattern suffix, "Skyscraper 011"), kept once for the program's life: the
+/// set of such names is small and bounded.
+fn intern(s: String) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut names = NAMES
+        .get_or_init(|| Mutex::new(HashSet::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(&n) = names.get(s.as_str()) {
+        return n;
+    }
+    let n: &'static str = Box::leak(s.into_boxed_str());
+    names.insert(n);
+    n
 }
 
 impl fmt::Display for Producer {
