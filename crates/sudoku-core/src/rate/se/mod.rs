@@ -40,6 +40,7 @@
 #![allow(clippy::needless_range_loop)]
 
 mod aligned;
+mod als_wings;
 mod board;
 mod bug;
 mod chains;
@@ -282,6 +283,10 @@ impl Producer {
                 | TwoStrongLinks
                 | ThreeStrongLinks
                 | FourStrongLinks
+                | WxyzWing
+                | VwxyzWing
+                | UvwxyzWing
+                | TuvwxyzWing
                 | XyWing
                 | XyzWing
                 | UniqueLoops
@@ -321,6 +326,10 @@ impl Producer {
             TwoStrongLinks => strong_links::find(b, step, 2),
             ThreeStrongLinks => strong_links::find(b, step, 3),
             FourStrongLinks => strong_links::find(b, step, 4),
+            WxyzWing => als_wings::find(b, step, 3),
+            VwxyzWing => als_wings::find(b, step, 4),
+            UvwxyzWing => als_wings::find(b, step, 5),
+            TuvwxyzWing => als_wings::find(b, step, 6),
             XyWing => wings::xy(b, step, false),
             XyzWing => wings::xy(b, step, true),
             UniqueLoops => unique_loops::find(b, step, lk),
