@@ -137,7 +137,12 @@ impl Search<'_> {
 
     fn wings(&mut self, union: u16) {
         let b = self.b;
-        let biggest = self.als.iter().map(|&c| b.cand[c].count_ones()).max().unwrap_or(0);
+        let biggest = self
+            .als
+            .iter()
+            .map(|&c| b.cand[c].count_ones())
+            .max()
+            .unwrap_or(0);
         let size: u32 = self.als.iter().map(|&c| b.cand[c].count_ones()).sum();
         let mut wing = 0u128;
         let mut around = 0u128;

@@ -109,11 +109,8 @@ fn same_line(a: usize, b: usize) -> bool {
 /// cell (`NO` entries ignored; `first` is the reference cell).
 fn share_region(cells: &[u8]) -> Option<usize> {
     let first = cells[0] as usize;
-    let all = |f: &dyn Fn(usize) -> usize| {
-        cells
-            .iter()
-            .all(|&c| c == NO || f(c as usize) == f(first))
-    };
+    let all =
+        |f: &dyn Fn(usize) -> usize| cells.iter().all(|&c| c == NO || f(c as usize) == f(first));
     if all(&|c| c % 9) {
         return Some(18 + first % 9);
     }
@@ -155,7 +152,19 @@ struct Search<'a> {
     /// The candidate cells of the links chosen so far.
     taken: u128,
     found: Vec<Found>,
+    /// Per evaluation: the region shared by two link ends (`NO_REGION`
+    /// when none), indexed by end (`2 * link + side`).
+    meet: [[u8; 8]; 8],
+    /// Per evaluation: the link whose region has the smallest number.
+    min_link: usize,
 }
+
+const NO_REGION: u8 = u8::MAX;
+const UNKNOWN: u8 = u8::MAX - 1;
+
+/// The cells of each region as a bit set.
+static REGION_MASK: std::sync::LazyLock<[u128; 27]> =
+    std::sync::LazyLock::new(|| std::array::from_fn(region_mask));
 
 /// The step SukakuExplainer's `StrongLinks(degree)` producer takes, if any.
 pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize) -> bool {
@@ -169,6 +178,8 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize) -> bool {
         grouped: vec![false; degree],
         taken: 0,
         found: Vec::new(),
+        meet: [[NO_REGION; 8]; 8],
+        min_link: 0,
     };
     let bits = 3 * degree as u32;
     for m in 0u32..1 << bits {
@@ -249,9 +260,7 @@ fn name(n: usize, f: &Found) -> &'static str {
 
 /// Whether the digits of `s` read no greater than reversed.
 fn is_lex(s: &[usize]) -> bool {
-    let f: Vec<usize> = s.to_vec();
-    let r: Vec<usize> = s.iter().rev().copied().collect();
-    f <= r
+    s.iter().le(s.iter().rev())
 }
 
 /// SukakuExplainer's line-kind name of a sequence of link kinds.
@@ -284,7 +293,11 @@ fn line_name(set: &[usize]) -> Vec<u8> {
         reverse = current;
     }
     if one {
-        return if original > reverse { reverse } else { original };
+        return if original > reverse {
+            reverse
+        } else {
+            original
+        };
     }
     lines
 }
@@ -484,6 +497,10 @@ impl Search<'_> {
     /// every choice of ends.
     fn evaluate(&mut self) {
         let n = self.n;
+        self.meet = [[UNKNOWN; 8]; 8];
+        self.min_link = (0..n)
+            .min_by_key(|&k| full_number(self.region[k]))
+            .unwrap_or(0);
         let mut q: Vec<usize> = (0..n).collect();
         let mut r: Vec<usize> = (0..=n).collect();
         self.orders(&q);
@@ -506,15 +523,33 @@ impl Search<'_> {
             return;
         }
         let n = self.n;
+        let mut u = [0usize; 4];
         for bits in 0u32..1 << n {
-            let u: Vec<usize> = (0..n).map(|k| (bits >> (n - 1 - k) & 1) as usize).collect();
-            self.try_fish(q, &u);
+            for (k, x) in u.iter_mut().enumerate().take(n) {
+                *x = (bits >> (n - 1 - k) & 1) as usize;
+            }
+            self.try_fish(q, &u[..n]);
         }
     }
 
     fn group(&self, idx: usize) -> [u8; 3] {
         let n = self.n;
-        [self.cells[idx], self.cells[idx + 2 * n], self.cells[idx + 4 * n]]
+        [
+            self.cells[idx],
+            self.cells[idx + 2 * n],
+            self.cells[idx + 4 * n],
+        ]
+    }
+
+    /// The region shared by link ends `i` and `j` (memoised per
+    /// evaluation), or `NO_REGION`.
+    fn meet(&mut self, i: usize, j: usize) -> u8 {
+        if self.meet[i][j] == UNKNOWN {
+            let (a, b) = (self.group(i), self.group(j));
+            self.meet[i][j] =
+                share_region(&[a[0], a[1], a[2], b[0], b[1], b[2]]).map_or(NO_REGION, |r| r as u8);
+        }
+        self.meet[i][j]
     }
 
     fn try_fish(&mut self, q: &[usize], u: &[usize]) {
@@ -522,22 +557,18 @@ impl Search<'_> {
         let mut share = [0usize; 4];
         let mut bridges = [[[NO; 3]; 2]; 4];
         for w in 0..n - 1 {
-            let b1 = self.group(2 * q[w] + (1 - u[w]));
-            let b2 = self.group(2 * q[w + 1] + u[w + 1]);
-            let all = [b1[0], b1[1], b1[2], b2[0], b2[1], b2[2]];
-            match share_region(&all) {
-                Some(reg) => share[w] = reg,
-                None => return,
+            let (i, j) = (2 * q[w] + (1 - u[w]), 2 * q[w + 1] + u[w + 1]);
+            match self.meet(i, j) {
+                NO_REGION => return,
+                reg => share[w] = reg as usize,
             }
-            bridges[w] = [b1, b2];
+            bridges[w] = [self.group(i), self.group(j)];
         }
-        let start = self.group(2 * q[0] + u[0]);
-        let end = self.group(2 * q[n - 1] + (1 - u[n - 1]));
-        let ring = share_region(&[start[0], start[1], start[2], end[0], end[1], end[2]]).is_some();
-        let min_first = {
-            let nums: Vec<usize> = self.region.iter().map(|&r| full_number(r)).collect();
-            nums[q[0]] == *nums.iter().min().unwrap_or(&0)
-        };
+        let (si, ei) = (2 * q[0] + u[0], 2 * q[n - 1] + (1 - u[n - 1]));
+        let (start, end) = (self.group(si), self.group(ei));
+        let ring = self.meet(si, ei) != NO_REGION;
+        // Explainer compares region numbers: the smallest is unique.
+        let min_first = q[0] == self.min_link;
         if ring && !(min_first && u[0] == 0) {
             return;
         }
@@ -550,7 +581,7 @@ impl Search<'_> {
         };
         let mut base = 0u128;
         for k in 0..n {
-            base |= region_mask(self.region[k]);
+            base |= REGION_MASK[self.region[k]];
         }
         let mut victims = PEER_MASK[start[0] as usize] & PEER_MASK[end[0] as usize];
         if self.grouped[q[0]] && start[1] != NO {
@@ -562,7 +593,7 @@ impl Search<'_> {
         victims &= !(1u128 << start[0]) & !(1u128 << end[0]) & !base;
         if !ring {
             for &s in &share[..n - 1] {
-                victims &= !region_mask(s);
+                victims &= !REGION_MASK[s];
             }
         }
         let mut list = Vec::new();
