@@ -83,8 +83,8 @@ pub(super) fn find(b: &Board, step: &mut SeStep, k: usize) -> bool {
 }
 
 impl Search<'_> {
-    /// Extend the set; `range` holds the cells seeing every cell so far
-    /// (after the first two: the candidates for the next one).
+    /// Extend the set; `range` holds the later cells seeing every cell so
+    /// far (the candidates for the next one).
     fn extend(&mut self, union: u16, range: u128) {
         let k = self.k;
         let mut m = range;
@@ -109,12 +109,7 @@ impl Search<'_> {
             if last {
                 self.wings(u);
             } else {
-                let next = if self.als.len() == 2 {
-                    range & forward(c)
-                } else {
-                    forward(c) & range
-                };
-                self.extend(u, next);
+                self.extend(u, range & forward(c));
             }
             self.als.pop();
         }

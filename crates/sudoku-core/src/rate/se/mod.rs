@@ -18,8 +18,9 @@
 //!
 //! The ladder is implemented up to the techniques listed in
 //! [`Producer::is_implemented`]: all of SE 1.2.1 up to dynamic forcing
-//! chains, without dynamic forcing chains (+), the nested levels and
-//! SukakuExplainer's additions. A puzzle whose path reaches a technique that
+//! chains and SukakuExplainer's additions (strong-link fishes, WXYZ- to
+//! TUVWXYZ-wings), without dynamic forcing chains (+) and the nested
+//! levels. A puzzle whose path reaches a technique that
 //! is not implemented yet is answered [`SeOutcome::Unrated`] with the
 //! technique's name: never a wrong number. (Explainer takes the first
 //! technique in its order that finds a step; skipping one could change the

@@ -328,7 +328,7 @@ impl Search<'_> {
             self.region[depth] = r;
             let pots = self.b.positions(r, self.digit);
             let count = pots.count_ones();
-            if count < 2 || count > 6 {
+            if !(2..=6).contains(&count) {
                 continue;
             }
             let (mut blade1, mut blade2, mut heart_pot) = (pots, pots, pots);
@@ -498,6 +498,32 @@ impl Search<'_> {
     fn evaluate(&mut self) {
         let n = self.n;
         self.meet = [[UNKNOWN; 8]; 8];
+        // A fish chains every link to a next one: unless the links' ends
+        // meet in a connected pattern no order can succeed (exact cut).
+        let mut adj = [0u8; 4];
+        for a in 0..n {
+            for c in a + 1..n {
+                let meets =
+                    (0..2).any(|x| (0..2).any(|y| self.meet(2 * a + x, 2 * c + y) != NO_REGION));
+                if meets {
+                    adj[a] |= 1 << c;
+                    adj[c] |= 1 << a;
+                }
+            }
+        }
+        let mut reach = 1u8;
+        loop {
+            let next = (0..n)
+                .filter(|&a| reach & 1 << a != 0)
+                .fold(reach, |m, a| m | adj[a]);
+            if next == reach {
+                break;
+            }
+            reach = next;
+        }
+        if reach.count_ones() as usize != n {
+            return;
+        }
         self.min_link = (0..n)
             .min_by_key(|&k| full_number(self.region[k]))
             .unwrap_or(0);

@@ -15,6 +15,8 @@ struct Row {
     er: u16,
     ep: Option<u16>,
     ed: Option<u16>,
+    /// The published hardest technique, where given.
+    hardest: Option<String>,
 }
 
 fn tenths(s: &str) -> Option<u16> {
@@ -43,6 +45,10 @@ fn slice(name: &str) -> Vec<Row> {
                 er: tenths(f[3]).unwrap_or_else(|| panic!("{path}: line {}: er", n + 1)),
                 ep: tenths(f[4]),
                 ed: tenths(f[5]),
+                hardest: f
+                    .get(6)
+                    .map(|h| h.trim().to_string())
+                    .filter(|h| !h.is_empty() && h != "None"),
             }
         })
         .collect()
@@ -110,6 +116,27 @@ fn sukaku_profile_agrees_with_the_published_ratings() {
 }
 
 #[test]
+fn sukaku_names_strong_link_fishes_and_wings_as_sukakuexplainer_does() {
+    // Where the hardest step is one of SukakuExplainer's additions, the
+    // name (with its pattern suffix) is the published one.
+    let mut seen = 0;
+    for row in slice("se_calibration") {
+        let Some(h) = &row.hardest else { continue };
+        let added = ["Wing ", "Strong", "Skyscraper", "Kite"]
+            .iter()
+            .any(|k| h.contains(k))
+            && !h.starts_with("XY");
+        if !added {
+            continue;
+        }
+        let r = rater_for(Profile::Sukaku, &row).rate(&row.grid);
+        assert_eq!(r.hardest, Some(h.as_str()), "{}", row.id);
+        seen += 1;
+    }
+    assert!(seen >= 30, "only {seen} rows with an added technique");
+}
+
+#[test]
 fn se_profile_agrees_with_explainer_1_2_1() {
     let rows = slice("se121_reference");
     let (rated, equal, wrong) = agreement(Profile::Se, &rows);
@@ -169,7 +196,17 @@ fn every_step_of_every_technique_is_true() {
                     // The chain searches are slow at opt-level 1: by
                     // default they are checked where the path takes them
                     // (below), with SLOW_TESTS at every state.
-                    if p >= Producer::ForcingChainsCycles && !slow {
+                    // So are the 3- and 4-link fishes and the wings of
+                    // five or more cells (their per-state checks run with
+                    // SLOW_TESTS).
+                    let heavy = matches!(
+                        p,
+                        Producer::ThreeStrongLinks
+                            | Producer::FourStrongLinks
+                            | Producer::VwxyzWing
+                            | Producer::UvwxyzWing
+                    );
+                    if (p >= Producer::ForcingChainsCycles || heavy) && !slow {
                         continue;
                     }
                     if p.is_implemented() && p.find(&b, &mut step, profile) {
