@@ -32,9 +32,9 @@ pub enum RateProfile {
     /// ER/EP/ED. Partial: up to dynamic forcing chains (no dynamic+ or
     /// nested forcing chains yet).
     Se,
-    /// SukakuExplainer (serate 1.18): SE plus its added techniques. Partial:
-    /// stops at its first added technique (no turbot family, strong-link
-    /// fishes or WXYZ- to TUVWXYZ-wings yet).
+    /// SukakuExplainer (serate 1.18): SE plus its added techniques
+    /// (strong-link fishes, WXYZ- to TUVWXYZ-wings). Partial like `se`: no
+    /// dynamic+ or nested forcing chains yet.
     Sukaku,
 }
 

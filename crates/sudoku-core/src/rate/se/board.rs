@@ -313,3 +313,21 @@ pub(crate) fn subsets9(k: u32, f: impl FnMut(u16) -> bool) -> bool {
 static SUBSETS: std::sync::LazyLock<[Vec<u16>; 10]> = std::sync::LazyLock::new(|| {
     std::array::from_fn(|k| (0u16..512).filter(|m| m.count_ones() == k as u32).collect())
 });
+
+/// The peers of each cell as an 81-bit set (bit `c` for cell `c`).
+pub(crate) static PEER_MASK: [u128; 81] = peer_mask();
+
+const fn peer_mask() -> [u128; 81] {
+    let p = peers();
+    let mut t = [0u128; 81];
+    let mut c = 0;
+    while c < 81 {
+        let mut k = 0;
+        while k < 20 {
+            t[c] |= 1 << p[c][k];
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}

@@ -34,7 +34,7 @@
 //!   as 6.6 may still be ordered.
 
 use super::SeStep;
-use super::board::{Board, CELL_POS, CELL_REGIONS, PEERS, REGION_CELLS, bit};
+use super::board::{Board, CELL_POS, CELL_REGIONS, PEER_MASK, PEERS, REGION_CELLS, bit};
 
 const NONE: u32 = u32::MAX;
 
@@ -100,6 +100,7 @@ pub(super) struct Chains {
     seen_off: Vec<bool>,
     closes: Vec<u8>,
     graph: Option<Box<Graph>>,
+    fast: Option<Box<Fast>>,
 }
 
 /// The cell of a candidate index.
@@ -183,6 +184,7 @@ pub(super) struct Graph {
 
 impl Graph {
     /// Rebuild for `b` with Y-links (`y`) and X-links in off → on (`x`).
+    #[inline(never)]
     fn build(&mut self, b: &Board, y: bool, x: bool) {
         let mut buf = Vec::with_capacity(32);
         self.on_start.clear();
@@ -213,6 +215,160 @@ impl Graph {
     #[inline]
     fn off(&self, c: u16) -> &[u16] {
         &self.off[self.off_start[c as usize] as usize..self.off_start[c as usize + 1] as usize]
+    }
+}
+
+/// The forcing-chain search of [`Chains::forcing`] on bitboards (one
+/// 81-bit cell set per digit), answering only how long the first chain to
+/// reach the start's opposite is. Explainer's breadth-first search keeps
+/// each potential once and goes level by level, so the level where the
+/// opposite first appears is the found chain's length, whichever parents
+/// the node search picks; the node search then runs only for a start whose
+/// chain can win, to name the chain's cells.
+#[derive(Default)]
+pub(super) struct Fast {
+    /// Cells holding each digit.
+    cand: [u128; 9],
+    /// Off → on links of each candidate (`cell * 9 + digit - 1`).
+    link: Vec<Link>,
+}
+
+const NO_CELL: u8 = u8::MAX;
+
+/// The off → on consequences of one candidate on bitboards.
+#[derive(Clone, Copy)]
+struct Link {
+    /// X-links: the digit's only other cell in each of the cell's regions.
+    x: u128,
+    /// The Y-link: the cell itself if it is bivalue, else `NO_CELL`, and its
+    /// other digit (0-based).
+    y: u8,
+    y_digit: u8,
+}
+
+impl Fast {
+    /// Rebuild for `b`; `y` adds the Y-links (bivalue cells).
+    pub(super) fn build(&mut self, b: &Board, y: bool) {
+        self.cand = [0; 9];
+        self.link.clear();
+        self.link.resize(
+            729,
+            Link {
+                x: 0,
+                y: NO_CELL,
+                y_digit: 0,
+            },
+        );
+        for cell in 0..81 {
+            let m = b.cand[cell];
+            let mut mm = m;
+            while mm != 0 {
+                let d = mm.trailing_zeros() as usize;
+                mm &= mm - 1;
+                self.cand[d] |= 1 << cell;
+                let l = &mut self.link[cell * 9 + d];
+                if y && m.count_ones() == 2 {
+                    l.y = cell as u8;
+                    l.y_digit = (m & !(1 << d)).trailing_zeros() as u8;
+                }
+                for k in 0..3 {
+                    let r = CELL_REGIONS[cell][k] as usize;
+                    let pos = b.positions(r, d as u8 + 1) & !(1 << CELL_POS[cell][k]);
+                    if pos.count_ones() == 1 {
+                        l.x |= 1 << REGION_CELLS[r][pos.trailing_zeros() as usize];
+                    }
+                }
+            }
+        }
+    }
+
+    /// The length (potentials on the chain) of the first chain from `src`
+    /// in state `on` to its opposite, with Y-links if `y` (X-links always),
+    /// searched only while `worth` holds; `None` where
+    /// [`Chains::forcing`] finds nothing.
+    pub(super) fn forcing(
+        &self,
+        src: u16,
+        on: bool,
+        y: bool,
+        worth: impl Fn(u32) -> bool,
+    ) -> Option<u32> {
+        // (Y-links come in through `build`'s table and the on → off rule.)
+        let (sc, sd) = (cell_of(src), digit_of(src) as usize - 1);
+        let sbit = 1u128 << sc;
+        let mut seen_on = [0u128; 9];
+        let mut seen_off = [0u128; 9];
+        let mut front_on = [0u128; 9];
+        let mut front_off = [0u128; 9];
+        if on {
+            seen_on[sd] = sbit;
+            front_on[sd] = sbit;
+        } else {
+            seen_off[sd] = sbit;
+            front_off[sd] = sbit;
+        }
+        let mut round = 0u32;
+        loop {
+            let any = front_on.iter().chain(&front_off).any(|&m| m != 0);
+            if !any || !worth(2 * round + 2) {
+                return None;
+            }
+            round += 1;
+            // On → off.
+            let mut new_off = [0u128; 9];
+            let (mut all, mut multi) = (0u128, 0u128);
+            for d in 0..9 {
+                let mut m = front_on[d];
+                if m == 0 {
+                    continue;
+                }
+                multi |= all & m;
+                all |= m;
+                let mut acc = 0u128;
+                while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    acc |= PEER_MASK[c];
+                }
+                new_off[d] |= acc & self.cand[d];
+            }
+            if y && all != 0 {
+                for e in 0..9 {
+                    // Cells with a front digit other than `e`.
+                    let others = (all & !front_on[e]) | multi;
+                    new_off[e] |= others & self.cand[e];
+                }
+            }
+            if on && new_off[sd] & sbit != 0 {
+                return Some(2 * round);
+            }
+            for d in 0..9 {
+                front_off[d] |= new_off[d] & !seen_off[d];
+                seen_off[d] |= front_off[d];
+            }
+            // Off → on.
+            let mut new_on = [0u128; 9];
+            for d in 0..9 {
+                let mut f = front_off[d];
+                while f != 0 {
+                    let c = f.trailing_zeros() as usize;
+                    f &= f - 1;
+                    let p = self.link[c * 9 + d];
+                    if p.y != NO_CELL {
+                        new_on[p.y_digit as usize] |= 1 << p.y;
+                    }
+                    new_on[d] |= p.x;
+                }
+            }
+            if !on && new_on[sd] & sbit != 0 {
+                return Some(2 * round);
+            }
+            for d in 0..9 {
+                front_on[d] = new_on[d] & !seen_on[d];
+                seen_on[d] |= front_on[d];
+                front_off[d] = 0;
+            }
+        }
     }
 }
 
@@ -263,6 +419,7 @@ impl Chains {
 
     /// Explainer's cycle search from `src` "on"; the cycles' last nodes are
     /// left in `found`.
+    #[inline(never)]
     fn cycles(&mut self, g: &Graph, src: u16, worth: impl Fn(u32) -> bool) {
         self.reset();
         let root = self.push(src, true, NONE);
@@ -319,6 +476,7 @@ impl Chains {
 
     /// Explainer's forcing-chain search from `src` in state `on`: the node
     /// where the chain first reaches the opposite state of `src`, if any.
+    #[inline(never)]
     fn forcing(
         &mut self,
         g: &Graph,
@@ -405,12 +563,17 @@ impl Chains {
 /// strictly before the best one so far (difficulty and complexity both
 /// grow with the length; among equal steps the first found wins, as in
 /// Explainer's stable sort), which does not change the step chosen.
+#[inline(never)]
 pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
     let mut best: Option<Key> = None;
     // X-links only, Y-links only, both (Explainer's three loop searches).
     let mut g = ch.graph.take().unwrap_or_default();
+    let mut fast = ch.fast.take().unwrap_or_default();
     for (y, x) in [(false, true), (true, false), (true, true)] {
         g.build(b, y, x);
+        if x {
+            fast.build(b, y);
+        }
         for cell in 0..81 {
             let n = b.cand[cell].count_ones();
             if b.value[cell] != 0 || n < 2 || (!x && n > 2) {
@@ -431,9 +594,14 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
                 if x {
                     for on in [true, false] {
                         let base = if y { 7.0 } else { 6.6 };
-                        if let Some(t) = ch.forcing(&g, src, on, worth(best, base, sort_key(y, x)))
-                        {
+                        let w = worth(best, base, sort_key(y, x));
+                        if fast.forcing(src, on, y, &w).is_none() {
+                            continue;
+                        }
+                        if let Some(t) = ch.forcing(&g, src, on, w) {
                             chain_step(b, ch, t, y, &mut best, step);
+                        } else {
+                            debug_assert!(false, "bitboard and node searches disagree");
                         }
                     }
                 }
@@ -441,6 +609,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
         }
     }
     ch.graph = Some(g);
+    ch.fast = Some(fast);
     best.is_some()
 }
 

@@ -311,6 +311,7 @@ impl Memo {
 
 /// The step Explainer's Nishio, multiple or dynamic forcing chains entry
 /// takes, if any.
+#[inline(never)]
 pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode) -> bool {
     let mut best = Best {
         key: None,

@@ -18,8 +18,9 @@
 //!
 //! The ladder is implemented up to the techniques listed in
 //! [`Producer::is_implemented`]: all of SE 1.2.1 up to dynamic forcing
-//! chains, without dynamic forcing chains (+), the nested levels and
-//! SukakuExplainer's additions. A puzzle whose path reaches a technique that
+//! chains and SukakuExplainer's additions (strong-link fishes, WXYZ- to
+//! TUVWXYZ-wings), without dynamic forcing chains (+) and the nested
+//! levels. A puzzle whose path reaches a technique that
 //! is not implemented yet is answered [`SeOutcome::Unrated`] with the
 //! technique's name: never a wrong number. (Explainer takes the first
 //! technique in its order that finds a step; skipping one could change the
@@ -40,6 +41,7 @@
 #![allow(clippy::needless_range_loop)]
 
 mod aligned;
+mod als_wings;
 mod board;
 mod bug;
 mod chains;
@@ -48,6 +50,7 @@ mod fish;
 mod forcing;
 mod locking;
 mod singles;
+mod strong_links;
 mod subsets;
 #[cfg(test)]
 mod tests;
@@ -278,6 +281,13 @@ impl Producer {
                 | NakedTriplet
                 | Swordfish
                 | HiddenTriplet
+                | TwoStrongLinks
+                | ThreeStrongLinks
+                | FourStrongLinks
+                | WxyzWing
+                | VwxyzWing
+                | UvwxyzWing
+                | TuvwxyzWing
                 | XyWing
                 | XyzWing
                 | UniqueLoops
@@ -314,6 +324,13 @@ impl Producer {
             NakedTriplet => subsets::naked(b, step, 3),
             Swordfish => fish::find(b, step, 3),
             HiddenTriplet => subsets::hidden(b, step, 3),
+            TwoStrongLinks => strong_links::find(b, step, 2),
+            ThreeStrongLinks => strong_links::find(b, step, 3),
+            FourStrongLinks => strong_links::find(b, step, 4),
+            WxyzWing => als_wings::find(b, step, 3),
+            VwxyzWing => als_wings::find(b, step, 4),
+            UvwxyzWing => als_wings::find(b, step, 5),
+            TuvwxyzWing => als_wings::find(b, step, 6),
             XyWing => wings::xy(b, step, false),
             XyzWing => wings::xy(b, step, true),
             UniqueLoops => unique_loops::find(b, step, lk),
@@ -330,6 +347,25 @@ impl Producer {
             _ => false,
         }
     }
+}
+
+/// A technique name built at run time (SukakuExplainer's names carry a
+/// pattern suffix, "Skyscraper 011"), kept once for the program's life: the
+/// set of such names is small and bounded.
+fn intern(s: String) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut names = NAMES
+        .get_or_init(|| Mutex::new(HashSet::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(&n) = names.get(s.as_str()) {
+        return n;
+    }
+    let n: &'static str = Box::leak(s.into_boxed_str());
+    names.insert(n);
+    n
 }
 
 impl fmt::Display for Producer {

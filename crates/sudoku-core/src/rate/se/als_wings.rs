@@ -1,0 +1,225 @@
+//! SukakuExplainer's WXYZ-, VWXYZ-, UVWXYZ- and TUVWXYZ-wings: an almost
+//! locked set of `k` mutually visible cells (3 to 6) holding `k + 1`
+//! digits, and a bivalue cell "yz" whose two digits both lie in the set.
+//!
+//! The rules, from SukakuExplainer's `WXYZWing` family (LGPL; the code
+//! here is ours):
+//!
+//! - The set's cells in increasing order, each seeing all the earlier ones
+//!   (the first with 2 to `k + 1` candidates, every one with two or more,
+//!   the union below `k + 2` digits on the way and exactly `k + 1` at the
+//!   end); then yz among the cells seeing any of the set, ascending.
+//! - With x and z yz's smaller and larger digit: a digit is "restricted"
+//!   when yz sees every cell of the set holding it. If x is restricted
+//!   (and z too: doubly linked) or only z is (then the two swap roles),
+//!   the wing removes z from the cells seeing yz and every set cell
+//!   holding z; doubly linked, also x likewise, and each other digit of
+//!   the set from the cells seeing every set cell holding it. A doubly
+//!   linked wing that removes none of the other digits counts as singly
+//!   linked when it removes no z, or no x.
+//! - Difficulty: WXYZ 5.5, +0.1 when its largest cell holds 3 digits;
+//!   VWXYZ 6.2 + 0.1 × (2 − |3 − largest cell|); UVWXYZ 6.6; TUVWXYZ 7.5.
+//! - Of all the wings found, the first by difficulty, then number of
+//!   eliminations (more first), then suffix (link count, largest cell,
+//!   sum of cell sizes) in decreasing string order, then the order found.
+
+use super::SeStep;
+use super::board::{Board, PEER_MASK};
+
+fn forward(c: usize) -> u128 {
+    PEER_MASK[c] & !((2u128 << c) - 1)
+}
+
+struct Wing {
+    tenths: u16,
+    eliminations: usize,
+    suffix: String,
+    removals: Vec<(usize, u8)>,
+    cells: Vec<usize>,
+    digits: u16,
+}
+
+struct Search<'a> {
+    b: &'a Board,
+    k: usize,
+    als: Vec<usize>,
+    found: Vec<Wing>,
+}
+
+/// The step of SukakuExplainer's wing of `k` set cells (3: WXYZ, 4: VWXYZ,
+/// 5: UVWXYZ, 6: TUVWXYZ), if any.
+pub(super) fn find(b: &Board, step: &mut SeStep, k: usize) -> bool {
+    let mut s = Search {
+        b,
+        k,
+        als: Vec::with_capacity(k),
+        found: Vec::new(),
+    };
+    for c0 in 0..81 {
+        let n = b.cand[c0].count_ones() as usize;
+        if n > 1 && n < k + 2 {
+            s.als.push(c0);
+            s.extend(b.cand[c0], forward(c0));
+            s.als.pop();
+        }
+    }
+    s.found.sort_by(|a, c| {
+        a.tenths
+            .cmp(&c.tenths)
+            .then(c.eliminations.cmp(&a.eliminations))
+            .then(c.suffix.cmp(&a.suffix))
+    });
+    let Some(w) = s.found.into_iter().next() else {
+        return false;
+    };
+    let title = ["WXYZ-Wing", "VWXYZ-Wing", "UVWXYZ-Wing", "TUVWXYZ-Wing"][k - 3];
+    step.set(super::intern(format!("{title} {}", w.suffix)), w.tenths);
+    for (c, d) in w.removals {
+        step.remove(c, d);
+    }
+    step.cells = w.cells;
+    step.digits = super::board::digits(w.digits).collect();
+    true
+}
+
+impl Search<'_> {
+    /// Extend the set; `range` holds the later cells seeing every cell so
+    /// far (the candidates for the next one).
+    fn extend(&mut self, union: u16, range: u128) {
+        let k = self.k;
+        let mut m = range;
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let v = self.b.cand[c];
+            if v.count_ones() < 2 {
+                continue;
+            }
+            let u = union | v;
+            let last = self.als.len() + 1 == k;
+            let ok = if last {
+                u.count_ones() as usize == k + 1
+            } else {
+                (u.count_ones() as usize) < k + 2
+            };
+            if !ok {
+                continue;
+            }
+            self.als.push(c);
+            if last {
+                self.wings(u);
+            } else {
+                self.extend(u, range & forward(c));
+            }
+            self.als.pop();
+        }
+    }
+
+    /// Whether yz sees every set cell holding digit `d`.
+    fn restricted(&self, yz: usize, d: u8) -> bool {
+        self.als
+            .iter()
+            .all(|&c| !self.b.has(c, d) || PEER_MASK[yz] & 1 << c != 0)
+    }
+
+    /// The cells seeing every set cell holding `d` (and `from`).
+    fn seeing(&self, from: u128, d: u8) -> u128 {
+        self.als
+            .iter()
+            .filter(|&&c| self.b.has(c, d))
+            .fold(from, |m, &c| m & PEER_MASK[c])
+    }
+
+    fn wings(&mut self, union: u16) {
+        let b = self.b;
+        let biggest = self
+            .als
+            .iter()
+            .map(|&c| b.cand[c].count_ones())
+            .max()
+            .unwrap_or(0);
+        let size: u32 = self.als.iter().map(|&c| b.cand[c].count_ones()).sum();
+        let mut wing = 0u128;
+        let mut around = 0u128;
+        for &c in &self.als {
+            wing |= 1 << c;
+            around |= PEER_MASK[c];
+        }
+        around &= !wing;
+        let mut m = around;
+        while m != 0 {
+            let yz = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let v = b.cand[yz];
+            if v.count_ones() != 2 || v & union != v {
+                continue;
+            }
+            let x = v.trailing_zeros() as u8 + 1;
+            let z = 15 - v.leading_zeros() as u8 + 1;
+            let double = self.restricted(yz, z);
+            if self.restricted(yz, x) {
+                self.hint(yz, x, z, double, union, biggest, size, wing);
+            } else if double {
+                self.hint(yz, z, x, false, union, biggest, size, wing);
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn hint(
+        &mut self,
+        yz: usize,
+        x: u8,
+        z: u8,
+        mut double: bool,
+        union: u16,
+        biggest: u32,
+        size: u32,
+        wing: u128,
+    ) {
+        let b = self.b;
+        let out = !(wing | 1 << yz);
+        let mut removals: Vec<(usize, u8)> = Vec::new();
+        let take = |m: u128, d: u8, removals: &mut Vec<(usize, u8)>| {
+            let mut any = false;
+            for c in 0..81 {
+                if m & 1 << c != 0 && b.has(c, d) {
+                    removals.push((c, d));
+                    any = true;
+                }
+            }
+            any
+        };
+        let (mut weak, mut strong_x) = (false, false);
+        if double {
+            let rest = union & !b.cand[yz];
+            for w in super::board::digits(rest) {
+                weak |= take(self.seeing(!0, w) & out, w, &mut removals);
+            }
+            strong_x = take(self.seeing(PEER_MASK[yz], x) & out, x, &mut removals);
+        }
+        let strong_z = take(self.seeing(PEER_MASK[yz], z) & out, z, &mut removals);
+        if double && !weak && (!strong_z || !strong_x) {
+            double = false;
+        }
+        if removals.is_empty() {
+            return;
+        }
+        let tenths = match self.k {
+            3 => 55 + u16::from(biggest == 3),
+            4 => 62 + (2 - (3i32 - biggest as i32).abs()).max(0) as u16,
+            5 => 66,
+            _ => 75,
+        };
+        let mut cells = self.als.clone();
+        cells.push(yz);
+        self.found.push(Wing {
+            tenths,
+            eliminations: removals.len(),
+            suffix: format!("{}{}{}", if double { 2 } else { 1 }, biggest, size),
+            removals,
+            cells,
+            digits: union,
+        });
+    }
+}

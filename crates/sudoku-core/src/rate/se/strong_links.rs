@@ -1,0 +1,700 @@
+//! SukakuExplainer's strong-link fishes: "Scraper, Kite, Turbot" (two
+//! strong links: skyscraper, 2-string kite, turbot crane, their grouped
+//! forms through empty rectangles and split lines; 4.0–4.3), and the 3- and
+//! 4-strong-link fishes (5.4–5.7, 5.8–6.1), one search for all three
+//! (SukakuExplainer's `StrongLinks` producer; serate 1.18 uses it for the
+//! two-link entry too).
+//!
+//! The rules, from SukakuExplainer's source (LGPL; the code here is ours):
+//!
+//! - The region kinds of the links: every multiset of kinds (block, row,
+//!   column) of the degree's size, in the order of Gosper's enumeration of
+//!   `degree`-subsets of `3 * degree` bits where bit `i` of the subset
+//!   lies in slot `i % degree` (kinds ascending).
+//! - Per digit, the links are chosen depth first: for each link a region of
+//!   its kind (regions of the same kind as the previous link only after
+//!   it), holding the digit in 2 to 6 cells. Two cells make a plain strong
+//!   link (a block's two cells not in one row or column). More make a
+//!   grouped link where the cells split in two "blades": in a block, the
+//!   first "heart" cell (block position 0–14, the last six splitting by
+//!   lines, those only with four or more cells) whose "rectangle" is empty
+//!   of the digit; in a line, the first empty box segment. The link's two
+//!   ends are then cells with up to two supporting cells each, in
+//!   SukakuExplainer's layout (a single-cell blade against the other blade
+//!   with the heart as support, in both orders; else the blades as the
+//!   ends). A link sharing a candidate cell with an earlier one is
+//!   skipped.
+//! - For the full set, every order of the links (Heap's permutations,
+//!   countdown form) that reads as a string no greater than its reverse,
+//!   and every choice of which end of each link comes first (a binary
+//!   count), the consecutive links must meet: the end cells (with their
+//!   supports) of one and the next share a column, else a row, else a
+//!   block. The first and last free ends make the fish's eliminations: the
+//!   digit in cells seeing both (and their supports, for grouped end
+//!   links) outside the links' regions and the weak links' regions. When
+//!   the free ends see each other too (an "X-loop", taken only in the
+//!   order whose first link has the smallest region number, first end
+//!   first), each weak link also eliminates from the cells seeing both its
+//!   ends, and the weak links' regions are not excluded.
+//! - Difficulty: 4.0 / 5.4 / 5.8 for two / three / four links; +0.3 with
+//!   a grouped link; else +0.0 when the links are parallel lines of one
+//!   kind, +0.2 when they mix blocks and both line kinds (as the suffix
+//!   describes them), +0.1 otherwise.
+//! - Of all the fishes found, the first by difficulty, then by the number
+//!   of eliminations (more first, each counted once per part of the
+//!   pattern that finds it), then by suffix, then the order found.
+
+use super::SeStep;
+use super::board::{Board, PEER_MASK, REGION_CELLS};
+
+const NO: u8 = u8::MAX;
+
+/// Block positions of the "rectangle" (cells that must not hold the digit)
+/// per heart configuration (0–8: heart cell; 9–14: two lines of the block).
+const BLOCK_EMPTY: [&[u8]; 15] = [
+    &[4, 5, 7, 8],
+    &[3, 5, 6, 8],
+    &[3, 4, 6, 7],
+    &[1, 2, 7, 8],
+    &[0, 2, 6, 8],
+    &[0, 1, 6, 7],
+    &[1, 2, 4, 5],
+    &[0, 2, 3, 5],
+    &[0, 1, 3, 4],
+    &[6, 7, 8],
+    &[3, 4, 5],
+    &[0, 1, 2],
+    &[2, 5, 8],
+    &[1, 4, 7],
+    &[0, 3, 6],
+];
+
+/// The two blades per block configuration.
+const BLOCK_BLADES: [(&[u8], &[u8]); 15] = [
+    (&[3, 6], &[1, 2]),
+    (&[4, 7], &[0, 2]),
+    (&[5, 8], &[0, 1]),
+    (&[0, 6], &[4, 5]),
+    (&[1, 7], &[3, 5]),
+    (&[2, 8], &[3, 4]),
+    (&[0, 3], &[7, 8]),
+    (&[1, 4], &[6, 8]),
+    (&[2, 5], &[6, 7]),
+    (&[0, 1, 2], &[3, 4, 5]),
+    (&[0, 1, 2], &[6, 7, 8]),
+    (&[3, 4, 5], &[6, 7, 8]),
+    (&[0, 3, 6], &[1, 4, 7]),
+    (&[0, 3, 6], &[2, 5, 8]),
+    (&[1, 4, 7], &[2, 5, 8]),
+];
+
+fn mask(ps: &[u8]) -> u16 {
+    ps.iter().fold(0, |m, &p| m | 1 << p)
+}
+
+/// Positions of a mask, ascending.
+fn nth(m: u16, k: u32) -> usize {
+    let mut m = m;
+    for _ in 0..k {
+        m &= m - 1;
+    }
+    m.trailing_zeros() as usize
+}
+
+fn same_line(a: usize, b: usize) -> bool {
+    a % 9 == b % 9 || a / 9 == b / 9
+}
+
+/// The region (column first, then row, then block) holding every given
+/// cell (`NO` entries ignored; `first` is the reference cell).
+fn share_region(cells: &[u8]) -> Option<usize> {
+    let first = cells[0] as usize;
+    let all =
+        |f: &dyn Fn(usize) -> usize| cells.iter().all(|&c| c == NO || f(c as usize) == f(first));
+    if all(&|c| c % 9) {
+        return Some(18 + first % 9);
+    }
+    if all(&|c| c / 9) {
+        return Some(9 + first / 9);
+    }
+    if all(&|c| c / 27 * 3 + c % 9 / 3) {
+        return Some(first / 27 * 3 + first % 9 / 3);
+    }
+    None
+}
+
+fn region_mask(r: usize) -> u128 {
+    REGION_CELLS[r].iter().fold(0u128, |m, &c| m | 1 << c)
+}
+
+/// One fish found.
+struct Found {
+    tenths: u16,
+    eliminations: u32,
+    suffix: Vec<u8>,
+    victims: Vec<usize>,
+    digit: u8,
+    cells: Vec<usize>,
+    regions: Vec<usize>,
+    grouped: bool,
+    ring: bool,
+}
+
+struct Search<'a> {
+    b: &'a Board,
+    n: usize,
+    kinds: Vec<usize>,
+    digit: u8,
+    /// `cells[2 * link + side]`, supports at `+ 2n` and `+ 4n`.
+    cells: Vec<u8>,
+    region: Vec<usize>,
+    grouped: Vec<bool>,
+    /// The candidate cells of the links chosen so far.
+    taken: u128,
+    found: Vec<Found>,
+    /// Per evaluation: the region shared by two link ends (`NO_REGION`
+    /// when none), indexed by end (`2 * link + side`).
+    meet: [[u8; 8]; 8],
+    /// Per evaluation: the link whose region has the smallest number.
+    min_link: usize,
+}
+
+const NO_REGION: u8 = u8::MAX;
+const UNKNOWN: u8 = u8::MAX - 1;
+
+/// The cells of each region as a bit set.
+static REGION_MASK: std::sync::LazyLock<[u128; 27]> =
+    std::sync::LazyLock::new(|| std::array::from_fn(region_mask));
+
+/// The step SukakuExplainer's `StrongLinks(degree)` producer takes, if any.
+pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize) -> bool {
+    let mut s = Search {
+        b,
+        n: degree,
+        kinds: vec![0; degree],
+        digit: 0,
+        cells: vec![NO; 6 * degree],
+        region: vec![0; degree],
+        grouped: vec![false; degree],
+        taken: 0,
+        found: Vec::new(),
+        meet: [[NO_REGION; 8]; 8],
+        min_link: 0,
+    };
+    let bits = 3 * degree as u32;
+    for m in 0u32..1 << bits {
+        if m.count_ones() != degree as u32 {
+            continue;
+        }
+        let mut ok = true;
+        let mut i = 0;
+        for bit in 0..bits {
+            if m & 1 << bit != 0 {
+                if bit as usize % degree != i {
+                    ok = false;
+                    break;
+                }
+                s.kinds[i] = bit as usize / degree;
+                i += 1;
+            }
+        }
+        if !ok {
+            continue;
+        }
+        for d in 1..=9 {
+            s.digit = d;
+            s.build(0, 0);
+        }
+    }
+    // Stable sort: difficulty, eliminations (more first), suffix.
+    s.found.sort_by(|a, c| {
+        a.tenths
+            .cmp(&c.tenths)
+            .then(c.eliminations.cmp(&a.eliminations))
+            .then(a.suffix.cmp(&c.suffix))
+    });
+    let Some(f) = s.found.into_iter().next() else {
+        return false;
+    };
+    step.set(name(degree, &f), f.tenths);
+    for &v in &f.victims {
+        step.remove(v, f.digit);
+    }
+    step.cells = f.cells;
+    step.digits.push(f.digit);
+    for r in f.regions {
+        step.region(r);
+    }
+    true
+}
+
+/// SukakuExplainer's name of the fish, its suffix included ("Skyscraper
+/// 011", "Grouped 3 Strong links 1011", "(2 Strong Links) X-Loop 001").
+fn name(n: usize, f: &Found) -> &'static str {
+    let sfx = &f.suffix[1..];
+    let (zero, two) = (sfx.contains(&b'0'), sfx.contains(&b'2'));
+    let core = if f.ring {
+        let g = if f.grouped { "Grouped " } else { "" };
+        format!("({n} Strong Links) {g}X-Loop")
+    } else {
+        let plain = if !zero && !two {
+            if n < 3 {
+                "Skyscraper".to_string()
+            } else {
+                format!("{n} Skyscrapers")
+            }
+        } else if !zero && n < 4 {
+            format!("{n}-String Kite")
+        } else {
+            format!("{n} Strong links")
+        };
+        if f.grouped {
+            format!("Grouped {plain}")
+        } else {
+            plain
+        }
+    };
+    let suffix = String::from_utf8_lossy(&f.suffix);
+    super::intern(format!("{core} {suffix}"))
+}
+
+/// Whether the digits of `s` read no greater than reversed.
+fn is_lex(s: &[usize]) -> bool {
+    s.iter().le(s.iter().rev())
+}
+
+/// SukakuExplainer's line-kind name of a sequence of link kinds.
+fn line_name(set: &[usize]) -> Vec<u8> {
+    let mut original = Vec::new();
+    let mut lines = Vec::new();
+    let mut reverse: Vec<u8> = Vec::new();
+    let mut current = Vec::new();
+    let mut one = false;
+    for &k in set {
+        if k == 1 {
+            one = true;
+            reverse.insert(0, b'2');
+            current.push(b'2');
+        }
+        original.push(b'0' + k as u8);
+        if k == 2 {
+            lines.push(b'1');
+            reverse.insert(0, b'1');
+            current.push(b'1');
+        } else {
+            lines.push(b'0' + k as u8);
+            if k == 0 {
+                reverse.insert(0, b'0');
+                current.push(b'0');
+            }
+        }
+    }
+    if reverse > current {
+        reverse = current;
+    }
+    if one {
+        return if original > reverse {
+            reverse
+        } else {
+            original
+        };
+    }
+    lines
+}
+
+impl Search<'_> {
+    fn has(&self, c: usize) -> bool {
+        self.b.has(c, self.digit)
+    }
+
+    fn cell(&self, r: usize, pos: usize) -> u8 {
+        REGION_CELLS[r][pos]
+    }
+
+    fn build(&mut self, depth: usize, x: usize) {
+        let n = self.n;
+        if depth >= n {
+            return;
+        }
+        let kind = self.kinds[depth];
+        let from = if depth > 0 && self.kinds[depth - 1] == kind {
+            x + 1
+        } else {
+            0
+        };
+        for i in from..9 {
+            let r = kind * 9 + i;
+            self.grouped[depth] = false;
+            self.region[depth] = r;
+            let pots = self.b.positions(r, self.digit);
+            let count = pots.count_ones();
+            if !(2..=6).contains(&count) {
+                continue;
+            }
+            let (mut blade1, mut blade2, mut heart_pot) = (pots, pots, pots);
+            let mut e = 0usize;
+            if count > 2 {
+                let configs = if kind == 0 { 15 } else { 3 };
+                while e < configs {
+                    if e > 8 && count < 4 {
+                        e += 1;
+                        continue;
+                    }
+                    blade1 = pots;
+                    blade2 = pots;
+                    heart_pot = pots;
+                    let empty = if kind == 0 {
+                        mask(BLOCK_EMPTY[e])
+                    } else {
+                        mask(&[3 * e as u8, 3 * e as u8 + 1, 3 * e as u8 + 2])
+                    };
+                    if pots & empty == 0 {
+                        if kind == 0 {
+                            blade1 = pots & mask(BLOCK_BLADES[e].0);
+                            blade2 = pots & mask(BLOCK_BLADES[e].1);
+                            heart_pot = if e < 9 { pots & 1 << e } else { 0 };
+                        } else {
+                            let segs: Vec<usize> = (0..3).filter(|&s| s != e).collect();
+                            let seg = |s: usize| 0b111u16 << (3 * s);
+                            blade1 = pots & seg(segs[0]);
+                            blade2 = pots & seg(segs[1]);
+                        }
+                        if blade1 != 0 && blade2 != 0 {
+                            self.grouped[depth] = true;
+                        }
+                        break;
+                    }
+                    e += 1;
+                }
+                if !self.grouped[depth] {
+                    continue;
+                }
+            }
+            let (c1, c2) = (blade1.count_ones(), blade2.count_ones());
+            let block = kind == 0;
+            let heart = if e < 9 { self.cell(r, e) } else { NO };
+            let (p0, s0a, s0b) = (2 * depth, 2 * n + 2 * depth, 4 * n + 2 * depth);
+            let mut ordinal = 0;
+            while ordinal < 2 {
+                self.cells[s0a] = NO;
+                self.cells[s0b] = NO;
+                self.cells[s0a + 1] = NO;
+                self.cells[s0b + 1] = NO;
+                let mut skip = false;
+                if self.grouped[depth] {
+                    if c1 == 1 || c2 == 1 {
+                        if ordinal == 0 {
+                            if c1 == 1 {
+                                self.cells[p0] = self.cell(r, nth(blade1, 0));
+                                self.cells[p0 + 1] = self.cell(r, nth(blade2, 0));
+                                if block {
+                                    self.cells[s0a + 1] = heart;
+                                    if c2 > 1 {
+                                        self.cells[s0b + 1] = self.cell(r, nth(blade2, 1));
+                                    }
+                                } else {
+                                    self.cells[s0a + 1] = self.cell(r, nth(blade2, 1));
+                                    if c2 > 2 {
+                                        self.cells[s0b + 1] = self.cell(r, nth(blade2, 2));
+                                    }
+                                }
+                                if c2 == 1 {
+                                    self.cells[p0] = self.cell(r, nth(blade1, 0));
+                                    self.cells[p0 + 1] = self.cell(r, nth(blade2, 0));
+                                    self.cells[s0a + 1] = NO;
+                                    self.cells[s0a] = NO;
+                                    self.cells[s0b] = NO;
+                                    self.cells[s0b + 1] = NO;
+                                    ordinal = 1;
+                                }
+                            } else {
+                                skip = true;
+                            }
+                        }
+                        if !skip && ordinal == 1 {
+                            if c2 == 1 {
+                                self.cells[p0] = self.cell(r, nth(blade2, 0));
+                                self.cells[p0 + 1] = self.cell(r, nth(blade1, 0));
+                                self.cells[s0a] = NO;
+                                self.cells[s0b] = NO;
+                                self.cells[s0b + 1] = NO;
+                                if block {
+                                    self.cells[s0a + 1] = heart;
+                                    if c1 > 1 {
+                                        self.cells[s0b + 1] = self.cell(r, nth(blade1, 1));
+                                    }
+                                } else {
+                                    self.cells[s0a + 1] = self.cell(r, nth(blade1, 1));
+                                    if c1 > 2 {
+                                        self.cells[s0b + 1] = self.cell(r, nth(blade1, 2));
+                                    }
+                                }
+                            } else {
+                                skip = true;
+                            }
+                        }
+                    } else {
+                        self.cells[p0] = self.cell(r, nth(blade1, 0));
+                        self.cells[s0a] = self.cell(r, nth(blade1, 1));
+                        if c1 > 2 {
+                            self.cells[s0b] = self.cell(r, nth(blade1, 2));
+                        }
+                        self.cells[p0 + 1] = self.cell(r, nth(blade2, 0));
+                        self.cells[s0a + 1] = self.cell(r, nth(blade2, 1));
+                        if c2 > 2 {
+                            self.cells[s0b + 1] = self.cell(r, nth(blade2, 2));
+                        }
+                        let eml = e > 8
+                            && count == 4
+                            && same_line(self.cells[s0a] as usize, self.cells[s0a + 1] as usize)
+                            && same_line(self.cells[p0] as usize, self.cells[p0 + 1] as usize);
+                        if eml && ordinal == 1 && self.cells[p0 + 1] == self.cell(r, nth(blade2, 0))
+                        {
+                            self.cells[p0 + 1] = self.cell(r, nth(blade1, 1));
+                            self.cells[s0a] = self.cell(r, nth(blade2, 0));
+                        }
+                        if !eml {
+                            ordinal = 1;
+                            if e < 9 && heart_pot.count_ones() == 1 {
+                                if c1 == 2 {
+                                    self.cells[s0b] = heart;
+                                }
+                                if c2 == 2 {
+                                    self.cells[s0b + 1] = heart;
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    ordinal = 1;
+                    self.cells[p0] = self.cell(r, nth(pots, 0));
+                    self.cells[p0 + 1] = self.cell(r, nth(pots, 1));
+                    if block && same_line(self.cells[p0] as usize, self.cells[p0 + 1] as usize) {
+                        skip = true;
+                    }
+                }
+                if !skip {
+                    let mine = REGION_CELLS[r]
+                        .iter()
+                        .filter(|&&c| self.has(c as usize))
+                        .fold(0u128, |m, &c| m | 1 << c);
+                    if self.taken & mine == 0 {
+                        let saved = self.taken;
+                        self.taken |= mine;
+                        self.build(depth + 1, i);
+                        if depth == n - 1 {
+                            self.evaluate();
+                        }
+                        self.taken = saved;
+                    }
+                }
+                ordinal += 1;
+            }
+        }
+    }
+
+    /// Every order of the links (Heap's permutations, countdown form) and
+    /// every choice of ends.
+    fn evaluate(&mut self) {
+        let n = self.n;
+        self.meet = [[UNKNOWN; 8]; 8];
+        // A fish chains every link to a next one: unless the links' ends
+        // meet in a connected pattern no order can succeed (exact cut).
+        let mut adj = [0u8; 4];
+        for a in 0..n {
+            for c in a + 1..n {
+                let meets =
+                    (0..2).any(|x| (0..2).any(|y| self.meet(2 * a + x, 2 * c + y) != NO_REGION));
+                if meets {
+                    adj[a] |= 1 << c;
+                    adj[c] |= 1 << a;
+                }
+            }
+        }
+        let mut reach = 1u8;
+        loop {
+            let next = (0..n)
+                .filter(|&a| reach & 1 << a != 0)
+                .fold(reach, |m, a| m | adj[a]);
+            if next == reach {
+                break;
+            }
+            reach = next;
+        }
+        if reach.count_ones() as usize != n {
+            return;
+        }
+        self.min_link = (0..n)
+            .min_by_key(|&k| full_number(self.region[k]))
+            .unwrap_or(0);
+        let mut q: Vec<usize> = (0..n).collect();
+        let mut r: Vec<usize> = (0..=n).collect();
+        self.orders(&q);
+        let mut s = 1;
+        while s < n {
+            r[s] -= 1;
+            let t = s % 2 * r[s];
+            q.swap(t, s);
+            self.orders(&q);
+            s = 1;
+            while r[s] == 0 {
+                r[s] = s;
+                s += 1;
+            }
+        }
+    }
+
+    fn orders(&mut self, q: &[usize]) {
+        if !is_lex(q) {
+            return;
+        }
+        let n = self.n;
+        let mut u = [0usize; 4];
+        for bits in 0u32..1 << n {
+            for (k, x) in u.iter_mut().enumerate().take(n) {
+                *x = (bits >> (n - 1 - k) & 1) as usize;
+            }
+            self.try_fish(q, &u[..n]);
+        }
+    }
+
+    fn group(&self, idx: usize) -> [u8; 3] {
+        let n = self.n;
+        [
+            self.cells[idx],
+            self.cells[idx + 2 * n],
+            self.cells[idx + 4 * n],
+        ]
+    }
+
+    /// The region shared by link ends `i` and `j` (memoised per
+    /// evaluation), or `NO_REGION`.
+    fn meet(&mut self, i: usize, j: usize) -> u8 {
+        if self.meet[i][j] == UNKNOWN {
+            let (a, b) = (self.group(i), self.group(j));
+            self.meet[i][j] =
+                share_region(&[a[0], a[1], a[2], b[0], b[1], b[2]]).map_or(NO_REGION, |r| r as u8);
+        }
+        self.meet[i][j]
+    }
+
+    fn try_fish(&mut self, q: &[usize], u: &[usize]) {
+        let n = self.n;
+        let mut share = [0usize; 4];
+        let mut bridges = [[[NO; 3]; 2]; 4];
+        for w in 0..n - 1 {
+            let (i, j) = (2 * q[w] + (1 - u[w]), 2 * q[w + 1] + u[w + 1]);
+            match self.meet(i, j) {
+                NO_REGION => return,
+                reg => share[w] = reg as usize,
+            }
+            bridges[w] = [self.group(i), self.group(j)];
+        }
+        let (si, ei) = (2 * q[0] + u[0], 2 * q[n - 1] + (1 - u[n - 1]));
+        let (start, end) = (self.group(si), self.group(ei));
+        let ring = self.meet(si, ei) != NO_REGION;
+        // Explainer compares region numbers: the smallest is unique.
+        let min_first = q[0] == self.min_link;
+        if ring && !(min_first && u[0] == 0) {
+            return;
+        }
+        let b = self.b;
+        let d = self.digit;
+        let seeing = |g: &[u8]| {
+            g.iter()
+                .filter(|&&c| c != NO)
+                .fold(!0u128, |m, &c| m & PEER_MASK[c as usize])
+        };
+        let mut base = 0u128;
+        for k in 0..n {
+            base |= REGION_MASK[self.region[k]];
+        }
+        let mut victims = PEER_MASK[start[0] as usize] & PEER_MASK[end[0] as usize];
+        if self.grouped[q[0]] && start[1] != NO {
+            victims &= seeing(&start[1..]);
+        }
+        if self.grouped[q[n - 1]] && end[1] != NO {
+            victims &= seeing(&end[1..]);
+        }
+        victims &= !(1u128 << start[0]) & !(1u128 << end[0]) & !base;
+        if !ring {
+            for &s in &share[..n - 1] {
+                victims &= !REGION_MASK[s];
+            }
+        }
+        let mut list = Vec::new();
+        let mut total = 0u32;
+        let mut add = |v: u128, list: &mut Vec<usize>| {
+            for c in 0..81 {
+                if v & 1 << c != 0 && b.has(c, d) {
+                    total += 1;
+                    if !list.contains(&c) {
+                        list.push(c);
+                    }
+                }
+            }
+        };
+        add(victims, &mut list);
+        if ring {
+            for [b1, b2] in bridges.iter().take(n - 1) {
+                let mut v = PEER_MASK[b1[0] as usize] & PEER_MASK[b2[0] as usize];
+                if b1[1] != NO {
+                    v &= seeing(&b1[1..]);
+                }
+                if b2[1] != NO {
+                    v &= seeing(&b2[1..]);
+                }
+                v &= !(1u128 << b1[0]) & !(1u128 << b2[0]) & !base;
+                add(v, &mut list);
+            }
+        }
+        if list.is_empty() {
+            return;
+        }
+        list.sort_unstable();
+        let grouped_count = self.grouped.iter().filter(|&&g| g).count();
+        let set: Vec<usize> = q.iter().map(|&k| self.kinds[k]).collect();
+        let mut suffix = vec![b'0' + grouped_count as u8];
+        if is_lex(&set) {
+            suffix.extend(line_name(&set));
+        } else {
+            let rev: Vec<usize> = set.iter().rev().copied().collect();
+            suffix.extend(line_name(&rev));
+        }
+        let base_tenths = [0u16, 40, 54, 58][n - 1];
+        let rest = &suffix[1..];
+        let add_tenths = if grouped_count > 0 || rest.iter().any(|&c| c >= b'3') {
+            3
+        } else if !rest.contains(&b'0') && !rest.contains(&b'2') {
+            0
+        } else if rest.contains(&b'0') && rest.contains(&b'2') {
+            2
+        } else {
+            1
+        };
+        let mut cells = vec![start[0] as usize];
+        for [b1, b2] in bridges.iter().take(n - 1) {
+            cells.push(b1[0] as usize);
+            cells.push(b2[0] as usize);
+        }
+        cells.push(end[0] as usize);
+        let mut regions: Vec<usize> = q.iter().map(|&k| self.region[k]).collect();
+        regions.extend_from_slice(&share[..n - 1]);
+        self.found.push(Found {
+            tenths: base_tenths + add_tenths,
+            eliminations: total,
+            suffix,
+            victims: list,
+            digit: d,
+            cells,
+            regions,
+            grouped: grouped_count > 0,
+            ring,
+        });
+    }
+}
+
+/// SukakuExplainer's region number: kind * 10 + index + 1.
+fn full_number(r: usize) -> usize {
+    r / 9 * 10 + r % 9 + 1
+}
