@@ -788,12 +788,30 @@ fn zdd_is_written_in_its_text_format() {
         .assert()
         .success()
         .stdout("3\n")
-        .stderr(predicate::str::contains("ZDD of 8 nodes"));
+        .stderr(predicate::str::contains("ZDD of 7 nodes"));
     let text = std::fs::read_to_string(&path).unwrap();
     let nodes: Vec<&str> = text.lines().filter(|l| !l.starts_with('|')).collect();
-    assert_eq!(nodes.len(), 9, "{text}");
+    // the example of --help
+    let want = "2:(6?0:1) 3:(2?0:2) 4:(3?0:1) 5:(5?0:2) 6:(1?5:4) 7:(4?0:6) 8:(0?7:3) root 8";
+    assert_eq!(nodes.join(" "), want, "{text}");
+    // branching in the items line's order (a b c d e f): another diagram
+    let out = dlx()
+        .args(["--zdd", "-", "--item-order", "given"])
+        .write_stdin(DOMINO23)
+        .assert()
+        .success();
+    let given = stdout_of(&out);
+    let nodes: Vec<&str> = given.lines().filter(|l| !l.starts_with('|')).collect();
+    assert_eq!(nodes.len(), 9, "{given}");
     assert_eq!(nodes[0], "2:(2?0:1)");
     assert_eq!(nodes[8], "root 9");
+    // the items line shuffled: the same diagram as by default
+    let out = dlx()
+        .args(["--zdd", "-"])
+        .write_stdin(DOMINO23.replacen("a b c d e f", "e c a f d b", 1))
+        .assert()
+        .success();
+    assert_eq!(stdout_of(&out), text);
     let out = dlx()
         .args(["--zdd", "-"])
         .write_stdin(DOMINO23)

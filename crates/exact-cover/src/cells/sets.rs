@@ -122,6 +122,9 @@ pub(crate) struct Sets {
     pub coloured: bool,
     /// Sparse-set removals performed (this engine's "updates").
     pub updates: u64,
+    /// Memory accesses counted as Knuth counts "mems" (what is counted:
+    /// the docs of [`Cells`](crate::Cells)).
+    pub mems: u64,
 }
 
 impl Sets {
@@ -226,6 +229,7 @@ impl Sets {
             epoch: 1,
             coloured,
             updates: 0,
+            mems: 0,
         }
     }
 
@@ -246,6 +250,7 @@ impl Sets {
         self.restore(0);
         self.reactivate(self.n1);
         self.updates = 0;
+        self.mems = 0;
     }
 
     /// Start the step count at `epoch` with every stamp at `stamp`
@@ -266,6 +271,7 @@ impl Sets {
     #[inline]
     pub fn restore(&mut self, mark: u32) {
         let items = &mut self.items[..];
+        self.mems += 2 * (self.trail.len() as u64).saturating_sub(mark as u64);
         while self.trail.len() > mark as usize {
             let (i, s) = self.trail.pop().expect("trail above mark");
             if i & PURIFIED != 0 {
@@ -311,22 +317,26 @@ impl Sets {
     /// The active primary item with the fewest active options (the first
     /// in order among ties), and its size.
     #[inline]
-    pub fn min_item(&self) -> (u32, u32) {
+    pub fn min_item(&mut self) -> (u32, u32) {
         let items = &self.items[..];
         if self.track {
             // a dead end anywhere, else the first forced move, from the bits
             let mut forced = None;
+            let mut read = 0;
             for (w, (&s, &a)) in self.small.iter().zip(&self.active).enumerate() {
                 let mut m = s & a;
                 while m != 0 {
                     let i = w as u32 * 64 + m.trailing_zeros();
+                    read += 1;
                     if items[i as usize].size == 0 {
+                        self.mems += read;
                         return (i, 0);
                     }
                     forced.get_or_insert(i);
                     m &= m - 1;
                 }
             }
+            self.mems += read;
             if let Some(i) = forced {
                 return (i, 1);
             }
@@ -334,6 +344,8 @@ impl Sets {
         // the exact minimum of (size, item) over the active items, without
         // branches; a dead end found early saves nothing worth a branch
         let mut best = u64::MAX;
+        // pact[k] and items[i].size for each active item
+        self.mems += 2 * self.np as u64;
         for &i in &self.pact[..self.np as usize] {
             let key = (items[i as usize].size as u64) << 32 | i as u64;
             best = best.min(key);
@@ -343,7 +355,8 @@ impl Sets {
 
     /// The first active primary item in order, and its size.
     #[inline]
-    pub fn first_item(&self) -> (u32, u32) {
+    pub fn first_item(&mut self) -> (u32, u32) {
+        self.mems += self.np as u64 + 1;
         let i = *self.pact[..self.np as usize]
             .iter()
             .min()
@@ -353,7 +366,8 @@ impl Sets {
 
     /// Option node `pos` of item `i`'s set.
     #[inline]
-    pub fn member(&self, i: u32, pos: u32) -> u32 {
+    pub fn member(&mut self, i: u32, pos: u32) -> u32 {
+        self.mems += 2;
         self.set[(self.items[i as usize].base + pos) as usize]
     }
 
@@ -383,11 +397,14 @@ impl Sets {
             dead: false,
             epoch: self.epoch,
             updates: 0,
+            mems: 0,
         }
     }
 
     /// Remove primary item `i` from the active items.
     #[inline(always)]
+    /// Six mems (a swap in the active list and its positions), which the
+    /// callers count.
     fn deactivate(&mut self, i: u32) {
         let (pact, ppos) = (&mut self.pact[..], &mut self.ppos[..]);
         let p = ppos[i as usize];
@@ -408,7 +425,9 @@ impl Sets {
         self.new_step();
         let mut hot = self.hot(false);
         hot.hide_all::<T, false>(i, NONE);
-        self.updates += hot.updates;
+        let (updates, mems) = (hot.updates, hot.mems);
+        self.updates += updates;
+        self.mems += mems + 6;
         self.deactivate(i);
     }
 
@@ -419,6 +438,7 @@ impl Sets {
     /// forced moves specially too).
     #[inline]
     pub fn cover_forced(&mut self, i: u32) {
+        self.mems += 6;
         self.deactivate(i);
     }
 
@@ -436,10 +456,25 @@ impl Sets {
     /// as an item with no option.
     #[inline]
     pub fn apply<const COLOURED: bool, const T: bool, const P: bool>(&mut self, x: u32) -> bool {
+        // the mems are added up in a local (a register), not in `self`
+        let mut mems = 0;
+        let live = self.apply_counting::<COLOURED, T, P>(x, &mut mems);
+        self.mems += mems;
+        live
+    }
+
+    /// [`apply`](Self::apply), adding its mems to `mems`.
+    #[inline(always)]
+    fn apply_counting<const COLOURED: bool, const T: bool, const P: bool>(
+        &mut self,
+        x: u32,
+        mems: &mut u64,
+    ) -> bool {
         self.new_step();
         if P {
             let mut w = x + 1;
             loop {
+                *mems += 1;
                 let nd = self.nodes[w as usize];
                 if nd.item & SPACER != 0 {
                     w = nd.loc;
@@ -449,6 +484,7 @@ impl Sets {
                     break;
                 }
                 if nd.item < self.n1 {
+                    *mems += 6;
                     self.deactivate(nd.item);
                 }
                 w += 1;
@@ -456,6 +492,7 @@ impl Sets {
         }
         let mut w = x + 1;
         loop {
+            *mems += 1;
             let nd = self.nodes[w as usize];
             if nd.item & SPACER != 0 {
                 w = nd.loc;
@@ -467,21 +504,28 @@ impl Sets {
             let j = nd.item;
             let dead = if j < self.n1 {
                 if !P {
+                    *mems += 6;
                     self.deactivate(j);
                 }
                 let mut hot = self.hot(P);
                 hot.hide_all::<T, P>(j, w);
-                let (updates, dead) = (hot.updates, hot.dead);
+                let (updates, m, dead) = (hot.updates, hot.mems, hot.dead);
                 self.updates += updates;
+                *mems += m;
                 dead
             } else if !COLOURED {
                 // the option is still live, so no other option has used j
                 let mut hot = self.hot(P);
                 hot.hide_all::<T, P>(j, w);
-                let (updates, dead) = (hot.updates, hot.dead);
+                let (updates, m, dead) = (hot.updates, hot.mems, hot.dead);
                 self.updates += updates;
+                *mems += m;
                 dead
-            } else if self.items[j as usize].purified == 0 {
+            } else if {
+                *mems += 1;
+                self.items[j as usize].purified == 0
+            } {
+                *mems += 1;
                 let c = self.colour[w as usize];
                 let colour = &self.colour[..];
                 let mut hot = Hot {
@@ -495,6 +539,7 @@ impl Sets {
                     dead: false,
                     epoch: self.epoch,
                     updates: 0,
+                    mems: 0,
                 };
                 if c == 0 {
                     hot.hide_all::<T, P>(j, w);
@@ -502,6 +547,7 @@ impl Sets {
                     hot.purify::<T, P>(j, c, colour);
                 }
                 self.updates += hot.updates;
+                *mems += hot.mems;
                 hot.dead
             } else {
                 false
@@ -534,6 +580,8 @@ struct Hot<'a> {
     dead: bool,
     epoch: u32,
     updates: u64,
+    /// Mems counted (see [`Sets::mems`]).
+    mems: u64,
 }
 
 impl Hot<'_> {
@@ -631,8 +679,14 @@ impl Hot<'_> {
         let s = rec.size.saturating_sub(1);
         let b = rec.base;
         rec.size = s;
+        // the node read (by the caller), the record read, the size
+        // written, set[b + s] read, two entries of `set` and two locations
+        // written
+        let mut mems = 8;
         if rec.stamp != epoch {
             rec.stamp = epoch;
+            // the stamp written, the trail entry pushed
+            mems += 2;
             // SAFETY: the first size this step saves for `i` (its stamp
             // was not the step's, and now is). The size saved, `s + 1`, is
             // at most `cap(i)` (see above).
@@ -650,6 +704,7 @@ impl Hot<'_> {
             self.put(b + s, w);
             self.set_loc(w, s);
         }
+        self.mems += mems;
         if P && s == 0 && self.ppos[i as usize] < self.watch {
             // an active primary item has no option left
             self.dead = true;
@@ -676,6 +731,8 @@ impl Hot<'_> {
         // an option node where it has no `SPACER` bit
         let mut w = y + 1;
         let mut n = 0;
+        // every node of the option but `y` is read, and the spacer
+        self.mems += 1;
         loop {
             // SAFETY: a node of `y`'s option (see above).
             let nd = unsafe { self.node(w) };
@@ -707,10 +764,12 @@ impl Hot<'_> {
     fn hide_all<const T: bool, const P: bool>(&mut self, i: u32, keep: u32) {
         let ItemRec { size, base, .. } = self.items[i as usize];
         let mut n = 0;
+        self.mems += 1;
         for p in base..base + size {
             // SAFETY: `p` is in `i`'s slice (`size <= cap(i)`, invariant
             // 3), inside `set`, whose entries are option nodes (invariant 2).
             unsafe {
+                self.mems += 1;
                 let y = self.at(p);
                 if y != keep {
                     n += self.hide::<T, P>(y);
@@ -738,9 +797,13 @@ impl Hot<'_> {
         // SAFETY: the step's first purification of `j` (its mark was 0,
         // and now is 1).
         unsafe { self.save((PURIFIED | j, 0)) };
+        // the record read and written, the trail entry pushed
+        self.mems += 3;
         for p in base..base + size {
             // SAFETY: as in `hide_all`.
             unsafe {
+                // the entry of `set` and the node's colour
+                self.mems += 2;
                 let y = self.at(p);
                 if colour[y as usize] != c {
                     let n = self.hide::<T, P>(y);
