@@ -67,8 +67,8 @@ OUTPUT (standard output, or -o FILE):
                                "bytes": .., "seconds": ..}}
                   where "stop" is exhausted, solution-limit, node-limit or deadline and
                   "complete" is true only for exhausted (the count is exact). "mems"
-                  counts memory accesses as Knuth's programs do (--engine cells; null
-                  from the links engine, which does not count them).
+                  counts memory accesses as Knuth's programs do (--engine cells
+                  --mems; null otherwise).
   Standard error gets the number of solutions (and why the search stopped when it
   was cut short), warnings, --stats and the progress bar.
 
@@ -199,6 +199,14 @@ pub struct Args {
     /// links. The links engine never prunes, so it ignores this flag.
     #[arg(long)]
     pub no_prune: bool,
+    /// Cells engine: count mems, memory accesses as Knuth's programs count them
+    /// (his cost measure), shown by --stats and in the JSON summary.
+    ///
+    /// Counted access by access (what counts: the docs of exact_cover::Cells);
+    /// costs some time (about 10% more instructions on Sudoku XCC), so it is off
+    /// unless asked for. The links engine does not count mems.
+    #[arg(long)]
+    pub mems: bool,
     /// With --count: memoised counting (DXZ): subproblems with the same items left
     /// to cover (and colours) are counted once; exact counts of any size.
     ///
@@ -572,6 +580,11 @@ pub fn configure(args: &Args, parsed: &Parsed, source: &str) -> anyhow::Result<P
             Cells::with_config(&parsed.problem, config).map_err(|e| anyhow!("{source}: {e}"))?,
         )),
     };
+    if args.mems && args.engine != EngineArg::Cells {
+        anyhow::bail!(
+            "--mems is counted by the cells engine only: add --engine cells (the links engine does not count mems)"
+        );
+    }
     if args.engine == EngineArg::Cells && (args.max_level.is_some() || args.verbose > 0) {
         anyhow::bail!("--max-level and -v run on the links engine: leave out --engine cells");
     }
@@ -592,6 +605,7 @@ pub fn configure(args: &Args, parsed: &Parsed, source: &str) -> anyhow::Result<P
     let engine = match engine {
         Engine::Cells(mut cells) => {
             cells.set_pruning(!args.no_prune);
+            cells.set_mems(args.mems);
             Engine::Cells(cells)
         }
         other => other,
@@ -1011,8 +1025,7 @@ struct Summary {
 struct SummaryStats {
     nodes: u64,
     updates: u64,
-    /// Knuth's mems (`--engine cells`; null from the links engine, which
-    /// does not count them).
+    /// Knuth's mems (`--engine cells --mems`; null when not counted).
     mems: Option<u64>,
     max_depth: u32,
     bytes: u64,
@@ -1086,9 +1099,9 @@ fn memo_run(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
     {
         anyhow::bail!("--zdd, --sample and --best are separate runs: give one of them");
     }
-    if args.limit.is_some() || args.engine == EngineArg::Cells || args.no_prune {
+    if args.limit.is_some() || args.engine == EngineArg::Cells || args.no_prune || args.mems {
         anyhow::bail!(
-            "memoised search (--memo, --zdd, --sample, --best) adds up subproblems: leave out --limit, --engine and --no-prune"
+            "memoised search (--memo, --zdd, --sample, --best) adds up subproblems: leave out --limit, --engine, --no-prune and --mems"
         );
     }
     if args.every.is_some() || args.max_level.is_some() || args.verbose > 0 {

@@ -1016,3 +1016,54 @@ fn knuths_options() {
             "opts.dlx: line 4, column 5: unknown item 'Q'",
         ));
 }
+
+/// Issue 18: `--mems` (cells engine) counts Knuth's mems, shown by
+/// `--stats` and in the JSON summary; null there without it; refused with
+/// the links engine, which does not count them.
+#[test]
+fn mems_are_reported_when_asked_for() {
+    let json = |extra: &[&str]| {
+        let out = dlx()
+            .args([
+                "--count",
+                "--format",
+                "json",
+                "--engine",
+                "cells",
+                "--threads",
+                "1",
+            ])
+            .args(extra)
+            .arg(QUEENS8)
+            .assert()
+            .success();
+        let line = stdout_of(&out);
+        let v: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+        v["stats"]["mems"].clone()
+    };
+    let mems = json(&["--mems"]).as_u64().expect("a count");
+    // 8 mems or more per removal, and queens8 takes thousands of removals
+    assert!(mems > 8_000, "{mems}");
+    assert_eq!(json(&["--mems"]).as_u64(), Some(mems), "reproducible");
+    assert!(json(&[]).is_null());
+    dlx()
+        .args([
+            "--count",
+            "--stats",
+            "--engine",
+            "cells",
+            "--threads",
+            "1",
+            "--mems",
+        ])
+        .arg(QUEENS8)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!("mems {mems}")));
+    dlx()
+        .args(["--count", "--mems"])
+        .arg(QUEENS8)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--engine cells"));
+}

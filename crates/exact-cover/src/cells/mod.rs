@@ -139,7 +139,8 @@ enum Phase {
 /// `peak_bytes` is the size of the nodes, the sets, the item records, the trail and the
 /// stacks.
 ///
-/// `mems` counts memory accesses as Knuth's programs count them (his `o`
+/// `mems`, when asked for ([`Cells::set_mems`]), counts memory accesses
+/// as Knuth's programs count them (his `o`
 /// macro: one mem per read or write of a word of the search's data, none
 /// for values held in registers), counted by the code that makes them,
 /// not estimated from other counts: removing a node from a set costs 8
@@ -176,6 +177,8 @@ pub struct Cells {
     /// Knuth's SSXCC rule: never enter a choice that leaves an active
     /// primary item with no option (default on).
     prune: bool,
+    /// Count mems ([`set_mems`](Self::set_mems); default off).
+    count_mems: bool,
     levels: Vec<Level>,
     level: usize,
     solution: Vec<usize>,
@@ -222,6 +225,7 @@ impl Cells {
             sets: Sets::load(problem, config.seed),
             config,
             prune: true,
+            count_mems: false,
             levels: Vec::new(),
             level: 0,
             solution: Vec::new(),
@@ -256,6 +260,19 @@ impl Cells {
     /// to compare node counts with [`Dlx`](crate::Dlx) or DLX1.
     pub fn set_pruning(&mut self, prune: bool) {
         self.prune = prune;
+    }
+
+    /// Whether to count mems (`stats.mems`; see the type's docs; default
+    /// off, and then `stats.mems` is 0). Counting is compiled separately
+    /// and costs time: on the Sudoku XCC instance about 10% more
+    /// instructions.
+    pub fn set_mems(&mut self, count: bool) {
+        self.count_mems = count;
+    }
+
+    /// Whether mems are counted (see [`set_mems`](Self::set_mems)).
+    pub fn counts_mems(&self) -> bool {
+        self.count_mems
     }
 
     /// Whether pruning is on (see [`set_pruning`](Self::set_pruning)).
@@ -386,10 +403,12 @@ impl Cells {
     ) -> Report {
         self.restart();
         let mrv = self.config.heuristic == Heuristic::Mrv;
-        let stop = if self.prune {
-            self.drive_with::<FILL, true>(mrv, limits, visit)
-        } else {
-            self.drive_with::<FILL, false>(mrv, limits, visit)
+        self.sets.count_mems = self.count_mems;
+        let stop = match (self.prune, self.count_mems) {
+            (true, false) => self.drive_with::<FILL, true, false>(mrv, limits, visit),
+            (false, false) => self.drive_with::<FILL, false, false>(mrv, limits, visit),
+            (true, true) => self.drive_with::<FILL, true, true>(mrv, limits, visit),
+            (false, true) => self.drive_with::<FILL, false, true>(mrv, limits, visit),
         };
         self.stats.updates = self.sets.updates;
         self.stats.mems = self.sets.mems;
@@ -401,21 +420,21 @@ impl Cells {
     }
 
     /// [`drive`](Self::drive) for this problem and configuration.
-    fn drive_with<const FILL: bool, const P: bool>(
+    fn drive_with<const FILL: bool, const P: bool, const M: bool>(
         &mut self,
         mrv: bool,
         limits: &Limits,
         visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
     ) -> StopReason {
         match (self.sets.coloured, mrv, self.sets.track) {
-            (false, true, false) => self.drive::<FILL, false, true, false, P>(limits, visit),
-            (false, true, true) => self.drive::<FILL, false, true, true, P>(limits, visit),
-            (false, false, false) => self.drive::<FILL, false, false, false, P>(limits, visit),
-            (false, false, true) => self.drive::<FILL, false, false, true, P>(limits, visit),
-            (true, true, false) => self.drive::<FILL, true, true, false, P>(limits, visit),
-            (true, true, true) => self.drive::<FILL, true, true, true, P>(limits, visit),
-            (true, false, false) => self.drive::<FILL, true, false, false, P>(limits, visit),
-            (true, false, true) => self.drive::<FILL, true, false, true, P>(limits, visit),
+            (false, true, false) => self.drive::<FILL, false, true, false, P, M>(limits, visit),
+            (false, true, true) => self.drive::<FILL, false, true, true, P, M>(limits, visit),
+            (false, false, false) => self.drive::<FILL, false, false, false, P, M>(limits, visit),
+            (false, false, true) => self.drive::<FILL, false, false, true, P, M>(limits, visit),
+            (true, true, false) => self.drive::<FILL, true, true, false, P, M>(limits, visit),
+            (true, true, true) => self.drive::<FILL, true, true, true, P, M>(limits, visit),
+            (true, false, false) => self.drive::<FILL, true, false, false, P, M>(limits, visit),
+            (true, false, true) => self.drive::<FILL, true, false, true, P, M>(limits, visit),
         }
     }
 
@@ -430,6 +449,7 @@ impl Cells {
         const MRV: bool,
         const T: bool,
         const P: bool,
+        const M: bool,
     >(
         &mut self,
         limits: &Limits,
@@ -509,7 +529,7 @@ impl Cells {
                     if s == 1 {
                         self.sets.cover_forced(i);
                     } else {
-                        self.sets.cover_chosen::<T>(i);
+                        self.sets.cover_chosen::<T, M>(i);
                     }
                     self.levels[l] = Level {
                         item: i,
@@ -542,7 +562,7 @@ impl Cells {
                         self.sets.member(lv.item, lv.pos)
                     };
                     self.levels[l].x = x;
-                    if !self.sets.apply::<COLOURED, T, P>(x) {
+                    if !self.sets.apply::<COLOURED, T, P, M>(x) {
                         // a dead end found while covering: not a node
                         let lv = &mut self.levels[l];
                         lv.pos += 1;

@@ -125,6 +125,9 @@ pub(crate) struct Sets {
     /// Memory accesses counted as Knuth counts "mems" (what is counted:
     /// the docs of [`Cells`](crate::Cells)).
     pub mems: u64,
+    /// Whether `mems` is counted (the search's steps count only with their
+    /// `M` parameter set, the per-node counts only with this).
+    pub count_mems: bool,
 }
 
 impl Sets {
@@ -230,6 +233,7 @@ impl Sets {
             coloured,
             updates: 0,
             mems: 0,
+            count_mems: false,
         }
     }
 
@@ -271,7 +275,8 @@ impl Sets {
     #[inline]
     pub fn restore(&mut self, mark: u32) {
         let items = &mut self.items[..];
-        self.mems += 2 * (self.trail.len() as u64).saturating_sub(mark as u64);
+        self.mems +=
+            self.count_mems as u64 * (2 * (self.trail.len() as u64).saturating_sub(mark as u64));
         while self.trail.len() > mark as usize {
             let (i, s) = self.trail.pop().expect("trail above mark");
             if i & PURIFIED != 0 {
@@ -329,14 +334,14 @@ impl Sets {
                     let i = w as u32 * 64 + m.trailing_zeros();
                     read += 1;
                     if items[i as usize].size == 0 {
-                        self.mems += read;
+                        self.mems += self.count_mems as u64 * read;
                         return (i, 0);
                     }
                     forced.get_or_insert(i);
                     m &= m - 1;
                 }
             }
-            self.mems += read;
+            self.mems += self.count_mems as u64 * read;
             if let Some(i) = forced {
                 return (i, 1);
             }
@@ -345,7 +350,7 @@ impl Sets {
         // branches; a dead end found early saves nothing worth a branch
         let mut best = u64::MAX;
         // pact[k] and items[i].size for each active item
-        self.mems += 2 * self.np as u64;
+        self.mems += self.count_mems as u64 * (2 * self.np as u64);
         for &i in &self.pact[..self.np as usize] {
             let key = (items[i as usize].size as u64) << 32 | i as u64;
             best = best.min(key);
@@ -356,7 +361,7 @@ impl Sets {
     /// The first active primary item in order, and its size.
     #[inline]
     pub fn first_item(&mut self) -> (u32, u32) {
-        self.mems += self.np as u64 + 1;
+        self.mems += self.count_mems as u64 * (self.np as u64 + 1);
         let i = *self.pact[..self.np as usize]
             .iter()
             .min()
@@ -367,7 +372,7 @@ impl Sets {
     /// Option node `pos` of item `i`'s set.
     #[inline]
     pub fn member(&mut self, i: u32, pos: u32) -> u32 {
-        self.mems += 2;
+        self.mems += self.count_mems as u64 * (2);
         self.set[(self.items[i as usize].base + pos) as usize]
     }
 
@@ -421,13 +426,15 @@ impl Sets {
     /// every other item and make it inactive. Its own set stays as it is,
     /// so the options can be tried from it in turn.
     #[inline]
-    pub fn cover_chosen<const T: bool>(&mut self, i: u32) {
+    pub fn cover_chosen<const T: bool, const M: bool>(&mut self, i: u32) {
         self.new_step();
         let mut hot = self.hot(false);
-        hot.hide_all::<T, false>(i, NONE);
+        hot.hide_all::<T, false, M>(i, NONE);
         let (updates, mems) = (hot.updates, hot.mems);
         self.updates += updates;
-        self.mems += mems + 6;
+        if M {
+            self.mems += mems + 6;
+        }
         self.deactivate(i);
     }
 
@@ -438,7 +445,7 @@ impl Sets {
     /// forced moves specially too).
     #[inline]
     pub fn cover_forced(&mut self, i: u32) {
-        self.mems += 6;
+        self.mems += self.count_mems as u64 * (6);
         self.deactivate(i);
     }
 
@@ -455,17 +462,22 @@ impl Sets {
     /// it always returns `true`, and such a dead end shows at the next node
     /// as an item with no option.
     #[inline]
-    pub fn apply<const COLOURED: bool, const T: bool, const P: bool>(&mut self, x: u32) -> bool {
+    pub fn apply<const COLOURED: bool, const T: bool, const P: bool, const M: bool>(
+        &mut self,
+        x: u32,
+    ) -> bool {
         // the mems are added up in a local (a register), not in `self`
         let mut mems = 0;
-        let live = self.apply_counting::<COLOURED, T, P>(x, &mut mems);
-        self.mems += mems;
+        let live = self.apply_counting::<COLOURED, T, P, M>(x, &mut mems);
+        if M {
+            self.mems += mems;
+        }
         live
     }
 
     /// [`apply`](Self::apply), adding its mems to `mems`.
     #[inline(always)]
-    fn apply_counting<const COLOURED: bool, const T: bool, const P: bool>(
+    fn apply_counting<const COLOURED: bool, const T: bool, const P: bool, const M: bool>(
         &mut self,
         x: u32,
         mems: &mut u64,
@@ -508,7 +520,7 @@ impl Sets {
                     self.deactivate(j);
                 }
                 let mut hot = self.hot(P);
-                hot.hide_all::<T, P>(j, w);
+                hot.hide_all::<T, P, M>(j, w);
                 let (updates, m, dead) = (hot.updates, hot.mems, hot.dead);
                 self.updates += updates;
                 *mems += m;
@@ -516,7 +528,7 @@ impl Sets {
             } else if !COLOURED {
                 // the option is still live, so no other option has used j
                 let mut hot = self.hot(P);
-                hot.hide_all::<T, P>(j, w);
+                hot.hide_all::<T, P, M>(j, w);
                 let (updates, m, dead) = (hot.updates, hot.mems, hot.dead);
                 self.updates += updates;
                 *mems += m;
@@ -542,9 +554,9 @@ impl Sets {
                     mems: 0,
                 };
                 if c == 0 {
-                    hot.hide_all::<T, P>(j, w);
+                    hot.hide_all::<T, P, M>(j, w);
                 } else {
-                    hot.purify::<T, P>(j, c, colour);
+                    hot.purify::<T, P, M>(j, c, colour);
                 }
                 self.updates += hot.updates;
                 *mems += hot.mems;
@@ -665,7 +677,7 @@ impl Hot<'_> {
     ///
     /// `w` is an option node and `nd` is `nodes[w]`.
     #[inline(always)]
-    unsafe fn remove<const T: bool, const P: bool>(&mut self, w: u32, nd: Node) {
+    unsafe fn remove<const T: bool, const P: bool, const M: bool>(&mut self, w: u32, nd: Node) {
         let epoch = self.epoch;
         let i = nd.item;
         // SAFETY: `i`, the item of an option node, is an item (invariant 1).
@@ -704,7 +716,9 @@ impl Hot<'_> {
             self.put(b + s, w);
             self.set_loc(w, s);
         }
-        self.mems += mems;
+        if M {
+            self.mems += mems;
+        }
         if P && s == 0 && self.ppos[i as usize] < self.watch {
             // an active primary item has no option left
             self.dead = true;
@@ -725,14 +739,16 @@ impl Hot<'_> {
     ///
     /// `y` is an option node.
     #[inline(always)]
-    unsafe fn hide<const T: bool, const P: bool>(&mut self, y: u32) -> u64 {
+    unsafe fn hide<const T: bool, const P: bool, const M: bool>(&mut self, y: u32) -> u64 {
         // right of `y` up to the spacer, then from the option's start to
         // `y`: by invariant 1, every `w` below is a node of `y`'s option,
         // an option node where it has no `SPACER` bit
         let mut w = y + 1;
         let mut n = 0;
         // every node of the option but `y` is read, and the spacer
-        self.mems += 1;
+        if M {
+            self.mems += 1;
+        }
         loop {
             // SAFETY: a node of `y`'s option (see above).
             let nd = unsafe { self.node(w) };
@@ -742,7 +758,7 @@ impl Hot<'_> {
                 break;
             }
             // SAFETY: an option node (see above).
-            unsafe { self.remove::<T, P>(w, nd) };
+            unsafe { self.remove::<T, P, M>(w, nd) };
             w += 1;
         }
         n += (y - w) as u64;
@@ -751,7 +767,7 @@ impl Hot<'_> {
             // option nodes (see above).
             unsafe {
                 let nd = self.node(w);
-                self.remove::<T, P>(w, nd);
+                self.remove::<T, P, M>(w, nd);
             }
             w += 1;
         }
@@ -761,18 +777,22 @@ impl Hot<'_> {
     /// Hide every active option of item `i` but the one of node `keep`
     /// from the other items. `i` must be an item (checked).
     #[inline]
-    fn hide_all<const T: bool, const P: bool>(&mut self, i: u32, keep: u32) {
+    fn hide_all<const T: bool, const P: bool, const M: bool>(&mut self, i: u32, keep: u32) {
         let ItemRec { size, base, .. } = self.items[i as usize];
         let mut n = 0;
-        self.mems += 1;
+        if M {
+            self.mems += 1;
+        }
         for p in base..base + size {
             // SAFETY: `p` is in `i`'s slice (`size <= cap(i)`, invariant
             // 3), inside `set`, whose entries are option nodes (invariant 2).
             unsafe {
-                self.mems += 1;
+                if M {
+                    self.mems += 1;
+                }
                 let y = self.at(p);
                 if y != keep {
-                    n += self.hide::<T, P>(y);
+                    n += self.hide::<T, P, M>(y);
                     if P && self.dead {
                         break;
                     }
@@ -787,7 +807,12 @@ impl Hot<'_> {
     /// `j` must be an item (checked); does nothing when `j` is purified
     /// already.
     #[inline]
-    fn purify<const T: bool, const P: bool>(&mut self, j: u32, c: u32, colour: &[u32]) {
+    fn purify<const T: bool, const P: bool, const M: bool>(
+        &mut self,
+        j: u32,
+        c: u32,
+        colour: &[u32],
+    ) {
         let rec = &mut self.items[j as usize];
         if rec.purified != 0 {
             return;
@@ -798,15 +823,19 @@ impl Hot<'_> {
         // and now is 1).
         unsafe { self.save((PURIFIED | j, 0)) };
         // the record read and written, the trail entry pushed
-        self.mems += 3;
+        if M {
+            self.mems += 3;
+        }
         for p in base..base + size {
             // SAFETY: as in `hide_all`.
             unsafe {
                 // the entry of `set` and the node's colour
-                self.mems += 2;
+                if M {
+                    self.mems += 2;
+                }
                 let y = self.at(p);
                 if colour[y as usize] != c {
-                    let n = self.hide::<T, P>(y);
+                    let n = self.hide::<T, P, M>(y);
                     self.updates += n;
                     if P && self.dead {
                         break;
@@ -864,16 +893,16 @@ mod tests {
         check(&s);
         let (i, size) = s.min_item();
         assert!(size > 1);
-        s.cover_chosen::<true>(i);
+        s.cover_chosen::<true, true>(i);
         check(&s);
         for pos in 0..size {
             let mark = s.trail_len();
             let np = s.np;
             let x = s.member(i, pos);
             if pos % 2 == 0 {
-                s.apply::<true, true, true>(x);
+                s.apply::<true, true, true, true>(x);
             } else {
-                s.apply::<true, true, false>(x);
+                s.apply::<true, true, false, false>(x);
             }
             check(&s);
             s.restore(mark);
@@ -891,6 +920,6 @@ mod tests {
     fn cover_chosen_checks_its_item() {
         let p = parse(TOY).unwrap().problem;
         let mut s = Sets::load(&p, None);
-        s.cover_chosen::<false>(4);
+        s.cover_chosen::<false, false>(4);
     }
 }

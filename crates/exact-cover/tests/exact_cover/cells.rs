@@ -264,10 +264,12 @@ fn stats_are_reported() {
 #[test]
 fn mems_are_counted_access_by_access() {
     let p = parse("A\nA\n").unwrap().problem;
-    let r = Cells::new(&p).unwrap().count(&Limits::none());
+    let mut cells = Cells::new(&p).unwrap();
+    assert_eq!(cells.count(&Limits::none()).stats.mems, 0, "not asked for");
+    cells.set_mems(true);
+    let r = cells.count(&Limits::none());
     assert_eq!(r.stats.solutions, 1);
     assert_eq!(r.stats.mems, 2 + 6 + 2 + 2 + 2);
-    let mut cells = Cells::new(&p).unwrap();
     cells.set_pruning(false);
     assert_eq!(cells.count(&Limits::none()).stats.mems, 2 + 6 + 2 + 2);
 }
@@ -279,8 +281,14 @@ fn mems_bound_the_updates_and_repeat() {
     let p = queens(8);
     // fresh solvers: a search leaves the sets permuted, and with pruning
     // the work of a stopped covering depends on their order
-    let a = Cells::new(&p).unwrap().count(&Limits::none()).stats;
-    let b = Cells::new(&p).unwrap().count(&Limits::none()).stats;
+    let run = || {
+        let mut cells = Cells::new(&p).unwrap();
+        cells.set_mems(true);
+        cells.count(&Limits::none()).stats
+    };
+    let (a, b) = (run(), run());
+    let plain = Cells::new(&p).unwrap().count(&Limits::none()).stats;
+    assert_eq!((plain.nodes, plain.updates), (a.nodes, a.updates));
     assert!(a.mems >= 8 * a.updates, "{a:?}");
     assert_eq!(a.mems, b.mems);
     assert_eq!(Dlx::new(&p).count(&Limits::none()).stats.mems, 0);
