@@ -403,7 +403,6 @@ impl Cells {
     ) -> Report {
         self.restart();
         let mrv = self.config.heuristic == Heuristic::Mrv;
-        self.sets.count_mems = self.count_mems;
         let stop = match (self.prune, self.count_mems) {
             (true, false) => self.drive_with::<FILL, true, false>(mrv, limits, visit),
             (false, false) => self.drive_with::<FILL, false, false>(mrv, limits, visit),
@@ -513,9 +512,9 @@ impl Cells {
                         continue;
                     }
                     let (i, s) = if MRV {
-                        self.sets.min_item()
+                        self.sets.min_item::<M>()
                     } else {
-                        self.sets.first_item()
+                        self.sets.first_item::<M>()
                     };
                     if s == 0 {
                         phase = Phase::Backtrack;
@@ -527,7 +526,7 @@ impl Cells {
                     }
                     let mark0 = self.sets.trail_len();
                     if s == 1 {
-                        self.sets.cover_forced(i);
+                        self.sets.cover_forced::<M>(i);
                     } else {
                         self.sets.cover_chosen::<T, M>(i);
                     }
@@ -546,7 +545,7 @@ impl Cells {
                     let l = self.level;
                     let lv = self.levels[l];
                     if lv.pos == lv.total {
-                        self.sets.restore(lv.mark0);
+                        self.sets.restore::<M>(lv.mark0);
                         self.sets.reactivate(lv.np1 + 1);
                         phase = Phase::Backtrack;
                         continue;
@@ -559,7 +558,7 @@ impl Cells {
                         }
                         self.replay[l]
                     } else {
-                        self.sets.member(lv.item, lv.pos)
+                        self.sets.member::<M>(lv.item, lv.pos)
                     };
                     self.levels[l].x = x;
                     if !self.sets.apply::<COLOURED, T, P, M>(x) {
@@ -567,7 +566,7 @@ impl Cells {
                         let lv = &mut self.levels[l];
                         lv.pos += 1;
                         let (mark1, np1) = (lv.mark1, lv.np1);
-                        self.sets.restore(mark1);
+                        self.sets.restore::<M>(mark1);
                         self.sets.reactivate(np1);
                         continue;
                     }
@@ -582,7 +581,7 @@ impl Cells {
                     let lv = &mut self.levels[self.level];
                     lv.pos += 1;
                     let (mark1, np1) = (lv.mark1, lv.np1);
-                    self.sets.restore(mark1);
+                    self.sets.restore::<M>(mark1);
                     self.sets.reactivate(np1);
                     phase = Phase::Try;
                 }

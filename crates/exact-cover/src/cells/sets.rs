@@ -125,9 +125,6 @@ pub(crate) struct Sets {
     /// Memory accesses counted as Knuth counts "mems" (what is counted:
     /// the docs of [`Cells`](crate::Cells)).
     pub mems: u64,
-    /// Whether `mems` is counted (the search's steps count only with their
-    /// `M` parameter set, the per-node counts only with this).
-    pub count_mems: bool,
 }
 
 impl Sets {
@@ -233,7 +230,6 @@ impl Sets {
             coloured,
             updates: 0,
             mems: 0,
-            count_mems: false,
         }
     }
 
@@ -251,7 +247,7 @@ impl Sets {
 
     /// Undo everything: every item and option active again.
     pub fn reset(&mut self) {
-        self.restore(0);
+        self.restore::<false>(0);
         self.reactivate(self.n1);
         self.updates = 0;
         self.mems = 0;
@@ -273,10 +269,11 @@ impl Sets {
 
     /// Pop the trail back to `mark`, restoring sizes and purified marks.
     #[inline]
-    pub fn restore(&mut self, mark: u32) {
+    pub fn restore<const M: bool>(&mut self, mark: u32) {
         let items = &mut self.items[..];
-        self.mems +=
-            self.count_mems as u64 * (2 * (self.trail.len() as u64).saturating_sub(mark as u64));
+        if M {
+            self.mems += 2 * (self.trail.len() as u64).saturating_sub(mark as u64);
+        }
         while self.trail.len() > mark as usize {
             let (i, s) = self.trail.pop().expect("trail above mark");
             if i & PURIFIED != 0 {
@@ -322,7 +319,7 @@ impl Sets {
     /// The active primary item with the fewest active options (the first
     /// in order among ties), and its size.
     #[inline]
-    pub fn min_item(&mut self) -> (u32, u32) {
+    pub fn min_item<const M: bool>(&mut self) -> (u32, u32) {
         let items = &self.items[..];
         if self.track {
             // a dead end anywhere, else the first forced move, from the bits
@@ -334,14 +331,18 @@ impl Sets {
                     let i = w as u32 * 64 + m.trailing_zeros();
                     read += 1;
                     if items[i as usize].size == 0 {
-                        self.mems += self.count_mems as u64 * read;
+                        if M {
+                            self.mems += read;
+                        }
                         return (i, 0);
                     }
                     forced.get_or_insert(i);
                     m &= m - 1;
                 }
             }
-            self.mems += self.count_mems as u64 * read;
+            if M {
+                self.mems += read;
+            }
             if let Some(i) = forced {
                 return (i, 1);
             }
@@ -350,7 +351,9 @@ impl Sets {
         // branches; a dead end found early saves nothing worth a branch
         let mut best = u64::MAX;
         // pact[k] and items[i].size for each active item
-        self.mems += self.count_mems as u64 * (2 * self.np as u64);
+        if M {
+            self.mems += 2 * self.np as u64;
+        }
         for &i in &self.pact[..self.np as usize] {
             let key = (items[i as usize].size as u64) << 32 | i as u64;
             best = best.min(key);
@@ -360,8 +363,10 @@ impl Sets {
 
     /// The first active primary item in order, and its size.
     #[inline]
-    pub fn first_item(&mut self) -> (u32, u32) {
-        self.mems += self.count_mems as u64 * (self.np as u64 + 1);
+    pub fn first_item<const M: bool>(&mut self) -> (u32, u32) {
+        if M {
+            self.mems += self.np as u64 + 1;
+        }
         let i = *self.pact[..self.np as usize]
             .iter()
             .min()
@@ -371,8 +376,10 @@ impl Sets {
 
     /// Option node `pos` of item `i`'s set.
     #[inline]
-    pub fn member(&mut self, i: u32, pos: u32) -> u32 {
-        self.mems += self.count_mems as u64 * (2);
+    pub fn member<const M: bool>(&mut self, i: u32, pos: u32) -> u32 {
+        if M {
+            self.mems += 2;
+        }
         self.set[(self.items[i as usize].base + pos) as usize]
     }
 
@@ -444,8 +451,10 @@ impl Sets {
     /// spares hiding it only to restore it at once (Knuth's SSXCC treats
     /// forced moves specially too).
     #[inline]
-    pub fn cover_forced(&mut self, i: u32) {
-        self.mems += self.count_mems as u64 * (6);
+    pub fn cover_forced<const M: bool>(&mut self, i: u32) {
+        if M {
+            self.mems += 6;
+        }
         self.deactivate(i);
     }
 
@@ -891,21 +900,21 @@ mod tests {
         let p = parse(TOY).unwrap().problem;
         let mut s = Sets::load(&p, Some(7));
         check(&s);
-        let (i, size) = s.min_item();
+        let (i, size) = s.min_item::<true>();
         assert!(size > 1);
         s.cover_chosen::<true, true>(i);
         check(&s);
         for pos in 0..size {
             let mark = s.trail_len();
             let np = s.np;
-            let x = s.member(i, pos);
+            let x = s.member::<true>(i, pos);
             if pos % 2 == 0 {
                 s.apply::<true, true, true, true>(x);
             } else {
                 s.apply::<true, true, false, false>(x);
             }
             check(&s);
-            s.restore(mark);
+            s.restore::<true>(mark);
             s.reactivate(np);
             check(&s);
         }
