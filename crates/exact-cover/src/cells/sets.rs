@@ -542,11 +542,9 @@ impl Sets {
                 self.updates += updates;
                 *mems += m;
                 dead
-            } else if {
-                *mems += 1;
-                self.items[j as usize].purified == 0
-            } {
-                *mems += 1;
+            } else if self.items[j as usize].purified == 0 {
+                // the purified mark read, and the node's colour
+                *mems += 2;
                 let c = self.colour[w as usize];
                 let colour = &self.colour[..];
                 let mut hot = Hot {
@@ -571,6 +569,8 @@ impl Sets {
                 *mems += hot.mems;
                 hot.dead
             } else {
+                // the purified mark read
+                *mems += 1;
                 false
             };
             if dead {
