@@ -211,8 +211,8 @@ pub struct Args {
     /// to cover (and colours) are counted once; exact counts of any size.
     ///
     /// Orders of magnitude faster on tilings; colours handled, no multiplicities, one
-    /// thread. --heuristic mrv (default) or first (often better on tilings listed
-    /// row by row); --max-nodes and --timeout apply.
+    /// thread. --heuristic mrv (default) or first (often better on tilings; it
+    /// branches in the --item-order); --max-nodes and --timeout apply.
     #[arg(long)]
     pub memo: bool,
     /// With --memo, --zdd, --sample or --best: keep at most N cached subproblems
