@@ -63,10 +63,12 @@ OUTPUT (standard output, or -o FILE):
                     {"solution": ["A D", "C E F", "B G"]}
                   (none with --count), then one summary line,
                     {"count": 1, "complete": true, "stop": "exhausted",
-                     "stats": {"nodes": .., "updates": .., "max_depth": .., "bytes": ..,
-                               "seconds": ..}}
+                     "stats": {"nodes": .., "updates": .., "mems": .., "max_depth": ..,
+                               "bytes": .., "seconds": ..}}
                   where "stop" is exhausted, solution-limit, node-limit or deadline and
-                  "complete" is true only for exhausted (the count is exact).
+                  "complete" is true only for exhausted (the count is exact). "mems"
+                  counts memory accesses as Knuth's programs do (--engine cells
+                  --mems; null otherwise).
   Standard error gets the number of solutions (and why the search stopped when it
   was cut short), warnings, --stats and the progress bar.
 
@@ -91,8 +93,9 @@ MEMOISED SEARCH AND THE ZDD (--memo, --zdd, --sample, --best; DXZ's method):
   colours are supported, multiplicities are not. Counts of any size are exact.
   --zdd FILE      writes the ZDD (zero-suppressed decision diagram) of all the
                   solutions, reduced and ordered: options are ordered by their first
-                  primary item (in the items line's order), then by their number;
-                  each subproblem branches on its first uncovered primary item. Text:
+                  primary item (in the item order, --item-order), then by their
+                  number; each subproblem branches on its first uncovered primary
+                  item. Text:
                     | comment lines first
                     ID:(OPTION?LO:HI)     one line per node, children before parents
                     root R                the last line
@@ -101,13 +104,16 @@ MEMOISED SEARCH AND THE ZDD (--memo, --zdd, --sample, --best; DXZ's method):
                   HI of the rest of the solutions with it; 0 means no solution and 1
                   the empty solution (the terminals). A solution is a path from the
                   root to 1: the options of the nodes left by their HI edge.
-                  The items line's order is the branching order and can matter a
-                  lot: for a tiling, list the cells along the short side first
-                  (column by column on a 6x10 board), then the pieces.
+                  The item order can matter a lot (a tiling branched along its long
+                  side: far more subproblems). --item-order auto (default) picks it
+                  from the options, greedily keeping the frontier (the items later
+                  in the order that options of earlier ones reach) small; it does
+                  not depend on the items line's order (ties go to names).
+                  --item-order given branches in the items line's order.
                   Example, 'a b c d e f' with options 'a b', 'b c', 'd e', 'e f',
                   'a d', 'b e', 'c f' (the 2x3 domino tilings):
-                    2:(2?0:1)  3:(6?0:2)  4:(3?0:1)  5:(6?0:1)  6:(5?0:5)  7:(1?6:4)
-                    8:(4?0:7)  9:(0?8:3)  root 9            (one per line)
+                    2:(6?0:1)  3:(2?0:2)  4:(3?0:1)  5:(5?0:2)  6:(1?5:4)  7:(4?0:6)
+                    8:(0?7:3)  root 8                       (one per line)
   --sample N      prints N solutions drawn uniformly at random from the ZDD
                   (--seed S: reproducible; default seed 0).
   --best K        prints the K solutions of least total weight, lightest first, each
@@ -193,12 +199,20 @@ pub struct Args {
     /// links. The links engine never prunes, so it ignores this flag.
     #[arg(long)]
     pub no_prune: bool,
+    /// Cells engine: count mems, memory accesses as Knuth's programs count them
+    /// (his cost measure), shown by --stats and in the JSON summary.
+    ///
+    /// Counted access by access (what counts: the docs of exact_cover::Cells);
+    /// costs some time (about 10% more instructions on Sudoku XCC), so it is off
+    /// unless asked for. The links engine does not count mems.
+    #[arg(long)]
+    pub mems: bool,
     /// With --count: memoised counting (DXZ): subproblems with the same items left
     /// to cover (and colours) are counted once; exact counts of any size.
     ///
     /// Orders of magnitude faster on tilings; colours handled, no multiplicities, one
-    /// thread. --heuristic mrv (default) or first (often better on tilings listed
-    /// row by row); --max-nodes and --timeout apply.
+    /// thread. --heuristic mrv (default) or first (often better on tilings; it
+    /// branches in the --item-order); --max-nodes and --timeout apply.
     #[arg(long)]
     pub memo: bool,
     /// With --memo, --zdd, --sample or --best: keep at most N cached subproblems
@@ -206,6 +220,12 @@ pub struct Args {
     /// never wrong).
     #[arg(long, value_name = "N")]
     pub memo_cache: Option<usize>,
+    /// With --memo, --zdd, --sample or --best: the order of the primary items
+    /// that --zdd (and --memo --heuristic first) branch in: auto (default; a
+    /// greedy frontier-minimising order computed from the options, the same
+    /// whatever the items line's order) or given (the items line's order).
+    #[arg(long, value_enum, default_value_t = ItemOrderArg::Auto)]
+    pub item_order: ItemOrderArg,
     /// Build the ZDD of all solutions by memoised search and write it to FILE
     /// ('-': standard output) in the text format of --help; the count goes to
     /// standard output (or to standard error when the ZDD does).
@@ -270,6 +290,16 @@ pub struct Args {
 pub enum HeuristicArg {
     Mrv,
     First,
+}
+
+/// `--item-order`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ItemOrderArg {
+    /// A frontier-minimising order computed from the options (the same
+    /// whatever the items line's order).
+    Auto,
+    /// The items line's order.
+    Given,
 }
 
 /// `--engine`.
@@ -550,6 +580,11 @@ pub fn configure(args: &Args, parsed: &Parsed, source: &str) -> anyhow::Result<P
             Cells::with_config(&parsed.problem, config).map_err(|e| anyhow!("{source}: {e}"))?,
         )),
     };
+    if args.mems && args.engine != EngineArg::Cells {
+        anyhow::bail!(
+            "--mems is counted by the cells engine only: add --engine cells (the links engine does not count mems)"
+        );
+    }
     if args.engine == EngineArg::Cells && (args.max_level.is_some() || args.verbose > 0) {
         anyhow::bail!("--max-level and -v run on the links engine: leave out --engine cells");
     }
@@ -570,6 +605,7 @@ pub fn configure(args: &Args, parsed: &Parsed, source: &str) -> anyhow::Result<P
     let engine = match engine {
         Engine::Cells(mut cells) => {
             cells.set_pruning(!args.no_prune);
+            cells.set_mems(args.mems);
             Engine::Cells(cells)
         }
         other => other,
@@ -963,6 +999,7 @@ pub fn write_summary(
                 stats: SummaryStats {
                     nodes: s.nodes,
                     updates: s.updates,
+                    mems: (s.mems > 0).then_some(s.mems),
                     max_depth: s.max_depth,
                     bytes: s.peak_bytes,
                     seconds: elapsed.as_secs_f64(),
@@ -988,6 +1025,8 @@ struct Summary {
 struct SummaryStats {
     nodes: u64,
     updates: u64,
+    /// Knuth's mems (`--engine cells --mems`; null when not counted).
+    mems: Option<u64>,
     max_depth: u32,
     bytes: u64,
     seconds: f64,
@@ -1019,8 +1058,13 @@ fn report_on_stderr(report: &Report, elapsed: Duration, stats: bool) {
         eprintln!("{} {noun} (search cut short: {})", s.solutions, report.stop);
     }
     if stats {
+        let mems = if s.mems > 0 {
+            format!("  mems {}", s.mems)
+        } else {
+            String::new()
+        };
         eprintln!(
-            "nodes {}  updates {}  max depth {}  bytes {}  time {:.3}s  solutions {}",
+            "nodes {}  updates {}{mems}  max depth {}  bytes {}  time {:.3}s  solutions {}",
             s.nodes,
             s.updates,
             s.max_depth,
@@ -1055,9 +1099,9 @@ fn memo_run(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
     {
         anyhow::bail!("--zdd, --sample and --best are separate runs: give one of them");
     }
-    if args.limit.is_some() || args.engine == EngineArg::Cells || args.no_prune {
+    if args.limit.is_some() || args.engine == EngineArg::Cells || args.no_prune || args.mems {
         anyhow::bail!(
-            "memoised search (--memo, --zdd, --sample, --best) adds up subproblems: leave out --limit, --engine and --no-prune"
+            "memoised search (--memo, --zdd, --sample, --best) adds up subproblems: leave out --limit, --engine, --no-prune and --mems"
         );
     }
     if args.every.is_some() || args.max_level.is_some() || args.verbose > 0 {
@@ -1090,7 +1134,11 @@ fn memo_run(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
         }
         None => vec![1; parsed.problem.option_count()],
     };
-    let mut memo = exact_cover::Memo::new(&parsed.problem)
+    let order = match args.item_order {
+        ItemOrderArg::Auto => exact_cover::ItemOrder::Auto,
+        ItemOrderArg::Given => exact_cover::ItemOrder::Given,
+    };
+    let mut memo = exact_cover::Memo::with_item_order(&parsed.problem, order)
         .map_err(|e| anyhow!("{source}: {e}"))?
         .with_heuristic(heuristic);
     if let Some(n) = args.memo_cache {

@@ -21,6 +21,7 @@
 //! solution) before it is searched, as SSXCC prunes.
 
 use crate::limits::Limits;
+use crate::order::ItemOrder;
 use crate::problem::Problem;
 use crate::search::Heuristic;
 use crate::stats::{Report, Stats, StopReason};
@@ -122,7 +123,8 @@ pub(crate) struct Tables {
 const BLOCKED: u32 = u32::MAX;
 
 impl Tables {
-    fn new(problem: &Problem) -> Result<Tables, MemoError> {
+    /// `pos`: each item's bit position (see [`crate::order::positions`]).
+    fn new(problem: &Problem, pos: &[u32]) -> Result<Tables, MemoError> {
         if let Some((k, it)) = problem
             .items()
             .iter()
@@ -154,7 +156,8 @@ impl Tables {
         let mut primary = vec![0u64; words];
         for (i, it) in problem.items().iter().enumerate() {
             if !it.is_secondary() {
-                primary[i / 64] |= 1 << (i % 64);
+                let b = pos[i] as usize;
+                primary[b / 64] |= 1 << (b % 64);
             }
         }
         let mut masks = vec![0u64; words * m];
@@ -171,10 +174,11 @@ impl Tables {
                     let c = if e.colour == 0 { BLOCKED } else { e.colour };
                     slot_ents.push((slot_of[i], c));
                 } else {
-                    masks[k * words + i / 64] |= 1 << (i % 64);
+                    let b = pos[i] as usize;
+                    masks[k * words + b / 64] |= 1 << (b % 64);
                 }
                 if !problem.items()[i].is_secondary() {
-                    prims.push(e.item);
+                    prims.push(pos[i]);
                 }
             }
         }
@@ -183,7 +187,8 @@ impl Tables {
         let mut root = vec![0u64; klen];
         for (i, &s) in slot_of.iter().enumerate() {
             if s == u32::MAX {
-                root[i / 64] |= 1 << (i % 64);
+                let b = pos[i] as usize;
+                root[b / 64] |= 1 << (b % 64);
             }
         }
         Ok(Tables {
@@ -522,8 +527,18 @@ impl Memo {
     /// Load `problem` (items chosen first-in-order, as DXZ does; see
     /// [`with_heuristic`](Self::with_heuristic)).
     pub fn new(problem: &Problem) -> Result<Memo, MemoError> {
+        Memo::with_item_order(problem, ItemOrder::Auto)
+    }
+
+    /// Load `problem`, branching on its primary items in `order` under
+    /// [`Heuristic::First`] and in [`zdd`](Self::zdd) ([`Memo::new`]:
+    /// [`ItemOrder::Auto`], an order computed from the options that does
+    /// not depend on the items line's order; [`ItemOrder::Given`]: the
+    /// items line's order). MRV ties go to the earlier item in `order`.
+    pub fn with_item_order(problem: &Problem, order: ItemOrder) -> Result<Memo, MemoError> {
+        let pos = crate::order::positions(problem, order);
         Ok(Memo {
-            t: Tables::new(problem)?,
+            t: Tables::new(problem, &pos)?,
             heuristic: Heuristic::First,
             cache: Cache::new(),
             cache_limit: 1 << 22,
@@ -532,7 +547,8 @@ impl Memo {
 
     /// The item each subproblem of [`count`](Self::count) branches on:
     /// [`Heuristic::First`] (the first uncovered primary item in the
-    /// problem's order, the default, which suits tilings listed row by row)
+    /// memo's item order, the default, which suits tilings: see
+    /// [`with_item_order`](Self::with_item_order))
     /// or [`Heuristic::Mrv`] (the one with the fewest options left; fewer
     /// nodes on puzzles). Either gives the same count. [`zdd`](Self::zdd)
     /// always branches on the first item, which is what keeps its diagram

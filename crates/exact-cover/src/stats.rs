@@ -37,6 +37,13 @@ pub struct Stats {
     /// "updates"); for [`Cells`](crate::Cells), sparse-set removals.
     /// `+=` sums.
     pub updates: u64,
+    /// Memory accesses, counted as Knuth's programs count "mems" (one per
+    /// word of the search's data read or written), by
+    /// [`Cells`](crate::Cells) when asked ([`Cells::set_mems`](crate::Cells::set_mems);
+    /// see its docs for exactly what is counted); otherwise 0, and 0 from
+    /// the other engines, which do not count them. `+=` sums.
+    #[serde(default)]
+    pub mems: u64,
 }
 
 impl AddAssign for Stats {
@@ -48,6 +55,7 @@ impl AddAssign for Stats {
         self.max_depth = self.max_depth.max(o.max_depth);
         self.peak_bytes = self.peak_bytes.max(o.peak_bytes);
         self.updates += o.updates;
+        self.mems += o.mems;
     }
 }
 

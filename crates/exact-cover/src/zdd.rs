@@ -12,7 +12,9 @@
 //! search's DAG; the code is our own.
 //!
 //! **Ordered.** Every subproblem branches on its first uncovered primary
-//! item (in the problem's order), so the options met at a subproblem all
+//! item in one global order of the items ([`ItemOrder`](crate::ItemOrder):
+//! by default a frontier-minimising order computed from the options, the
+//! same whatever the items line's order), so the options met at a subproblem all
 //! have that item as their first primary item. Options are ranked by
 //! (first primary item, option number) and every edge leads to a node of
 //! higher rank or to a terminal: the diagram is ordered, and
@@ -111,8 +113,8 @@ impl Zdd {
         self.len() == 0
     }
 
-    /// Option `k`'s rank in the variable order (first primary item, then
-    /// option number).
+    /// Option `k`'s rank in the variable order (first primary item in the
+    /// memo's item order, then option number).
     pub fn rank(&self, option: u32) -> u32 {
         self.rank[option as usize]
     }

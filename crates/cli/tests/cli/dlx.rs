@@ -788,12 +788,30 @@ fn zdd_is_written_in_its_text_format() {
         .assert()
         .success()
         .stdout("3\n")
-        .stderr(predicate::str::contains("ZDD of 8 nodes"));
+        .stderr(predicate::str::contains("ZDD of 7 nodes"));
     let text = std::fs::read_to_string(&path).unwrap();
     let nodes: Vec<&str> = text.lines().filter(|l| !l.starts_with('|')).collect();
-    assert_eq!(nodes.len(), 9, "{text}");
+    // the example of --help
+    let want = "2:(6?0:1) 3:(2?0:2) 4:(3?0:1) 5:(5?0:2) 6:(1?5:4) 7:(4?0:6) 8:(0?7:3) root 8";
+    assert_eq!(nodes.join(" "), want, "{text}");
+    // branching in the items line's order (a b c d e f): another diagram
+    let out = dlx()
+        .args(["--zdd", "-", "--item-order", "given"])
+        .write_stdin(DOMINO23)
+        .assert()
+        .success();
+    let given = stdout_of(&out);
+    let nodes: Vec<&str> = given.lines().filter(|l| !l.starts_with('|')).collect();
+    assert_eq!(nodes.len(), 9, "{given}");
     assert_eq!(nodes[0], "2:(2?0:1)");
     assert_eq!(nodes[8], "root 9");
+    // the items line shuffled: the same diagram as by default
+    let out = dlx()
+        .args(["--zdd", "-"])
+        .write_stdin(DOMINO23.replacen("a b c d e f", "e c a f d b", 1))
+        .assert()
+        .success();
+    assert_eq!(stdout_of(&out), text);
     let out = dlx()
         .args(["--zdd", "-"])
         .write_stdin(DOMINO23)
@@ -997,4 +1015,55 @@ fn knuths_options() {
         .stderr(predicate::str::contains(
             "opts.dlx: line 4, column 5: unknown item 'Q'",
         ));
+}
+
+/// Issue 18: `--mems` (cells engine) counts Knuth's mems, shown by
+/// `--stats` and in the JSON summary; null there without it; refused with
+/// the links engine, which does not count them.
+#[test]
+fn mems_are_reported_when_asked_for() {
+    let json = |extra: &[&str]| {
+        let out = dlx()
+            .args([
+                "--count",
+                "--format",
+                "json",
+                "--engine",
+                "cells",
+                "--threads",
+                "1",
+            ])
+            .args(extra)
+            .arg(QUEENS8)
+            .assert()
+            .success();
+        let line = stdout_of(&out);
+        let v: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+        v["stats"]["mems"].clone()
+    };
+    let mems = json(&["--mems"]).as_u64().expect("a count");
+    // 8 mems or more per removal, and queens8 takes thousands of removals
+    assert!(mems > 8_000, "{mems}");
+    assert_eq!(json(&["--mems"]).as_u64(), Some(mems), "reproducible");
+    assert!(json(&[]).is_null());
+    dlx()
+        .args([
+            "--count",
+            "--stats",
+            "--engine",
+            "cells",
+            "--threads",
+            "1",
+            "--mems",
+        ])
+        .arg(QUEENS8)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!("mems {mems}")));
+    dlx()
+        .args(["--count", "--mems"])
+        .arg(QUEENS8)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--engine cells"));
 }

@@ -139,6 +139,29 @@ enum Phase {
 /// `peak_bytes` is the size of the nodes, the sets, the item records, the trail and the
 /// stacks.
 ///
+/// `mems`, when asked for ([`Cells::set_mems`]), counts memory accesses
+/// as Knuth's programs count them (his `o`
+/// macro: one mem per read or write of a word of the search's data, none
+/// for values held in registers), counted by the code that makes them,
+/// not estimated from other counts: removing a node from a set costs 8
+/// (the node read, the item's record read, its size written, the last
+/// active entry read, two entries of the set and two locations written)
+/// plus 2 the first time a step changes that item (its stamp written, the
+/// trail entry pushed); hiding an option adds the read of its spacer;
+/// walking an item's set one per entry (and one for the record), plus the
+/// colour read when purifying; making a primary item inactive 6 (a swap in
+/// the active list and its positions); choosing an item by MRV 2 per
+/// active primary item (its entry in the active list, its size), or 1 per
+/// candidate found in the bit sets of large problems; trying an option
+/// 2 (the record, the set entry) and one per node read walking it;
+/// backtracking 2 per trail entry popped. Not counted: the bit sets
+/// (64 items a word), the search's stack of levels. Knuth's SSXCC charges
+/// 9 mems per removal (he also reads the item's position to check it is
+/// active, which our invariants make unnecessary) and saves every active
+/// item's size at every node (3 mems each) where we save only the sizes a
+/// step changes, so on the same tree our count is lower; compare
+/// `mems` / `nodes` with his figures, not only the totals.
+///
 /// ```
 /// use exact_cover::{format, Cells, Limits};
 /// let p = format::parse("A B C | X\nA X:1\nB C X:1\nB\nC\n").unwrap().problem;
@@ -154,6 +177,8 @@ pub struct Cells {
     /// Knuth's SSXCC rule: never enter a choice that leaves an active
     /// primary item with no option (default on).
     prune: bool,
+    /// Count mems ([`set_mems`](Self::set_mems); default off).
+    count_mems: bool,
     levels: Vec<Level>,
     level: usize,
     solution: Vec<usize>,
@@ -200,6 +225,7 @@ impl Cells {
             sets: Sets::load(problem, config.seed),
             config,
             prune: true,
+            count_mems: false,
             levels: Vec::new(),
             level: 0,
             solution: Vec::new(),
@@ -234,6 +260,19 @@ impl Cells {
     /// to compare node counts with [`Dlx`](crate::Dlx) or DLX1.
     pub fn set_pruning(&mut self, prune: bool) {
         self.prune = prune;
+    }
+
+    /// Whether to count mems (`stats.mems`; see the type's docs; default
+    /// off, and then `stats.mems` is 0). Counting is compiled separately
+    /// and costs time: on the Sudoku XCC instance about 10% more
+    /// instructions.
+    pub fn set_mems(&mut self, count: bool) {
+        self.count_mems = count;
+    }
+
+    /// Whether mems are counted (see [`set_mems`](Self::set_mems)).
+    pub fn counts_mems(&self) -> bool {
+        self.count_mems
     }
 
     /// Whether pruning is on (see [`set_pruning`](Self::set_pruning)).
@@ -364,12 +403,14 @@ impl Cells {
     ) -> Report {
         self.restart();
         let mrv = self.config.heuristic == Heuristic::Mrv;
-        let stop = if self.prune {
-            self.drive_with::<FILL, true>(mrv, limits, visit)
-        } else {
-            self.drive_with::<FILL, false>(mrv, limits, visit)
+        let stop = match (self.prune, self.count_mems) {
+            (true, false) => self.drive_with::<FILL, true, false>(mrv, limits, visit),
+            (false, false) => self.drive_with::<FILL, false, false>(mrv, limits, visit),
+            (true, true) => self.drive_with::<FILL, true, true>(mrv, limits, visit),
+            (false, true) => self.drive_with::<FILL, false, true>(mrv, limits, visit),
         };
         self.stats.updates = self.sets.updates;
+        self.stats.mems = self.sets.mems;
         self.stats.peak_bytes = self.bytes();
         Report {
             stats: self.stats,
@@ -378,21 +419,21 @@ impl Cells {
     }
 
     /// [`drive`](Self::drive) for this problem and configuration.
-    fn drive_with<const FILL: bool, const P: bool>(
+    fn drive_with<const FILL: bool, const P: bool, const M: bool>(
         &mut self,
         mrv: bool,
         limits: &Limits,
         visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
     ) -> StopReason {
         match (self.sets.coloured, mrv, self.sets.track) {
-            (false, true, false) => self.drive::<FILL, false, true, false, P>(limits, visit),
-            (false, true, true) => self.drive::<FILL, false, true, true, P>(limits, visit),
-            (false, false, false) => self.drive::<FILL, false, false, false, P>(limits, visit),
-            (false, false, true) => self.drive::<FILL, false, false, true, P>(limits, visit),
-            (true, true, false) => self.drive::<FILL, true, true, false, P>(limits, visit),
-            (true, true, true) => self.drive::<FILL, true, true, true, P>(limits, visit),
-            (true, false, false) => self.drive::<FILL, true, false, false, P>(limits, visit),
-            (true, false, true) => self.drive::<FILL, true, false, true, P>(limits, visit),
+            (false, true, false) => self.drive::<FILL, false, true, false, P, M>(limits, visit),
+            (false, true, true) => self.drive::<FILL, false, true, true, P, M>(limits, visit),
+            (false, false, false) => self.drive::<FILL, false, false, false, P, M>(limits, visit),
+            (false, false, true) => self.drive::<FILL, false, false, true, P, M>(limits, visit),
+            (true, true, false) => self.drive::<FILL, true, true, false, P, M>(limits, visit),
+            (true, true, true) => self.drive::<FILL, true, true, true, P, M>(limits, visit),
+            (true, false, false) => self.drive::<FILL, true, false, false, P, M>(limits, visit),
+            (true, false, true) => self.drive::<FILL, true, false, true, P, M>(limits, visit),
         }
     }
 
@@ -407,6 +448,7 @@ impl Cells {
         const MRV: bool,
         const T: bool,
         const P: bool,
+        const M: bool,
     >(
         &mut self,
         limits: &Limits,
@@ -431,6 +473,7 @@ impl Cells {
                         self.base_level = self.level;
                         self.stats = Stats::default();
                         self.sets.updates = 0;
+                        self.sets.mems = 0;
                     }
                     if let Some(m) = limits.max_nodes {
                         if self.stats.nodes >= m {
@@ -469,9 +512,9 @@ impl Cells {
                         continue;
                     }
                     let (i, s) = if MRV {
-                        self.sets.min_item()
+                        self.sets.min_item::<M>()
                     } else {
-                        self.sets.first_item()
+                        self.sets.first_item::<M>()
                     };
                     if s == 0 {
                         phase = Phase::Backtrack;
@@ -483,9 +526,9 @@ impl Cells {
                     }
                     let mark0 = self.sets.trail_len();
                     if s == 1 {
-                        self.sets.cover_forced(i);
+                        self.sets.cover_forced::<M>(i);
                     } else {
-                        self.sets.cover_chosen::<T>(i);
+                        self.sets.cover_chosen::<T, M>(i);
                     }
                     self.levels[l] = Level {
                         item: i,
@@ -502,7 +545,7 @@ impl Cells {
                     let l = self.level;
                     let lv = self.levels[l];
                     if lv.pos == lv.total {
-                        self.sets.restore(lv.mark0);
+                        self.sets.restore::<M>(lv.mark0);
                         self.sets.reactivate(lv.np1 + 1);
                         phase = Phase::Backtrack;
                         continue;
@@ -515,15 +558,15 @@ impl Cells {
                         }
                         self.replay[l]
                     } else {
-                        self.sets.member(lv.item, lv.pos)
+                        self.sets.member::<M>(lv.item, lv.pos)
                     };
                     self.levels[l].x = x;
-                    if !self.sets.apply::<COLOURED, T, P>(x) {
+                    if !self.sets.apply::<COLOURED, T, P, M>(x) {
                         // a dead end found while covering: not a node
                         let lv = &mut self.levels[l];
                         lv.pos += 1;
                         let (mark1, np1) = (lv.mark1, lv.np1);
-                        self.sets.restore(mark1);
+                        self.sets.restore::<M>(mark1);
                         self.sets.reactivate(np1);
                         continue;
                     }
@@ -538,7 +581,7 @@ impl Cells {
                     let lv = &mut self.levels[self.level];
                     lv.pos += 1;
                     let (mark1, np1) = (lv.mark1, lv.np1);
-                    self.sets.restore(mark1);
+                    self.sets.restore::<M>(mark1);
                     self.sets.reactivate(np1);
                     phase = Phase::Try;
                 }

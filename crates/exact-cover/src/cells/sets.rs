@@ -122,6 +122,9 @@ pub(crate) struct Sets {
     pub coloured: bool,
     /// Sparse-set removals performed (this engine's "updates").
     pub updates: u64,
+    /// Memory accesses counted as Knuth counts "mems" (what is counted:
+    /// the docs of [`Cells`](crate::Cells)).
+    pub mems: u64,
 }
 
 impl Sets {
@@ -226,6 +229,7 @@ impl Sets {
             epoch: 1,
             coloured,
             updates: 0,
+            mems: 0,
         }
     }
 
@@ -243,9 +247,10 @@ impl Sets {
 
     /// Undo everything: every item and option active again.
     pub fn reset(&mut self) {
-        self.restore(0);
+        self.restore::<false>(0);
         self.reactivate(self.n1);
         self.updates = 0;
+        self.mems = 0;
     }
 
     /// Start the step count at `epoch` with every stamp at `stamp`
@@ -264,8 +269,11 @@ impl Sets {
 
     /// Pop the trail back to `mark`, restoring sizes and purified marks.
     #[inline]
-    pub fn restore(&mut self, mark: u32) {
+    pub fn restore<const M: bool>(&mut self, mark: u32) {
         let items = &mut self.items[..];
+        if M {
+            self.mems += 2 * (self.trail.len() as u64).saturating_sub(mark as u64);
+        }
         while self.trail.len() > mark as usize {
             let (i, s) = self.trail.pop().expect("trail above mark");
             if i & PURIFIED != 0 {
@@ -311,21 +319,29 @@ impl Sets {
     /// The active primary item with the fewest active options (the first
     /// in order among ties), and its size.
     #[inline]
-    pub fn min_item(&self) -> (u32, u32) {
+    pub fn min_item<const M: bool>(&mut self) -> (u32, u32) {
         let items = &self.items[..];
         if self.track {
             // a dead end anywhere, else the first forced move, from the bits
             let mut forced = None;
+            let mut read = 0;
             for (w, (&s, &a)) in self.small.iter().zip(&self.active).enumerate() {
                 let mut m = s & a;
                 while m != 0 {
                     let i = w as u32 * 64 + m.trailing_zeros();
+                    read += 1;
                     if items[i as usize].size == 0 {
+                        if M {
+                            self.mems += read;
+                        }
                         return (i, 0);
                     }
                     forced.get_or_insert(i);
                     m &= m - 1;
                 }
+            }
+            if M {
+                self.mems += read;
             }
             if let Some(i) = forced {
                 return (i, 1);
@@ -334,6 +350,10 @@ impl Sets {
         // the exact minimum of (size, item) over the active items, without
         // branches; a dead end found early saves nothing worth a branch
         let mut best = u64::MAX;
+        // pact[k] and items[i].size for each active item
+        if M {
+            self.mems += 2 * self.np as u64;
+        }
         for &i in &self.pact[..self.np as usize] {
             let key = (items[i as usize].size as u64) << 32 | i as u64;
             best = best.min(key);
@@ -343,7 +363,10 @@ impl Sets {
 
     /// The first active primary item in order, and its size.
     #[inline]
-    pub fn first_item(&self) -> (u32, u32) {
+    pub fn first_item<const M: bool>(&mut self) -> (u32, u32) {
+        if M {
+            self.mems += self.np as u64 + 1;
+        }
         let i = *self.pact[..self.np as usize]
             .iter()
             .min()
@@ -353,7 +376,10 @@ impl Sets {
 
     /// Option node `pos` of item `i`'s set.
     #[inline]
-    pub fn member(&self, i: u32, pos: u32) -> u32 {
+    pub fn member<const M: bool>(&mut self, i: u32, pos: u32) -> u32 {
+        if M {
+            self.mems += 2;
+        }
         self.set[(self.items[i as usize].base + pos) as usize]
     }
 
@@ -383,11 +409,14 @@ impl Sets {
             dead: false,
             epoch: self.epoch,
             updates: 0,
+            mems: 0,
         }
     }
 
     /// Remove primary item `i` from the active items.
     #[inline(always)]
+    /// Six mems (a swap in the active list and its positions), which the
+    /// callers count.
     fn deactivate(&mut self, i: u32) {
         let (pact, ppos) = (&mut self.pact[..], &mut self.ppos[..]);
         let p = ppos[i as usize];
@@ -404,11 +433,15 @@ impl Sets {
     /// every other item and make it inactive. Its own set stays as it is,
     /// so the options can be tried from it in turn.
     #[inline]
-    pub fn cover_chosen<const T: bool>(&mut self, i: u32) {
+    pub fn cover_chosen<const T: bool, const M: bool>(&mut self, i: u32) {
         self.new_step();
         let mut hot = self.hot(false);
-        hot.hide_all::<T, false>(i, NONE);
-        self.updates += hot.updates;
+        hot.hide_all::<T, false, M>(i, NONE);
+        let (updates, mems) = (hot.updates, hot.mems);
+        self.updates += updates;
+        if M {
+            self.mems += mems + 6;
+        }
         self.deactivate(i);
     }
 
@@ -418,7 +451,10 @@ impl Sets {
     /// spares hiding it only to restore it at once (Knuth's SSXCC treats
     /// forced moves specially too).
     #[inline]
-    pub fn cover_forced(&mut self, i: u32) {
+    pub fn cover_forced<const M: bool>(&mut self, i: u32) {
+        if M {
+            self.mems += 6;
+        }
         self.deactivate(i);
     }
 
@@ -435,11 +471,31 @@ impl Sets {
     /// it always returns `true`, and such a dead end shows at the next node
     /// as an item with no option.
     #[inline]
-    pub fn apply<const COLOURED: bool, const T: bool, const P: bool>(&mut self, x: u32) -> bool {
+    pub fn apply<const COLOURED: bool, const T: bool, const P: bool, const M: bool>(
+        &mut self,
+        x: u32,
+    ) -> bool {
+        // the mems are added up in a local (a register), not in `self`
+        let mut mems = 0;
+        let live = self.apply_counting::<COLOURED, T, P, M>(x, &mut mems);
+        if M {
+            self.mems += mems;
+        }
+        live
+    }
+
+    /// [`apply`](Self::apply), adding its mems to `mems`.
+    #[inline(always)]
+    fn apply_counting<const COLOURED: bool, const T: bool, const P: bool, const M: bool>(
+        &mut self,
+        x: u32,
+        mems: &mut u64,
+    ) -> bool {
         self.new_step();
         if P {
             let mut w = x + 1;
             loop {
+                *mems += 1;
                 let nd = self.nodes[w as usize];
                 if nd.item & SPACER != 0 {
                     w = nd.loc;
@@ -449,6 +505,7 @@ impl Sets {
                     break;
                 }
                 if nd.item < self.n1 {
+                    *mems += 6;
                     self.deactivate(nd.item);
                 }
                 w += 1;
@@ -456,6 +513,7 @@ impl Sets {
         }
         let mut w = x + 1;
         loop {
+            *mems += 1;
             let nd = self.nodes[w as usize];
             if nd.item & SPACER != 0 {
                 w = nd.loc;
@@ -467,21 +525,26 @@ impl Sets {
             let j = nd.item;
             let dead = if j < self.n1 {
                 if !P {
+                    *mems += 6;
                     self.deactivate(j);
                 }
                 let mut hot = self.hot(P);
-                hot.hide_all::<T, P>(j, w);
-                let (updates, dead) = (hot.updates, hot.dead);
+                hot.hide_all::<T, P, M>(j, w);
+                let (updates, m, dead) = (hot.updates, hot.mems, hot.dead);
                 self.updates += updates;
+                *mems += m;
                 dead
             } else if !COLOURED {
                 // the option is still live, so no other option has used j
                 let mut hot = self.hot(P);
-                hot.hide_all::<T, P>(j, w);
-                let (updates, dead) = (hot.updates, hot.dead);
+                hot.hide_all::<T, P, M>(j, w);
+                let (updates, m, dead) = (hot.updates, hot.mems, hot.dead);
                 self.updates += updates;
+                *mems += m;
                 dead
             } else if self.items[j as usize].purified == 0 {
+                // the purified mark read, and the node's colour
+                *mems += 2;
                 let c = self.colour[w as usize];
                 let colour = &self.colour[..];
                 let mut hot = Hot {
@@ -495,15 +558,19 @@ impl Sets {
                     dead: false,
                     epoch: self.epoch,
                     updates: 0,
+                    mems: 0,
                 };
                 if c == 0 {
-                    hot.hide_all::<T, P>(j, w);
+                    hot.hide_all::<T, P, M>(j, w);
                 } else {
-                    hot.purify::<T, P>(j, c, colour);
+                    hot.purify::<T, P, M>(j, c, colour);
                 }
                 self.updates += hot.updates;
+                *mems += hot.mems;
                 hot.dead
             } else {
+                // the purified mark read
+                *mems += 1;
                 false
             };
             if dead {
@@ -534,6 +601,8 @@ struct Hot<'a> {
     dead: bool,
     epoch: u32,
     updates: u64,
+    /// Mems counted (see [`Sets::mems`]).
+    mems: u64,
 }
 
 impl Hot<'_> {
@@ -617,7 +686,7 @@ impl Hot<'_> {
     ///
     /// `w` is an option node and `nd` is `nodes[w]`.
     #[inline(always)]
-    unsafe fn remove<const T: bool, const P: bool>(&mut self, w: u32, nd: Node) {
+    unsafe fn remove<const T: bool, const P: bool, const M: bool>(&mut self, w: u32, nd: Node) {
         let epoch = self.epoch;
         let i = nd.item;
         // SAFETY: `i`, the item of an option node, is an item (invariant 1).
@@ -631,8 +700,14 @@ impl Hot<'_> {
         let s = rec.size.saturating_sub(1);
         let b = rec.base;
         rec.size = s;
+        // the node read (by the caller), the record read, the size
+        // written, set[b + s] read, two entries of `set` and two locations
+        // written
+        let mut mems = 8;
         if rec.stamp != epoch {
             rec.stamp = epoch;
+            // the stamp written, the trail entry pushed
+            mems += 2;
             // SAFETY: the first size this step saves for `i` (its stamp
             // was not the step's, and now is). The size saved, `s + 1`, is
             // at most `cap(i)` (see above).
@@ -649,6 +724,9 @@ impl Hot<'_> {
             self.set_loc(last, nd.loc);
             self.put(b + s, w);
             self.set_loc(w, s);
+        }
+        if M {
+            self.mems += mems;
         }
         if P && s == 0 && self.ppos[i as usize] < self.watch {
             // an active primary item has no option left
@@ -670,12 +748,16 @@ impl Hot<'_> {
     ///
     /// `y` is an option node.
     #[inline(always)]
-    unsafe fn hide<const T: bool, const P: bool>(&mut self, y: u32) -> u64 {
+    unsafe fn hide<const T: bool, const P: bool, const M: bool>(&mut self, y: u32) -> u64 {
         // right of `y` up to the spacer, then from the option's start to
         // `y`: by invariant 1, every `w` below is a node of `y`'s option,
         // an option node where it has no `SPACER` bit
         let mut w = y + 1;
         let mut n = 0;
+        // every node of the option but `y` is read, and the spacer
+        if M {
+            self.mems += 1;
+        }
         loop {
             // SAFETY: a node of `y`'s option (see above).
             let nd = unsafe { self.node(w) };
@@ -685,7 +767,7 @@ impl Hot<'_> {
                 break;
             }
             // SAFETY: an option node (see above).
-            unsafe { self.remove::<T, P>(w, nd) };
+            unsafe { self.remove::<T, P, M>(w, nd) };
             w += 1;
         }
         n += (y - w) as u64;
@@ -694,7 +776,7 @@ impl Hot<'_> {
             // option nodes (see above).
             unsafe {
                 let nd = self.node(w);
-                self.remove::<T, P>(w, nd);
+                self.remove::<T, P, M>(w, nd);
             }
             w += 1;
         }
@@ -704,16 +786,22 @@ impl Hot<'_> {
     /// Hide every active option of item `i` but the one of node `keep`
     /// from the other items. `i` must be an item (checked).
     #[inline]
-    fn hide_all<const T: bool, const P: bool>(&mut self, i: u32, keep: u32) {
+    fn hide_all<const T: bool, const P: bool, const M: bool>(&mut self, i: u32, keep: u32) {
         let ItemRec { size, base, .. } = self.items[i as usize];
         let mut n = 0;
+        if M {
+            self.mems += 1;
+        }
         for p in base..base + size {
             // SAFETY: `p` is in `i`'s slice (`size <= cap(i)`, invariant
             // 3), inside `set`, whose entries are option nodes (invariant 2).
             unsafe {
+                if M {
+                    self.mems += 1;
+                }
                 let y = self.at(p);
                 if y != keep {
-                    n += self.hide::<T, P>(y);
+                    n += self.hide::<T, P, M>(y);
                     if P && self.dead {
                         break;
                     }
@@ -728,7 +816,12 @@ impl Hot<'_> {
     /// `j` must be an item (checked); does nothing when `j` is purified
     /// already.
     #[inline]
-    fn purify<const T: bool, const P: bool>(&mut self, j: u32, c: u32, colour: &[u32]) {
+    fn purify<const T: bool, const P: bool, const M: bool>(
+        &mut self,
+        j: u32,
+        c: u32,
+        colour: &[u32],
+    ) {
         let rec = &mut self.items[j as usize];
         if rec.purified != 0 {
             return;
@@ -738,12 +831,20 @@ impl Hot<'_> {
         // SAFETY: the step's first purification of `j` (its mark was 0,
         // and now is 1).
         unsafe { self.save((PURIFIED | j, 0)) };
+        // the record read and written, the trail entry pushed
+        if M {
+            self.mems += 3;
+        }
         for p in base..base + size {
             // SAFETY: as in `hide_all`.
             unsafe {
+                // the entry of `set` and the node's colour
+                if M {
+                    self.mems += 2;
+                }
                 let y = self.at(p);
                 if colour[y as usize] != c {
-                    let n = self.hide::<T, P>(y);
+                    let n = self.hide::<T, P, M>(y);
                     self.updates += n;
                     if P && self.dead {
                         break;
@@ -799,21 +900,21 @@ mod tests {
         let p = parse(TOY).unwrap().problem;
         let mut s = Sets::load(&p, Some(7));
         check(&s);
-        let (i, size) = s.min_item();
+        let (i, size) = s.min_item::<true>();
         assert!(size > 1);
-        s.cover_chosen::<true>(i);
+        s.cover_chosen::<true, true>(i);
         check(&s);
         for pos in 0..size {
             let mark = s.trail_len();
             let np = s.np;
-            let x = s.member(i, pos);
+            let x = s.member::<true>(i, pos);
             if pos % 2 == 0 {
-                s.apply::<true, true, true>(x);
+                s.apply::<true, true, true, true>(x);
             } else {
-                s.apply::<true, true, false>(x);
+                s.apply::<true, true, false, false>(x);
             }
             check(&s);
-            s.restore(mark);
+            s.restore::<true>(mark);
             s.reactivate(np);
             check(&s);
         }
@@ -828,6 +929,6 @@ mod tests {
     fn cover_chosen_checks_its_item() {
         let p = parse(TOY).unwrap().problem;
         let mut s = Sets::load(&p, None);
-        s.cover_chosen::<false>(4);
+        s.cover_chosen::<false, false>(4);
     }
 }

@@ -257,6 +257,43 @@ fn stats_are_reported() {
     assert!(r.stats.peak_bytes > 0);
 }
 
+/// Mems are counted as the docs of `Cells` say: on one item with one
+/// option, the MRV scan (2), making the item inactive (6), reading the
+/// option's record and set entry (2), and walking the option twice (the
+/// pruning pass, then the covering pass: its spacer and its node, 2 each).
+#[test]
+fn mems_are_counted_access_by_access() {
+    let p = parse("A\nA\n").unwrap().problem;
+    let mut cells = Cells::new(&p).unwrap();
+    assert_eq!(cells.count(&Limits::none()).stats.mems, 0, "not asked for");
+    cells.set_mems(true);
+    let r = cells.count(&Limits::none());
+    assert_eq!(r.stats.solutions, 1);
+    assert_eq!(r.stats.mems, 2 + 6 + 2 + 2 + 2);
+    cells.set_pruning(false);
+    assert_eq!(cells.count(&Limits::none()).stats.mems, 2 + 6 + 2 + 2);
+}
+
+/// Every removal costs at least 8 mems; the count is reproducible; the
+/// links engine does not count mems.
+#[test]
+fn mems_bound_the_updates_and_repeat() {
+    let p = queens(8);
+    // fresh solvers: a search leaves the sets permuted, and with pruning
+    // the work of a stopped covering depends on their order
+    let run = || {
+        let mut cells = Cells::new(&p).unwrap();
+        cells.set_mems(true);
+        cells.count(&Limits::none()).stats
+    };
+    let (a, b) = (run(), run());
+    let plain = Cells::new(&p).unwrap().count(&Limits::none()).stats;
+    assert_eq!((plain.nodes, plain.updates), (a.nodes, a.updates));
+    assert!(a.mems >= 8 * a.updates, "{a:?}");
+    assert_eq!(a.mems, b.mems);
+    assert_eq!(Dlx::new(&p).count(&Limits::none()).stats.mems, 0);
+}
+
 #[test]
 fn multiplicities_are_refused_with_the_item_named() {
     let p = parse("A 2|B C\nA B\nB C\nB\n").unwrap().problem;

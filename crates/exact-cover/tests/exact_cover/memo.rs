@@ -4,8 +4,8 @@
 //! engine.
 
 use exact_cover::{
-    Dlx, Heuristic, Limits, Memo, MemoError, Problem, SplitMix64, ZDD_BOTTOM, ZDD_TOP, Zdd,
-    ZddNode, format,
+    Dlx, Heuristic, ItemOrder, Limits, Memo, MemoError, Problem, SplitMix64, ZDD_BOTTOM, ZDD_TOP,
+    Zdd, ZddNode, format,
 };
 use proptest::prelude::*;
 
@@ -32,27 +32,6 @@ fn is_solution(p: &Problem, sol: &[usize]) -> bool {
         .all(|(it, u)| it.is_secondary() || u.0 == 1)
 }
 
-/// A pentomino file with its cells (two-character names, row then column)
-/// listed column by column, before the pieces: the order the ZDD branches
-/// in, which keeps the frontier along the short side.
-fn column_major(text: &str) -> String {
-    let mut out = String::new();
-    let mut done = false;
-    for line in text.lines() {
-        if !done && !line.trim_start().starts_with('|') && !line.trim().is_empty() {
-            done = true;
-            let (mut cells, pieces): (Vec<&str>, Vec<&str>) =
-                line.split_whitespace().partition(|t| t.len() == 2);
-            cells.sort_by_key(|c| (c.as_bytes()[1], c.as_bytes()[0]));
-            out.push_str(&[cells, pieces].concat().join(" "));
-        } else {
-            out.push_str(line);
-        }
-        out.push('\n');
-    }
-    out
-}
-
 fn zdd_of(p: &Problem) -> Zdd {
     let (zdd, report) = Memo::new(p).unwrap().zdd(&Limits::none());
     assert!(report.stop.is_complete());
@@ -64,18 +43,15 @@ fn bundled_instances_have_their_known_counts() {
     for k in known_counts_to_run() {
         let name = k.file.as_str();
         let p = k.problem();
-        // the first item in order: on the pentominoes, whose cells are
-        // listed along the long side, and on the Sudoku XCC this is a much
-        // larger search (seconds to minutes); the ZDD of a tiling is built
-        // from the cells listed along the short side (column by column),
-        // pent6x10 only with SLOW_TESTS=1, the Sudoku XCC as listed
+        // the first item in the memo's order: on the pentominoes and the
+        // Sudoku XCC a larger search (a second to minutes in the test
+        // profile): pent3x20 always, the others with SLOW_TESTS=1
         let pent = name.starts_with("pent");
         let first_too = !pent && name != "sudoku-inkala-xcc.dlx"
             || crate::common::slow_tests() && name == "sudoku-inkala-xcc.dlx";
         if pent && (name == "pent3x20.dlx" || crate::common::slow_tests()) {
-            let p = format::parse(&column_major(&crate::common::testdata(name)))
-                .unwrap()
-                .problem;
+            // as listed, cells along the long side: the item order
+            // (`ItemOrder::Auto`) does not depend on the listing
             let zdd = zdd_of(&p);
             zdd.check().unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(zdd.count(), Some(u128::from(k.solutions)), "{name}");
@@ -111,6 +87,81 @@ fn bundled_instances_have_their_known_counts() {
     }
 }
 
+/// `text` with the primary items of its items line, and its secondary
+/// items, each shuffled (reproducibly from `seed`).
+fn permute_items(text: &str, seed: u64) -> String {
+    let mut out = String::new();
+    let mut done = false;
+    let mut rng = SplitMix64::new(seed);
+    for line in text.lines() {
+        if !done && !line.trim_start().starts_with('|') && !line.trim().is_empty() {
+            done = true;
+            let toks: Vec<&str> = line.split_whitespace().collect();
+            let bar = toks.iter().position(|&t| t == "|").unwrap_or(toks.len());
+            let mut groups = [toks[..bar].to_vec(), toks[bar..].to_vec()];
+            for g in &mut groups {
+                let from = usize::from(g.first() == Some(&"|"));
+                for k in (from + 1..g.len()).rev() {
+                    let j = from + (rng.next_u64() % (k - from + 1) as u64) as usize;
+                    g.swap(k, j);
+                }
+            }
+            out.push_str(&groups.concat().join(" "));
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The ZDD's item order (`ItemOrder::Auto`) depends on the options and
+/// the items' names only: the same problem with its items line shuffled
+/// gives the same subproblems and node for node the same diagram (the
+/// options keep their numbers), so the same family of solutions.
+#[test]
+fn the_zdd_does_not_depend_on_the_items_line_order() {
+    for name in ["pent3x20.dlx", "queens8.dlx", "langford11.dlx", "toy1.dlx"] {
+        let text = crate::common::testdata(name);
+        let p = format::parse(&text).unwrap().problem;
+        let (zdd, report) = Memo::new(&p).unwrap().zdd(&Limits::none());
+        let zdd = zdd.expect("complete");
+        let mut family = zdd.solutions();
+        family.iter_mut().for_each(|s| s.sort_unstable());
+        family.sort();
+        for seed in 1..=3 {
+            let shuffled = permute_items(&text, seed);
+            assert_ne!(shuffled, text, "{name}: the items line is shuffled");
+            let q = format::parse(&shuffled).unwrap().problem;
+            let (z, r) = Memo::new(&q).unwrap().zdd(&Limits::none());
+            let z = z.expect("complete");
+            z.check().unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(r.stats.nodes, report.stats.nodes, "{name}, seed {seed}");
+            assert_eq!(z.nodes(), zdd.nodes(), "{name}, seed {seed}");
+            assert_eq!(z.root(), zdd.root(), "{name}, seed {seed}");
+            let mut f = z.solutions();
+            f.iter_mut().for_each(|s| s.sort_unstable());
+            f.sort();
+            assert_eq!(f, family, "{name}, seed {seed}");
+        }
+        if name.starts_with("pent") {
+            // as listed (along the long side): seconds
+            continue;
+        }
+        // the items line's order is still available, and gives the same
+        // family
+        let (g, _) = Memo::with_item_order(&p, ItemOrder::Given)
+            .unwrap()
+            .zdd(&Limits::none());
+        let g = g.expect("complete");
+        g.check().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut f = g.solutions();
+        f.iter_mut().for_each(|s| s.sort_unstable());
+        f.sort();
+        assert_eq!(f, family, "{name}, given order");
+    }
+}
+
 #[test]
 fn a_small_zdd_node_by_node() {
     // 2x3 dominoes, cells a b c over d e f; options 0 ab, 1 bc, 2 de,
@@ -120,7 +171,11 @@ fn a_small_zdd_node_by_node() {
     // ef) or be (then c: cf).
     let text = "a b c d e f\na b\nb c\nd e\ne f\na d\nb e\nc f\n";
     let p = format::parse(text).unwrap().problem;
-    let zdd = zdd_of(&p);
+    // branching in the items line's order, a b c d e f
+    let (zdd, _) = Memo::with_item_order(&p, ItemOrder::Given)
+        .unwrap()
+        .zdd(&Limits::none());
+    let zdd = zdd.expect("complete");
     zdd.check().unwrap();
     let n = |option, lo, hi| ZddNode { option, lo, hi };
     // children first: under ab, de (2) and cf -> de (3); under ad, ef (4)
