@@ -17,7 +17,8 @@
 //! digits the cage does not: a combination stands only if the rest can
 //! still hold its complement, and the rest keeps only such complements.
 //! With two or three cells open, each keeps exactly the digits that have
-//! partners in the others. The sums derived before the search by the
+//! partners in the others; with more, each keeps the range the others'
+//! smallest and largest candidates leave it. The sums derived before the search by the
 //! solver (innies of a house: hidden cages) are cages too
 //! where their cells must differ.
 
@@ -25,7 +26,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::iss;
 use super::required::SeenBy;
-use super::solver::{Contradiction, Dom, Model, Prop, digits, min_digit};
+use super::solver::{Contradiction, Dom, Model, Prop, digits, max_digit, min_digit, range_mask};
 use super::{CellName, Constraint, Shape};
 
 /// A killer cage.
@@ -259,10 +260,48 @@ impl CageSum {
         }
         if open <= 3 {
             self.few_open(d)?;
+        } else {
+            self.bounds(d)?;
         }
         // A digit every combination needs: placed if one cell can take it,
         // else removed from the outside cells that see all its holders.
         self.seen_by.exclude(d, &self.cells, required)
+    }
+
+    /// Each open cell's range from the others' bounds: with the other open
+    /// cells at their smallest (largest) candidates, a cell can be at most
+    /// (at least) what the rest of the sum leaves. The combinations read
+    /// the union of the open cells' digits and miss this: 18 in four cells
+    /// whose others are at least 3, 2 and 6 leaves at most 7 for the
+    /// fourth, though 8 is in a combination (the Interactive Sudoku
+    /// Solver's sum handler bounds every sum so before its combinations).
+    fn bounds(&self, d: &mut Dom<'_>) -> Result<(), Contradiction> {
+        // Read afresh: the combinations may have placed more digits.
+        let (mut lo, mut hi, mut rest) = (0i32, 0i32, self.sum as i32);
+        for &c in &self.cells {
+            let m = d.get(c);
+            if m & (m - 1) != 0 {
+                lo += min_digit(m) as i32;
+                hi += max_digit(m) as i32;
+            } else {
+                rest -= min_digit(m) as i32;
+            }
+        }
+        if lo > rest || hi < rest {
+            return Err(Contradiction);
+        }
+        let (slack_lo, slack_hi) = (rest - lo, hi - rest);
+        for &c in &self.cells {
+            let m = d.get(c);
+            if m & (m - 1) != 0 {
+                let (a, b) = (min_digit(m) as i32, max_digit(m) as i32);
+                // at most a + (rest - lo), at least b - (hi - rest)
+                if b - a > slack_lo || b - a > slack_hi {
+                    d.restrict(c, range_mask(b - slack_hi, a + slack_lo))?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Two or three open cells: keep exactly the digits that have partners
@@ -332,6 +371,29 @@ impl CageSum {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 18 in four cells whose others are at least 6, 2 and 3: the fourth
+    /// is at most 7, though 8 is in a combination ({1,3,6,8}) of the open
+    /// cells' digits.
+    #[test]
+    fn open_cells_bound_each_other() {
+        let d = |ds: &[u16]| ds.iter().fold(0u16, |m, &x| m | 1 << (x - 1));
+        let mut masks = vec![0x1ff; 81];
+        masks[0] = d(&[6, 7, 8]);
+        masks[1] = d(&[2, 5, 6, 7, 8]);
+        masks[2] = d(&[3, 5, 6, 7, 8]);
+        masks[3] = d(&[1, 3, 5, 6, 7, 8]);
+        let mut cage = CageSum::new(vec![0, 1, 2, 3], 18, 9);
+        cage.finish(&vec![Vec::new(); 81], &[]);
+        let mut changed = Vec::new();
+        cage.propagate(&mut Dom::new(&mut masks, &mut changed))
+            .expect("consistent");
+        assert_eq!(masks[3], d(&[1, 3, 5, 6, 7]));
+        // A solution of the cage (7 + 2 + 3 + 6) is never cut.
+        for (c, x) in [(0, 7), (1, 2), (2, 3), (3, 6)] {
+            assert_ne!(masks[c] & d(&[x]), 0);
+        }
+    }
 
     #[test]
     fn combinations_of_a_cage() {

@@ -509,7 +509,9 @@ impl Puzzle {
             c.lower(shape, &mut m)?;
         }
         m.label("innies and outies");
+        let start = m.props.len();
         derive::derive_sums(shape, &mut m);
+        m.derived = start..m.props.len();
         if self.constraints.contains(&Constraint::StrictKropki) {
             m.label(".StrictKropki (no dot: neither consecutive nor double)");
             kropki::lower_strict(&self.constraints, shape, &mut m);

@@ -5,17 +5,21 @@
 //! column, wherever they are; 0 when they are next to each other. ISS writes
 //! `.Sandwich~<sum>~R3` (row 3) or `~C5` (column 5).
 //!
-//! **Propagation.** Every placement of the 1 and the largest digit is tried:
-//! it stays possible if the cells between can make the sum (each from its
-//! own candidates, bounded too by the smallest and largest sums of that many
-//! different middle digits). The 1 and the largest digit keep only the cells
-//! of possible placements; when one placement is left, each cell between
-//! keeps the digits the others can complete to the sum.
+//! **Propagation.** Every placement of the 1 and the largest digit is tried
+//! with every set of middle digits of the right size and sum (listed once
+//! per grid size): a set stands if the cells between can hold it (its
+//! digits are among theirs) and the cells outside every middle digit not in
+//! it. Each cell keeps what some standing placement and set give it: the 1
+//! or the largest digit at the ends, the set's digits between, the other
+//! middle digits outside (the Interactive Sudoku Solver's sandwich
+//! reasoning). When one placement is left, each cell between also keeps
+//! the digits the others' bounds can complete to the sum.
 
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 use super::iss;
-use super::solver::{Contradiction, Dom, Model, Prop, max_digit, min_digit, range_mask};
+use super::solver::{Contradiction, Dom, Model, Prop, digits, max_digit, min_digit, range_mask};
 use super::{CellName, Constraint, Shape};
 
 /// A row or a column, from 0.
@@ -99,11 +103,11 @@ impl Sandwich {
             .into_iter()
             .map(|c| shape.index(c) as u16)
             .collect();
-        m.props.push(Prop::Sandwich(SandwichSum {
+        m.props.push(Prop::Sandwich(SandwichSum::new(
             line,
-            sum: self.sum as i32,
-            n: shape.side(),
-        }));
+            self.sum as i32,
+            shape.side(),
+        )));
         Ok(())
     }
 }
@@ -114,74 +118,125 @@ pub(crate) struct SandwichSum {
     pub(crate) line: Vec<u16>,
     sum: i32,
     n: usize,
+    /// The sets of middle digits (neither 1 nor the largest) by size and
+    /// sum, shared per side: index `size * (most + 1) + sum`.
+    table: Arc<Vec<Vec<u16>>>,
+}
+
+/// The middle-digit sets of a side, built once and shared.
+fn table(n: usize) -> Arc<Vec<Vec<u16>>> {
+    static TABLES: [OnceLock<Arc<Vec<Vec<u16>>>>; 17] = [const { OnceLock::new() }; 17];
+    TABLES[n]
+        .get_or_init(|| {
+            let most = most(n);
+            let mut t = vec![Vec::new(); (n + 1) * (most + 1)];
+            // The middle digits 2..n-1 are bits 1..n-2.
+            for m in 0u32..1 << n.saturating_sub(2) {
+                let set = (m << 1) as u16;
+                let s: usize = digits(set).map(usize::from).sum();
+                t[set.count_ones() as usize * (most + 1) + s].push(set);
+            }
+            Arc::new(t)
+        })
+        .clone()
+}
+
+/// The sum of the middle digits 2..n-1.
+fn most(n: usize) -> usize {
+    (2..n).sum()
 }
 
 impl SandwichSum {
-    /// The smallest and largest sums of `k` different middle digits.
-    fn distinct_bounds(&self, k: usize) -> (i32, i32) {
-        let n = self.n as i32;
-        let k = k as i32;
-        let lo = (2..2 + k).sum::<i32>();
-        let hi = (n - k..n).sum::<i32>();
-        (lo, hi)
-    }
-
-    /// The range of sums the cells strictly between `a` and `b` can make.
-    fn span(&self, d: &Dom<'_>, a: usize, b: usize, mid: u16) -> Option<(i32, i32)> {
-        let (mut lo, mut hi) = (0, 0);
-        for &c in &self.line[a + 1..b] {
-            let m = d.get(c) & mid;
-            if m == 0 {
-                return None;
-            }
-            lo += min_digit(m) as i32;
-            hi += max_digit(m) as i32;
+    pub(crate) fn new(line: Vec<u16>, sum: i32, n: usize) -> SandwichSum {
+        SandwichSum {
+            line,
+            sum,
+            n,
+            table: table(n),
         }
-        let (dlo, dhi) = self.distinct_bounds(b - a - 1);
-        Some((lo.max(dlo), hi.min(dhi)))
     }
 
     pub(crate) fn propagate(&self, d: &mut Dom<'_>) -> Result<(), Contradiction> {
+        let n = self.n;
         let one = 1u16;
-        let top = 1u16 << (self.n - 1);
-        let mid = !(one | top);
-        let (mut ones, mut tops) = (0u32, 0u32);
+        let top = 1u16 << (n - 1);
+        let mid = (((1u32 << n) - 1) as u16) & !(one | top);
+        let most = most(n);
+        let mut masks = [0u16; 16];
+        for (m, &c) in masks.iter_mut().zip(&self.line) {
+            *m = d.get(c);
+        }
+        // prefix[i]: the digits of cells before i; suffix[i]: from i on.
+        let (mut prefix, mut suffix) = ([0u16; 17], [0u16; 17]);
+        for i in 0..n {
+            prefix[i + 1] = prefix[i] | masks[i];
+            suffix[n - 1 - i] = suffix[n - i] | masks[n - 1 - i];
+        }
+        let mut valid = [0u16; 16];
         let mut only: Option<(usize, usize)> = None;
         let mut count = 0;
-        for (i, &ci) in self.line.iter().enumerate() {
-            if d.get(ci) & one == 0 {
+        for a in 0..n {
+            let sa = masks[a] & (one | top);
+            if sa == 0 {
                 continue;
             }
-            for (j, &cj) in self.line.iter().enumerate() {
-                if i == j || d.get(cj) & top == 0 {
-                    continue;
-                }
-                let (a, b) = (i.min(j), i.max(j));
-                if let Some((lo, hi)) = self.span(d, a, b, mid) {
-                    if (lo..=hi).contains(&self.sum) {
-                        ones |= 1 << i;
-                        tops |= 1 << j;
+            let mut inner = 0u16;
+            for b in a + 1..n {
+                let sb = masks[b] & (one | top);
+                // 1 at a and the top at b, or the other way round.
+                let (ab, ba) = (
+                    sa & one != 0 && sb & top != 0,
+                    sa & top != 0 && sb & one != 0,
+                );
+                if ab || ba {
+                    let (inside, outside) = (inner & mid, (prefix[a] | suffix[b + 1]) & mid);
+                    let k = b - a - 1;
+                    let (mut ip, mut op, mut found) = (0u16, 0u16, false);
+                    if self.sum as usize <= most {
+                        for &c in &self.table[k * (most + 1) + self.sum as usize] {
+                            // The inner cells can hold the set, the outer
+                            // ones every middle digit not in it.
+                            if c & !inside == 0 && mid & !c & !outside == 0 {
+                                ip |= c;
+                                op |= mid & !c;
+                                found = true;
+                            }
+                        }
+                    }
+                    if found {
                         count += 1;
                         only = Some((a, b));
+                        let (at_a, at_b) = match (ab, ba) {
+                            (true, true) => (one | top, one | top),
+                            (true, false) => (one, top),
+                            _ => (top, one),
+                        };
+                        for v in &mut valid[..a] {
+                            *v |= op;
+                        }
+                        valid[a] |= at_a;
+                        for v in &mut valid[a + 1..b] {
+                            *v |= ip;
+                        }
+                        valid[b] |= at_b;
+                        for v in &mut valid[b + 1..n] {
+                            *v |= op;
+                        }
                     }
                 }
+                inner |= masks[b];
             }
         }
         if count == 0 {
             return Err(Contradiction);
         }
-        for (i, &c) in self.line.iter().enumerate() {
-            if ones & (1 << i) == 0 {
-                d.restrict(c, !one)?;
-            }
-            if tops & (1 << i) == 0 {
-                d.restrict(c, !top)?;
-            }
+        for (&c, &v) in self.line.iter().zip(&valid) {
+            d.restrict(c, v)?;
         }
         if count == 1 {
+            // One placement left: each cell between also keeps only the
+            // digits that fit the others' bounds.
             let (a, b) = only.expect("one placement");
-            // Each cell's own range, not the clamped one: the clamp is a
-            // bound on the total, not on what the other cells can make.
             let (lo, hi) = self.line[a + 1..b].iter().fold((0, 0), |(lo, hi), &c| {
                 let m = d.get(c) & mid;
                 (lo + min_digit(m) as i32, hi + max_digit(m) as i32)
@@ -209,5 +264,33 @@ impl SandwichSum {
             .map(|&c| v[c as usize] as i32)
             .sum::<i32>()
             == self.sum
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(sum: i32) -> Vec<u16> {
+        let mut masks = vec![0b1111u16; 4];
+        let mut changed = Vec::new();
+        SandwichSum::new(vec![0, 1, 2, 3], sum, 4)
+            .propagate(&mut Dom::new(&mut masks, &mut changed))
+            .expect("consistent");
+        masks
+    }
+
+    /// 5 between 1 and 4 in a row of four: only {2,3}, so the 1 and the 4
+    /// are at the ends.
+    #[test]
+    fn the_middle_set_places_the_ends() {
+        assert_eq!(run(5), [0b1001, 0b0110, 0b0110, 0b1001]);
+    }
+
+    /// 2 between: the 2 sits between 1 and 4, so the cell outside them
+    /// holds the 3 and no end cell can hold the 2.
+    #[test]
+    fn cells_outside_hold_the_other_middle_digits() {
+        assert_eq!(run(2), [0b1101, 0b1011, 0b1011, 0b1101]);
     }
 }
