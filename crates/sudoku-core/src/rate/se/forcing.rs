@@ -415,14 +415,7 @@ fn regions(b: &Board, cell: usize, d: u8, mode: Mode, memo: &mut Memo, best: &mu
             .filter(|&i| pos & (1 << i) != 0)
             .map(|i| cand(REGION_CELLS[r][i] as usize, d))
             .collect();
-        for &c in &cands {
-            memo.get(b, c, mode);
-        }
-        let outs: Vec<&Outcome> = cands
-            .iter()
-            .map(|&c| memo.on[c as usize].as_deref().expect("computed above"))
-            .collect();
-        intersect(b, mode, &outs, region_name(mode), 6, best);
+        branches_meet(b, mode, memo, &cands, region_name(mode), 6, best);
     }
 }
 
@@ -431,14 +424,28 @@ fn cell_chains(b: &Board, cell: usize, mode: Mode, memo: &mut Memo, best: &mut B
     let cands: Vec<u16> = super::board::digits(b.cand[cell])
         .map(|d| cand(cell, d))
         .collect();
-    for &c in &cands {
+    branches_meet(b, mode, memo, &cands, cell_name(mode), 5, best);
+}
+
+/// The consequences of each branch of a forcing chain (one of `cands` is
+/// true), worked out once each through `memo`, and what all of them imply.
+fn branches_meet(
+    b: &Board,
+    mode: Mode,
+    memo: &mut Memo,
+    cands: &[u16],
+    name: &'static str,
+    sort_key: u8,
+    best: &mut Best,
+) {
+    for &c in cands {
         memo.get(b, c, mode);
     }
     let outs: Vec<&Outcome> = cands
         .iter()
         .map(|&c| memo.on[c as usize].as_deref().expect("computed above"))
         .collect();
-    intersect(b, mode, &outs, cell_name(mode), 5, best);
+    intersect(b, mode, &outs, name, sort_key, best);
 }
 
 /// Potentials implied "on" (then "off") by every branch, in the first
