@@ -570,14 +570,8 @@ impl VariantSolver {
                     Some(frame) => {
                         // Try the cell's smallest candidate; the frame
                         // keeps the state before the try for its refutation.
-                        if stats.nodes >= max_nodes {
-                            return StopReason::NodeLimit;
-                        }
-                        stats.nodes += 1;
-                        if slow && stats.nodes & 255 == 0 {
-                            if let Some(r) = limits.poll() {
-                                return r;
-                            }
+                        if let Err(r) = enter_node(stats, max_nodes, slow, limits) {
+                            return r;
                         }
                         self.saved.extend_from_slice(&self.masks);
                         self.frames.push(frame);
@@ -620,14 +614,8 @@ impl VariantSolver {
                         cell: frame.cell as usize,
                     });
                 }
-                if stats.nodes >= max_nodes {
-                    return StopReason::NodeLimit;
-                }
-                stats.nodes += 1;
-                if slow && stats.nodes & 255 == 0 {
-                    if let Some(r) = limits.poll() {
-                        return r;
-                    }
+                if let Err(r) = enter_node(stats, max_nodes, slow, limits) {
+                    return r;
                 }
                 let left = frame.mask & !frame.bit;
                 self.masks[frame.cell as usize] = left;
@@ -987,6 +975,27 @@ pub(crate) fn crossings(houses: &[Vec<u16>], cells: usize) -> Vec<[Vec<u16>; 3]>
         }
     }
     out
+}
+
+/// Count a search node: stop at the node limit, and with a deadline or a
+/// cancel flag (`slow`) read them every 256 nodes.
+#[inline(always)]
+fn enter_node(
+    stats: &mut Stats,
+    max_nodes: u64,
+    slow: bool,
+    limits: &Limits,
+) -> Result<(), StopReason> {
+    if stats.nodes >= max_nodes {
+        return Err(StopReason::NodeLimit);
+    }
+    stats.nodes += 1;
+    if slow && stats.nodes & 255 == 0 {
+        if let Some(r) = limits.poll() {
+            return Err(r);
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
