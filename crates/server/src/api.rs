@@ -16,6 +16,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use sudoku_core::generate::{Generator, GeneratorConfig, Symmetry};
 use sudoku_core::rate::{Band, HintLevel, Rater, Rating, apply};
+use sudoku_core::solve::fast::Fast;
 use sudoku_core::solve::{Method, Solver};
 use sudoku_core::time::Instant;
 use sudoku_core::{Candidates, Grid, Limits, Report, Size, StopReason, Uniqueness};
@@ -331,6 +332,16 @@ fn plain_line(text: &str) -> Option<Grid> {
 /// A position for the rater: a puzzle, or a pencilmark line (64 or 729
 /// characters) whose single-candidate cells count as filled.
 fn parse_position(text: &str) -> Result<(Grid, Candidates, bool), ApiError> {
+    if let Some(c) = parse_pencilmarks(text)? {
+        return Ok((c.to_grid(), c, true));
+    }
+    let grid = parse_grid(text)?;
+    Ok((grid.clone(), Candidates::from_grid(&grid), false))
+}
+
+/// The puzzle field as a pencilmark line (its first line's first token is
+/// 64 or 729 characters: 4×4 or 9×9 candidates), or `None` for a puzzle.
+fn parse_pencilmarks(text: &str) -> Result<Option<Candidates>, ApiError> {
     let first = text
         .lines()
         .map(str::trim)
@@ -338,19 +349,77 @@ fn parse_position(text: &str) -> Result<(Grid, Candidates, bool), ApiError> {
     let token_len = first
         .and_then(|l| l.split_whitespace().next())
         .map_or(0, |t| t.chars().count());
-    if token_len == 64 || token_len == 729 {
-        let line = first.unwrap_or_default();
-        let c = Candidates::parse_pencilmarks(line).map_err(|e| ApiError {
-            status: 400,
-            error: format!("puzzle: pencilmarks: {}", e.kind),
-            field: Some("puzzle"),
-            line: Some(e.line),
-            column: Some(e.column),
-        })?;
-        return Ok((c.to_grid(), c, true));
+    if token_len != 64 && token_len != 729 {
+        return Ok(None);
     }
-    let grid = parse_grid(text)?;
-    Ok((grid.clone(), Candidates::from_grid(&grid), false))
+    let line = first.unwrap_or_default();
+    let c = Candidates::parse_pencilmarks(line).map_err(|e| ApiError {
+        status: 400,
+        error: format!("puzzle: pencilmarks: {}", e.kind),
+        field: Some("puzzle"),
+        line: Some(e.line),
+        column: Some(e.column),
+    })?;
+    Ok(Some(c))
+}
+
+/// A solve or count request's puzzle: a grid, or 9×9 pencilmarks, which
+/// only `fast` searches (over the candidates, as `sudoku solve` does) and
+/// without a trace.
+enum Puzzle {
+    Grid(Grid),
+    Pencilmarks(Candidates, [u16; 81]),
+}
+
+fn parse_solve_input(
+    text: &str,
+    method: Option<&str>,
+    trace: bool,
+) -> Result<(Puzzle, Method), ApiError> {
+    let Some(c) = parse_pencilmarks(text)? else {
+        let grid = parse_grid(text)?;
+        let method = parse_method(method, grid.size())?;
+        return Ok((Puzzle::Grid(grid), method));
+    };
+    if c.size() != Size::NINE {
+        return Err(ApiError::field(
+            "puzzle",
+            "puzzle: pencilmark input is searched for 9x9 grids only",
+        ));
+    }
+    if trace {
+        return Err(ApiError::field(
+            "trace",
+            "trace: pencilmark input is searched without a trace (by the fast method)",
+        ));
+    }
+    if !matches!(method, None | Some("auto" | "fast")) {
+        return Err(ApiError::field(
+            "method",
+            "method: pencilmark input is searched by the fast method only (auto or fast)",
+        ));
+    }
+    let mut masks = [0u16; 81];
+    for (cell, m) in masks.iter_mut().enumerate() {
+        // a 9x9 cell's candidates fit in 9 bits
+        *m = c.pencilmark(cell) as u16;
+    }
+    Ok((Puzzle::Pencilmarks(c, masks), Method::Fast))
+}
+
+thread_local! {
+    /// The bit-parallel solver for pencilmark requests, one per thread.
+    static FAST: RefCell<Fast> = RefCell::new(Fast::new());
+}
+
+/// Search `masks` (9×9 candidates) with `fast`, calling `on_solution` for
+/// each solution found.
+fn search_pencilmarks(
+    masks: &[u16; 81],
+    lim: &Limits,
+    on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+) -> Report {
+    FAST.with(|f| f.borrow_mut().search_candidates(masks, lim, on_solution))
 }
 
 fn parse_method(name: Option<&str>, size: Size) -> Result<Method, ApiError> {
@@ -426,8 +495,7 @@ fn check_timeout(t: Option<f64>) -> Result<(), ApiError> {
 
 fn solve(req: SolveRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
     check_timeout(req.timeout)?;
-    let grid = parse_grid(&req.puzzle)?;
-    let method = parse_method(req.method.as_deref(), grid.size())?;
+    let (input, method) = parse_solve_input(&req.puzzle, req.method.as_deref(), req.trace)?;
     let asked = Asked {
         timeout: req.timeout,
         max_nodes: req.max_nodes,
@@ -439,6 +507,17 @@ fn solve(req: SolveRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
     let mut found: Vec<Grid> = Vec::with_capacity(2);
     let mut trace: Vec<Value> = Vec::new();
     let mut truncated = false;
+    let grid = match input {
+        Puzzle::Grid(grid) => grid,
+        Puzzle::Pencilmarks(c, masks) => {
+            let report = search_pencilmarks(&masks, &lim, &mut |g| {
+                found.push(g.clone());
+                ControlFlow::Continue(())
+            });
+            let u = uniqueness_of(found, &report);
+            return Ok(solve_answer(&u, method, &c.to_grid(), &report, true));
+        }
+    };
     let (report, traced_with) = if req.trace {
         let m = if method.traces() {
             method
@@ -476,14 +555,33 @@ fn solve(req: SolveRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
         return Err(ApiError::field("trace", "this method has no trace"));
     };
     let u = uniqueness_of(found, &report);
+    let mut obj = solve_answer(&u, traced_with.unwrap_or(method), &grid, &report, false);
+    if req.trace {
+        obj["trace"] = Value::Array(trace);
+        obj["trace_truncated"] = json!(truncated);
+    }
+    Ok(obj)
+}
+
+/// A solve answer's JSON (the trace fields are added by the caller).
+fn solve_answer(
+    u: &Uniqueness,
+    method: Method,
+    puzzle: &Grid,
+    report: &Report,
+    pencilmarks: bool,
+) -> Value {
     let mut obj = json!({
-        "status": status_word(&u),
-        "method": traced_with.unwrap_or(method).name(),
-        "puzzle": grid.to_line(),
+        "status": status_word(u),
+        "method": method.name(),
+        "puzzle": puzzle.to_line(),
         "solution": Value::Null,
         "stats": stats_json(&report.stats),
     });
-    match &u {
+    if pencilmarks {
+        obj["pencilmarks"] = json!(true);
+    }
+    match u {
         Uniqueness::Unique(s) => obj["solution"] = json!(s.to_line()),
         Uniqueness::Multiple(a, b) => {
             obj["solution"] = json!(a.to_line());
@@ -491,12 +589,8 @@ fn solve(req: SolveRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
         }
         _ => {}
     }
-    put_stop(&mut obj, &report);
-    if req.trace {
-        obj["trace"] = Value::Array(trace);
-        obj["trace_truncated"] = json!(truncated);
-    }
-    Ok(obj)
+    put_stop(&mut obj, report);
+    obj
 }
 
 fn uniqueness_of(mut found: Vec<Grid>, report: &Report) -> Uniqueness {
@@ -520,8 +614,7 @@ fn uniqueness_of(mut found: Vec<Grid>, report: &Report) -> Uniqueness {
 
 fn count(req: CountRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
     check_timeout(req.timeout)?;
-    let grid = parse_grid(&req.puzzle)?;
-    let method = parse_method(req.method.as_deref(), grid.size())?;
+    let (input, method) = parse_solve_input(&req.puzzle, req.method.as_deref(), false)?;
     let limit = req.limit.unwrap_or(2);
     if limit == 0 || limit > MAX_COUNT_LIMIT {
         return Err(ApiError::field(
@@ -534,7 +627,20 @@ fn count(req: CountRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
         max_nodes: req.max_nodes,
     };
     let lim = limits.search(&asked);
-    let (n, report) = with_solver(method, |s| s.count(&grid, limit, &lim));
+    let (grid, (n, report), pencilmarks) = match input {
+        Puzzle::Grid(grid) => {
+            let counted = with_solver(method, |s| s.count(&grid, limit, &lim));
+            (grid, counted, false)
+        }
+        Puzzle::Pencilmarks(c, masks) => {
+            let lim = Limits {
+                max_solutions: Some(limit),
+                ..lim
+            };
+            let report = search_pencilmarks(&masks, &lim, &mut |_| ControlFlow::Continue(()));
+            (c.to_grid(), (report.stats.solutions, report), true)
+        }
+    };
     let complete = report.stop.is_complete();
     let status = match (n, complete) {
         (2.., _) => "multiple",
@@ -551,6 +657,9 @@ fn count(req: CountRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
         "limit": limit,
         "stats": stats_json(&report.stats),
     });
+    if pencilmarks {
+        obj["pencilmarks"] = json!(true);
+    }
     put_stop(&mut obj, &report);
     if report.stop == StopReason::SolutionLimit {
         obj["stopped"] = json!(report.stop);
@@ -836,6 +945,12 @@ fn generate(req: GenerateRequest, limits: &RequestLimits) -> Result<Value, ApiEr
 }
 
 fn bench(req: BenchRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
+    if parse_pencilmarks(&req.puzzle)?.is_some() {
+        return Err(ApiError::field(
+            "puzzle",
+            "puzzle: bench runs every method on a puzzle, not on pencilmarks (solve and count take them)",
+        ));
+    }
     let grid = parse_grid(&req.puzzle)?;
     let methods: Vec<Method> = match &req.methods {
         None => Method::ALL.to_vec(),

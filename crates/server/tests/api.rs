@@ -263,6 +263,81 @@ fn a_bad_puzzle_is_a_400_with_its_line_and_column() {
     }
 }
 
+/// The 729-character pencilmark line of a puzzle: every candidate in an
+/// empty cell, only the given in a filled one.
+fn pencilmarks_of(puzzle: &str) -> String {
+    puzzle
+        .chars()
+        .map(|c| match c.to_digit(10) {
+            Some(d @ 1..=9) => (1..=9u32)
+                .map(|k| if k == d { c } else { '.' })
+                .collect::<String>(),
+            _ => "123456789".to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn solve_and_count_take_pencilmarks_as_the_cli_does() {
+    let addr = default_server();
+    let marks = pencilmarks_of(PUZZLE);
+    assert_eq!(marks.len(), 729);
+    let (s, v) = post(addr, "solve", &json!({"puzzle": marks}));
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(
+        (&v["status"], &v["solution"], &v["pencilmarks"]),
+        (&json!("unique"), &json!(SOLUTION), &json!(true)),
+        "{v}"
+    );
+    assert_eq!(v["puzzle"], PUZZLE.replace('0', "."));
+    // a candidate struck out of the solution's cell leaves no solution
+    let first_digit = SOLUTION.as_bytes()[0] - b'0';
+    let mut struck = marks.clone().into_bytes();
+    struck[usize::from(first_digit) - 1] = b'.';
+    let struck = String::from_utf8(struck).unwrap();
+    let (s, v) = post(addr, "count", &json!({"puzzle": struck, "method": "fast"}));
+    assert_eq!(
+        (s, &v["status"], &v["count"]),
+        (200, &json!("none"), &json!(0)),
+        "{v}"
+    );
+    // every candidate everywhere: many solutions, counted up to the limit
+    let (s, v) = post(
+        addr,
+        "count",
+        &json!({"puzzle": "123456789".repeat(81), "limit": 5}),
+    );
+    assert_eq!(
+        (s, &v["count"], &v["complete"]),
+        (200, &json!(5), &json!(false)),
+        "{v}"
+    );
+    // other methods, a trace, 4x4 pencilmarks and bench are clear 400s
+    let (s, v) = post(addr, "solve", &json!({"puzzle": marks, "method": "dlx"}));
+    assert_eq!((s, &v["field"]), (400, &json!("method")), "{v}");
+    let (s, v) = post(addr, "solve", &json!({"puzzle": marks, "trace": true}));
+    assert_eq!((s, &v["field"]), (400, &json!("trace")), "{v}");
+    let (s, v) = post(addr, "solve", &json!({"puzzle": "1234".repeat(16)}));
+    assert_eq!(s, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("9x9"), "{v}");
+    let (s, v) = post(addr, "bench", &json!({"puzzle": marks}));
+    assert_eq!(s, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("pencilmarks"), "{v}");
+    // a bad pencilmark character is located
+    let mut bad = marks.into_bytes();
+    bad[10] = b'x';
+    let (s, v) = post(
+        addr,
+        "solve",
+        &json!({"puzzle": String::from_utf8(bad).unwrap()}),
+    );
+    assert_eq!(
+        (s, v["line"].as_u64(), v["column"].as_u64()),
+        (400, Some(1), Some(11)),
+        "{v}"
+    );
+}
+
 #[test]
 fn malformed_requests_are_400s_in_json() {
     let addr = default_server();
