@@ -247,7 +247,11 @@ impl Sets {
 
     /// Undo everything: every item and option active again.
     pub fn reset(&mut self) {
-        self.restore::<false>(0);
+        if self.track {
+            self.restore::<true, true, false>(0);
+        } else {
+            self.restore::<true, false, false>(0);
+        }
         self.reactivate(self.n1);
         self.updates = 0;
         self.mems = 0;
@@ -268,24 +272,29 @@ impl Sets {
     }
 
     /// Pop the trail back to `mark`, restoring sizes and purified marks.
+    /// `C`: the problem has colours (else the trail holds sizes only); `T`:
+    /// `track` (keep the bits of small items).
     #[inline]
-    pub fn restore<const M: bool>(&mut self, mark: u32) {
+    pub fn restore<const C: bool, const T: bool, const M: bool>(&mut self, mark: u32) {
+        debug_assert_eq!(T, self.track);
+        debug_assert!(C || !self.coloured);
         let items = &mut self.items[..];
+        let mark = (mark as usize).min(self.trail.len());
         if M {
-            self.mems += 2 * (self.trail.len() as u64).saturating_sub(mark as u64);
+            self.mems += 2 * (self.trail.len() - mark) as u64;
         }
-        while self.trail.len() > mark as usize {
-            let (i, s) = self.trail.pop().expect("trail above mark");
-            if i & PURIFIED != 0 {
+        for &(i, s) in self.trail[mark..].iter().rev() {
+            if C && i & PURIFIED != 0 {
                 items[(i & !PURIFIED) as usize].purified = 0;
             } else {
                 items[i as usize].size = s;
-                if self.track {
+                if T {
                     let (w, b) = ((i / 64) as usize, i % 64);
                     self.small[w] = self.small[w] & !(1 << b) | ((s <= 1) as u64) << b;
                 }
             }
         }
+        self.trail.truncate(mark);
     }
 
     /// Make the primary items deactivated since there were `np` active
@@ -417,10 +426,12 @@ impl Sets {
     #[inline(always)]
     /// Six mems (a swap in the active list and its positions), which the
     /// callers count.
-    fn deactivate(&mut self, i: u32) {
+    fn deactivate<const T: bool>(&mut self, i: u32) {
         let (pact, ppos) = (&mut self.pact[..], &mut self.ppos[..]);
         let p = ppos[i as usize];
-        self.active[(i / 64) as usize] &= !(1 << (i % 64));
+        if T {
+            self.active[(i / 64) as usize] &= !(1 << (i % 64));
+        }
         self.np -= 1;
         let last = pact[self.np as usize];
         pact[p as usize] = last;
@@ -442,7 +453,7 @@ impl Sets {
         if M {
             self.mems += mems + 6;
         }
-        self.deactivate(i);
+        self.deactivate::<T>(i);
     }
 
     /// Branch on primary item `i`, which has a single option: make it
@@ -451,11 +462,11 @@ impl Sets {
     /// spares hiding it only to restore it at once (Knuth's SSXCC treats
     /// forced moves specially too).
     #[inline]
-    pub fn cover_forced<const M: bool>(&mut self, i: u32) {
+    pub fn cover_forced<const T: bool, const M: bool>(&mut self, i: u32) {
         if M {
             self.mems += 6;
         }
-        self.deactivate(i);
+        self.deactivate::<T>(i);
     }
 
     /// Choose the option of node `x` (in the item branched on, already
@@ -463,8 +474,8 @@ impl Sets {
     /// [`cover_forced`](Self::cover_forced)): cover its other primary items,
     /// purify its secondary items.
     ///
-    /// With `P` (prune, Knuth's SSXCC rule), every primary item of the option
-    /// is made inactive first, and the covering stops as soon as it leaves
+    /// Every primary item of the option is made inactive first. With `P`
+    /// (prune, Knuth's SSXCC rule), the covering then stops as soon as it leaves
     /// an active primary item with no option: then `apply` returns `false`
     /// and the choice is a dead end that the search need not enter (its
     /// changes are on the trail, for the caller to undo). Without `P`
@@ -492,25 +503,9 @@ impl Sets {
         mems: &mut u64,
     ) -> bool {
         self.new_step();
-        if P {
-            let mut w = x + 1;
-            loop {
-                *mems += 1;
-                let nd = self.nodes[w as usize];
-                if nd.item & SPACER != 0 {
-                    w = nd.loc;
-                    continue;
-                }
-                if w == x {
-                    break;
-                }
-                if nd.item < self.n1 {
-                    *mems += 6;
-                    self.deactivate(nd.item);
-                }
-                w += 1;
-            }
-        }
+        // every primary item of the option inactive first (with `P`, so
+        // that covering them watches only the items still to cover; without
+        // it the order does not matter, as nothing reads the positions)
         let mut w = x + 1;
         loop {
             *mems += 1;
@@ -520,64 +515,67 @@ impl Sets {
                 continue;
             }
             if w == x {
-                return true;
+                break;
+            }
+            if nd.item < self.n1 {
+                *mems += 6;
+                self.deactivate::<T>(nd.item);
+            }
+            w += 1;
+        }
+        let n1 = self.n1;
+        // one borrow of the arrays for the whole option
+        let mut hot = Hot {
+            nodes: &mut self.nodes,
+            set: &mut self.set,
+            items: &mut self.items,
+            trail: &mut self.trail,
+            small: &mut self.small,
+            ppos: &self.ppos,
+            watch: if P { self.np } else { 0 },
+            dead: false,
+            epoch: self.epoch,
+            updates: 0,
+            mems: 0,
+        };
+        let colour = &self.colour[..];
+        let mut w = x + 1;
+        let live = loop {
+            *mems += 1;
+            let nd = hot.nodes[w as usize];
+            if nd.item & SPACER != 0 {
+                w = nd.loc;
+                continue;
+            }
+            if w == x {
+                break true;
             }
             let j = nd.item;
-            let dead = if j < self.n1 {
-                if !P {
-                    *mems += 6;
-                    self.deactivate(j);
-                }
-                let mut hot = self.hot(P);
+            if !COLOURED || j < n1 {
+                // a primary item, or (without colours) a secondary one: the
+                // option is still live, so no other option has used j
                 hot.hide_all::<T, P, M>(j, w);
-                let (updates, m, dead) = (hot.updates, hot.mems, hot.dead);
-                self.updates += updates;
-                *mems += m;
-                dead
-            } else if !COLOURED {
-                // the option is still live, so no other option has used j
-                let mut hot = self.hot(P);
-                hot.hide_all::<T, P, M>(j, w);
-                let (updates, m, dead) = (hot.updates, hot.mems, hot.dead);
-                self.updates += updates;
-                *mems += m;
-                dead
-            } else if self.items[j as usize].purified == 0 {
+            } else if hot.items[j as usize].purified == 0 {
                 // the purified mark read, and the node's colour
                 *mems += 2;
-                let c = self.colour[w as usize];
-                let colour = &self.colour[..];
-                let mut hot = Hot {
-                    nodes: &mut self.nodes,
-                    set: &mut self.set,
-                    items: &mut self.items,
-                    trail: &mut self.trail,
-                    small: &mut self.small,
-                    ppos: &self.ppos,
-                    watch: if P { self.np } else { 0 },
-                    dead: false,
-                    epoch: self.epoch,
-                    updates: 0,
-                    mems: 0,
-                };
+                let c = colour[w as usize];
                 if c == 0 {
                     hot.hide_all::<T, P, M>(j, w);
                 } else {
                     hot.purify::<T, P, M>(j, c, colour);
                 }
-                self.updates += hot.updates;
-                *mems += hot.mems;
-                hot.dead
             } else {
                 // the purified mark read
                 *mems += 1;
-                false
-            };
-            if dead {
-                return false;
+            }
+            if P && hot.dead {
+                break false;
             }
             w += 1;
-        }
+        };
+        self.updates += hot.updates;
+        *mems += hot.mems;
+        live
     }
 }
 
@@ -785,7 +783,7 @@ impl Hot<'_> {
 
     /// Hide every active option of item `i` but the one of node `keep`
     /// from the other items. `i` must be an item (checked).
-    #[inline]
+    #[inline(always)]
     fn hide_all<const T: bool, const P: bool, const M: bool>(&mut self, i: u32, keep: u32) {
         let ItemRec { size, base, .. } = self.items[i as usize];
         let mut n = 0;
@@ -914,7 +912,7 @@ mod tests {
                 s.apply::<true, true, false, false>(x);
             }
             check(&s);
-            s.restore::<true>(mark);
+            s.restore::<true, false, true>(mark);
             s.reactivate(np);
             check(&s);
         }
