@@ -72,7 +72,7 @@ fn knuth_first_example() {
     let mut texts: Vec<&str> = first
         .unwrap()
         .iter()
-        .map(|&k| parsed.option_texts[k].as_str())
+        .map(|&k| &parsed.option_texts[k])
         .collect();
     texts.sort();
     assert_eq!(texts, ["A D", "B G", "C E F"]);
@@ -85,10 +85,7 @@ fn knuth_colour_example() {
     for config in [MRV, FIRST] {
         let sols = all_solutions(&parsed.problem, config);
         assert_eq!(sols.len(), 1);
-        let mut texts: Vec<&str> = sols[0]
-            .iter()
-            .map(|&k| parsed.option_texts[k].as_str())
-            .collect();
+        let mut texts: Vec<&str> = sols[0].iter().map(|&k| &parsed.option_texts[k]).collect();
         texts.sort();
         assert_eq!(texts, ["A C X:1 Y:1", "B X:1"]);
     }
