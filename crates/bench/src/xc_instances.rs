@@ -215,3 +215,50 @@ mod tests {
         assert!(queens(19).contains(" a35 b35\n"));
     }
 }
+
+/// A random exact-cover problem with secondary items (`xc --print
+/// random-secondary` is `random_secondary(30, 12, 230, 1)`): primary items
+/// `p0 ..`, secondary items `s0 ..`, and `options` options, each of 2 to 4
+/// distinct primary items drawn uniformly, half of them with one secondary
+/// item as well, from [`SplitMix64`](exact_cover::SplitMix64) seeded with
+/// `seed`, so the same arguments always give the same file.
+///
+/// # Panics
+///
+/// When `primary < 4` or `secondary == 0`.
+pub fn random_secondary(primary: usize, secondary: usize, options: usize, seed: u64) -> String {
+    assert!(primary >= 4 && secondary > 0, "too few items");
+    let mut rng = exact_cover::SplitMix64::new(seed);
+    let mut s = format!(
+        "| random exact cover with secondary items: {primary} primary, {secondary} \
+         secondary, {options} options, seed {seed}\n"
+    );
+    let names = |prefix: char, n: usize| {
+        (0..n)
+            .map(|k| format!("{prefix}{k}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    writeln!(s, "{} | {}", names('p', primary), names('s', secondary)).unwrap();
+    let mut items = Vec::with_capacity(4);
+    for _ in 0..options {
+        let size = 2 + rng.below(3);
+        items.clear();
+        while items.len() < size {
+            let i = rng.below(primary);
+            if !items.contains(&i) {
+                items.push(i);
+            }
+        }
+        let mut line = items
+            .iter()
+            .map(|i| format!("p{i}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        if rng.below(2) == 0 {
+            write!(line, " s{}", rng.below(secondary)).unwrap();
+        }
+        writeln!(s, "{line}").unwrap();
+    }
+    s
+}
