@@ -108,7 +108,10 @@ pub(crate) struct Sets {
     /// [`TRACK_ITEMS`] primary items), so that MRV finds a dead end or a
     /// forced move without scanning every active item.
     pub track: bool,
-    /// Bit `i` set when item `i` has at most one active option (with `track`).
+    /// Bit `i` set whenever item `i` has at most one active option (with
+    /// `track`); it may also be left set for an item with more (see
+    /// [`restore`](Self::restore)) until [`min_item`](Self::min_item)
+    /// clears it.
     small: Vec<u64>,
     /// Bit `i` set when primary item `i` is active (with `track`).
     active: Vec<u64>,
@@ -147,10 +150,13 @@ impl Sets {
         let mut nodes = Vec::with_capacity(entries.len() + options);
         let mut colour = Vec::with_capacity(if coloured { nodes.capacity() } else { 0 });
         let mut size = vec![0u32; n];
-        let mut first_node = Vec::with_capacity(options);
+        // the options' first nodes, to enter them in a shuffled order
+        let mut first_node = Vec::with_capacity(if seed.is_some() { options } else { 0 });
         for k in 0..options {
             let first = nodes.len() as u32;
-            first_node.push(first);
+            if seed.is_some() {
+                first_node.push(first);
+            }
             for e in &entries[starts[k] as usize..starts[k + 1] as usize] {
                 let i = to_engine[e.item as usize];
                 size[i as usize] += 1;
@@ -173,18 +179,11 @@ impl Sets {
             base.push(total);
             total += s;
         }
-        let mut order: Vec<u32> = (0..options as u32).collect();
-        if let Some(seed) = seed {
-            let mut rng = crate::SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
-            for k in (1..order.len()).rev() {
-                let j = (rng.next_u64() % (k as u64 + 1)) as usize;
-                order.swap(k, j);
-            }
-        }
         let mut set = vec![0u32; total as usize];
         let mut fill = vec![0u32; n];
-        for &k in &order {
-            let mut x = first_node[k as usize];
+        // enter option node `x` and the rest of its option in the sets;
+        // returns the option's spacer
+        let mut enter = |mut x: u32, nodes: &mut [Node]| {
             while nodes[x as usize].item & SPACER == 0 {
                 let i = nodes[x as usize].item as usize;
                 let loc = fill[i];
@@ -192,6 +191,26 @@ impl Sets {
                 set[(base[i] + loc) as usize] = x;
                 nodes[x as usize].loc = loc;
                 x += 1;
+            }
+            x
+        };
+        if let Some(seed) = seed {
+            // the options in a shuffled order
+            let mut order: Vec<u32> = (0..options as u32).collect();
+            let mut rng = crate::SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
+            for k in (1..order.len()).rev() {
+                let j = (rng.next_u64() % (k as u64 + 1)) as usize;
+                order.swap(k, j);
+            }
+            for &k in &order {
+                enter(first_node[k as usize], &mut nodes);
+            }
+        } else {
+            // in order: no table of first nodes or order is needed (less
+            // memory at the peak of loading a big problem)
+            let mut x = 0;
+            while (x as usize) < nodes.len() {
+                x = enter(x, &mut nodes) + 1;
             }
         }
         let items = size
@@ -247,11 +266,7 @@ impl Sets {
 
     /// Undo everything: every item and option active again.
     pub fn reset(&mut self) {
-        if self.track {
-            self.restore::<true, true, false>(0);
-        } else {
-            self.restore::<true, false, false>(0);
-        }
+        self.restore::<true, false>(0);
         self.reactivate(self.n1);
         self.updates = 0;
         self.mems = 0;
@@ -272,11 +287,14 @@ impl Sets {
     }
 
     /// Pop the trail back to `mark`, restoring sizes and purified marks.
-    /// `C`: the problem has colours (else the trail holds sizes only); `T`:
-    /// `track` (keep the bits of small items).
+    /// `C`: the problem has colours (else the trail holds sizes only).
+    ///
+    /// The bits of `small` are left as they are: a size restored only
+    /// grows, so a bit may stay set for an item that has two options or
+    /// more again, which [`min_item`](Self::min_item) clears when it meets
+    /// it (cheaper than keeping every bit exact here).
     #[inline]
-    pub fn restore<const C: bool, const T: bool, const M: bool>(&mut self, mark: u32) {
-        debug_assert_eq!(T, self.track);
+    pub fn restore<const C: bool, const M: bool>(&mut self, mark: u32) {
         debug_assert!(C || !self.coloured);
         let items = &mut self.items[..];
         let mark = (mark as usize).min(self.trail.len());
@@ -288,10 +306,6 @@ impl Sets {
                 items[(i & !PURIFIED) as usize].purified = 0;
             } else {
                 items[i as usize].size = s;
-                if T {
-                    let (w, b) = ((i / 64) as usize, i % 64);
-                    self.small[w] = self.small[w] & !(1 << b) | ((s <= 1) as u64) << b;
-                }
             }
         }
         self.trail.truncate(mark);
@@ -334,18 +348,26 @@ impl Sets {
             // a dead end anywhere, else the first forced move, from the bits
             let mut forced = None;
             let mut read = 0;
-            for (w, (&s, &a)) in self.small.iter().zip(&self.active).enumerate() {
-                let mut m = s & a;
+            for (w, (small, &a)) in self.small.iter_mut().zip(&self.active).enumerate() {
+                let mut m = *small & a;
                 while m != 0 {
-                    let i = w as u32 * 64 + m.trailing_zeros();
+                    let b = m.trailing_zeros();
+                    let i = w as u32 * 64 + b;
                     read += 1;
-                    if items[i as usize].size == 0 {
-                        if M {
-                            self.mems += read;
+                    match items[i as usize].size {
+                        0 => {
+                            if M {
+                                self.mems += read;
+                            }
+                            return (i, 0);
                         }
-                        return (i, 0);
+                        1 => {
+                            forced.get_or_insert(i);
+                        }
+                        // a bit left set by `restore`: the item has
+                        // options again
+                        _ => *small &= !(1 << b),
                     }
-                    forced.get_or_insert(i);
                     m &= m - 1;
                 }
             }
@@ -912,7 +934,7 @@ mod tests {
                 s.apply::<true, true, false, false>(x);
             }
             check(&s);
-            s.restore::<true, false, true>(mark);
+            s.restore::<true, true>(mark);
             s.reactivate(np);
             check(&s);
         }
