@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, anyhow};
 use clap::{Parser, ValueEnum};
-use exact_cover::format::{ParseError, Parsed, parse};
+use exact_cover::format::{OptionTexts, ParseError, Parsed, parse};
 use exact_cover::split::{Subproblem, split, subproblem_solver};
 use exact_cover::{
     Cells, Config, Dlx, Heuristic, Limits, Observer, Report, Stats, StopReason, count_parallel,
@@ -714,7 +714,7 @@ fn search_links(
     dlx: &mut Dlx,
     limits: &Limits,
     plan: Watch,
-    texts: &[String],
+    texts: &OptionTexts,
     visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
 ) -> Report {
     if plan.verbose > 0 {
@@ -789,14 +789,14 @@ struct Knuth<'a> {
     verbose: u8,
     delta: u64,
     next: u64,
-    texts: &'a [String],
+    texts: &'a OptionTexts,
     /// Per level: (option, place from 1, options of the item).
     path: Vec<(usize, u64, u64)>,
     solutions: u64,
 }
 
 impl<'a> Knuth<'a> {
-    fn new(verbose: u8, delta: u64, texts: &'a [String]) -> Knuth<'a> {
+    fn new(verbose: u8, delta: u64, texts: &'a OptionTexts) -> Knuth<'a> {
         Knuth {
             verbose,
             delta,
@@ -837,7 +837,7 @@ impl Observer for Knuth<'_> {
             if self.verbose >= 3 {
                 eprintln!(
                     "L{depth}: {} ({} of {})",
-                    self.texts.get(option).map_or("?", String::as_str),
+                    self.texts.get(option).unwrap_or("?"),
                     p.1,
                     p.2
                 );
@@ -862,7 +862,7 @@ impl Observer for Knuth<'_> {
             if *option != usize::MAX {
                 text.push_str(&format!(
                     " {} ({place} of {of})\n",
-                    self.texts.get(*option).map_or("?", String::as_str)
+                    self.texts.get(*option).unwrap_or("?")
                 ));
             }
         }
@@ -882,7 +882,7 @@ const FLUSH_EVERY: Duration = Duration::from_millis(200);
 struct SolutionWriter<'a> {
     out: &'a mut dyn Write,
     format: Format,
-    texts: &'a [String],
+    texts: &'a OptionTexts,
     first: bool,
     line: Vec<u8>,
     last_flush: Instant,
@@ -893,7 +893,7 @@ struct SolutionWriter<'a> {
 }
 
 impl<'a> SolutionWriter<'a> {
-    fn new(out: &'a mut dyn Write, format: Format, texts: &'a [String]) -> Self {
+    fn new(out: &'a mut dyn Write, format: Format, texts: &'a OptionTexts) -> Self {
         SolutionWriter {
             out,
             format,
@@ -938,7 +938,7 @@ impl<'a> SolutionWriter<'a> {
                     solution: Vec<&'t str>,
                 }
                 let line = Line {
-                    solution: sol.iter().map(|&k| self.texts[k].as_str()).collect(),
+                    solution: sol.iter().map(|&k| &self.texts[k]).collect(),
                 };
                 self.line.clear();
                 serde_json::to_writer(&mut self.line, &line)?;
@@ -1302,10 +1302,7 @@ fn zdd_run(
                     }
                 }
                 Format::Json => {
-                    let opts: Vec<&str> = sol
-                        .iter()
-                        .map(|&o| parsed.option_texts[o].as_str())
-                        .collect();
+                    let opts: Vec<&str> = sol.iter().map(|&o| &parsed.option_texts[o]).collect();
                     let weight = i64::try_from(*w).map_or_else(
                         |_| serde_json::Value::String(w.to_string()),
                         serde_json::Value::from,

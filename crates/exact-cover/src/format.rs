@@ -56,13 +56,95 @@ pub struct Parsed {
     /// The validated problem, ready for [`Dlx`](crate::Dlx) or
     /// [`Cells`](crate::Cells).
     pub problem: Problem,
-    /// Option `k` as written in the input (trimmed).
-    pub option_texts: Vec<String>,
+    /// Option `k` as written in the input (trimmed): `&option_texts[k]`.
+    pub option_texts: OptionTexts,
     /// The input line (1-based) of option `k`.
     pub option_lines: Vec<usize>,
     /// Things accepted but worth reporting (options dropped because they have
     /// no primary item), in input order.
     pub warnings: Vec<Warning>,
+}
+
+/// The options' source texts, kept in one string (one allocation for all
+/// of them, not one per option): `texts[k]` is option `k` as written.
+///
+/// ```
+/// use exact_cover::format::OptionTexts;
+/// let mut texts = OptionTexts::new();
+/// texts.push("A B");
+/// texts.push("C x:red");
+/// assert_eq!(&texts[1], "C x:red");
+/// assert_eq!(texts.len(), 2);
+/// assert_eq!(texts.iter().collect::<Vec<_>>(), ["A B", "C x:red"]);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OptionTexts {
+    /// Every text, one after another.
+    text: String,
+    /// Where text `k` ends in `text` (it starts where text `k - 1` ends).
+    ends: Vec<usize>,
+}
+
+impl OptionTexts {
+    /// No texts.
+    pub fn new() -> OptionTexts {
+        OptionTexts::default()
+    }
+
+    /// Append a text; it gets the next index.
+    pub fn push(&mut self, text: &str) {
+        self.text.push_str(text);
+        self.ends.push(self.text.len());
+    }
+
+    /// Number of texts.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Text `k`, if there is one.
+    pub fn get(&self, k: usize) -> Option<&str> {
+        let end = *self.ends.get(k)?;
+        let start = if k == 0 { 0 } else { self.ends[k - 1] };
+        Some(&self.text[start..end])
+    }
+
+    /// The texts in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        (0..self.len()).map(|k| &self[k])
+    }
+
+    /// Bytes held (the texts and their offsets).
+    pub fn bytes(&self) -> usize {
+        self.text.capacity() + self.ends.capacity() * std::mem::size_of::<usize>()
+    }
+}
+
+impl std::ops::Index<usize> for OptionTexts {
+    type Output = str;
+
+    /// Text `k`; panics when there is no text `k` (see [`get`](OptionTexts::get)).
+    fn index(&self, k: usize) -> &str {
+        match self.get(k) {
+            Some(t) => t,
+            None => panic!("option text {k} out of range ({} texts)", self.len()),
+        }
+    }
+}
+
+impl<S: AsRef<str>> FromIterator<S> for OptionTexts {
+    fn from_iter<I: IntoIterator<Item = S>>(iter: I) -> OptionTexts {
+        let mut texts = OptionTexts::new();
+        for t in iter {
+            texts.push(t.as_ref());
+        }
+        texts
+    }
 }
 
 /// Parse a problem from text in the format described in the [module
@@ -73,14 +155,14 @@ pub struct Parsed {
 /// let parsed = exact_cover::format::parse(text)?;
 /// assert_eq!(parsed.problem.option_count(), 3);
 /// assert_eq!(parsed.option_lines, [3, 4, 5]);
-/// assert_eq!(parsed.option_texts[0], "A x:red");
+/// assert_eq!(&parsed.option_texts[0], "A x:red");
 /// # Ok::<(), exact_cover::format::ParseError>(())
 /// ```
 pub fn parse(text: &str) -> Result<Parsed, ParseError> {
     let mut b = ProblemBuilder::new();
     let mut items: HashMap<&str, (ItemId, bool)> = HashMap::new();
     let mut have_items = false;
-    let mut option_texts = Vec::new();
+    let mut option_texts = OptionTexts::new();
     let mut option_lines = Vec::new();
     let mut warnings = Vec::new();
     let mut entries: Vec<(ItemId, Option<&str>)> = Vec::new();
@@ -158,7 +240,7 @@ pub fn parse(text: &str) -> Result<Parsed, ParseError> {
         resolved.clear();
         resolved.extend(entries.iter().map(|&(id, c)| (id, c.map(|c| b.colour(c)))));
         b.option(resolved.drain(..));
-        option_texts.push(line.trim().to_string());
+        option_texts.push(line.trim());
         option_lines.push(line_no);
     }
     if !have_items {

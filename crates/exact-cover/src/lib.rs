@@ -140,7 +140,7 @@
 //! assert_eq!(solutions.len(), 1); // {A X:red} with {B X:red}, not {B X:blue}
 //! let mut chosen = solutions[0].clone();
 //! chosen.sort();
-//! assert_eq!(parsed.option_texts[chosen[1]], "B X:red");
+//! assert_eq!(&parsed.option_texts[chosen[1]], "B X:red");
 //! # Ok::<(), format::ParseError>(())
 //! ```
 //!

@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, bounded};
+use exact_cover::format::OptionTexts;
 use exact_cover::split::{Subproblem, count_subproblem, split, subproblem_solver};
 use exact_cover::{
     Config, Dlx, Limits, Problem as XcProblem, ProblemBuilder, Report, count_parallel,
@@ -156,7 +157,7 @@ fn split_error(e: exact_cover::split::SplitError) -> PyErr {
 #[derive(Clone, Debug)]
 pub struct Problem {
     problem: Arc<XcProblem>,
-    texts: Arc<Vec<String>>,
+    texts: Arc<OptionTexts>,
 }
 
 #[pymethods]
@@ -193,7 +194,7 @@ impl Problem {
     /// Option `k` as text (as written in Knuth's format: its items,
     /// `item:colour` for a coloured one).
     fn option(&self, k: usize) -> PyResult<String> {
-        self.texts.get(k).cloned().ok_or_else(|| {
+        self.texts.get(k).map(str::to_string).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "option {k} does not exist (there are {})",
                 self.texts.len()
@@ -353,7 +354,7 @@ impl Solutions {
 #[derive(Debug, Default)]
 pub struct Builder {
     builder: ProblemBuilder,
-    texts: Vec<String>,
+    texts: OptionTexts,
 }
 
 #[pymethods]
@@ -430,7 +431,7 @@ impl Builder {
             names.push(name);
         }
         let k = self.texts.len();
-        self.texts.push(names.join(" "));
+        self.texts.push(&names.join(" "));
         self.builder.option_named(&names);
         Ok(k)
     }

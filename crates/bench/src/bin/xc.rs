@@ -11,7 +11,9 @@
 
 use std::time::{Duration, Instant};
 
-use bench::xc_instances::{dominoes, langford, queens, queens_organ_pipe, sudoku_xcc};
+use bench::xc_instances::{
+    dominoes, langford, queens, queens_organ_pipe, random_secondary, sudoku_xcc,
+};
 use exact_cover::{Cells, Config, Dlx, Limits, count_parallel, format::parse};
 
 /// The stand-in for "a Sudoku with about a million solutions as XCC": the
@@ -78,9 +80,12 @@ fn print_instance(name: &str) {
         langford(n)
     } else if name == "sudoku-many" {
         sudoku_xcc(MANY_SUDOKU)
+    } else if name == "random-secondary" {
+        random_secondary(30, 12, 230, 1)
     } else {
         eprintln!(
-            "unknown instance {name}: queensN, queensN-organ-pipe, langfordN, dominoN, sudoku-many"
+            "unknown instance {name}: queensN, queensN-organ-pipe, langfordN, dominoN, \
+             sudoku-many, random-secondary"
         );
         std::process::exit(2);
     };
@@ -100,7 +105,8 @@ Options:
   --quick       two small instances (12-queens, Langford n=11) instead of the full set
   --print NAME  write one instance in Knuth's format to stdout instead (queensN,
                 queensN-organ-pipe, langfordN, dominoN (N x N domino tilings),
-                sudoku-many), to feed the dlx command
+                sudoku-many, random-secondary: a random problem with secondary
+                items), to feed the dlx command
   -h, --help    print this help
 ";
 
@@ -178,6 +184,11 @@ fn main() {
             365_596,
         ),
         ("Langford n=12".into(), langford(12), 216_288),
+        (
+            "random, secondary items".into(),
+            random_secondary(30, 12, 230, 1),
+            344_665,
+        ),
         ("pentominoes 6x10".into(), pent, 9_356),
         (
             "Sudoku XCC, 1.68M solutions".into(),

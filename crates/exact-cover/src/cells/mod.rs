@@ -526,7 +526,7 @@ impl Cells {
                     }
                     let mark0 = self.sets.trail_len();
                     if s == 1 {
-                        self.sets.cover_forced::<M>(i);
+                        self.sets.cover_forced::<T, M>(i);
                     } else {
                         self.sets.cover_chosen::<T, M>(i);
                     }
@@ -545,7 +545,7 @@ impl Cells {
                     let l = self.level;
                     let lv = self.levels[l];
                     if lv.pos == lv.total {
-                        self.sets.restore::<M>(lv.mark0);
+                        self.sets.restore::<COLOURED, M>(lv.mark0);
                         self.sets.reactivate(lv.np1 + 1);
                         phase = Phase::Backtrack;
                         continue;
@@ -566,7 +566,7 @@ impl Cells {
                         let lv = &mut self.levels[l];
                         lv.pos += 1;
                         let (mark1, np1) = (lv.mark1, lv.np1);
-                        self.sets.restore::<M>(mark1);
+                        self.sets.restore::<COLOURED, M>(mark1);
                         self.sets.reactivate(np1);
                         continue;
                     }
@@ -581,7 +581,7 @@ impl Cells {
                     let lv = &mut self.levels[self.level];
                     lv.pos += 1;
                     let (mark1, np1) = (lv.mark1, lv.np1);
-                    self.sets.restore::<M>(mark1);
+                    self.sets.restore::<COLOURED, M>(mark1);
                     self.sets.reactivate(np1);
                     phase = Phase::Try;
                 }

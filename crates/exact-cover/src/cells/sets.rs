@@ -108,7 +108,10 @@ pub(crate) struct Sets {
     /// [`TRACK_ITEMS`] primary items), so that MRV finds a dead end or a
     /// forced move without scanning every active item.
     pub track: bool,
-    /// Bit `i` set when item `i` has at most one active option (with `track`).
+    /// Bit `i` set whenever item `i` has at most one active option (with
+    /// `track`); it may also be left set for an item with more (see
+    /// [`restore`](Self::restore)) until [`min_item`](Self::min_item)
+    /// clears it.
     small: Vec<u64>,
     /// Bit `i` set when primary item `i` is active (with `track`).
     active: Vec<u64>,
@@ -147,10 +150,13 @@ impl Sets {
         let mut nodes = Vec::with_capacity(entries.len() + options);
         let mut colour = Vec::with_capacity(if coloured { nodes.capacity() } else { 0 });
         let mut size = vec![0u32; n];
-        let mut first_node = Vec::with_capacity(options);
+        // the options' first nodes, to enter them in a shuffled order
+        let mut first_node = Vec::with_capacity(if seed.is_some() { options } else { 0 });
         for k in 0..options {
             let first = nodes.len() as u32;
-            first_node.push(first);
+            if seed.is_some() {
+                first_node.push(first);
+            }
             for e in &entries[starts[k] as usize..starts[k + 1] as usize] {
                 let i = to_engine[e.item as usize];
                 size[i as usize] += 1;
@@ -173,18 +179,11 @@ impl Sets {
             base.push(total);
             total += s;
         }
-        let mut order: Vec<u32> = (0..options as u32).collect();
-        if let Some(seed) = seed {
-            let mut rng = crate::SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
-            for k in (1..order.len()).rev() {
-                let j = (rng.next_u64() % (k as u64 + 1)) as usize;
-                order.swap(k, j);
-            }
-        }
         let mut set = vec![0u32; total as usize];
         let mut fill = vec![0u32; n];
-        for &k in &order {
-            let mut x = first_node[k as usize];
+        // enter option node `x` and the rest of its option in the sets;
+        // returns the option's spacer
+        let mut enter = |mut x: u32, nodes: &mut [Node]| {
             while nodes[x as usize].item & SPACER == 0 {
                 let i = nodes[x as usize].item as usize;
                 let loc = fill[i];
@@ -192,6 +191,26 @@ impl Sets {
                 set[(base[i] + loc) as usize] = x;
                 nodes[x as usize].loc = loc;
                 x += 1;
+            }
+            x
+        };
+        if let Some(seed) = seed {
+            // the options in a shuffled order
+            let mut order: Vec<u32> = (0..options as u32).collect();
+            let mut rng = crate::SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
+            for k in (1..order.len()).rev() {
+                let j = (rng.next_u64() % (k as u64 + 1)) as usize;
+                order.swap(k, j);
+            }
+            for &k in &order {
+                enter(first_node[k as usize], &mut nodes);
+            }
+        } else {
+            // in order: no table of first nodes or order is needed (less
+            // memory at the peak of loading a big problem)
+            let mut x = 0;
+            while (x as usize) < nodes.len() {
+                x = enter(x, &mut nodes) + 1;
             }
         }
         let items = size
@@ -247,7 +266,7 @@ impl Sets {
 
     /// Undo everything: every item and option active again.
     pub fn reset(&mut self) {
-        self.restore::<false>(0);
+        self.restore::<true, false>(0);
         self.reactivate(self.n1);
         self.updates = 0;
         self.mems = 0;
@@ -268,24 +287,28 @@ impl Sets {
     }
 
     /// Pop the trail back to `mark`, restoring sizes and purified marks.
+    /// `C`: the problem has colours (else the trail holds sizes only).
+    ///
+    /// The bits of `small` are left as they are: a size restored only
+    /// grows, so a bit may stay set for an item that has two options or
+    /// more again, which [`min_item`](Self::min_item) clears when it meets
+    /// it (cheaper than keeping every bit exact here).
     #[inline]
-    pub fn restore<const M: bool>(&mut self, mark: u32) {
+    pub fn restore<const C: bool, const M: bool>(&mut self, mark: u32) {
+        debug_assert!(C || !self.coloured);
         let items = &mut self.items[..];
+        let mark = (mark as usize).min(self.trail.len());
         if M {
-            self.mems += 2 * (self.trail.len() as u64).saturating_sub(mark as u64);
+            self.mems += 2 * (self.trail.len() - mark) as u64;
         }
-        while self.trail.len() > mark as usize {
-            let (i, s) = self.trail.pop().expect("trail above mark");
-            if i & PURIFIED != 0 {
+        for &(i, s) in self.trail[mark..].iter().rev() {
+            if C && i & PURIFIED != 0 {
                 items[(i & !PURIFIED) as usize].purified = 0;
             } else {
                 items[i as usize].size = s;
-                if self.track {
-                    let (w, b) = ((i / 64) as usize, i % 64);
-                    self.small[w] = self.small[w] & !(1 << b) | ((s <= 1) as u64) << b;
-                }
             }
         }
+        self.trail.truncate(mark);
     }
 
     /// Make the primary items deactivated since there were `np` active
@@ -325,18 +348,26 @@ impl Sets {
             // a dead end anywhere, else the first forced move, from the bits
             let mut forced = None;
             let mut read = 0;
-            for (w, (&s, &a)) in self.small.iter().zip(&self.active).enumerate() {
-                let mut m = s & a;
+            for (w, (small, &a)) in self.small.iter_mut().zip(&self.active).enumerate() {
+                let mut m = *small & a;
                 while m != 0 {
-                    let i = w as u32 * 64 + m.trailing_zeros();
+                    let b = m.trailing_zeros();
+                    let i = w as u32 * 64 + b;
                     read += 1;
-                    if items[i as usize].size == 0 {
-                        if M {
-                            self.mems += read;
+                    match items[i as usize].size {
+                        0 => {
+                            if M {
+                                self.mems += read;
+                            }
+                            return (i, 0);
                         }
-                        return (i, 0);
+                        1 => {
+                            forced.get_or_insert(i);
+                        }
+                        // a bit left set by `restore`: the item has
+                        // options again
+                        _ => *small &= !(1 << b),
                     }
-                    forced.get_or_insert(i);
                     m &= m - 1;
                 }
             }
@@ -417,10 +448,12 @@ impl Sets {
     #[inline(always)]
     /// Six mems (a swap in the active list and its positions), which the
     /// callers count.
-    fn deactivate(&mut self, i: u32) {
+    fn deactivate<const T: bool>(&mut self, i: u32) {
         let (pact, ppos) = (&mut self.pact[..], &mut self.ppos[..]);
         let p = ppos[i as usize];
-        self.active[(i / 64) as usize] &= !(1 << (i % 64));
+        if T {
+            self.active[(i / 64) as usize] &= !(1 << (i % 64));
+        }
         self.np -= 1;
         let last = pact[self.np as usize];
         pact[p as usize] = last;
@@ -442,7 +475,7 @@ impl Sets {
         if M {
             self.mems += mems + 6;
         }
-        self.deactivate(i);
+        self.deactivate::<T>(i);
     }
 
     /// Branch on primary item `i`, which has a single option: make it
@@ -451,11 +484,11 @@ impl Sets {
     /// spares hiding it only to restore it at once (Knuth's SSXCC treats
     /// forced moves specially too).
     #[inline]
-    pub fn cover_forced<const M: bool>(&mut self, i: u32) {
+    pub fn cover_forced<const T: bool, const M: bool>(&mut self, i: u32) {
         if M {
             self.mems += 6;
         }
-        self.deactivate(i);
+        self.deactivate::<T>(i);
     }
 
     /// Choose the option of node `x` (in the item branched on, already
@@ -463,8 +496,8 @@ impl Sets {
     /// [`cover_forced`](Self::cover_forced)): cover its other primary items,
     /// purify its secondary items.
     ///
-    /// With `P` (prune, Knuth's SSXCC rule), every primary item of the option
-    /// is made inactive first, and the covering stops as soon as it leaves
+    /// Every primary item of the option is made inactive first. With `P`
+    /// (prune, Knuth's SSXCC rule), the covering then stops as soon as it leaves
     /// an active primary item with no option: then `apply` returns `false`
     /// and the choice is a dead end that the search need not enter (its
     /// changes are on the trail, for the caller to undo). Without `P`
@@ -492,25 +525,9 @@ impl Sets {
         mems: &mut u64,
     ) -> bool {
         self.new_step();
-        if P {
-            let mut w = x + 1;
-            loop {
-                *mems += 1;
-                let nd = self.nodes[w as usize];
-                if nd.item & SPACER != 0 {
-                    w = nd.loc;
-                    continue;
-                }
-                if w == x {
-                    break;
-                }
-                if nd.item < self.n1 {
-                    *mems += 6;
-                    self.deactivate(nd.item);
-                }
-                w += 1;
-            }
-        }
+        // every primary item of the option inactive first (with `P`, so
+        // that covering them watches only the items still to cover; without
+        // it the order does not matter, as nothing reads the positions)
         let mut w = x + 1;
         loop {
             *mems += 1;
@@ -520,64 +537,67 @@ impl Sets {
                 continue;
             }
             if w == x {
-                return true;
+                break;
+            }
+            if nd.item < self.n1 {
+                *mems += 6;
+                self.deactivate::<T>(nd.item);
+            }
+            w += 1;
+        }
+        let n1 = self.n1;
+        // one borrow of the arrays for the whole option
+        let mut hot = Hot {
+            nodes: &mut self.nodes,
+            set: &mut self.set,
+            items: &mut self.items,
+            trail: &mut self.trail,
+            small: &mut self.small,
+            ppos: &self.ppos,
+            watch: if P { self.np } else { 0 },
+            dead: false,
+            epoch: self.epoch,
+            updates: 0,
+            mems: 0,
+        };
+        let colour = &self.colour[..];
+        let mut w = x + 1;
+        let live = loop {
+            *mems += 1;
+            let nd = hot.nodes[w as usize];
+            if nd.item & SPACER != 0 {
+                w = nd.loc;
+                continue;
+            }
+            if w == x {
+                break true;
             }
             let j = nd.item;
-            let dead = if j < self.n1 {
-                if !P {
-                    *mems += 6;
-                    self.deactivate(j);
-                }
-                let mut hot = self.hot(P);
+            if !COLOURED || j < n1 {
+                // a primary item, or (without colours) a secondary one: the
+                // option is still live, so no other option has used j
                 hot.hide_all::<T, P, M>(j, w);
-                let (updates, m, dead) = (hot.updates, hot.mems, hot.dead);
-                self.updates += updates;
-                *mems += m;
-                dead
-            } else if !COLOURED {
-                // the option is still live, so no other option has used j
-                let mut hot = self.hot(P);
-                hot.hide_all::<T, P, M>(j, w);
-                let (updates, m, dead) = (hot.updates, hot.mems, hot.dead);
-                self.updates += updates;
-                *mems += m;
-                dead
-            } else if self.items[j as usize].purified == 0 {
+            } else if hot.items[j as usize].purified == 0 {
                 // the purified mark read, and the node's colour
                 *mems += 2;
-                let c = self.colour[w as usize];
-                let colour = &self.colour[..];
-                let mut hot = Hot {
-                    nodes: &mut self.nodes,
-                    set: &mut self.set,
-                    items: &mut self.items,
-                    trail: &mut self.trail,
-                    small: &mut self.small,
-                    ppos: &self.ppos,
-                    watch: if P { self.np } else { 0 },
-                    dead: false,
-                    epoch: self.epoch,
-                    updates: 0,
-                    mems: 0,
-                };
+                let c = colour[w as usize];
                 if c == 0 {
                     hot.hide_all::<T, P, M>(j, w);
                 } else {
                     hot.purify::<T, P, M>(j, c, colour);
                 }
-                self.updates += hot.updates;
-                *mems += hot.mems;
-                hot.dead
             } else {
                 // the purified mark read
                 *mems += 1;
-                false
-            };
-            if dead {
-                return false;
+            }
+            if P && hot.dead {
+                break false;
             }
             w += 1;
-        }
+        };
+        self.updates += hot.updates;
+        *mems += hot.mems;
+        live
     }
 }
 
@@ -785,7 +805,7 @@ impl Hot<'_> {
 
     /// Hide every active option of item `i` but the one of node `keep`
     /// from the other items. `i` must be an item (checked).
-    #[inline]
+    #[inline(always)]
     fn hide_all<const T: bool, const P: bool, const M: bool>(&mut self, i: u32, keep: u32) {
         let ItemRec { size, base, .. } = self.items[i as usize];
         let mut n = 0;
@@ -914,7 +934,7 @@ mod tests {
                 s.apply::<true, true, false, false>(x);
             }
             check(&s);
-            s.restore::<true>(mark);
+            s.restore::<true, true>(mark);
             s.reactivate(np);
             check(&s);
         }

@@ -40,10 +40,7 @@ fn knuth_first_example() {
     let parsed = parse("A B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n").unwrap();
     let sols = all_solutions(&parsed.problem, Config::default());
     assert_eq!(sols, vec![vec![0, 3, 4]]);
-    let texts: Vec<&str> = sols[0]
-        .iter()
-        .map(|&k| parsed.option_texts[k].as_str())
-        .collect();
+    let texts: Vec<&str> = sols[0].iter().map(|&k| &parsed.option_texts[k]).collect();
     assert_eq!(texts, ["C E F", "A D", "B G"]);
 }
 
@@ -56,10 +53,7 @@ fn knuth_colour_example() {
     assert_eq!(parsed.problem.option_count(), 4);
     let sols = all_solutions(&parsed.problem, Config::default());
     assert_eq!(sols.len(), 1);
-    let mut texts: Vec<&str> = sols[0]
-        .iter()
-        .map(|&k| parsed.option_texts[k].as_str())
-        .collect();
+    let mut texts: Vec<&str> = sols[0].iter().map(|&k| &parsed.option_texts[k]).collect();
     texts.sort();
     assert_eq!(texts, ["A C X:1 Y:1", "B X:1"]);
 }
