@@ -594,10 +594,9 @@ impl Generator {
                         max_solutions: Some(1),
                         ..limits.clone()
                     };
-                    let r =
-                        wide.search_excluding(&puzzle, cell, solution.get(cell), &one, &mut |_| {
-                            std::ops::ControlFlow::Continue(())
-                        });
+                    let r = wide.search_excluding_near(&puzzle, solution, cell, &one, &mut |_| {
+                        std::ops::ControlFlow::Continue(())
+                    });
                     (if r.stats.solutions > 0 { 2 } else { 1 }, r)
                 }
                 _ => self.solver.count(&puzzle, 2, &limits),
