@@ -205,25 +205,10 @@ impl<const N: usize, const B: usize> Core<N, B> {
     #[inline(always)]
     fn hidden_scan(b: &Board<N>, d: usize, found: &mut Vec<(u8, u8, u8)>) -> Result<(), Dead> {
         let lanes = &b.cand[d];
-        let mut once = 0u32;
-        let mut twice = 0u32;
-        let mut zero = false;
-        for &x in lanes {
-            zero |= x == 0;
-            twice |= once & x;
-            once |= x;
-        }
-        if zero || once != Self::FULL {
-            return Err(Dead);
-        }
-        // Columns with one place.
-        let cols = once & !twice;
-        // Per band, the columns of its boxes with one place: the once/twice
-        // masks of every band side by side, then the field tests without
-        // branches (so the bands are handled together in vector lanes). A
-        // box with no place is a dead end; a box has one place when its
-        // field of `bo` has one bit (one column) and its field of `bt` none
-        // (one row in that column).
+        // Per band, the once/twice masks of its lanes, the bands side by
+        // side (so they are handled together in vector lanes); the whole
+        // board's masks are then those of the bands merged, `B` steps
+        // instead of `N` dependent ones.
         let mut bo = [0u32; B];
         let mut bt = [0u32; B];
         for i in 0..B {
@@ -233,6 +218,21 @@ impl<const N: usize, const B: usize> Core<N, B> {
                 bo[k] |= x;
             }
         }
+        let zero = lanes.iter().fold(false, |z, &x| z | (x == 0));
+        let (mut once, mut twice) = (0u32, 0u32);
+        for k in 0..B {
+            twice |= bt[k] | (once & bo[k]);
+            once |= bo[k];
+        }
+        if zero || once != Self::FULL {
+            return Err(Dead);
+        }
+        // Columns with one place.
+        let cols = once & !twice;
+        // The boxes of each band with one place, from the band masks,
+        // without branches. A box with no place is a dead end; a box has
+        // one place when its field of `bo` has one bit (one column) and its
+        // field of `bt` none (one row in that column).
         let mut boxes = [0u32; B];
         let mut dead = 0u32;
         for k in 0..B {
