@@ -59,7 +59,11 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
     /// Grid size: 4, 9, 16 or 25 (also written 4x4, 9x9, ...); with
-    /// --variant 4, 6, 8 or 9 as the kind allows (jigsaw: 4 to 9).
+    /// --variant 4, 6, 8 or 9 as the kind allows (jigsaw: 4 to 9). Up to
+    /// 16x16 every puzzle is proven minimal. 25x25 puzzles are proven unique
+    /// but usually not minimal: each clue-removal check has a budget of
+    /// 1,000 search nodes, and a check that runs out keeps its clue
+    /// ("minimal": false in JSON).
     #[arg(long, value_name = "SIZE", default_value = "9", value_parser = parse_side)]
     pub size: usize,
     /// Make variant puzzles of this kind: x (both diagonals), windoku,

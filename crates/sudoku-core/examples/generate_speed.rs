@@ -1,12 +1,13 @@
 //! Generation throughput: minimal unique puzzles per second, one thread.
 //!
 //! ```text
-//! cargo run --release -p sudoku-core --example generate_speed -- [COUNT] [SIZE] [BAND]
+//! cargo run --release -p sudoku-core --example generate_speed -- [COUNT] [SIZE] [BAND] [CHECK_NODES]
 //! ```
 //!
-//! COUNT defaults to 2000, SIZE (4, 9 or 16) to 9; with a BAND (easy,
-//! medium, hard, expert, extreme, needs-guessing) only puzzles of that band
-//! are kept.
+//! COUNT defaults to 2000, SIZE (4, 9, 16 or 25) to 9; with a BAND (easy,
+//! medium, hard, expert, extreme, needs-guessing; `any` for none) only
+//! puzzles of that band are kept; CHECK_NODES sets the node budget of each
+//! uniqueness check (`none` for no budget; default the size's own).
 
 use std::time::Instant;
 
@@ -27,6 +28,15 @@ fn main() -> std::process::ExitCode {
     let mut config = GeneratorConfig::for_size(size);
     config.seed = 1;
     config.band = band;
+    match args.get(3).map(String::as_str) {
+        Some("none") => config.check_nodes = u64::MAX,
+        Some(n) => {
+            if let Ok(n) = n.parse() {
+                config.check_nodes = n;
+            }
+        }
+        None => {}
+    }
     let mut generator = Generator::new(config);
     let start = Instant::now();
     let (mut clues, mut minimal, mut attempts) = (0usize, 0usize, 0u64);

@@ -99,6 +99,9 @@ struct Core<const N: usize, const B: usize> {
     /// Singles found by one scan, (digit, row, column).
     found: Vec<(u8, u8, u8)>,
     solution: Grid,
+    /// The cells of a grid whose digits are tried first at every branch
+    /// (empty: none; see [`Wide::search_excluding_near`]).
+    near: Vec<u8>,
     kernel: Kernel,
 }
 
@@ -114,6 +117,7 @@ impl<const N: usize, const B: usize> Core<N, B> {
             choices: Vec::new(),
             found: Vec::with_capacity(4 * N * N),
             solution: Grid::empty(size),
+            near: Vec::new(),
         }
     }
 
@@ -201,25 +205,10 @@ impl<const N: usize, const B: usize> Core<N, B> {
     #[inline(always)]
     fn hidden_scan(b: &Board<N>, d: usize, found: &mut Vec<(u8, u8, u8)>) -> Result<(), Dead> {
         let lanes = &b.cand[d];
-        let mut once = 0u32;
-        let mut twice = 0u32;
-        let mut zero = false;
-        for &x in lanes {
-            zero |= x == 0;
-            twice |= once & x;
-            once |= x;
-        }
-        if zero || once != Self::FULL {
-            return Err(Dead);
-        }
-        // Columns with one place.
-        let cols = once & !twice;
-        // Per band, the columns of its boxes with one place: the once/twice
-        // masks of every band side by side, then the field tests without
-        // branches (so the bands are handled together in vector lanes). A
-        // box with no place is a dead end; a box has one place when its
-        // field of `bo` has one bit (one column) and its field of `bt` none
-        // (one row in that column).
+        // Per band, the once/twice masks of its lanes, the bands side by
+        // side (so they are handled together in vector lanes); the whole
+        // board's masks are then those of the bands merged, `B` steps
+        // instead of `N` dependent ones.
         let mut bo = [0u32; B];
         let mut bt = [0u32; B];
         for i in 0..B {
@@ -229,6 +218,21 @@ impl<const N: usize, const B: usize> Core<N, B> {
                 bo[k] |= x;
             }
         }
+        let zero = lanes.iter().fold(false, |z, &x| z | (x == 0));
+        let (mut once, mut twice) = (0u32, 0u32);
+        for k in 0..B {
+            twice |= bt[k] | (once & bo[k]);
+            once |= bo[k];
+        }
+        if zero || once != Self::FULL {
+            return Err(Dead);
+        }
+        // Columns with one place.
+        let cols = once & !twice;
+        // The boxes of each band with one place, from the band masks,
+        // without branches. A box with no place is a dead end; a box has
+        // one place when its field of `bo` has one bit (one column) and its
+        // field of `bt` none (one row in that column).
         let mut boxes = [0u32; B];
         let mut dead = 0u32;
         for k in 0..B {
@@ -672,9 +676,16 @@ impl<const N: usize, const B: usize> Core<N, B> {
                     self.choices.pop();
                     continue;
                 }
-                let d = top.rest.trailing_zeros() as usize;
-                top.rest &= top.rest - 1;
-                let (r, c) = (top.row as usize, top.col as usize);
+                let mut alt = top.rest.trailing_zeros() as usize;
+                if let Some(&v) = self.near.get(top.row as usize * N + top.col as usize) {
+                    // The near grid's digit, if still open.
+                    let first = u32::from(v).wrapping_sub(1);
+                    if first < 32 && top.rest >> first & 1 != 0 {
+                        alt = first as usize;
+                    }
+                }
+                top.rest &= !(1u32 << alt);
+                let (d, r, c) = (alt, top.row as usize, top.col as usize);
                 if let Err(stop) = budget.enter(stats) {
                     return stop;
                 }
@@ -692,14 +703,20 @@ impl<const N: usize, const B: usize> Core<N, B> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn run(
         &mut self,
         puzzle: &Grid,
         exclude: Option<(usize, u8)>,
+        near: Option<&Grid>,
         budget: &mut Budget<'_>,
         stats: &mut Stats,
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> StopReason {
+        self.near.clear();
+        if let Some(g) = near.filter(|g| g.size() == puzzle.size()) {
+            self.near.extend_from_slice(g.cells());
+        }
         let stop = match self.kernel {
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => avx2::search(self, puzzle, exclude, budget, stats, on_solution),
@@ -759,13 +776,42 @@ impl Wide {
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Report {
         let ok = cell < puzzle.size().cells() && (1..=puzzle.side()).contains(&usize::from(digit));
-        self.run_sized(puzzle, ok.then_some((cell, digit)), limits, on_solution)
+        self.run_sized(
+            puzzle,
+            ok.then_some((cell, digit)),
+            None,
+            limits,
+            on_solution,
+        )
+    }
+
+    /// Like [`Wide::search_excluding`] for the digit `near` has in `cell`,
+    /// trying at every branch the alternative `near` takes first (the
+    /// others in the usual order): the same solutions, found in another
+    /// order. For the generator, `near` is the puzzle's solution: a second
+    /// solution of the puzzle without one clue usually differs from it in
+    /// a few cells only, so this order meets it early, and a clue that must
+    /// stay is found sooner. A proof of uniqueness walks the whole tree in
+    /// any order.
+    pub fn search_excluding_near(
+        &mut self,
+        puzzle: &Grid,
+        near: &Grid,
+        cell: usize,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
+    ) -> Report {
+        let ok = cell < puzzle.size().cells() && near.size() == puzzle.size();
+        let digit = if ok { near.get(cell) } else { 0 };
+        let exclude = (digit != 0).then_some((cell, digit));
+        self.run_sized(puzzle, exclude, Some(near), limits, on_solution)
     }
 
     fn run_sized(
         &mut self,
         puzzle: &Grid,
         exclude: Option<(usize, u8)>,
+        near: Option<&Grid>,
         limits: &Limits,
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Report {
@@ -777,19 +823,19 @@ impl Wide {
             4 => self
                 .four
                 .get_or_insert_with(|| Box::new(Core::new(size, self.kernel)))
-                .run(puzzle, exclude, &mut budget, &mut stats, on_solution),
+                .run(puzzle, exclude, near, &mut budget, &mut stats, on_solution),
             9 => self
                 .nine
                 .get_or_insert_with(|| Box::new(Core::new(size, self.kernel)))
-                .run(puzzle, exclude, &mut budget, &mut stats, on_solution),
+                .run(puzzle, exclude, near, &mut budget, &mut stats, on_solution),
             16 => self
                 .sixteen
                 .get_or_insert_with(|| Box::new(Core::new(size, self.kernel)))
-                .run(puzzle, exclude, &mut budget, &mut stats, on_solution),
+                .run(puzzle, exclude, near, &mut budget, &mut stats, on_solution),
             _ => self
                 .twenty_five
                 .get_or_insert_with(|| Box::new(Core::new(size, self.kernel)))
-                .run(puzzle, exclude, &mut budget, &mut stats, on_solution),
+                .run(puzzle, exclude, near, &mut budget, &mut stats, on_solution),
         };
         stats.time = start.elapsed();
         stats.solutions = budget.solutions;
@@ -814,17 +860,25 @@ enum Kernel {
 }
 
 impl Kernel {
+    /// The fastest build this CPU runs.
     fn detect() -> Kernel {
+        *Kernel::available().last().unwrap_or(&Kernel::Portable)
+    }
+
+    /// Every build this CPU runs, slowest first (the portable one always).
+    fn available() -> Vec<Kernel> {
+        #[allow(unused_mut)]
+        let mut kernels = vec![Kernel::Portable];
         #[cfg(target_arch = "x86_64")]
         {
             if std::is_x86_feature_detected!("avx2")
                 && std::is_x86_feature_detected!("bmi1")
                 && std::is_x86_feature_detected!("popcnt")
             {
-                return Kernel::Avx2;
+                kernels.push(Kernel::Avx2);
             }
         }
-        Kernel::Portable
+        kernels
     }
 }
 
@@ -856,7 +910,7 @@ mod avx2 {
             core.search(puzzle, exclude, budget, stats, on_solution)
         }
         assert_eq!(core.kernel, Kernel::Avx2);
-        // SAFETY: only `Kernel::detect` makes `Kernel::Avx2`, after finding
+        // SAFETY: only `Kernel::available` makes `Kernel::Avx2`, after finding
         // avx2, bmi1 and popcnt on this CPU: exactly the features `inner`
         // enables.
         unsafe { inner(core, puzzle, exclude, budget, stats, on_solution) }
@@ -874,7 +928,7 @@ impl Solver for Wide {
         limits: &Limits,
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> Report {
-        self.run_sized(puzzle, None, limits, on_solution)
+        self.run_sized(puzzle, None, None, limits, on_solution)
     }
 }
 
