@@ -17,6 +17,16 @@ fn main() {
         Some("avx512") => Fast::with_kernel(Kernel::Avx512).expect("AVX-512 on this CPU"),
         _ => Fast::new(),
     };
+    #[cfg(feature = "probe")]
+    {
+        use sudoku_core::solve::fast::board::probe::{BRANCH, TRIADS_FROM};
+        if let Ok(v) = std::env::var("PROBE_BRANCH") {
+            BRANCH.store(v.parse().expect("a number"), std::sync::atomic::Ordering::Relaxed);
+        }
+        if let Ok(v) = std::env::var("PROBE_TRIADS_FROM") {
+            TRIADS_FROM.store(v.parse().expect("a number"), std::sync::atomic::Ordering::Relaxed);
+        }
+    }
     let (mut nodes, mut guesses) = (0, 0);
     let t = bench::CpuClock::now();
     for p in &puzzles {

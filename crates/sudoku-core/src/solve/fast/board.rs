@@ -6,7 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::arch::{Lanes, SLOTS};
-use super::tables::{BAND, BOX_MASK, PEERS, TRIAD_EXPAND, TWO_PERMS};
+use super::tables::{BAND, BOX_MASK, PEERS, SPLIT, TRIAD_EXPAND};
 
 /// Search state for one node: 256 bytes, copied whole at a choice point.
 ///
@@ -389,7 +389,7 @@ const TRIADS: bool = true;
 /// Boards with fewer open (unplaced) cells skip [`triads`]: near the
 /// leaves singles finish the work, and the step costs more time than the
 /// nodes it saves (measured with callgrind on the benchmark sets).
-const TRIADS_FROM_OPEN: u32 = 50;
+const TRIADS_FROM_OPEN: u32 = 0;
 
 /// Cells of the digit vector `v` that are the only place of the digit in
 /// their row, column or box.
@@ -593,7 +593,7 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
                 cand[g] = v;
             }
             // Triad subsets once locked candidates stall too.
-            if TRIADS && !changed && l.all_zero(bad) && open_cells(l, solved) >= TRIADS_FROM_OPEN {
+            if TRIADS && !changed && l.all_zero(bad) && open_cells(l, solved) >= knob_triads_from() {
                 let mut before = [zero; 12];
                 before[..L::N].copy_from_slice(cand);
                 bad = triads(l, cand, valid[0]);
@@ -668,7 +668,7 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
 /// Counters for tuning (feature `probe`): propagate calls and rounds.
 #[cfg(feature = "probe")]
 pub mod probe {
-    use std::sync::atomic::AtomicU64;
+    use std::sync::atomic::{AtomicU32, AtomicU64};
     /// Calls of `propagate`.
     pub static CALLS: AtomicU64 = AtomicU64::new(0);
     /// Rounds inside `propagate`.
@@ -677,6 +677,28 @@ pub mod probe {
     /// however many of its alternatives were explored; the convention of
     /// tdoku's guess count).
     pub static BRANCHES: AtomicU64 = AtomicU64::new(0);
+    /// Tuning knob: 1 branches on cells first (bivalue cells, as before
+    /// layouts), 0 on layouts (the default, see [`super::choose`]).
+    pub static BRANCH: AtomicU32 = AtomicU32::new(0);
+    /// Tuning knob: triad subsets run on boards with at least this many
+    /// open cells (default [`super::TRIADS_FROM_OPEN`]).
+    pub static TRIADS_FROM: AtomicU32 = AtomicU32::new(super::TRIADS_FROM_OPEN);
+}
+
+#[inline(always)]
+fn knob_branch() -> u32 {
+    #[cfg(feature = "probe")]
+    return probe::BRANCH.load(std::sync::atomic::Ordering::Relaxed);
+    #[cfg(not(feature = "probe"))]
+    0
+}
+
+#[inline(always)]
+fn knob_triads_from() -> u32 {
+    #[cfg(feature = "probe")]
+    return probe::TRIADS_FROM.load(std::sync::atomic::Ordering::Relaxed);
+    #[cfg(not(feature = "probe"))]
+    TRIADS_FROM_OPEN
 }
 
 /// How many bivalue cells [`choose`] scores at most.
@@ -712,6 +734,11 @@ const SCORE_ALL_FROM_OPEN: u32 = 40;
 /// there"). The heuristic changes speed only, never the answers.
 #[inline(always)]
 pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (Act, Act) {
+    if knob_branch() == 0 {
+        if let Some(acts) = choose_layouts(l, bd) {
+            return acts;
+        }
+    }
     let zero = l.splat(0);
     let mut cand = [zero; 12];
     l.load_cand(&bd.cand, &mut cand);
@@ -780,9 +807,6 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (Act, Act) {
             },
         );
     }
-    if let Some(acts) = choose_triads(bd) {
-        return acts;
-    }
     let mut best = (u32::MAX, 0, 0);
     for b in 0..3 {
         let mut open = BAND & !bd.solved[0][b];
@@ -805,95 +829,171 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (Act, Act) {
     )
 }
 
-/// A digit with exactly two ways to take its triads in a band (three rows
-/// in three boxes) or a stack (three columns in three boxes): the two
-/// branches keep one way each. Among the bands and stacks holding such a
-/// digit, the one with the fewest (digit, triad) places left overall, the
-/// most constrained; `None` if no digit has exactly two ways anywhere.
-///
-/// After locked candidates a digit's triads in a band are the union of the
-/// permutation matrices they contain, and such a union holds exactly two
-/// permutations when it has five or six triads. (Branching on a digit's
-/// band configuration is tdoku's choice, from its design notes; this
-/// formulation is ours.)
+/// A digit's layouts in its band (lane) and, in every lane, in the three
+/// stacks: bit `3·k` (`3·k + 1`) set when the triads of box `k + i` (box
+/// `k − i`) in row `i` (`i` = 0, 1, 2, boxes mod 3) are all still open,
+/// one bit for each of the six 3×3 permutation matrices; bits `9 + 3·s +
+/// j` and `18 + 3·s + j` likewise for stack `s`, with bands for rows and
+/// the stack's columns `j` for boxes (counted from the lane's band, which
+/// only permutes the rows and so leaves the count alone). The number of
+/// bits in a band's (stack's) field is the number of ways the digit can
+/// still lay its triads there: 1 once it is fixed, at most 6.
 #[inline(always)]
-fn choose_triads(bd: &Board) -> Option<(Act, Act)> {
+fn layouts<L: Lanes>(l: L, v: L::V) -> L::V {
+    let t3 = l.splat(0o111);
+    let y = l.and(
+        l.or(l.or(v, l.shr::<1>(v)), l.shr::<2>(v)),
+        l.splat(0o111_111_111),
+    );
+    let (y0, y1, y2) = (l.and(y, t3), l.and(l.shr::<9>(y), t3), l.shr::<18>(y));
+    // Box k + 1 (k + 2) moved onto box k, per row.
+    let b1 = |z| {
+        l.or(
+            l.and(l.shr::<3>(z), l.splat(0o011)),
+            l.and(l.shl::<6>(z), l.splat(0o100)),
+        )
+    };
+    let b2 = |z| {
+        l.or(
+            l.and(l.shr::<6>(z), l.splat(0o001)),
+            l.and(l.shl::<3>(z), l.splat(0o110)),
+        )
+    };
+    let even = l.and(l.and(y0, b1(y1)), b2(y2));
+    let odd = l.and(l.and(y0, b2(y1)), b1(y2));
+    // Stacks: column j + 1 (j + 2) moved onto column j inside each stack.
+    let c = l.and(
+        l.or(l.or(v, l.shr::<9>(v)), l.shr::<18>(v)),
+        l.splat(0x1ff),
+    );
+    let j1 = |z| {
+        l.or(
+            l.and(l.shr::<1>(z), l.splat(0o333)),
+            l.and(l.shl::<2>(z), l.splat(0o444)),
+        )
+    };
+    let j2 = |z| {
+        l.or(
+            l.and(l.shr::<2>(z), l.splat(0o111)),
+            l.and(l.shl::<1>(z), l.splat(0o666)),
+        )
+    };
+    let (c1, c2) = (l.rot1(c), l.rot2(c));
+    let se = l.and(l.and(c, j1(c1)), j2(c2));
+    let so = l.and(l.and(c, j2(c1)), j1(c2));
+    l.or(
+        l.or(even, l.shl::<1>(odd)),
+        l.or(l.shl::<9>(se), l.shl::<18>(so)),
+    )
+}
+
+/// Branching on layouts: the band or stack with the fewest layouts over
+/// all digits (not yet fixed: more than one digit in nine), in it the
+/// digit with the fewest layouts (at least two; on a tie the one with more
+/// triads open there), and of that digit's triads there the one on the
+/// fewest of its layouts ([`SPLIT`]): "the digit takes this triad" / "it
+/// does not". With two layouts that is one layout against the other,
+/// otherwise one against the rest as far as triads can say it.
+///
+/// A layout is one of the six ways a digit can take one triad per row and
+/// per box of a band (one per column and box of a stack); counting them
+/// per band and branching on the most constrained band's digit is tdoku's
+/// heuristic (T. Dillon's design notes, "Getting Vectorized"), which keeps
+/// the layouts themselves as state. Here they are counted from the triads
+/// that locked candidates leave (which are the union of the layouts
+/// still possible) by [`layouts`], all digits at once; the branch is on a
+/// triad. `None` when every digit is fixed in every band and stack.
+#[inline(always)]
+fn choose_layouts<L: Lanes>(l: L, bd: &Board) -> Option<(Act, Act)> {
     const TRIAD_LOW: u32 = 0o111_111_111;
-    // (total, unit, digit): unit 0..3 a band, 3..6 a stack.
-    let mut best: Option<(u32, usize, usize)> = None;
-    let mut rows = [[0u32; 3]; 9];
-    let mut cols = [[0u32; 3]; 9];
+    let zero = l.splat(0);
+    let mut v = [zero; 12];
+    l.load_cand(&bd.cand, &mut v);
+    for x in &mut v[..L::N] {
+        *x = layouts(l, *x);
+    }
+    let mut lay = [[0u32; 4]; SLOTS];
+    l.store_cand(&v[..L::N], &mut lay);
+    // counts[u][d]: layouts of digit d in unit u (bands 0..3, stacks 3..6).
+    let mut counts = [[0u32; 9]; 6];
+    let mut best: Option<(u32, usize)> = None;
+    for u in 0..6 {
+        let mut total = 0;
+        for d in 0..9 {
+            let n = if u < 3 {
+                (lay[d][u] & 0x1ff).count_ones()
+            } else {
+                (lay[d][0] & (0o7_007_000 << (3 * (u - 3)))).count_ones()
+            };
+            counts[u][d] = n;
+            total += n;
+        }
+        if total > 9 && best.is_none_or(|(t, _)| total < t) {
+            best = Some((total, u));
+        }
+    }
+    let (_, unit) = best?;
+    // The digit's triads in the unit as a 3×3 matrix (bit 3·row + box for
+    // a band, 3·band + column for a stack).
+    let matrix = |d: usize| -> usize {
+        let mut t = 0u32;
+        if unit < 3 {
+            let y = {
+                let w = bd.cand[d][unit];
+                (w | w >> 1 | w >> 2) & TRIAD_LOW
+            };
+            for r in 0..3 {
+                let x = (y >> (9 * r)) & 0o111;
+                t |= ((x | x >> 2 | x >> 4) & 7) << (3 * r);
+            }
+        } else {
+            for b in 0..3 {
+                let w = bd.cand[d][b];
+                let c = (w | w >> 9 | w >> 18) >> (3 * (unit - 3));
+                t |= (c & 7) << (3 * b);
+            }
+        }
+        t as usize
+    };
+    let mut pick: Option<(u32, usize, usize)> = None;
     for d in 0..9 {
-        for b in 0..3 {
-            let w = bd.cand[d][b];
-            rows[d][b] = (w | w >> 1 | w >> 2) & TRIAD_LOW;
-            cols[d][b] = (w | w >> 9 | w >> 18) & 0x1ff;
-        }
-    }
-    for b in 0..3 {
-        let mut total = 0;
-        let mut two = None;
-        for d in 0..9 {
-            let n = rows[d][b].count_ones();
-            total += n;
-            if two.is_none() && (n == 5 || n == 6) {
-                two = Some(d);
-            }
-        }
-        if let Some(d) = two {
-            if best.is_none_or(|(t, _, _)| total < t) {
-                best = Some((total, b, d));
+        let n = counts[unit][d];
+        if n >= 2 {
+            let t = matrix(d);
+            let key = 16 * n - t.count_ones();
+            if pick.is_none_or(|(k, _, _)| key < k) {
+                pick = Some((key, d, t));
             }
         }
     }
-    for st in 0..3 {
-        let m = 7 << (3 * st);
-        let mut total = 0;
-        let mut two = None;
-        for d in 0..9 {
-            let n = (cols[d][0] & m).count_ones()
-                + (cols[d][1] & m).count_ones()
-                + (cols[d][2] & m).count_ones();
-            total += n;
-            if two.is_none() && (n == 5 || n == 6) {
-                two = Some(d);
-            }
-        }
-        if let Some(d) = two {
-            if best.is_none_or(|(t, _, _)| total < t) {
-                best = Some((total, 3 + st, d));
-            }
-        }
-    }
-    let (_, unit, d) = best?;
+    let (_, d, t) = pick?;
+    let i = u32::from(SPLIT[t]);
+    let mut inm = [BAND; 3];
+    let mut outm = [BAND; 3];
     if unit < 3 {
-        let y = rows[d][unit];
-        let t = (0..9).fold(0usize, |t, i| t | (((y >> (3 * i)) & 1) as usize) << i);
-        let [p, q] = TWO_PERMS[t];
-        let keep = |p: u16| {
-            let mut mask = [BAND; 3];
-            mask[unit] = TRIAD_EXPAND[usize::from(p)];
-            Act::Keep { d, mask }
-        };
-        Some((keep(p), keep(q)))
+        // Triad (row r, box k) of band `unit`: in, the digit leaves the
+        // other triads of the row and of the box; out, this triad.
+        let (r, k) = (i / 3, i % 3);
+        let other = ((0b111 << (3 * r)) | (0b001_001_001 << k)) & !(1 << i);
+        inm[unit] = BAND & !TRIAD_EXPAND[other as usize];
+        outm[unit] = BAND & !TRIAD_EXPAND[1 << i];
     } else {
-        let st = unit - 3;
-        let t = (0..3).fold(0usize, |t, b| {
-            t | (((cols[d][b] >> (3 * st)) & 7) as usize) << (3 * b)
-        });
-        let [p, q] = TWO_PERMS[t];
-        let keep = |p: u16| {
-            let mut mask = [BAND; 3];
-            for (b, m) in mask.iter_mut().enumerate() {
-                let c = u32::from(p >> (3 * b)) & 7;
-                // Every cell of the band outside this stack, and the kept
-                // column of the stack in all three rows.
-                *m = (BAND & !(0o7_007_007 << (3 * st))) | ((c << (3 * st)) * 0o1_001_001);
-            }
-            Act::Keep { d, mask }
-        };
-        Some((keep(p), keep(q)))
+        // Column c in band b: in, the digit leaves the stack's other
+        // columns in the band and the column in the other bands; out,
+        // this column triad.
+        let st = (unit - 3) as u32;
+        let (b, c) = ((i / 3) as usize, 3 * st + i % 3);
+        let col = (1u32 << c) * 0o1_001_001;
+        for (b2, m) in inm.iter_mut().enumerate() {
+            *m = if b2 == b {
+                BAND & !(((7 << (3 * st)) & !(1 << c)) * 0o1_001_001)
+            } else {
+                BAND & !col
+            };
+        }
+        outm[b] = BAND & !col;
     }
+    Some((Act::Keep { d, mask: inm }, Act::Keep { d, mask: outm }))
 }
 
 #[cfg(test)]

@@ -114,6 +114,62 @@ const fn two_perms_table() -> [[u16; 2]; 512] {
     out
 }
 
+/// `CONFIGS[t]` for a 3×3 occupancy matrix `t` (bit `3·i + j`): how many
+/// permutation matrices `t` contains (0..=6), the number of ways a digit
+/// can still lay its triads in a band or stack (tdoku's "configurations").
+#[cfg(test)]
+pub(crate) static CONFIGS: [u8; 512] = configs_table();
+
+#[cfg(test)]
+const fn configs_table() -> [u8; 512] {
+    let mut out = [0u8; 512];
+    let mut t = 0;
+    while t < 512 {
+        let mut p = 0;
+        while p < 6 {
+            if PERMS6[p] & (t as u16) == PERMS6[p] {
+                out[t] += 1;
+            }
+            p += 1;
+        }
+        t += 1;
+    }
+    out
+}
+
+/// `SPLIT[t]`: the entry of `t` (index `3·i + j`) that lies on the fewest,
+/// but at least one, of the permutation matrices `t` contains (the lowest
+/// such index on a tie), or 9 if `t` contains none. Branching "the digit
+/// takes this triad" / "it does not" then separates one layout, or as few
+/// as the occupancy allows, from the others.
+pub(crate) static SPLIT: [u8; 512] = split_table();
+
+const fn split_table() -> [u8; 512] {
+    let mut out = [9u8; 512];
+    let mut t = 0;
+    while t < 512 {
+        let mut best = 99;
+        let mut i = 0;
+        while i < 9 {
+            let mut n = 0;
+            let mut p = 0;
+            while p < 6 {
+                if PERMS6[p] & (t as u16) == PERMS6[p] && PERMS6[p] & (1 << i) != 0 {
+                    n += 1;
+                }
+                p += 1;
+            }
+            if n >= 1 && n < best {
+                best = n;
+                out[t] = i as u8;
+            }
+            i += 1;
+        }
+        t += 1;
+    }
+    out
+}
+
 /// `PEERS[cell]`: per band, the cells that share a row, column or box with
 /// `cell` (the cell itself excluded). Cell index = `27·band + bit`.
 pub(crate) static PEERS: [[u32; 4]; 81] = peers_table();
