@@ -19,12 +19,18 @@ fn main() {
     };
     #[cfg(feature = "probe")]
     {
-        use sudoku_core::solve::fast::board::probe::{BRANCH, TRIADS_FROM};
-        if let Ok(v) = std::env::var("PROBE_BRANCH") {
-            BRANCH.store(v.parse().expect("a number"), std::sync::atomic::Ordering::Relaxed);
+        use sudoku_core::solve::fast::board::probe::{LAYOUTS_FROM, TRIADS_FROM};
+        if let Ok(v) = std::env::var("PROBE_LAYOUTS_FROM") {
+            LAYOUTS_FROM.store(
+                v.parse().expect("a number"),
+                std::sync::atomic::Ordering::Relaxed,
+            );
         }
         if let Ok(v) = std::env::var("PROBE_TRIADS_FROM") {
-            TRIADS_FROM.store(v.parse().expect("a number"), std::sync::atomic::Ordering::Relaxed);
+            TRIADS_FROM.store(
+                v.parse().expect("a number"),
+                std::sync::atomic::Ordering::Relaxed,
+            );
         }
     }
     let (mut nodes, mut guesses) = (0, 0);

@@ -389,7 +389,7 @@ const TRIADS: bool = true;
 /// Boards with fewer open (unplaced) cells skip [`triads`]: near the
 /// leaves singles finish the work, and the step costs more time than the
 /// nodes it saves (measured with callgrind on the benchmark sets).
-const TRIADS_FROM_OPEN: u32 = 0;
+const TRIADS_FROM_OPEN: u32 = 50;
 
 /// Cells of the digit vector `v` that are the only place of the digit in
 /// their row, column or box.
@@ -532,7 +532,8 @@ fn complete<L: Lanes>(l: L, cand: &[L::V], valid: &[L::V], full3: L::V) -> bool 
 /// that every cell keeps exactly one digit and every digit has a place in
 /// each of its nine rows, columns and boxes, which makes it a solution.
 #[inline(always)]
-pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
+pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act, layouts: bool) -> bool {
+    let from = triads_from(layouts);
     #[cfg(feature = "probe")]
     probe::CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let zero = l.splat(0);
@@ -593,7 +594,8 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
                 cand[g] = v;
             }
             // Triad subsets once locked candidates stall too.
-            if TRIADS && !changed && l.all_zero(bad) && open_cells(l, solved) >= knob_triads_from() {
+            if TRIADS && !changed && l.all_zero(bad) && (from == 0 || open_cells(l, solved) >= from)
+            {
                 let mut before = [zero; 12];
                 before[..L::N].copy_from_slice(cand);
                 bad = triads(l, cand, valid[0]);
@@ -677,28 +679,46 @@ pub mod probe {
     /// however many of its alternatives were explored; the convention of
     /// tdoku's guess count).
     pub static BRANCHES: AtomicU64 = AtomicU64::new(0);
-    /// Tuning knob: 1 branches on cells first (bivalue cells, as before
-    /// layouts), 0 on layouts (the default, see [`super::choose`]).
-    pub static BRANCH: AtomicU32 = AtomicU32::new(0);
-    /// Tuning knob: triad subsets run on boards with at least this many
-    /// open cells (default [`super::TRIADS_FROM_OPEN`]).
-    pub static TRIADS_FROM: AtomicU32 = AtomicU32::new(super::TRIADS_FROM_OPEN);
+    /// Tuning knob: [`super::LAYOUTS_FROM_OPEN`].
+    pub static LAYOUTS_FROM: AtomicU32 = AtomicU32::new(super::LAYOUTS_FROM_OPEN);
+    /// Tuning knob: triad subsets once the search branches on layouts run
+    /// on boards with at least this many open cells (default 0: all).
+    pub static TRIADS_FROM: AtomicU32 = AtomicU32::new(0);
 }
 
+/// The triad-subset gate of [`propagate`]: in layout mode (see
+/// [`LAYOUTS_FROM_OPEN`]) on every board, else from
+/// [`TRIADS_FROM_OPEN`] open cells.
 #[inline(always)]
-fn knob_branch() -> u32 {
+fn triads_from(layouts: bool) -> u32 {
     #[cfg(feature = "probe")]
-    return probe::BRANCH.load(std::sync::atomic::Ordering::Relaxed);
-    #[cfg(not(feature = "probe"))]
-    0
+    if layouts {
+        return probe::TRIADS_FROM.load(std::sync::atomic::Ordering::Relaxed);
+    }
+    if layouts { 0 } else { TRIADS_FROM_OPEN }
 }
 
+/// Puzzles whose start board (after propagation) has at least this many
+/// open cells are searched in layout mode: [`choose_layouts`] branches,
+/// and triad subsets run on every board. Others branch on cells and gate
+/// triad subsets at [`TRIADS_FROM_OPEN`]: their trees are small (the
+/// multi-solution and easy sets), and there layouts cost more per node
+/// than they save in nodes.
+pub(crate) const LAYOUTS_FROM_OPEN: u32 = 45;
+
+/// [`LAYOUTS_FROM_OPEN`], or the tuning knob of the `probe` feature.
 #[inline(always)]
-fn knob_triads_from() -> u32 {
+pub(crate) fn layouts_from() -> u32 {
     #[cfg(feature = "probe")]
-    return probe::TRIADS_FROM.load(std::sync::atomic::Ordering::Relaxed);
+    return probe::LAYOUTS_FROM.load(std::sync::atomic::Ordering::Relaxed);
     #[cfg(not(feature = "probe"))]
-    TRIADS_FROM_OPEN
+    LAYOUTS_FROM_OPEN
+}
+
+/// Open (unplaced) cells of a board.
+#[inline(always)]
+pub(crate) fn open(bd: &Board) -> u32 {
+    (0..3).map(|b| (BAND & !bd.solved[0][b]).count_ones()).sum()
 }
 
 /// How many bivalue cells [`choose`] scores at most.
@@ -733,8 +753,9 @@ const SCORE_ALL_FROM_OPEN: u32 = 40;
 /// cell with the fewest candidates, its lowest digit first ("there" / "not
 /// there"). The heuristic changes speed only, never the answers.
 #[inline(always)]
-pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (Act, Act) {
-    if knob_branch() == 0 {
+pub(crate) fn choose<L: Lanes>(l: L, bd: &Board, layouts: bool) -> (Act, Act) {
+    let open = open(bd);
+    if layouts {
         if let Some(acts) = choose_layouts(l, bd) {
             return acts;
         }
@@ -754,7 +775,6 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (Act, Act) {
         // At most `SCORED` cells are scored (in row-major order): scoring
         // more costs more time than the better choice saves.
         let mut best = (0, 0, 0, 0);
-        let open: u32 = (0..3).map(|b| (BAND & !bd.solved[0][b]).count_ones()).sum();
         let mut left = if open < SCORE_ALL_FROM_OPEN {
             SCORED / 2
         } else {
@@ -862,10 +882,7 @@ fn layouts<L: Lanes>(l: L, v: L::V) -> L::V {
     let even = l.and(l.and(y0, b1(y1)), b2(y2));
     let odd = l.and(l.and(y0, b2(y1)), b1(y2));
     // Stacks: column j + 1 (j + 2) moved onto column j inside each stack.
-    let c = l.and(
-        l.or(l.or(v, l.shr::<9>(v)), l.shr::<18>(v)),
-        l.splat(0x1ff),
-    );
+    let c = l.and(l.or(l.or(v, l.shr::<9>(v)), l.shr::<18>(v)), l.splat(0x1ff));
     let j1 = |z| {
         l.or(
             l.and(l.shr::<1>(z), l.splat(0o333)),
@@ -967,33 +984,23 @@ fn choose_layouts<L: Lanes>(l: L, bd: &Board) -> Option<(Act, Act)> {
         }
     }
     let (_, d, t) = pick?;
-    let i = u32::from(SPLIT[t]);
-    let mut inm = [BAND; 3];
-    let mut outm = [BAND; 3];
-    if unit < 3 {
-        // Triad (row r, box k) of band `unit`: in, the digit leaves the
-        // other triads of the row and of the box; out, this triad.
-        let (r, k) = (i / 3, i % 3);
-        let other = ((0b111 << (3 * r)) | (0b001_001_001 << k)) & !(1 << i);
-        inm[unit] = BAND & !TRIAD_EXPAND[other as usize];
-        outm[unit] = BAND & !TRIAD_EXPAND[1 << i];
-    } else {
-        // Column c in band b: in, the digit leaves the stack's other
-        // columns in the band and the column in the other bands; out,
-        // this column triad.
-        let st = (unit - 3) as u32;
-        let (b, c) = ((i / 3) as usize, 3 * st + i % 3);
-        let col = (1u32 << c) * 0o1_001_001;
-        for (b2, m) in inm.iter_mut().enumerate() {
-            *m = if b2 == b {
-                BAND & !(((7 << (3 * st)) & !(1 << c)) * 0o1_001_001)
-            } else {
-                BAND & !col
-            };
+    let [first, second] = SPLIT[t];
+    let keep = |p: u16| {
+        let mut mask = [BAND; 3];
+        if unit < 3 {
+            mask[unit] = TRIAD_EXPAND[usize::from(p)];
+        } else {
+            let st = unit - 3;
+            for (b, m) in mask.iter_mut().enumerate() {
+                // The band's cells outside the stack, and the kept
+                // columns of the stack in all three rows.
+                let c = u32::from(p >> (3 * b)) & 7;
+                *m = (BAND & !(0o7_007_007 << (3 * st))) | ((c << (3 * st)) * 0o1_001_001);
+            }
         }
-        outm[b] = BAND & !col;
-    }
-    Some((Act::Keep { d, mask: inm }, Act::Keep { d, mask: outm }))
+        Act::Keep { d, mask }
+    };
+    Some((keep(first), keep(second)))
 }
 
 #[cfg(test)]
@@ -1230,20 +1237,20 @@ mod act_tests {
             }
         }
         let mut root = Board::from_masks(&masks);
-        assert!(propagate(Portable, &mut root, Act::None));
+        assert!(propagate(Portable, &mut root, Act::None, false));
         assert!(!root.is_solved());
-        let (Act::Assign { d, band, bit }, _) = choose(Portable, &root) else {
+        let (Act::Assign { d, band, bit }, _) = choose(Portable, &root, false) else {
             panic!("the first branch places a digit");
         };
         let mut a = root;
-        let ok_a = propagate(Portable, &mut a, Act::Assign { d, band, bit });
+        let ok_a = propagate(Portable, &mut a, Act::Assign { d, band, bit }, false);
         let mut b = root;
         for e in 0..9 {
             if e != d {
                 b.cand[e][band] &= !bit;
             }
         }
-        let ok_b = propagate(Portable, &mut b, Act::None);
+        let ok_b = propagate(Portable, &mut b, Act::None, false);
         assert_eq!(ok_a, ok_b);
         assert_eq!(a, b);
     }
@@ -1338,5 +1345,137 @@ mod peers_tests {
             assert_eq!(p, want, "cell {cell}");
             assert_eq!(CELL_PEERS[cell], [want; 4], "cell {cell}");
         }
+    }
+}
+
+#[cfg(test)]
+mod layouts_tests {
+    use super::super::arch::{Avx2, Portable};
+    use super::super::tables::CONFIGS;
+    use super::*;
+
+    /// The 3×3 matrix of a digit's triads in band `b` (bit 3·row + box)
+    /// and in stack `s` (bit 3·band + column), from its three band words.
+    fn band_matrix(w: &[u32; 3], b: usize) -> usize {
+        (0..9)
+            .filter(|&i| w[b] >> (3 * i) & 7 != 0)
+            .map(|i| 1 << i)
+            .sum()
+    }
+
+    fn stack_matrix(w: &[u32; 3], s: usize) -> usize {
+        let mut t = 0;
+        for b in 0..3 {
+            for j in 0..3 {
+                if w[b] & (0o1_001_001 << (3 * s + j)) != 0 {
+                    t |= 1 << (3 * b + j);
+                }
+            }
+        }
+        t
+    }
+
+    fn run<L: Lanes>(l: L, w: &[[u32; 3]; 9]) -> [[u32; 4]; SLOTS] {
+        let mut cand = [[0u32; 4]; SLOTS];
+        for d in 0..9 {
+            cand[d] = [w[d][0], w[d][1], w[d][2], 0];
+        }
+        let zero = l.splat(0);
+        let mut v = [zero; 12];
+        l.load_cand(&cand, &mut v);
+        for x in &mut v[..L::N] {
+            *x = layouts(l, *x);
+        }
+        let mut out = [[0u32; 4]; SLOTS];
+        l.store_cand(&v[..L::N], &mut out);
+        out
+    }
+
+    #[test]
+    fn layouts_count_the_permutations_on_every_kernel() {
+        let mut x: u64 = 0x1234_5678_9abc_def1;
+        for round in 0..3000 {
+            let mut w = [[0u32; 3]; 9];
+            for d in w.iter_mut() {
+                for b in d.iter_mut() {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let mut m = x as u32 | (x >> 32) as u32;
+                    if round % 2 == 0 {
+                        m &= (x >> 17) as u32;
+                    }
+                    *b = m & BAND;
+                }
+            }
+            let got = run(Portable, &w);
+            for d in 0..9 {
+                for b in 0..3 {
+                    let n = (got[d][b] & 0x1ff).count_ones();
+                    assert_eq!(n, u32::from(CONFIGS[band_matrix(&w[d], b)]), "{w:x?}");
+                    for s in 0..3 {
+                        // every lane counts every stack
+                        let n = (got[d][b] & (0o7_007_000 << (3 * s))).count_ones();
+                        assert_eq!(n, u32::from(CONFIGS[stack_matrix(&w[d], s)]), "{w:x?}");
+                    }
+                }
+            }
+            if let Some(k) = Avx2::detect() {
+                assert_eq!(run(k, &w), got, "{w:x?}");
+            }
+            #[cfg(all(target_arch = "x86_64", fast_avx512))]
+            if let Some(k) = super::super::arch::Avx512::detect() {
+                assert_eq!(run(k, &w), got, "{w:x?}");
+            }
+        }
+    }
+
+    /// On propagated hard boards, the two branches restrict one digit, keep
+    /// every one of its candidates between them, and the solution lies in
+    /// exactly one of them.
+    #[test]
+    fn layout_branches_split_the_solutions() {
+        use crate::solve::fast::Fast;
+        use crate::{Grid, Limits, Solver, Uniqueness};
+        let text = include_str!("../../../tests/data/forum_hardest_1106.txt");
+        let mut tried = 0;
+        for line in text.lines().filter(|l| l.len() >= 81).take(20) {
+            let cells: Vec<u8> = line
+                .bytes()
+                .take(81)
+                .map(|c| if c.is_ascii_digit() { c - b'0' } else { 0 })
+                .collect();
+            let grid = Grid::from_cells(cells.clone()).expect("81 cells");
+            let Uniqueness::Unique(sol) = Fast::new().uniqueness(&grid, &Limits::none()).0 else {
+                panic!("a unique puzzle: {line}");
+            };
+            let mut root = Board::from_givens(Portable, &cells);
+            assert!(propagate(Portable, &mut root, Act::None, true));
+            if root.is_solved() {
+                continue;
+            }
+            tried += 1;
+            let Some((Act::Keep { d, mask: a }, Act::Keep { d: d2, mask: b })) =
+                choose_layouts(Portable, &root)
+            else {
+                panic!("two layout branches: {line}");
+            };
+            assert_eq!(d, d2);
+            let mut at = [0u32; 3];
+            for (i, &v) in sol.cells().iter().enumerate() {
+                if usize::from(v) == d + 1 {
+                    at[i / 27] |= 1 << (i % 27);
+                }
+            }
+            let inside = |m: &[u32; 3]| (0..3).all(|b| at[b] & !m[b] == 0);
+            assert!(inside(&a) != inside(&b), "{line}");
+            for bd in 0..3 {
+                let c = root.cand[d][bd];
+                assert_eq!(c & (a[bd] | b[bd]), c);
+            }
+            assert!((0..3).any(|bd| root.cand[d][bd] & !a[bd] != 0));
+            assert!((0..3).any(|bd| root.cand[d][bd] & !b[bd] != 0));
+        }
+        assert!(tried > 10);
     }
 }
