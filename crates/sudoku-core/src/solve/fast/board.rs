@@ -704,7 +704,7 @@ fn triads_from(layouts: bool) -> u32 {
 /// triad subsets at [`TRIADS_FROM_OPEN`]: their trees are small (the
 /// multi-solution and easy sets), and there layouts cost more per node
 /// than they save in nodes.
-pub(crate) const LAYOUTS_FROM_OPEN: u32 = 45;
+pub(crate) const LAYOUTS_FROM_OPEN: u32 = 50;
 
 /// [`LAYOUTS_FROM_OPEN`], or the tuning knob of the `probe` feature.
 #[inline(always)]
@@ -748,8 +748,10 @@ const SCORE_ALL_FROM_OPEN: u32 = 40;
 /// [`SCORE_FROM_OPEN`]: there the first bivalue cell is taken. Near the
 /// leaves, and on the under-determined boards of multi-solution puzzles,
 /// scoring costs more time than it saves nodes.
-/// Without a bivalue cell: a digit with exactly two triad layouts left in
-/// a band or stack (see [`choose_triads`]); without one either, the first
+/// In layout mode (`layouts`, see [`LAYOUTS_FROM_OPEN`]) the choice is
+/// [`choose_layouts`]'s, else a bivalue cell as above. Without a bivalue
+/// cell, [`choose_layouts`] too; without a digit with two or more layouts
+/// either (only on a board that propagation would finish), the first
 /// cell with the fewest candidates, its lowest digit first ("there" / "not
 /// there"). The heuristic changes speed only, never the answers.
 #[inline(always)]
@@ -826,6 +828,11 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board, layouts: bool) -> (Act, Act) {
                 bit,
             },
         );
+    }
+    if !layouts {
+        if let Some(acts) = choose_layouts(l, bd) {
+            return acts;
+        }
     }
     let mut best = (u32::MAX, 0, 0);
     for b in 0..3 {
