@@ -1,6 +1,9 @@
 //! Tuning aid: nodes, guesses, branch points and propagation rounds of
 //! `fast` per puzzle.
-//! Needs `--features sudoku-core/probe`.
+//! Needs `--features sudoku-core/probe`. Tuning knobs from the
+//! environment: `PROBE_LAYOUTS_FROM` (open cells from which a puzzle is
+//! searched in layout mode), `PROBE_TRIADS_FROM` (open cells from which
+//! layout mode runs triad subsets), `PROBE_MAX_NODES`.
 
 fn main() {
     #[cfg(feature = "probe")]

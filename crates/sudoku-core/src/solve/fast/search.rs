@@ -90,9 +90,10 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
                 }
             } else {
                 // Binary choice: the digit in the cell, or not (for a
-                // bivalue cell: its other digit). Both sides are
-                // alternatives of a real choice (the cell has at least two
-                // candidates), so each counts as a guess when taken.
+                // bivalue cell: its other digit), or one set of a digit's
+                // layouts in a band or stack against the rest. Both sides
+                // are alternatives of a real choice, so each counts as a
+                // guess when taken.
                 let (first, other) = choose(k, &cur, layouts);
                 #[cfg(feature = "probe")]
                 super::board::probe::BRANCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
