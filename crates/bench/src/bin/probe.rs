@@ -1,6 +1,9 @@
 //! Tuning aid: nodes, guesses, branch points and propagation rounds of
 //! `fast` per puzzle.
-//! Needs `--features sudoku-core/probe`.
+//! Needs `--features sudoku-core/probe`. Tuning knobs from the
+//! environment: `PROBE_LAYOUTS_FROM` (open cells from which a puzzle is
+//! searched in layout mode), `PROBE_TRIADS_FROM` (open cells from which
+//! layout mode runs triad subsets), `PROBE_MAX_NODES`.
 
 fn main() {
     #[cfg(feature = "probe")]
@@ -17,6 +20,22 @@ fn main() {
         Some("avx512") => Fast::with_kernel(Kernel::Avx512).expect("AVX-512 on this CPU"),
         _ => Fast::new(),
     };
+    #[cfg(feature = "probe")]
+    {
+        use sudoku_core::solve::fast::board::probe::{LAYOUTS_FROM, TRIADS_FROM};
+        if let Ok(v) = std::env::var("PROBE_LAYOUTS_FROM") {
+            LAYOUTS_FROM.store(
+                v.parse().expect("a number"),
+                std::sync::atomic::Ordering::Relaxed,
+            );
+        }
+        if let Ok(v) = std::env::var("PROBE_TRIADS_FROM") {
+            TRIADS_FROM.store(
+                v.parse().expect("a number"),
+                std::sync::atomic::Ordering::Relaxed,
+            );
+        }
+    }
     let (mut nodes, mut guesses) = (0, 0);
     let t = bench::CpuClock::now();
     for p in &puzzles {

@@ -241,9 +241,9 @@ fn every_solution_of_an_open_puzzle_is_distinct_and_counted() {
     }
 }
 
-/// Open puzzles (most cells empty) reach boards without a bivalue cell,
-/// where `fast` branches on a digit's two triad layouts in a band or stack:
-/// every solution is still found once, and every kernel walks the same tree.
+/// Open puzzles (most cells empty) are searched in layout mode, where
+/// `fast` branches on a digit's triad layouts in a band or stack: every
+/// solution is still found once, and every kernel walks the same tree.
 #[test]
 fn open_puzzles_enumerate_every_solution_once_on_every_kernel() {
     let mut branched = 0;

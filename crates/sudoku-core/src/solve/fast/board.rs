@@ -6,7 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::arch::{Lanes, SLOTS};
-use super::tables::{BAND, BOX_MASK, PEERS, TRIAD_EXPAND, TWO_PERMS};
+use super::tables::{BAND, BOX_MASK, PEERS, SPLIT, TRIAD_EXPAND};
 
 /// Search state for one node: 256 bytes, copied whole at a choice point.
 ///
@@ -532,7 +532,8 @@ fn complete<L: Lanes>(l: L, cand: &[L::V], valid: &[L::V], full3: L::V) -> bool 
 /// that every cell keeps exactly one digit and every digit has a place in
 /// each of its nine rows, columns and boxes, which makes it a solution.
 #[inline(always)]
-pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
+pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act, layouts: bool) -> bool {
+    let from = triads_from(layouts);
     #[cfg(feature = "probe")]
     probe::CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let zero = l.splat(0);
@@ -593,7 +594,8 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
                 cand[g] = v;
             }
             // Triad subsets once locked candidates stall too.
-            if TRIADS && !changed && l.all_zero(bad) && open_cells(l, solved) >= TRIADS_FROM_OPEN {
+            if TRIADS && !changed && l.all_zero(bad) && (from == 0 || open_cells(l, solved) >= from)
+            {
                 let mut before = [zero; 12];
                 before[..L::N].copy_from_slice(cand);
                 bad = triads(l, cand, valid[0]);
@@ -668,7 +670,7 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act) -> bool {
 /// Counters for tuning (feature `probe`): propagate calls and rounds.
 #[cfg(feature = "probe")]
 pub mod probe {
-    use std::sync::atomic::AtomicU64;
+    use std::sync::atomic::{AtomicU32, AtomicU64};
     /// Calls of `propagate`.
     pub static CALLS: AtomicU64 = AtomicU64::new(0);
     /// Rounds inside `propagate`.
@@ -677,6 +679,46 @@ pub mod probe {
     /// however many of its alternatives were explored; the convention of
     /// tdoku's guess count).
     pub static BRANCHES: AtomicU64 = AtomicU64::new(0);
+    /// Tuning knob: [`super::LAYOUTS_FROM_OPEN`].
+    pub static LAYOUTS_FROM: AtomicU32 = AtomicU32::new(super::LAYOUTS_FROM_OPEN);
+    /// Tuning knob: triad subsets once the search branches on layouts run
+    /// on boards with at least this many open cells (default 0: all).
+    pub static TRIADS_FROM: AtomicU32 = AtomicU32::new(0);
+}
+
+/// The triad-subset gate of [`propagate`]: in layout mode (see
+/// [`LAYOUTS_FROM_OPEN`]) on every board, else from
+/// [`TRIADS_FROM_OPEN`] open cells.
+#[inline(always)]
+fn triads_from(layouts: bool) -> u32 {
+    #[cfg(feature = "probe")]
+    if layouts {
+        return probe::TRIADS_FROM.load(std::sync::atomic::Ordering::Relaxed);
+    }
+    if layouts { 0 } else { TRIADS_FROM_OPEN }
+}
+
+/// Puzzles whose start board (after propagation) has at least this many
+/// open cells are searched in layout mode: [`choose_layouts`] branches,
+/// and triad subsets run on every board. Others branch on cells and gate
+/// triad subsets at [`TRIADS_FROM_OPEN`]: their trees are small (the
+/// multi-solution and easy sets), and there layouts cost more per node
+/// than they save in nodes.
+pub(crate) const LAYOUTS_FROM_OPEN: u32 = 50;
+
+/// [`LAYOUTS_FROM_OPEN`], or the tuning knob of the `probe` feature.
+#[inline(always)]
+pub(crate) fn layouts_from() -> u32 {
+    #[cfg(feature = "probe")]
+    return probe::LAYOUTS_FROM.load(std::sync::atomic::Ordering::Relaxed);
+    #[cfg(not(feature = "probe"))]
+    LAYOUTS_FROM_OPEN
+}
+
+/// Open (unplaced) cells of a board.
+#[inline(always)]
+pub(crate) fn open(bd: &Board) -> u32 {
+    (0..3).map(|b| (BAND & !bd.solved[0][b]).count_ones()).sum()
 }
 
 /// How many bivalue cells [`choose`] scores at most.
@@ -706,12 +748,20 @@ const SCORE_ALL_FROM_OPEN: u32 = 40;
 /// [`SCORE_FROM_OPEN`]: there the first bivalue cell is taken. Near the
 /// leaves, and on the under-determined boards of multi-solution puzzles,
 /// scoring costs more time than it saves nodes.
-/// Without a bivalue cell: a digit with exactly two triad layouts left in
-/// a band or stack (see [`choose_triads`]); without one either, the first
+/// In layout mode (`layouts`, see [`LAYOUTS_FROM_OPEN`]) the choice is
+/// [`choose_layouts`]'s, else a bivalue cell as above. Without a bivalue
+/// cell, [`choose_layouts`] too; without a digit with two or more layouts
+/// either (only on a board that propagation would finish), the first
 /// cell with the fewest candidates, its lowest digit first ("there" / "not
 /// there"). The heuristic changes speed only, never the answers.
 #[inline(always)]
-pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (Act, Act) {
+pub(crate) fn choose<L: Lanes>(l: L, bd: &Board, layouts: bool) -> (Act, Act) {
+    let open = open(bd);
+    if layouts {
+        if let Some(acts) = choose_layouts(l, bd) {
+            return acts;
+        }
+    }
     let zero = l.splat(0);
     let mut cand = [zero; 12];
     l.load_cand(&bd.cand, &mut cand);
@@ -727,7 +777,6 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (Act, Act) {
         // At most `SCORED` cells are scored (in row-major order): scoring
         // more costs more time than the better choice saves.
         let mut best = (0, 0, 0, 0);
-        let open: u32 = (0..3).map(|b| (BAND & !bd.solved[0][b]).count_ones()).sum();
         let mut left = if open < SCORE_ALL_FROM_OPEN {
             SCORED / 2
         } else {
@@ -780,8 +829,10 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (Act, Act) {
             },
         );
     }
-    if let Some(acts) = choose_triads(bd) {
-        return acts;
+    if !layouts {
+        if let Some(acts) = choose_layouts(l, bd) {
+            return acts;
+        }
     }
     let mut best = (u32::MAX, 0, 0);
     for b in 0..3 {
@@ -805,95 +856,158 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board) -> (Act, Act) {
     )
 }
 
-/// A digit with exactly two ways to take its triads in a band (three rows
-/// in three boxes) or a stack (three columns in three boxes): the two
-/// branches keep one way each. Among the bands and stacks holding such a
-/// digit, the one with the fewest (digit, triad) places left overall, the
-/// most constrained; `None` if no digit has exactly two ways anywhere.
-///
-/// After locked candidates a digit's triads in a band are the union of the
-/// permutation matrices they contain, and such a union holds exactly two
-/// permutations when it has five or six triads. (Branching on a digit's
-/// band configuration is tdoku's choice, from its design notes; this
-/// formulation is ours.)
+/// A digit's layouts in its band (lane) and, in every lane, in the three
+/// stacks: bit `3·k` (`3·k + 1`) set when the triads of box `k + i` (box
+/// `k − i`) in row `i` (`i` = 0, 1, 2, boxes mod 3) are all still open,
+/// one bit for each of the six 3×3 permutation matrices; bits `9 + 3·s +
+/// j` and `18 + 3·s + j` likewise for stack `s`, with bands for rows and
+/// the stack's columns `j` for boxes (counted from the lane's band, which
+/// only permutes the rows and so leaves the count alone). The number of
+/// bits in a band's (stack's) field is the number of ways the digit can
+/// still lay its triads there: 1 once it is fixed, at most 6.
 #[inline(always)]
-fn choose_triads(bd: &Board) -> Option<(Act, Act)> {
+fn layouts<L: Lanes>(l: L, v: L::V) -> L::V {
+    let t3 = l.splat(0o111);
+    let y = l.and(
+        l.or(l.or(v, l.shr::<1>(v)), l.shr::<2>(v)),
+        l.splat(0o111_111_111),
+    );
+    let (y0, y1, y2) = (l.and(y, t3), l.and(l.shr::<9>(y), t3), l.shr::<18>(y));
+    // Box k + 1 (k + 2) moved onto box k, per row.
+    let b1 = |z| {
+        l.or(
+            l.and(l.shr::<3>(z), l.splat(0o011)),
+            l.and(l.shl::<6>(z), l.splat(0o100)),
+        )
+    };
+    let b2 = |z| {
+        l.or(
+            l.and(l.shr::<6>(z), l.splat(0o001)),
+            l.and(l.shl::<3>(z), l.splat(0o110)),
+        )
+    };
+    let even = l.and(l.and(y0, b1(y1)), b2(y2));
+    let odd = l.and(l.and(y0, b2(y1)), b1(y2));
+    // Stacks: column j + 1 (j + 2) moved onto column j inside each stack.
+    let c = l.and(l.or(l.or(v, l.shr::<9>(v)), l.shr::<18>(v)), l.splat(0x1ff));
+    let j1 = |z| {
+        l.or(
+            l.and(l.shr::<1>(z), l.splat(0o333)),
+            l.and(l.shl::<2>(z), l.splat(0o444)),
+        )
+    };
+    let j2 = |z| {
+        l.or(
+            l.and(l.shr::<2>(z), l.splat(0o111)),
+            l.and(l.shl::<1>(z), l.splat(0o666)),
+        )
+    };
+    let (c1, c2) = (l.rot1(c), l.rot2(c));
+    let se = l.and(l.and(c, j1(c1)), j2(c2));
+    let so = l.and(l.and(c, j2(c1)), j1(c2));
+    l.or(
+        l.or(even, l.shl::<1>(odd)),
+        l.or(l.shl::<9>(se), l.shl::<18>(so)),
+    )
+}
+
+/// Branching on layouts: the band or stack with the fewest layouts over
+/// all digits (not yet fixed: more than one digit in nine), in it the
+/// digit with the fewest layouts (at least two; on a tie the one with more
+/// triads open there), and of that digit's triads there the one on the
+/// fewest of its layouts ([`SPLIT`]): "the digit takes this triad" / "it
+/// does not". With two layouts that is one layout against the other,
+/// otherwise one against the rest as far as triads can say it.
+///
+/// A layout is one of the six ways a digit can take one triad per row and
+/// per box of a band (one per column and box of a stack); counting them
+/// per band and branching on the most constrained band's digit is tdoku's
+/// heuristic (T. Dillon's design notes, "Getting Vectorized"), which keeps
+/// the layouts themselves as state. Here they are counted from the triads
+/// that locked candidates leave (which are the union of the layouts
+/// still possible) by [`layouts`], all digits at once; the branch is on a
+/// triad. `None` when every digit is fixed in every band and stack.
+#[inline(always)]
+fn choose_layouts<L: Lanes>(l: L, bd: &Board) -> Option<(Act, Act)> {
     const TRIAD_LOW: u32 = 0o111_111_111;
-    // (total, unit, digit): unit 0..3 a band, 3..6 a stack.
-    let mut best: Option<(u32, usize, usize)> = None;
-    let mut rows = [[0u32; 3]; 9];
-    let mut cols = [[0u32; 3]; 9];
+    let zero = l.splat(0);
+    let mut v = [zero; 12];
+    l.load_cand(&bd.cand, &mut v);
+    for x in &mut v[..L::N] {
+        *x = layouts(l, *x);
+    }
+    let mut lay = [[0u32; 4]; SLOTS];
+    l.store_cand(&v[..L::N], &mut lay);
+    // counts[u][d]: layouts of digit d in unit u (bands 0..3, stacks 3..6).
+    let mut counts = [[0u32; 9]; 6];
+    let mut best: Option<(u32, usize)> = None;
+    for u in 0..6 {
+        let mut total = 0;
+        for d in 0..9 {
+            let n = if u < 3 {
+                (lay[d][u] & 0x1ff).count_ones()
+            } else {
+                (lay[d][0] & (0o7_007_000 << (3 * (u - 3)))).count_ones()
+            };
+            counts[u][d] = n;
+            total += n;
+        }
+        if total > 9 && best.is_none_or(|(t, _)| total < t) {
+            best = Some((total, u));
+        }
+    }
+    let (_, unit) = best?;
+    // The digit's triads in the unit as a 3×3 matrix (bit 3·row + box for
+    // a band, 3·band + column for a stack).
+    let matrix = |d: usize| -> usize {
+        let mut t = 0u32;
+        if unit < 3 {
+            let y = {
+                let w = bd.cand[d][unit];
+                (w | w >> 1 | w >> 2) & TRIAD_LOW
+            };
+            for r in 0..3 {
+                let x = (y >> (9 * r)) & 0o111;
+                t |= ((x | x >> 2 | x >> 4) & 7) << (3 * r);
+            }
+        } else {
+            for b in 0..3 {
+                let w = bd.cand[d][b];
+                let c = (w | w >> 9 | w >> 18) >> (3 * (unit - 3));
+                t |= (c & 7) << (3 * b);
+            }
+        }
+        t as usize
+    };
+    let mut pick: Option<(u32, usize, usize)> = None;
     for d in 0..9 {
-        for b in 0..3 {
-            let w = bd.cand[d][b];
-            rows[d][b] = (w | w >> 1 | w >> 2) & TRIAD_LOW;
-            cols[d][b] = (w | w >> 9 | w >> 18) & 0x1ff;
-        }
-    }
-    for b in 0..3 {
-        let mut total = 0;
-        let mut two = None;
-        for d in 0..9 {
-            let n = rows[d][b].count_ones();
-            total += n;
-            if two.is_none() && (n == 5 || n == 6) {
-                two = Some(d);
-            }
-        }
-        if let Some(d) = two {
-            if best.is_none_or(|(t, _, _)| total < t) {
-                best = Some((total, b, d));
+        let n = counts[unit][d];
+        if n >= 2 {
+            let t = matrix(d);
+            let key = 16 * n - t.count_ones();
+            if pick.is_none_or(|(k, _, _)| key < k) {
+                pick = Some((key, d, t));
             }
         }
     }
-    for st in 0..3 {
-        let m = 7 << (3 * st);
-        let mut total = 0;
-        let mut two = None;
-        for d in 0..9 {
-            let n = (cols[d][0] & m).count_ones()
-                + (cols[d][1] & m).count_ones()
-                + (cols[d][2] & m).count_ones();
-            total += n;
-            if two.is_none() && (n == 5 || n == 6) {
-                two = Some(d);
-            }
-        }
-        if let Some(d) = two {
-            if best.is_none_or(|(t, _, _)| total < t) {
-                best = Some((total, 3 + st, d));
-            }
-        }
-    }
-    let (_, unit, d) = best?;
-    if unit < 3 {
-        let y = rows[d][unit];
-        let t = (0..9).fold(0usize, |t, i| t | (((y >> (3 * i)) & 1) as usize) << i);
-        let [p, q] = TWO_PERMS[t];
-        let keep = |p: u16| {
-            let mut mask = [BAND; 3];
+    let (_, d, t) = pick?;
+    let [first, second] = SPLIT[t];
+    let keep = |p: u16| {
+        let mut mask = [BAND; 3];
+        if unit < 3 {
             mask[unit] = TRIAD_EXPAND[usize::from(p)];
-            Act::Keep { d, mask }
-        };
-        Some((keep(p), keep(q)))
-    } else {
-        let st = unit - 3;
-        let t = (0..3).fold(0usize, |t, b| {
-            t | (((cols[d][b] >> (3 * st)) & 7) as usize) << (3 * b)
-        });
-        let [p, q] = TWO_PERMS[t];
-        let keep = |p: u16| {
-            let mut mask = [BAND; 3];
+        } else {
+            let st = unit - 3;
             for (b, m) in mask.iter_mut().enumerate() {
+                // The band's cells outside the stack, and the kept
+                // columns of the stack in all three rows.
                 let c = u32::from(p >> (3 * b)) & 7;
-                // Every cell of the band outside this stack, and the kept
-                // column of the stack in all three rows.
                 *m = (BAND & !(0o7_007_007 << (3 * st))) | ((c << (3 * st)) * 0o1_001_001);
             }
-            Act::Keep { d, mask }
-        };
-        Some((keep(p), keep(q)))
-    }
+        }
+        Act::Keep { d, mask }
+    };
+    Some((keep(first), keep(second)))
 }
 
 #[cfg(test)]
@@ -1130,20 +1244,20 @@ mod act_tests {
             }
         }
         let mut root = Board::from_masks(&masks);
-        assert!(propagate(Portable, &mut root, Act::None));
+        assert!(propagate(Portable, &mut root, Act::None, false));
         assert!(!root.is_solved());
-        let (Act::Assign { d, band, bit }, _) = choose(Portable, &root) else {
+        let (Act::Assign { d, band, bit }, _) = choose(Portable, &root, false) else {
             panic!("the first branch places a digit");
         };
         let mut a = root;
-        let ok_a = propagate(Portable, &mut a, Act::Assign { d, band, bit });
+        let ok_a = propagate(Portable, &mut a, Act::Assign { d, band, bit }, false);
         let mut b = root;
         for e in 0..9 {
             if e != d {
                 b.cand[e][band] &= !bit;
             }
         }
-        let ok_b = propagate(Portable, &mut b, Act::None);
+        let ok_b = propagate(Portable, &mut b, Act::None, false);
         assert_eq!(ok_a, ok_b);
         assert_eq!(a, b);
     }
@@ -1238,5 +1352,137 @@ mod peers_tests {
             assert_eq!(p, want, "cell {cell}");
             assert_eq!(CELL_PEERS[cell], [want; 4], "cell {cell}");
         }
+    }
+}
+
+#[cfg(test)]
+mod layouts_tests {
+    use super::super::arch::{Avx2, Portable};
+    use super::super::tables::CONFIGS;
+    use super::*;
+
+    /// The 3×3 matrix of a digit's triads in band `b` (bit 3·row + box)
+    /// and in stack `s` (bit 3·band + column), from its three band words.
+    fn band_matrix(w: &[u32; 3], b: usize) -> usize {
+        (0..9)
+            .filter(|&i| w[b] >> (3 * i) & 7 != 0)
+            .map(|i| 1 << i)
+            .sum()
+    }
+
+    fn stack_matrix(w: &[u32; 3], s: usize) -> usize {
+        let mut t = 0;
+        for b in 0..3 {
+            for j in 0..3 {
+                if w[b] & (0o1_001_001 << (3 * s + j)) != 0 {
+                    t |= 1 << (3 * b + j);
+                }
+            }
+        }
+        t
+    }
+
+    fn run<L: Lanes>(l: L, w: &[[u32; 3]; 9]) -> [[u32; 4]; SLOTS] {
+        let mut cand = [[0u32; 4]; SLOTS];
+        for d in 0..9 {
+            cand[d] = [w[d][0], w[d][1], w[d][2], 0];
+        }
+        let zero = l.splat(0);
+        let mut v = [zero; 12];
+        l.load_cand(&cand, &mut v);
+        for x in &mut v[..L::N] {
+            *x = layouts(l, *x);
+        }
+        let mut out = [[0u32; 4]; SLOTS];
+        l.store_cand(&v[..L::N], &mut out);
+        out
+    }
+
+    #[test]
+    fn layouts_count_the_permutations_on_every_kernel() {
+        let mut x: u64 = 0x1234_5678_9abc_def1;
+        for round in 0..3000 {
+            let mut w = [[0u32; 3]; 9];
+            for d in w.iter_mut() {
+                for b in d.iter_mut() {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let mut m = x as u32 | (x >> 32) as u32;
+                    if round % 2 == 0 {
+                        m &= (x >> 17) as u32;
+                    }
+                    *b = m & BAND;
+                }
+            }
+            let got = run(Portable, &w);
+            for d in 0..9 {
+                for b in 0..3 {
+                    let n = (got[d][b] & 0x1ff).count_ones();
+                    assert_eq!(n, u32::from(CONFIGS[band_matrix(&w[d], b)]), "{w:x?}");
+                    for s in 0..3 {
+                        // every lane counts every stack
+                        let n = (got[d][b] & (0o7_007_000 << (3 * s))).count_ones();
+                        assert_eq!(n, u32::from(CONFIGS[stack_matrix(&w[d], s)]), "{w:x?}");
+                    }
+                }
+            }
+            if let Some(k) = Avx2::detect() {
+                assert_eq!(run(k, &w), got, "{w:x?}");
+            }
+            #[cfg(all(target_arch = "x86_64", fast_avx512))]
+            if let Some(k) = super::super::arch::Avx512::detect() {
+                assert_eq!(run(k, &w), got, "{w:x?}");
+            }
+        }
+    }
+
+    /// On propagated hard boards, the two branches restrict one digit, keep
+    /// every one of its candidates between them, and the solution lies in
+    /// exactly one of them.
+    #[test]
+    fn layout_branches_split_the_solutions() {
+        use crate::solve::fast::Fast;
+        use crate::{Grid, Limits, Solver, Uniqueness};
+        let text = include_str!("../../../tests/data/forum_hardest_1106.txt");
+        let mut tried = 0;
+        for line in text.lines().filter(|l| l.len() >= 81).take(20) {
+            let cells: Vec<u8> = line
+                .bytes()
+                .take(81)
+                .map(|c| if c.is_ascii_digit() { c - b'0' } else { 0 })
+                .collect();
+            let grid = Grid::from_cells(cells.clone()).expect("81 cells");
+            let Uniqueness::Unique(sol) = Fast::new().uniqueness(&grid, &Limits::none()).0 else {
+                panic!("a unique puzzle: {line}");
+            };
+            let mut root = Board::from_givens(Portable, &cells);
+            assert!(propagate(Portable, &mut root, Act::None, true));
+            if root.is_solved() {
+                continue;
+            }
+            tried += 1;
+            let Some((Act::Keep { d, mask: a }, Act::Keep { d: d2, mask: b })) =
+                choose_layouts(Portable, &root)
+            else {
+                panic!("two layout branches: {line}");
+            };
+            assert_eq!(d, d2);
+            let mut at = [0u32; 3];
+            for (i, &v) in sol.cells().iter().enumerate() {
+                if usize::from(v) == d + 1 {
+                    at[i / 27] |= 1 << (i % 27);
+                }
+            }
+            let inside = |m: &[u32; 3]| (0..3).all(|b| at[b] & !m[b] == 0);
+            assert!(inside(&a) != inside(&b), "{line}");
+            for bd in 0..3 {
+                let c = root.cand[d][bd];
+                assert_eq!(c & (a[bd] | b[bd]), c);
+            }
+            assert!((0..3).any(|bd| root.cand[d][bd] & !a[bd] != 0));
+            assert!((0..3).any(|bd| root.cand[d][bd] & !b[bd] != 0));
+        }
+        assert!(tried > 10);
     }
 }

@@ -25,8 +25,9 @@
 //!   in a row, column or box. (The band/triad formulation follows JCZSolve
 //!   by J. C. Zeng and tdoku by T. Dillon, from their published
 //!   descriptions; the matching formula and the code are ours.)
-//! - **triad subsets**, once locked candidates stall too, on boards with at
-//!   least 50 open cells: a triad's three cells hold three different
+//! - **triad subsets**, once locked candidates stall too (in layout mode,
+//!   below, on every board; otherwise on boards with at least 50 open
+//!   cells): a triad's three cells hold three different
 //!   digits, so fewer than three digits with a place there is a
 //!   contradiction; exactly three (a naked triple) leave the rest of the
 //!   triad's row or column and box; a digit whose only place in its row
@@ -38,17 +39,34 @@
 //!
 //! The search is depth-first on an explicit stack of board copies (no
 //! recursion, nothing allocated per node; the stack and output grid are
-//! reused across puzzles). It branches on a bivalue cell when there is one,
-//! picking among the first twelve the cell whose two digits have the most
-//! candidates among its peers (product of count + 3); with fewer than 40
-//! open cells it scores only the first six, with fewer than 30 it takes the
-//! first bivalue cell (near the leaves scoring costs more than it saves).
-//! The choice is binary, "digit d here" / "not here"; each side taken
-//! counts as a guess. Without a bivalue cell it takes a digit with exactly
-//! two ways left to lay its triads in a band or stack (the most constrained
-//! band or stack holding one), one way per branch; without one either, a
-//! cell with the fewest candidates. The heuristic changes speed only,
-//! never answers.
+//! reused across puzzles). Its branching depends on the start board:
+//!
+//! - **layout mode**, when 50 or more cells are still open after the start
+//!   propagation (hard and sparse puzzles): a digit lays its triads in a
+//!   band (one per row and box) in one of at most six ways, its layouts,
+//!   which are the permutation matrices inside its triads (locked
+//!   candidates leave exactly their union); bit operations count them for
+//!   every digit, band and stack at once. The search takes the band or
+//!   stack with the fewest layouts over all digits, in it the digit with
+//!   the fewest (at least two; on a tie, the one with more triads open),
+//!   and branches between two sets of its layouts: those through its
+//!   triad on the fewest layouts, and the rest (one against one when it
+//!   has two). Branching on the most constrained band's digit is tdoku's
+//!   heuristic (T. Dillon's design notes), which keeps the layouts as
+//!   state; counting them from triads and splitting by a triad is ours.
+//!   With it the search has no more branch points than tdoku on the hard
+//!   benchmark sets.
+//! - otherwise (multi-solution and easy puzzles, small trees where layouts
+//!   cost more per node than they save) **a bivalue cell** when there is
+//!   one, picking among the first twelve the cell whose two digits have the
+//!   most candidates among its peers (product of count + 3); with fewer
+//!   than 40 open cells it scores only the first six, with fewer than 30 it
+//!   takes the first bivalue cell. Without a bivalue cell, layouts as
+//!   above.
+//!
+//! Without either, a cell with the fewest candidates, "digit d here" /
+//! "not here". Each side of a choice taken counts as a guess. The
+//! heuristic changes speed only, never answers.
 //!
 //! Once every cell is placed, the board is checked directly (each cell one
 //! digit, each digit in every row, column and box) instead of by further

@@ -3,7 +3,7 @@
 use std::ops::ControlFlow;
 
 use super::arch::Lanes;
-use super::board::{Act, Board, choose, propagate};
+use super::board::{Act, Board, choose, layouts_from, open, propagate};
 use crate::grid::Grid;
 use crate::solve::{Limits, StopReason};
 
@@ -72,7 +72,9 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
         Start::Givens(cells) => Board::from_givens(k, cells),
     };
     o.nodes = 1;
-    let mut alive = propagate(k, &mut cur, Act::None);
+    let mut alive = propagate(k, &mut cur, Act::None, false);
+    // Layout mode for puzzles still wide open after the start propagation.
+    let layouts = open(&cur) >= layouts_from();
     loop {
         if alive {
             if cur.is_solved() {
@@ -88,10 +90,11 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
                 }
             } else {
                 // Binary choice: the digit in the cell, or not (for a
-                // bivalue cell: its other digit). Both sides are
-                // alternatives of a real choice (the cell has at least two
-                // candidates), so each counts as a guess when taken.
-                let (first, other) = choose(k, &cur);
+                // bivalue cell: its other digit), or one set of a digit's
+                // layouts in a band or stack against the rest. Both sides
+                // are alternatives of a real choice, so each counts as a
+                // guess when taken.
+                let (first, other) = choose(k, &cur, layouts);
                 #[cfg(feature = "probe")]
                 super::board::probe::BRANCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 stack.push((cur, other));
@@ -101,7 +104,7 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
                     return o;
                 }
                 o.guesses += 1;
-                alive = propagate(k, &mut cur, first);
+                alive = propagate(k, &mut cur, first, layouts);
                 continue;
             }
         }
@@ -114,7 +117,7 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
                     return o;
                 }
                 o.guesses += 1;
-                alive = propagate(k, &mut cur, act);
+                alive = propagate(k, &mut cur, act, layouts);
             }
         }
     }

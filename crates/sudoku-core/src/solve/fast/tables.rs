@@ -86,28 +86,79 @@ const PERMS6: [u16; 6] = [
     0b001_010_100,
 ];
 
-/// `TWO_PERMS[t]`: for a 3×3 occupancy matrix `t` (bit `3·i + j`) that
-/// contains exactly two permutation matrices, those two; else zeros.
-pub(crate) static TWO_PERMS: [[u16; 2]; 512] = two_perms_table();
+/// `CONFIGS[t]` for a 3×3 occupancy matrix `t` (bit `3·i + j`): how many
+/// permutation matrices `t` contains (0..=6), the number of ways a digit
+/// can still lay its triads in a band or stack (tests only: the search
+/// counts them with bit operations, see `board::layouts`).
+#[cfg(test)]
+pub(crate) static CONFIGS: [u8; 512] = configs_table();
 
-const fn two_perms_table() -> [[u16; 2]; 512] {
-    let mut out = [[0u16; 2]; 512];
+#[cfg(test)]
+const fn configs_table() -> [u8; 512] {
+    let mut out = [0u8; 512];
     let mut t = 0;
     while t < 512 {
-        let mut found = [0u16; 2];
-        let mut n = 0;
         let mut p = 0;
         while p < 6 {
             if PERMS6[p] & (t as u16) == PERMS6[p] {
-                if n < 2 {
-                    found[n] = PERMS6[p];
-                }
-                n += 1;
+                out[t] += 1;
             }
             p += 1;
         }
-        if n == 2 {
-            out[t] = found;
+        t += 1;
+    }
+    out
+}
+
+/// `SPLIT[t]` for a 3×3 occupancy matrix `t` (bit `3·i + j`) that
+/// contains two or more permutation matrices: the union of those of them
+/// that hold the entry lying on the fewest of them (at least one; the
+/// lowest entry on a tie), and the union of the others. A digit whose
+/// triads in a band (or stack) are `t` has those two sets of layouts to
+/// branch between: with two layouts, one each; with more, one layout (or as
+/// few as share an entry) against the rest. Zeros when `t` contains fewer
+/// than two.
+pub(crate) static SPLIT: [[u16; 2]; 512] = split_table();
+
+const fn split_table() -> [[u16; 2]; 512] {
+    let mut out = [[0u16; 2]; 512];
+    let mut t = 0;
+    while t < 512 {
+        let mut inside = [false; 6];
+        let mut n = 0;
+        let mut p = 0;
+        while p < 6 {
+            inside[p] = PERMS6[p] & (t as u16) == PERMS6[p];
+            n += inside[p] as u32;
+            p += 1;
+        }
+        if n >= 2 {
+            let mut best = 7;
+            let mut pick = 0;
+            let mut i = 0;
+            while i < 9 {
+                let mut k = 0;
+                let mut p = 0;
+                while p < 6 {
+                    if inside[p] && PERMS6[p] & (1 << i) != 0 {
+                        k += 1;
+                    }
+                    p += 1;
+                }
+                if k >= 1 && k < best {
+                    best = k;
+                    pick = i;
+                }
+                i += 1;
+            }
+            let mut p = 0;
+            while p < 6 {
+                if inside[p] {
+                    let side = if PERMS6[p] & (1 << pick) != 0 { 0 } else { 1 };
+                    out[t][side] |= PERMS6[p];
+                }
+                p += 1;
+            }
         }
         t += 1;
     }
@@ -153,22 +204,33 @@ mod tests {
     }
 
     #[test]
-    fn two_perms_examples() {
-        // a 2×2 block and a fixed entry
-        assert_eq!(TWO_PERMS[0b100_011_011], [0b100_010_001, 0b100_001_010]);
-        // two disjoint permutations (identity and a 3-cycle)
+    fn split_examples() {
+        // a 2×2 block and a fixed entry: one layout each
+        assert_eq!(SPLIT[0b100_011_011], [0b100_010_001, 0b100_001_010]);
+        // two disjoint layouts (identity and a 3-cycle)
         let t = (0b100_010_001 | 0b001_100_010) as usize;
-        assert_eq!(TWO_PERMS[t], [0b100_010_001, 0b001_100_010]);
-        assert_eq!(TWO_PERMS[0x1ff], [0, 0]);
-        assert_eq!(TWO_PERMS[0b100_010_001], [0, 0]);
-        // a closed occupancy has exactly two permutations iff it has five or six entries
+        assert_eq!(SPLIT[t][0] | SPLIT[t][1], t as u16);
+        assert_eq!(SPLIT[0b100_010_001], [0, 0]);
+        assert_eq!(SPLIT[0], [0, 0]);
         for t in 0..512usize {
-            if PERM[t] as usize == t && t != 0 {
-                let two = TWO_PERMS[t] != [0, 0];
-                let n = t.count_ones();
-                assert_eq!(two, n == 5 || n == 6, "{t:09b}");
+            let [a, b] = SPLIT[t];
+            if CONFIGS[t] >= 2 {
+                // two non-empty sides, each a union of layouts inside t,
+                // together all of them
+                assert!(a != 0 && b != 0, "{t:09b}");
+                assert_eq!(a | b, PERM[t], "{t:09b}");
+                assert_eq!(PERM[usize::from(a)], a);
+                assert_eq!(PERM[usize::from(b)], b);
+                assert_eq!(
+                    CONFIGS[usize::from(a)] + CONFIGS[usize::from(b)],
+                    CONFIGS[t],
+                    "{t:09b}"
+                );
+            } else {
+                assert_eq!([a, b], [0, 0]);
             }
         }
+        assert_eq!(CONFIGS[0x1ff], 6);
     }
 
     #[test]
