@@ -128,7 +128,10 @@ fn region_mask(r: usize) -> u128 {
 }
 
 /// One fish found.
-struct Found {
+pub(super) struct Found {
+    /// The index of its set of link kinds in the enumeration (the outer
+    /// loop of SukakuExplainer's search, before the digit).
+    kind_set: usize,
     tenths: u16,
     eliminations: u32,
     suffix: Vec<u8>,
@@ -144,6 +147,7 @@ struct Search<'a> {
     b: &'a Board,
     n: usize,
     kinds: Vec<usize>,
+    kind_set: usize,
     digit: u8,
     /// `cells[2 * link + side]`, supports at `+ 2n` and `+ 4n`.
     cells: Vec<u8>,
@@ -166,26 +170,29 @@ const UNKNOWN: u8 = u8::MAX - 1;
 static REGION_MASK: std::sync::LazyLock<[u128; 27]> =
     std::sync::LazyLock::new(|| std::array::from_fn(region_mask));
 
-/// The step SukakuExplainer's `StrongLinks(degree)` producer takes, if any.
-pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize) -> bool {
-    let mut s = Search {
-        b,
-        n: degree,
-        kinds: vec![0; degree],
-        digit: 0,
-        cells: vec![NO; 6 * degree],
-        region: vec![0; degree],
-        grouped: vec![false; degree],
-        taken: 0,
-        found: Vec::new(),
-        meet: [[NO_REGION; 8]; 8],
-        min_link: 0,
-    };
+/// The fishes found per degree and digit, kept from one step to the next.
+///
+/// The search for one digit reads only that digit's candidates (its
+/// positions per region and its cells), so while a digit's candidates are
+/// unchanged its fishes are the same: exact, whatever the other digits do.
+#[derive(Default)]
+pub(super) struct Memo {
+    /// `per[(degree - 2) * 9 + digit - 1]`: the digit's candidate cells and
+    /// the fishes found for them.
+    per: Vec<Option<(u128, Vec<Found>)>>,
+}
+
+/// The sets of link kinds of a degree, in SukakuExplainer's order (Gosper's
+/// enumeration of `degree`-subsets of `3 * degree` bits where bit `i` of the
+/// subset lies in slot `i % degree`).
+fn kind_sets(degree: usize) -> Vec<Vec<usize>> {
     let bits = 3 * degree as u32;
+    let mut sets = Vec::new();
     for m in 0u32..1 << bits {
         if m.count_ones() != degree as u32 {
             continue;
         }
+        let mut kinds = vec![0; degree];
         let mut ok = true;
         let mut i = 0;
         for bit in 0..bits {
@@ -194,35 +201,85 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize) -> bool {
                     ok = false;
                     break;
                 }
-                s.kinds[i] = bit as usize / degree;
+                kinds[i] = bit as usize / degree;
                 i += 1;
             }
         }
-        if !ok {
-            continue;
-        }
-        for d in 1..=9 {
-            s.digit = d;
-            s.build(0, 0);
+        if ok {
+            sets.push(kinds);
         }
     }
-    // Stable sort: difficulty, eliminations (more first), suffix.
-    s.found.sort_by(|a, c| {
-        a.tenths
-            .cmp(&c.tenths)
-            .then(c.eliminations.cmp(&a.eliminations))
-            .then(a.suffix.cmp(&c.suffix))
-    });
-    let Some(f) = s.found.into_iter().next() else {
+    sets
+}
+
+static KIND_SETS: std::sync::LazyLock<[Vec<Vec<usize>>; 3]> =
+    std::sync::LazyLock::new(|| [kind_sets(2), kind_sets(3), kind_sets(4)]);
+
+/// The step SukakuExplainer's `StrongLinks(degree)` producer takes, if any.
+pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo) -> bool {
+    if memo.per.len() != 27 {
+        memo.per = (0..27).map(|_| None).collect();
+    }
+    for d in 1..=9u8 {
+        let key = (0..81).fold(0u128, |m, c| m | u128::from(b.has(c, d)) << c);
+        let slot = &mut memo.per[(degree - 2) * 9 + d as usize - 1];
+        if slot.as_ref().is_some_and(|(k, _)| *k == key) {
+            continue;
+        }
+        let mut s = Search {
+            b,
+            n: degree,
+            kinds: vec![0; degree],
+            kind_set: 0,
+            digit: d,
+            cells: vec![NO; 6 * degree],
+            region: vec![0; degree],
+            grouped: vec![false; degree],
+            taken: 0,
+            found: Vec::new(),
+            meet: [[NO_REGION; 8]; 8],
+            min_link: 0,
+        };
+        for (k, kinds) in KIND_SETS[degree - 2].iter().enumerate() {
+            s.kinds.copy_from_slice(kinds);
+            s.kind_set = k;
+            s.build(0, 0);
+        }
+        *slot = Some((key, s.found));
+    }
+    // SukakuExplainer searches kind set by kind set, each digit in turn,
+    // then sorts stably by difficulty, eliminations (more first) and
+    // suffix: the first of that order is the least by those keys, then
+    // kind set, then digit, then the order found.
+    let mut best: Option<&Found> = None;
+    for d in 0..9 {
+        let Some((_, found)) = &memo.per[(degree - 2) * 9 + d] else {
+            continue;
+        };
+        for f in found {
+            let better = best.is_none_or(|c| {
+                f.tenths
+                    .cmp(&c.tenths)
+                    .then(c.eliminations.cmp(&f.eliminations))
+                    .then(f.suffix.cmp(&c.suffix))
+                    .then(f.kind_set.cmp(&c.kind_set))
+                    .is_lt()
+            });
+            if better {
+                best = Some(f);
+            }
+        }
+    }
+    let Some(f) = best else {
         return false;
     };
-    step.set(name(degree, &f), f.tenths);
+    step.set(name(degree, f), f.tenths);
     for &v in &f.victims {
         step.remove(v, f.digit);
     }
-    step.cells = f.cells;
+    step.cells = f.cells.clone();
     step.digits.push(f.digit);
-    for r in f.regions {
+    for &r in &f.regions {
         step.region(r);
     }
     true
@@ -681,6 +738,7 @@ impl Search<'_> {
         let mut regions: Vec<usize> = q.iter().map(|&k| self.region[k]).collect();
         regions.extend_from_slice(&share[..n - 1]);
         self.found.push(Found {
+            kind_set: self.kind_set,
             tenths: base_tenths + add_tenths,
             eliminations: total,
             suffix,
