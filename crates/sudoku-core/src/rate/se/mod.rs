@@ -345,7 +345,7 @@ impl Producer {
             HiddenQuad => subsets::hidden(b, step, 4),
             Bug => bug::find(b, step, lk),
             AlignedPairExclusion => aligned::find(b, step),
-            ForcingChainsCycles => chains::find(b, step, &mut chains::Chains::default()),
+            ForcingChainsCycles => chains::find(b, step, &mut memo.chains),
             AlignedTripletExclusion => aligned::find_triplet(b, step),
             NishioForcingChains => forcing::find(b, step, forcing::Mode::Nishio),
             MultipleForcingChains => forcing::find(b, step, forcing::Mode::Multiple),
@@ -362,6 +362,7 @@ impl Producer {
 #[derive(Default)]
 struct Memo {
     strong_links: strong_links::Memo,
+    chains: chains::Chains,
 }
 
 /// A technique name built at run time (SukakuExplainer's names carry a

@@ -221,7 +221,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo)
         memo.per = (0..27).map(|_| None).collect();
     }
     for d in 1..=9u8 {
-        let key = (0..81).fold(0u128, |m, c| m | u128::from(b.has(c, d)) << c);
+        let key = b.cells_of(d);
         let slot = &mut memo.per[(degree - 2) * 9 + d as usize - 1];
         if slot.as_ref().is_some_and(|(k, _)| *k == key) {
             continue;
