@@ -155,12 +155,25 @@ struct Search<'a> {
     grouped: Vec<bool>,
     /// The candidate cells of the links chosen so far.
     taken: u128,
+    /// Per region: the ways it makes a link for the digit.
+    variants: Vec<Vec<Variant>>,
+    /// Per region: the digit's candidate cells in it.
+    mine: [u128; 27],
     found: Vec<Found>,
     /// Per evaluation: the region shared by two link ends (`NO_REGION`
     /// when none), indexed by end (`2 * link + side`).
     meet: [[u8; 8]; 8],
     /// Per evaluation: the link whose region has the smallest number.
     min_link: usize,
+}
+
+/// One way a region makes a link: its two ends and their supports
+/// (`[end 0, end 1, support 0, support 1, second support 0, second support
+/// 1]`, `NO` where none), and whether it is grouped.
+#[derive(Clone, Copy)]
+struct Variant {
+    cells: [u8; 6],
+    grouped: bool,
 }
 
 const NO_REGION: u8 = u8::MAX;
@@ -236,10 +249,13 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo)
             region: vec![0; degree],
             grouped: vec![false; degree],
             taken: 0,
+            variants: Vec::new(),
+            mine: std::array::from_fn(|r| REGION_MASK[r] & b.cells_of(d)),
             found: Vec::new(),
             meet: [[NO_REGION; 8]; 8],
             min_link: 0,
         };
+        s.variants = (0..27).map(|r| s.link_variants(r)).collect();
         for (k, kinds) in KIND_SETS[degree - 2].iter().enumerate() {
             s.kinds.copy_from_slice(kinds);
             s.kind_set = k;
@@ -360,12 +376,169 @@ fn line_name(set: &[usize]) -> Vec<u8> {
 }
 
 impl Search<'_> {
-    fn has(&self, c: usize) -> bool {
-        self.b.has(c, self.digit)
-    }
-
     fn cell(&self, r: usize, pos: usize) -> u8 {
         REGION_CELLS[r][pos]
+    }
+
+    /// The ways region `r` makes a link for the digit (none, one, or two
+    /// layouts of its ends), in SukakuExplainer's order.
+    fn link_variants(&self, r: usize) -> Vec<Variant> {
+        let kind = r / 9;
+        let mut out = Vec::new();
+        let mut grouped = false;
+        let mut cl = [NO; 6];
+        let pots = self.b.positions(r, self.digit);
+        let count = pots.count_ones();
+        if !(2..=6).contains(&count) {
+            return out;
+        }
+        let (mut blade1, mut blade2, mut heart_pot) = (pots, pots, pots);
+        let mut e = 0usize;
+        if count > 2 {
+            let configs = if kind == 0 { 15 } else { 3 };
+            while e < configs {
+                if e > 8 && count < 4 {
+                    e += 1;
+                    continue;
+                }
+                blade1 = pots;
+                blade2 = pots;
+                heart_pot = pots;
+                let empty = if kind == 0 {
+                    mask(BLOCK_EMPTY[e])
+                } else {
+                    mask(&[3 * e as u8, 3 * e as u8 + 1, 3 * e as u8 + 2])
+                };
+                if pots & empty == 0 {
+                    if kind == 0 {
+                        blade1 = pots & mask(BLOCK_BLADES[e].0);
+                        blade2 = pots & mask(BLOCK_BLADES[e].1);
+                        heart_pot = if e < 9 { pots & 1 << e } else { 0 };
+                    } else {
+                        let segs: Vec<usize> = (0..3).filter(|&s| s != e).collect();
+                        let seg = |s: usize| 0b111u16 << (3 * s);
+                        blade1 = pots & seg(segs[0]);
+                        blade2 = pots & seg(segs[1]);
+                    }
+                    if blade1 != 0 && blade2 != 0 {
+                        grouped = true;
+                    }
+                    break;
+                }
+                e += 1;
+            }
+            if !grouped {
+                return out;
+            }
+        }
+        let (c1, c2) = (blade1.count_ones(), blade2.count_ones());
+        let block = kind == 0;
+        let heart = if e < 9 { self.cell(r, e) } else { NO };
+        let mut ordinal = 0;
+        while ordinal < 2 {
+            cl[2] = NO;
+            cl[4] = NO;
+            cl[3] = NO;
+            cl[5] = NO;
+            let mut skip = false;
+            if grouped {
+                if c1 == 1 || c2 == 1 {
+                    if ordinal == 0 {
+                        if c1 == 1 {
+                            cl[0] = self.cell(r, nth(blade1, 0));
+                            cl[1] = self.cell(r, nth(blade2, 0));
+                            if block {
+                                cl[3] = heart;
+                                if c2 > 1 {
+                                    cl[5] = self.cell(r, nth(blade2, 1));
+                                }
+                            } else {
+                                cl[3] = self.cell(r, nth(blade2, 1));
+                                if c2 > 2 {
+                                    cl[5] = self.cell(r, nth(blade2, 2));
+                                }
+                            }
+                            if c2 == 1 {
+                                cl[0] = self.cell(r, nth(blade1, 0));
+                                cl[1] = self.cell(r, nth(blade2, 0));
+                                cl[3] = NO;
+                                cl[2] = NO;
+                                cl[4] = NO;
+                                cl[5] = NO;
+                                ordinal = 1;
+                            }
+                        } else {
+                            skip = true;
+                        }
+                    }
+                    if !skip && ordinal == 1 {
+                        if c2 == 1 {
+                            cl[0] = self.cell(r, nth(blade2, 0));
+                            cl[1] = self.cell(r, nth(blade1, 0));
+                            cl[2] = NO;
+                            cl[4] = NO;
+                            cl[5] = NO;
+                            if block {
+                                cl[3] = heart;
+                                if c1 > 1 {
+                                    cl[5] = self.cell(r, nth(blade1, 1));
+                                }
+                            } else {
+                                cl[3] = self.cell(r, nth(blade1, 1));
+                                if c1 > 2 {
+                                    cl[5] = self.cell(r, nth(blade1, 2));
+                                }
+                            }
+                        } else {
+                            skip = true;
+                        }
+                    }
+                } else {
+                    cl[0] = self.cell(r, nth(blade1, 0));
+                    cl[2] = self.cell(r, nth(blade1, 1));
+                    if c1 > 2 {
+                        cl[4] = self.cell(r, nth(blade1, 2));
+                    }
+                    cl[1] = self.cell(r, nth(blade2, 0));
+                    cl[3] = self.cell(r, nth(blade2, 1));
+                    if c2 > 2 {
+                        cl[5] = self.cell(r, nth(blade2, 2));
+                    }
+                    let eml = e > 8
+                        && count == 4
+                        && same_line(cl[2] as usize, cl[3] as usize)
+                        && same_line(cl[0] as usize, cl[1] as usize);
+                    if eml && ordinal == 1 && cl[1] == self.cell(r, nth(blade2, 0))
+                    {
+                        cl[1] = self.cell(r, nth(blade1, 1));
+                        cl[2] = self.cell(r, nth(blade2, 0));
+                    }
+                    if !eml {
+                        ordinal = 1;
+                        if e < 9 && heart_pot.count_ones() == 1 {
+                            if c1 == 2 {
+                                cl[4] = heart;
+                            }
+                            if c2 == 2 {
+                                cl[5] = heart;
+                            }
+                        }
+                    }
+                }
+            } else {
+                ordinal = 1;
+                cl[0] = self.cell(r, nth(pots, 0));
+                cl[1] = self.cell(r, nth(pots, 1));
+                if block && same_line(cl[0] as usize, cl[1] as usize) {
+                    skip = true;
+                }
+            }
+            if !skip {
+                out.push(Variant { cells: cl, grouped });
+            }
+            ordinal += 1;
+        }
+        out
     }
 
     fn build(&mut self, depth: usize, x: usize) {
@@ -379,173 +552,30 @@ impl Search<'_> {
         } else {
             0
         };
+        let (p0, s0a, s0b) = (2 * depth, 2 * n + 2 * depth, 4 * n + 2 * depth);
         for i in from..9 {
             let r = kind * 9 + i;
-            self.grouped[depth] = false;
-            self.region[depth] = r;
-            let pots = self.b.positions(r, self.digit);
-            let count = pots.count_ones();
-            if !(2..=6).contains(&count) {
+            let mine = self.mine[r];
+            if self.taken & mine != 0 {
                 continue;
             }
-            let (mut blade1, mut blade2, mut heart_pot) = (pots, pots, pots);
-            let mut e = 0usize;
-            if count > 2 {
-                let configs = if kind == 0 { 15 } else { 3 };
-                while e < configs {
-                    if e > 8 && count < 4 {
-                        e += 1;
-                        continue;
-                    }
-                    blade1 = pots;
-                    blade2 = pots;
-                    heart_pot = pots;
-                    let empty = if kind == 0 {
-                        mask(BLOCK_EMPTY[e])
-                    } else {
-                        mask(&[3 * e as u8, 3 * e as u8 + 1, 3 * e as u8 + 2])
-                    };
-                    if pots & empty == 0 {
-                        if kind == 0 {
-                            blade1 = pots & mask(BLOCK_BLADES[e].0);
-                            blade2 = pots & mask(BLOCK_BLADES[e].1);
-                            heart_pot = if e < 9 { pots & 1 << e } else { 0 };
-                        } else {
-                            let segs: Vec<usize> = (0..3).filter(|&s| s != e).collect();
-                            let seg = |s: usize| 0b111u16 << (3 * s);
-                            blade1 = pots & seg(segs[0]);
-                            blade2 = pots & seg(segs[1]);
-                        }
-                        if blade1 != 0 && blade2 != 0 {
-                            self.grouped[depth] = true;
-                        }
-                        break;
-                    }
-                    e += 1;
+            for v in 0..self.variants[r].len() {
+                let Variant { cells: cl, grouped } = self.variants[r][v];
+                self.region[depth] = r;
+                self.grouped[depth] = grouped;
+                self.cells[p0] = cl[0];
+                self.cells[p0 + 1] = cl[1];
+                self.cells[s0a] = cl[2];
+                self.cells[s0a + 1] = cl[3];
+                self.cells[s0b] = cl[4];
+                self.cells[s0b + 1] = cl[5];
+                let saved = self.taken;
+                self.taken |= mine;
+                self.build(depth + 1, i);
+                if depth == n - 1 {
+                    self.evaluate();
                 }
-                if !self.grouped[depth] {
-                    continue;
-                }
-            }
-            let (c1, c2) = (blade1.count_ones(), blade2.count_ones());
-            let block = kind == 0;
-            let heart = if e < 9 { self.cell(r, e) } else { NO };
-            let (p0, s0a, s0b) = (2 * depth, 2 * n + 2 * depth, 4 * n + 2 * depth);
-            let mut ordinal = 0;
-            while ordinal < 2 {
-                self.cells[s0a] = NO;
-                self.cells[s0b] = NO;
-                self.cells[s0a + 1] = NO;
-                self.cells[s0b + 1] = NO;
-                let mut skip = false;
-                if self.grouped[depth] {
-                    if c1 == 1 || c2 == 1 {
-                        if ordinal == 0 {
-                            if c1 == 1 {
-                                self.cells[p0] = self.cell(r, nth(blade1, 0));
-                                self.cells[p0 + 1] = self.cell(r, nth(blade2, 0));
-                                if block {
-                                    self.cells[s0a + 1] = heart;
-                                    if c2 > 1 {
-                                        self.cells[s0b + 1] = self.cell(r, nth(blade2, 1));
-                                    }
-                                } else {
-                                    self.cells[s0a + 1] = self.cell(r, nth(blade2, 1));
-                                    if c2 > 2 {
-                                        self.cells[s0b + 1] = self.cell(r, nth(blade2, 2));
-                                    }
-                                }
-                                if c2 == 1 {
-                                    self.cells[p0] = self.cell(r, nth(blade1, 0));
-                                    self.cells[p0 + 1] = self.cell(r, nth(blade2, 0));
-                                    self.cells[s0a + 1] = NO;
-                                    self.cells[s0a] = NO;
-                                    self.cells[s0b] = NO;
-                                    self.cells[s0b + 1] = NO;
-                                    ordinal = 1;
-                                }
-                            } else {
-                                skip = true;
-                            }
-                        }
-                        if !skip && ordinal == 1 {
-                            if c2 == 1 {
-                                self.cells[p0] = self.cell(r, nth(blade2, 0));
-                                self.cells[p0 + 1] = self.cell(r, nth(blade1, 0));
-                                self.cells[s0a] = NO;
-                                self.cells[s0b] = NO;
-                                self.cells[s0b + 1] = NO;
-                                if block {
-                                    self.cells[s0a + 1] = heart;
-                                    if c1 > 1 {
-                                        self.cells[s0b + 1] = self.cell(r, nth(blade1, 1));
-                                    }
-                                } else {
-                                    self.cells[s0a + 1] = self.cell(r, nth(blade1, 1));
-                                    if c1 > 2 {
-                                        self.cells[s0b + 1] = self.cell(r, nth(blade1, 2));
-                                    }
-                                }
-                            } else {
-                                skip = true;
-                            }
-                        }
-                    } else {
-                        self.cells[p0] = self.cell(r, nth(blade1, 0));
-                        self.cells[s0a] = self.cell(r, nth(blade1, 1));
-                        if c1 > 2 {
-                            self.cells[s0b] = self.cell(r, nth(blade1, 2));
-                        }
-                        self.cells[p0 + 1] = self.cell(r, nth(blade2, 0));
-                        self.cells[s0a + 1] = self.cell(r, nth(blade2, 1));
-                        if c2 > 2 {
-                            self.cells[s0b + 1] = self.cell(r, nth(blade2, 2));
-                        }
-                        let eml = e > 8
-                            && count == 4
-                            && same_line(self.cells[s0a] as usize, self.cells[s0a + 1] as usize)
-                            && same_line(self.cells[p0] as usize, self.cells[p0 + 1] as usize);
-                        if eml && ordinal == 1 && self.cells[p0 + 1] == self.cell(r, nth(blade2, 0))
-                        {
-                            self.cells[p0 + 1] = self.cell(r, nth(blade1, 1));
-                            self.cells[s0a] = self.cell(r, nth(blade2, 0));
-                        }
-                        if !eml {
-                            ordinal = 1;
-                            if e < 9 && heart_pot.count_ones() == 1 {
-                                if c1 == 2 {
-                                    self.cells[s0b] = heart;
-                                }
-                                if c2 == 2 {
-                                    self.cells[s0b + 1] = heart;
-                                }
-                            }
-                        }
-                    }
-                } else {
-                    ordinal = 1;
-                    self.cells[p0] = self.cell(r, nth(pots, 0));
-                    self.cells[p0 + 1] = self.cell(r, nth(pots, 1));
-                    if block && same_line(self.cells[p0] as usize, self.cells[p0 + 1] as usize) {
-                        skip = true;
-                    }
-                }
-                if !skip {
-                    let mine = REGION_CELLS[r]
-                        .iter()
-                        .filter(|&&c| self.has(c as usize))
-                        .fold(0u128, |m, &c| m | 1 << c);
-                    if self.taken & mine == 0 {
-                        let saved = self.taken;
-                        self.taken |= mine;
-                        self.build(depth + 1, i);
-                        if depth == n - 1 {
-                            self.evaluate();
-                        }
-                        self.taken = saved;
-                    }
-                }
-                ordinal += 1;
+                self.taken = saved;
             }
         }
     }
