@@ -325,10 +325,10 @@ impl Producer {
             DirectHiddenTriplet => direct::hidden_set(b, step, 3),
             PointingClaiming => locking::find(b, step),
             NakedPair => subsets::naked(b, step, 2),
-            XWing => fish::find(b, step, 2),
+            XWing => fish::find(b, step, 2, &mut memo.fish),
             HiddenPair => subsets::hidden(b, step, 2),
             NakedTriplet => subsets::naked(b, step, 3),
-            Swordfish => fish::find(b, step, 3),
+            Swordfish => fish::find(b, step, 3, &mut memo.fish),
             HiddenTriplet => subsets::hidden(b, step, 3),
             TwoStrongLinks => strong_links::find(b, step, 2, &mut memo.strong_links),
             ThreeStrongLinks => strong_links::find(b, step, 3, &mut memo.strong_links),
@@ -341,7 +341,7 @@ impl Producer {
             XyzWing => wings::xy(b, step, true),
             UniqueLoops => unique_loops::find(b, step, lk),
             NakedQuad => subsets::naked(b, step, 4),
-            Jellyfish => fish::find(b, step, 4),
+            Jellyfish => fish::find(b, step, 4, &mut memo.fish),
             HiddenQuad => subsets::hidden(b, step, 4),
             Bug => bug::find(b, step, lk),
             AlignedPairExclusion => aligned::find(b, step),
@@ -363,6 +363,7 @@ impl Producer {
 struct Memo {
     strong_links: strong_links::Memo,
     chains: chains::Chains,
+    fish: fish::Memo,
 }
 
 /// A technique name built at run time (SukakuExplainer's names carry a
