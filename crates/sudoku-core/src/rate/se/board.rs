@@ -274,11 +274,6 @@ impl Board {
         u32::from(self.empty[r])
     }
 
-    /// How many cells hold digit `d`.
-    pub fn occurrences(&self, d: u8) -> u32 {
-        self.value.iter().filter(|&&v| v == d).count() as u32
-    }
-
     /// Place `d` in `cell` and remove it from the cell's peers (Explainer's
     /// "set value and cancel"). Keeps the cached positions and counts.
     pub fn place(&mut self, cell: usize, d: u8) {

@@ -439,14 +439,17 @@ impl Chains {
             let mut ons = std::mem::take(&mut self.pend_on);
             for &p in &ons {
                 for &q in g.on(self.nodes[p as usize].cand) {
-                    if self.is_parent(p, q, false) {
-                        continue;
-                    }
                     // Explainer queues every such "off"; a repeat can only
                     // matter by closing a cycle (its other consequences are
                     // already known from its first instance, processed
                     // earlier), so the others are left out.
                     if self.seen_off[q as usize] && !self.closes(g, q, src) {
+                        continue;
+                    }
+                    // Every potential on a chain was seen when it was
+                    // queued, so one never seen is no ancestor: only a
+                    // repeat needs the walk up the chain.
+                    if self.seen_off[q as usize] && self.is_parent(p, q, false) {
                         continue;
                     }
                     self.seen_off[q as usize] = true;

@@ -26,7 +26,10 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: u32, memo: &mut Memo) -
     let skip: [bool; 10] = std::array::from_fn(|d| {
         d > 0 && none[d - 1].is_some_and(|k| k == b.cells_of(d as u8))
     });
-    let occ: [u32; 10] = std::array::from_fn(|d| if d == 0 { 0 } else { b.occurrences(d as u8) });
+    let mut occ = [0u32; 10];
+    for &v in &b.value {
+        occ[v as usize] += 1;
+    }
     for (base, cover) in [(COLUMN, ROW), (ROW, COLUMN)] {
         // Per digit, the base lines with at least two places for it.
         let eligible: [u16; 10] = std::array::from_fn(|d| {

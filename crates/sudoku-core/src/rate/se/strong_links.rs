@@ -105,22 +105,36 @@ fn same_line(a: usize, b: usize) -> bool {
     a % 9 == b % 9 || a / 9 == b / 9
 }
 
-/// The region (column first, then row, then block) holding every given
-/// cell (`NO` entries ignored; `first` is the reference cell).
-fn share_region(cells: &[u8]) -> Option<usize> {
-    let first = cells[0] as usize;
-    let all =
-        |f: &dyn Fn(usize) -> usize| cells.iter().all(|&c| c == NO || f(c as usize) == f(first));
-    if all(&|c| c % 9) {
-        return Some(18 + first % 9);
+/// The regions of a cell as bits of Explainer's region numbers (blocks
+/// 0–8, rows 9–17, columns 18–26).
+fn region_bits(c: u8) -> u32 {
+    let c = c as u32;
+    1 << (c / 27 * 3 + c % 9 / 3) | 1 << (9 + c / 9) | 1 << (18 + c % 9)
+}
+
+/// The regions holding every cell of a link end (the end and its
+/// supports, `NO` entries ignored), as bits.
+fn end_regions(cells: [u8; 3]) -> u32 {
+    cells
+        .iter()
+        .filter(|&&c| c != NO)
+        .fold(!0u32 >> 5, |m, &c| m & region_bits(c))
+}
+
+/// The region shared by two link ends given their [`end_regions`]: column
+/// first, then row, then block (a set of cells lies in at most one region
+/// of each kind).
+fn shared(a: u32, b: u32) -> u8 {
+    let m = a & b;
+    if m >> 18 != 0 {
+        (18 + (m >> 18).trailing_zeros()) as u8
+    } else if m >> 9 != 0 {
+        (9 + (m >> 9).trailing_zeros()) as u8
+    } else if m != 0 {
+        m.trailing_zeros() as u8
+    } else {
+        NO_REGION
     }
-    if all(&|c| c / 9) {
-        return Some(9 + first / 9);
-    }
-    if all(&|c| c / 27 * 3 + c % 9 / 3) {
-        return Some(first / 27 * 3 + first % 9 / 3);
-    }
-    None
 }
 
 fn region_mask(r: usize) -> u128 {
@@ -163,6 +177,8 @@ struct Search<'a> {
     /// Per evaluation: the region shared by two link ends (`NO_REGION`
     /// when none), indexed by end (`2 * link + side`).
     meet: [[u8; 8]; 8],
+    /// [`end_regions`] of each link end (`2 * link + side`).
+    ends: [u32; 8],
     /// Per evaluation: the link whose region has the smallest number.
     min_link: usize,
 }
@@ -174,6 +190,8 @@ struct Search<'a> {
 struct Variant {
     cells: [u8; 6],
     grouped: bool,
+    /// [`end_regions`] of each end.
+    ends: [u32; 2],
 }
 
 const NO_REGION: u8 = u8::MAX;
@@ -253,6 +271,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo)
             mine: std::array::from_fn(|r| REGION_MASK[r] & b.cells_of(d)),
             found: Vec::new(),
             meet: [[NO_REGION; 8]; 8],
+            ends: [0; 8],
             min_link: 0,
         };
         s.variants = (0..27).map(|r| s.link_variants(r)).collect();
@@ -534,7 +553,15 @@ impl Search<'_> {
                 }
             }
             if !skip {
-                out.push(Variant { cells: cl, grouped });
+                let ends = [
+                    end_regions([cl[0], cl[2], cl[4]]),
+                    end_regions([cl[1], cl[3], cl[5]]),
+                ];
+                out.push(Variant {
+                    cells: cl,
+                    grouped,
+                    ends,
+                });
             }
             ordinal += 1;
         }
@@ -560,7 +587,13 @@ impl Search<'_> {
                 continue;
             }
             for v in 0..self.variants[r].len() {
-                let Variant { cells: cl, grouped } = self.variants[r][v];
+                let Variant {
+                    cells: cl,
+                    grouped,
+                    ends,
+                } = self.variants[r][v];
+                self.ends[p0] = ends[0];
+                self.ends[p0 + 1] = ends[1];
                 self.region[depth] = r;
                 self.grouped[depth] = grouped;
                 self.cells[p0] = cl[0];
@@ -658,9 +691,7 @@ impl Search<'_> {
     /// evaluation), or `NO_REGION`.
     fn meet(&mut self, i: usize, j: usize) -> u8 {
         if self.meet[i][j] == UNKNOWN {
-            let (a, b) = (self.group(i), self.group(j));
-            self.meet[i][j] =
-                share_region(&[a[0], a[1], a[2], b[0], b[1], b[2]]).map_or(NO_REGION, |r| r as u8);
+            self.meet[i][j] = shared(self.ends[i], self.ends[j]);
         }
         self.meet[i][j]
     }
@@ -712,12 +743,13 @@ impl Search<'_> {
         let mut list = Vec::new();
         let mut total = 0u32;
         let mut add = |v: u128, list: &mut Vec<usize>| {
-            for c in 0..81 {
-                if v & 1 << c != 0 && b.has(c, d) {
-                    total += 1;
-                    if !list.contains(&c) {
-                        list.push(c);
-                    }
+            let mut v = v & b.cells_of(d);
+            while v != 0 {
+                let c = v.trailing_zeros() as usize;
+                v &= v - 1;
+                total += 1;
+                if !list.contains(&c) {
+                    list.push(c);
                 }
             }
         };
