@@ -662,7 +662,15 @@ fn help_names_the_techniques_and_the_bands() {
 #[test]
 fn explainer_targets_hold_for_sudoku_rate_issue_14() {
     let out = generate(&[
-        "-n", "3", "--seed", "4", "--profile", "sukaku", "--rating", "4.0..6.5", "--rate",
+        "-n",
+        "3",
+        "--seed",
+        "4",
+        "--profile",
+        "sukaku",
+        "--rating",
+        "4.0..6.5",
+        "--rate",
     ]);
     solve_with_dlx(&out);
     let puzzles: String = out
@@ -684,15 +692,30 @@ fn explainer_targets_hold_for_sudoku_rate_issue_14() {
         assert_eq!(line.split_once(' ').map(|x| x.1), Some(r), "{line}");
     }
     let out = generate(&[
-        "-n", "1", "--seed", "4", "--profile", "se", "--require", "x-wing", "--format", "json",
+        "-n",
+        "1",
+        "--seed",
+        "4",
+        "--profile",
+        "se",
+        "--require",
+        "x-wing",
+        "--format",
+        "json",
         "--rate",
     ]);
     assert!(out.contains("\"profile\":\"se\""), "{out}");
     // Options of the default rater and unknown ladder entries are usage
     // errors naming the flag.
     for (args, flag) in [
-        (&["--profile", "se", "--difficulty", "hard"][..], "--difficulty"),
-        (&["--profile", "se", "--require", "skyscraper"][..], "--require"),
+        (
+            &["--profile", "se", "--difficulty", "hard"][..],
+            "--difficulty",
+        ),
+        (
+            &["--profile", "se", "--require", "skyscraper"][..],
+            "--require",
+        ),
     ] {
         sudoku()
             .args(["generate", "--progress", "never"])

@@ -420,7 +420,11 @@ fn explainer_targets_are_honoured_issue_14() {
             assert_eq!(r, again);
             assert_eq!(r.outcome, SeOutcome::Rated);
             assert!((20..=45).contains(&r.er), "ER {}", r.er);
-            assert!(steps.iter().any(|s| s.producer == Producer::PointingClaiming));
+            assert!(
+                steps
+                    .iter()
+                    .any(|s| s.producer == Producer::PointingClaiming)
+            );
         }
     }
     // --rate alone fills the Explainer rating.
@@ -430,10 +434,7 @@ fn explainer_targets_are_honoured_issue_14() {
         ..gen_cfg(Size::NINE, 3)
     };
     let g = Generator::new(cfg).next().expect("a puzzle");
-    assert_eq!(
-        g.se_rating,
-        Some(SeRater::new(Profile::Se).rate(&g.puzzle))
-    );
+    assert_eq!(g.se_rating, Some(SeRater::new(Profile::Se).rate(&g.puzzle)));
     // A rare target ends in time with the target named.
     let cfg = GeneratorConfig {
         se: Some(Profile::Sukaku),

@@ -614,7 +614,18 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
             let cell = starts.trailing_zeros() as usize;
             starts &= starts - 1;
             let before = local;
-            search_start(b, ch, &g, &fast, cell, d, false, true, &mut local, &mut scratch);
+            search_start(
+                b,
+                ch,
+                &g,
+                &fast,
+                cell,
+                d,
+                false,
+                true,
+                &mut local,
+                &mut scratch,
+            );
             if local != before {
                 at = cell;
             }

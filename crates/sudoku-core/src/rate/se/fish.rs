@@ -23,9 +23,8 @@ pub(super) struct Memo {
 pub(super) fn find(b: &Board, step: &mut SeStep, degree: u32, memo: &mut Memo) -> bool {
     let tenths = [32, 38, 52][degree as usize - 2];
     let none = &mut memo.none[degree as usize - 2];
-    let skip: [bool; 10] = std::array::from_fn(|d| {
-        d > 0 && none[d - 1].is_some_and(|k| k == b.cells_of(d as u8))
-    });
+    let skip: [bool; 10] =
+        std::array::from_fn(|d| d > 0 && none[d - 1].is_some_and(|k| k == b.cells_of(d as u8)));
     let mut occ = [0u32; 10];
     for &v in &b.value {
         occ[v as usize] += 1;

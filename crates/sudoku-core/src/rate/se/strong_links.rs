@@ -527,8 +527,7 @@ impl Search<'_> {
                         && count == 4
                         && same_line(cl[2] as usize, cl[3] as usize)
                         && same_line(cl[0] as usize, cl[1] as usize);
-                    if eml && ordinal == 1 && cl[1] == self.cell(r, nth(blade2, 0))
-                    {
+                    if eml && ordinal == 1 && cl[1] == self.cell(r, nth(blade2, 0)) {
                         cl[1] = self.cell(r, nth(blade1, 1));
                         cl[2] = self.cell(r, nth(blade2, 0));
                     }
