@@ -29,6 +29,7 @@ use sudoku_core::generate::{
     GenerateError, Generated, Generator, GeneratorConfig, Symmetry, puzzle_seed,
 };
 use sudoku_core::pipeline::{Pipeline, Sink};
+use sudoku_core::rate::se::{Producer, Profile as SeProfile};
 use sudoku_core::rate::{Band, Rating};
 use sudoku_core::solve::CancelToken;
 use sudoku_core::variant::generate::{
@@ -37,7 +38,7 @@ use sudoku_core::variant::generate::{
 use sudoku_core::{Limits, variant};
 
 use crate::output::{Format, grid_block};
-use crate::rate::rating_json;
+use crate::rate::{RateProfile, rating_json, se_rating_json, se_rating_line};
 use crate::{
     When, deadline_after, exit, open_output, parse_range, parse_secs, parse_technique,
     progress_bar, rater_config, worker_threads,
@@ -97,8 +98,17 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "MIN..MAX")]
     pub rating: Option<String>,
     /// A technique the solving path must use (repeatable or comma-separated).
+    /// With --profile se|sukaku: an Explainer ladder entry, by its title
+    /// ("Forcing Chains & Cycles", "X-Wing") or kebab-case name
+    /// (forcing-chains-cycles, x-wing).
     #[arg(long, value_name = "TECHNIQUE")]
     pub require: Vec<String>,
+    /// Rater for --rating, --require and --rate: default (this project's),
+    /// se (Sudoku Explainer 1.2.1) or sukaku (SukakuExplainer): --rating is
+    /// then the ER, --rate prints ER/EP/ED, and a puzzle the Explainer rater
+    /// leaves unrated (a technique it lacks, or the time limit) never fits.
+    #[arg(long, value_enum, default_value_t = RateProfile::Default)]
+    pub profile: RateProfile,
     /// Techniques the rater must not use (names, comma-separated or repeated).
     #[arg(long, value_name = "TECHNIQUE")]
     pub disable: Vec<String>,
@@ -224,19 +234,73 @@ pub fn config_of(args: &GenerateArgs) -> anyhow::Result<GeneratorConfig> {
         }
         c.rating = Some(lo..=hi);
     }
+    c.se = args.profile.explainer();
     for list in &args.require {
         for name in list.split(',').filter(|n| !n.trim().is_empty()) {
+            if let Some(profile) = c.se {
+                let p = parse_ladder_entry(profile, name)?;
+                if !c.se_require.contains(&p) {
+                    c.se_require.push(p);
+                }
+                continue;
+            }
             let t = parse_technique("--require", name)?;
             if !c.require.contains(&t) {
                 c.require.push(t);
             }
         }
     }
+    if c.se.is_some() {
+        if args.difficulty.is_some() {
+            anyhow::bail!(
+                "--difficulty is a band of the default rater; with --profile {} use --rating \
+                 MIN..MAX (the ER)",
+                args.profile.explainer().map_or("se", |p| p.name())
+            );
+        }
+        crate::rate::check_explainer_flags(&args.disable)?;
+    }
     c.rater = rater_config(&args.disable)?;
     c.rate = args.rate;
     c.max_attempts = args.max_attempts;
     c.timeout = args.timeout;
     Ok(c)
+}
+
+/// An Explainer ladder entry of `profile` by title or kebab-case name, for
+/// `--require`.
+fn parse_ladder_entry(profile: SeProfile, name: &str) -> anyhow::Result<Producer> {
+    let want = name.trim().to_ascii_lowercase();
+    let kebab = |p: Producer| {
+        serde_json::to_value(p)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    };
+    let ladder = profile.ladder();
+    let found = ladder
+        .iter()
+        .copied()
+        .find(|&p| p.title().to_ascii_lowercase() == want || kebab(p) == want);
+    match found {
+        Some(p) if p.is_implemented() => Ok(p),
+        Some(p) => anyhow::bail!(
+            "--require: '{}' is not implemented by the {profile} rater yet (its puzzles are \
+             unrated)",
+            p.title()
+        ),
+        None => {
+            let names: Vec<String> = ladder
+                .iter()
+                .filter(|p| p.is_implemented())
+                .map(|&p| kebab(p))
+                .collect();
+            anyhow::bail!(
+                "--require: unknown {profile} technique '{name}'; valid: {}",
+                names.join(", ")
+            )
+        }
+    }
 }
 
 /// The variant options of the arguments: options the variant generator does
@@ -248,6 +312,7 @@ pub fn variant_options(args: &GenerateArgs, kind: VariantKind) -> anyhow::Result
         (args.difficulty.is_some(), "--difficulty"),
         (args.rating.is_some(), "--rating"),
         (!args.require.is_empty(), "--require"),
+        (args.profile != RateProfile::Default, "--profile"),
         (!args.disable.is_empty(), "--disable"),
     ] {
         if given {
@@ -643,6 +708,9 @@ fn write_puzzle(
             if let Some(r) = g.rating.as_ref().filter(|_| args.rate) {
                 write!(out, " {}", RatingWords(r))?;
             }
+            if let Some(r) = g.se_rating.as_ref().filter(|_| args.rate) {
+                write!(out, " {}", se_rating_line(r))?;
+            }
             out.write_all(b"\n")?;
         }
         Format::Grid => {
@@ -657,6 +725,9 @@ fn write_puzzle(
             )?;
             if let Some(r) = g.rating.as_ref().filter(|_| args.rate) {
                 write!(out, ", rating {}", RatingWords(r))?;
+            }
+            if let Some(r) = g.se_rating.as_ref().filter(|_| args.rate) {
+                write!(out, ", {}", se_rating_line(r))?;
             }
             out.write_all(b"\n")?;
             out.write_all(grid_block(&g.puzzle).as_bytes())?;
@@ -679,6 +750,9 @@ fn write_puzzle(
             }
             if let Some(r) = g.rating.as_ref().filter(|_| args.rate) {
                 obj["rating"] = rating_json(r);
+            }
+            if let Some(r) = g.se_rating.as_ref().filter(|_| args.rate) {
+                obj["rating"] = se_rating_json(r);
             }
             writeln!(out, "{obj}")?;
         }

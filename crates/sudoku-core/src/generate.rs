@@ -60,6 +60,7 @@ use std::ops::RangeInclusive;
 use std::time::Duration;
 
 use crate::grid::{Grid, Size};
+use crate::rate::se::{Producer, Profile as SeProfile, SeLimits, SeOutcome, SeRater, SeRating};
 use crate::rate::{Band, Config, Rater, Rating, Technique};
 use crate::solve::{CancelToken, Limits, Method, Solver, Wide};
 use crate::time::Instant;
@@ -223,6 +224,16 @@ pub struct GeneratorConfig {
     pub require: Vec<Technique>,
     /// Techniques the rater may use. Default all.
     pub rater: Config,
+    /// Rate with the Sudoku Explainer rater of this profile
+    /// ([`crate::rate::se`]) instead of the default rater: `rating` is then
+    /// the ER, the required techniques are [`GeneratorConfig::se_require`],
+    /// and `band`, `require` and `rater` must be left at their defaults. A
+    /// puzzle the Explainer rater leaves unrated (a technique it lacks, or
+    /// the time limit) never fits a target. Default none.
+    pub se: Option<SeProfile>,
+    /// With [`GeneratorConfig::se`]: the Explainer ladder entries the path
+    /// must use (each at least once). Default none.
+    pub se_require: Vec<Producer>,
     /// Rate every puzzle even without a difficulty target (so
     /// [`Generated::rating`] is filled). Default false.
     pub rate: bool,
@@ -263,6 +274,8 @@ impl GeneratorConfig {
             rating: None,
             require: Vec::new(),
             rater: Config::all(),
+            se: None,
+            se_require: Vec::new(),
             rate: false,
             max_attempts: 10_000,
             timeout: None,
@@ -276,7 +289,10 @@ impl GeneratorConfig {
 
     /// Whether a difficulty target needs the rater.
     pub fn has_difficulty_target(&self) -> bool {
-        self.band.is_some() || self.rating.is_some() || !self.require.is_empty()
+        self.band.is_some()
+            || self.rating.is_some()
+            || !self.require.is_empty()
+            || !self.se_require.is_empty()
     }
 
     /// Whether the target can be met at all: `Err(`[`GenerateError::Invalid`]`)`
@@ -310,6 +326,41 @@ impl GeneratorConfig {
                 )));
             }
         }
+        match c.se {
+            Some(_) if c.size != Size::NINE => {
+                return Err(GenerateError::Invalid(
+                    "the Explainer rater rates 9x9 puzzles only".to_string(),
+                ));
+            }
+            Some(profile) => {
+                if c.band.is_some() || !c.require.is_empty() || c.rater != Config::all() {
+                    return Err(GenerateError::Invalid(
+                        "a difficulty band, required techniques or disabled techniques of the \
+                         default rater do not apply with the Explainer rater"
+                            .to_string(),
+                    ));
+                }
+                for &p in &c.se_require {
+                    if !profile.ladder().contains(&p) {
+                        return Err(GenerateError::Invalid(format!(
+                            "{p} is not in the {profile} profile's ladder"
+                        )));
+                    }
+                    if !p.is_implemented() {
+                        return Err(GenerateError::Invalid(format!(
+                            "{p} is not implemented by the Explainer rater (its puzzles are \
+                             unrated)"
+                        )));
+                    }
+                }
+            }
+            None if !c.se_require.is_empty() => {
+                return Err(GenerateError::Invalid(
+                    "Explainer techniques are required without the Explainer rater".to_string(),
+                ));
+            }
+            None => {}
+        }
         for &t in &c.require {
             if !c.rater.is_enabled(t) {
                 return Err(GenerateError::Invalid(format!(
@@ -332,11 +383,18 @@ impl GeneratorConfig {
         if let Some(b) = self.band {
             parts.push(format!("difficulty {b}"));
         }
+        if let Some(p) = self.se {
+            parts.push(format!("Explainer profile {p}"));
+        }
         if let Some(r) = &self.rating {
-            parts.push(format!("rating {:.1}..{:.1}", r.start(), r.end()));
+            let what = if self.se.is_some() { "ER" } else { "rating" };
+            parts.push(format!("{what} {:.1}..{:.1}", r.start(), r.end()));
         }
         for t in &self.require {
             parts.push(format!("requiring {t}"));
+        }
+        for p in &self.se_require {
+            parts.push(format!("requiring {p}"));
         }
         parts.join(", ")
     }
@@ -375,8 +433,11 @@ pub struct Generated {
     /// Its solution.
     pub solution: Grid,
     /// Its rating, when a difficulty target or [`GeneratorConfig::rate`]
-    /// asked for one.
+    /// asked for one (none with [`GeneratorConfig::se`]).
     pub rating: Option<Rating>,
+    /// Its Explainer rating, when [`GeneratorConfig::se`] is set and a
+    /// difficulty target or [`GeneratorConfig::rate`] asked for one.
+    pub se_rating: Option<SeRating>,
     /// Whether no clue orbit can be removed (always true without a clue
     /// range and with the default [`GeneratorConfig::check_nodes`]).
     pub minimal: bool,
@@ -507,7 +568,22 @@ impl Generator {
             let Some((puzzle, minimal)) = self.remove_clues(&solution, &mut rng, deadline) else {
                 continue;
             };
-            let rating = if self.config.has_difficulty_target() || self.config.rate {
+            let wanted = self.config.has_difficulty_target() || self.config.rate;
+            let mut se_rating = None;
+            if let (Some(profile), true) = (self.config.se, wanted) {
+                let rater = SeRater::new(profile).with_limits(SeLimits { deadline });
+                let mut used: Vec<Producer> = Vec::new();
+                let r = rater.run(&puzzle, |s| {
+                    if !used.contains(&s.producer) {
+                        used.push(s.producer);
+                    }
+                });
+                if self.config.has_difficulty_target() && !self.fits_se(&r, &used) {
+                    continue;
+                }
+                se_rating = Some(r);
+            }
+            let rating = if wanted && self.config.se.is_none() {
                 let r = self.rater.rate(&puzzle);
                 if !self.fits(&r) {
                     continue;
@@ -520,6 +596,7 @@ impl Generator {
                 puzzle,
                 solution,
                 rating,
+                se_rating,
                 minimal,
                 seed,
                 attempts,
@@ -532,6 +609,18 @@ impl Generator {
     /// it to [`generate_seeded_by`](Self::generate_seeded_by) instead.)
     pub fn set_timeout(&mut self, timeout: Option<Duration>) {
         self.config.timeout = timeout;
+    }
+
+    /// Whether an Explainer rating meets the target: rated, ER in range
+    /// (in tenths), every required ladder entry on the path.
+    fn fits_se(&self, r: &SeRating, used: &[Producer]) -> bool {
+        let c = &self.config;
+        r.outcome == SeOutcome::Rated
+            && c.rating.as_ref().is_none_or(|range| {
+                let t = f32::from(r.er);
+                (range.start() * 10.0).round() <= t && t <= (range.end() * 10.0).round()
+            })
+            && c.se_require.iter().all(|p| used.contains(p))
     }
 
     fn fits(&self, r: &Rating) -> bool {

@@ -656,3 +656,72 @@ fn help_names_the_techniques_and_the_bands() {
     assert!(short.contains("extreme"), "{short}");
     assert!(short.contains("2.9-4.1"), "{short}");
 }
+
+/// Issue 14: `--profile se|sukaku` generates on the Explainer scale; `sudoku
+/// rate --profile` agrees with what `--rate` printed.
+#[test]
+fn explainer_targets_hold_for_sudoku_rate_issue_14() {
+    let out = generate(&[
+        "-n",
+        "3",
+        "--seed",
+        "4",
+        "--profile",
+        "sukaku",
+        "--rating",
+        "4.0..6.5",
+        "--rate",
+    ]);
+    solve_with_dlx(&out);
+    let puzzles: String = out
+        .lines()
+        .map(|l| format!("{}\n", l.split(' ').next().unwrap_or("")))
+        .collect();
+    let rated = sudoku()
+        .args(["rate", "--profile", "sukaku"])
+        .write_stdin(puzzles)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let rated = String::from_utf8(rated).unwrap();
+    for (line, r) in out.lines().zip(rated.lines()) {
+        let er: f32 = r.split('/').next().unwrap_or("").parse().unwrap_or(0.0);
+        assert!((4.0..=6.5).contains(&er), "{r}");
+        assert_eq!(line.split_once(' ').map(|x| x.1), Some(r), "{line}");
+    }
+    let out = generate(&[
+        "-n",
+        "1",
+        "--seed",
+        "4",
+        "--profile",
+        "se",
+        "--require",
+        "x-wing",
+        "--format",
+        "json",
+        "--rate",
+    ]);
+    assert!(out.contains("\"profile\":\"se\""), "{out}");
+    // Options of the default rater and unknown ladder entries are usage
+    // errors naming the flag.
+    for (args, flag) in [
+        (
+            &["--profile", "se", "--difficulty", "hard"][..],
+            "--difficulty",
+        ),
+        (
+            &["--profile", "se", "--require", "skyscraper"][..],
+            "--require",
+        ),
+    ] {
+        sudoku()
+            .args(["generate", "--progress", "never"])
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(flag));
+    }
+}

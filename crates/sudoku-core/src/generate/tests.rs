@@ -399,3 +399,85 @@ fn twenty_five_by_twenty_five_is_unique_and_counted() {
             .count(&g.puzzle, 2, &Limits::none().with_max_nodes(5_000_000));
     assert!(n == 1 && r.stop.is_complete(), "{r:?}");
 }
+
+/// Issue 14: targets on Sudoku Explainer's scale (ER and ladder entries).
+#[test]
+fn explainer_targets_are_honoured_issue_14() {
+    use crate::rate::se::{Producer, Profile, SeOutcome, SeRater};
+    for profile in [Profile::Se, Profile::Sukaku] {
+        let cfg = GeneratorConfig {
+            se: Some(profile),
+            rating: Some(2.0..=4.5),
+            se_require: vec![Producer::PointingClaiming],
+            ..gen_cfg(Size::NINE, 14)
+        };
+        let mut generator = Generator::new(cfg);
+        for _ in 0..2 {
+            let g = generator.next().expect("a puzzle");
+            assert!(g.rating.is_none());
+            let r = g.se_rating.clone().expect("an Explainer rating");
+            let (steps, again) = SeRater::new(profile).explain(&g.puzzle);
+            assert_eq!(r, again);
+            assert_eq!(r.outcome, SeOutcome::Rated);
+            assert!((20..=45).contains(&r.er), "ER {}", r.er);
+            assert!(
+                steps
+                    .iter()
+                    .any(|s| s.producer == Producer::PointingClaiming)
+            );
+        }
+    }
+    // --rate alone fills the Explainer rating.
+    let cfg = GeneratorConfig {
+        se: Some(Profile::Se),
+        rate: true,
+        ..gen_cfg(Size::NINE, 3)
+    };
+    let g = Generator::new(cfg).next().expect("a puzzle");
+    assert_eq!(g.se_rating, Some(SeRater::new(Profile::Se).rate(&g.puzzle)));
+    // A rare target ends in time with the target named.
+    let cfg = GeneratorConfig {
+        se: Some(Profile::Sukaku),
+        rating: Some(9.0..=9.9),
+        timeout: Some(Duration::from_millis(300)),
+        ..gen_cfg(Size::NINE, 1)
+    };
+    let start = Instant::now();
+    let err = Generator::new(cfg).next().expect_err("too rare");
+    assert!(start.elapsed() < Duration::from_secs(5));
+    let msg = err.to_string();
+    assert!(msg.contains("ER 9.0..9.9"), "{msg}");
+    assert!(matches!(err, GenerateError::TooRare { .. }));
+    // Settings of the default rater, another size, or a ladder entry not
+    // implemented are invalid.
+    for cfg in [
+        GeneratorConfig {
+            se: Some(Profile::Se),
+            band: Some(Band::Hard),
+            ..gen_cfg(Size::NINE, 1)
+        },
+        GeneratorConfig {
+            se: Some(Profile::Se),
+            ..gen_cfg(Size::FOUR, 1)
+        },
+        GeneratorConfig {
+            se: Some(Profile::Se),
+            se_require: vec![Producer::TwoStrongLinks],
+            ..gen_cfg(Size::NINE, 1)
+        },
+        GeneratorConfig {
+            se: Some(Profile::Se),
+            se_require: vec![Producer::NestedForcingChains],
+            ..gen_cfg(Size::NINE, 1)
+        },
+        GeneratorConfig {
+            se_require: vec![Producer::XWing],
+            ..gen_cfg(Size::NINE, 1)
+        },
+    ] {
+        assert!(matches!(
+            Generator::new(cfg).next(),
+            Err(GenerateError::Invalid(_))
+        ));
+    }
+}

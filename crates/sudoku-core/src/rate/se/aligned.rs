@@ -60,6 +60,11 @@ pub(super) fn find(b: &Board, step: &mut SeStep) -> bool {
                     ok0 |= 1 << (p0 - 1);
                     ok1 |= 1 << (p1 - 1);
                 }
+                // Every digit of both cells is in some combination: nothing
+                // can be removed (exact: the sets only grow).
+                if ok0 == b.cand[c0] && ok1 == b.cand[c1] {
+                    break;
+                }
             }
             let rem0 = b.cand[c0] & !ok0;
             let rem1 = b.cand[c1] & !ok1;
@@ -168,6 +173,7 @@ fn exclude3(b: &Board, cells: [usize; 3], locks: &[u16], step: &mut SeStep) -> b
     let [c0, c1, c2] = cells;
     let (s01, s02, s12) = (see(c0, c1), see(c0, c2), see(c1, c2));
     let mut ok = [0u16; 3];
+    let full = [b.cand[c0], b.cand[c1], b.cand[c2]];
     for p0 in digits(b.cand[c0]) {
         let m0 = 1u16 << (p0 - 1);
         for p1 in digits(b.cand[c1]) {
@@ -186,10 +192,15 @@ fn exclude3(b: &Board, cells: [usize; 3], locks: &[u16], step: &mut SeStep) -> b
                 ok[0] |= m0;
                 ok[1] |= 1 << (p1 - 1);
                 ok[2] |= 1 << (p2 - 1);
+                // Every digit of the three cells is in some combination:
+                // nothing can be removed (exact: `ok` only grows).
+                if ok == full {
+                    return false;
+                }
             }
         }
     }
-    let rem: Vec<u16> = (0..3).map(|k| b.cand[cells[k]] & !ok[k]).collect();
+    let rem: [u16; 3] = std::array::from_fn(|k| full[k] & !ok[k]);
     if rem.iter().all(|&r| r == 0) {
         return false;
     }

@@ -187,6 +187,9 @@ pub(crate) struct Board {
     pos: [[u16; 9]; 27],
     /// Empty cells per region, kept likewise.
     empty: [u8; 27],
+    /// The cells holding each digit as a candidate (`cells[d - 1]`, bit
+    /// `cell`), kept likewise.
+    cells: [u128; 9],
 }
 
 impl Board {
@@ -200,6 +203,7 @@ impl Board {
             cand: [0; 81],
             pos: [[0; 9]; 27],
             empty: [0; 27],
+            cells: [0; 9],
         };
         for cell in 0..81 {
             b.value[cell] = c.value(cell);
@@ -230,6 +234,20 @@ impl Board {
             self.pos[r] = pos;
             self.empty[r] = empty;
         }
+        self.cells = [0; 9];
+        for c in 0..81 {
+            let mut m = self.cand[c];
+            while m != 0 {
+                self.cells[m.trailing_zeros() as usize] |= 1 << c;
+                m &= m - 1;
+            }
+        }
+    }
+
+    /// The cells where `d` is a candidate (bit `cell`).
+    #[inline]
+    pub fn cells_of(&self, d: u8) -> u128 {
+        self.cells[d as usize - 1]
     }
 
     /// Whether every cell is filled.
@@ -254,11 +272,6 @@ impl Board {
     #[inline]
     pub fn empty_in(&self, r: usize) -> u32 {
         u32::from(self.empty[r])
-    }
-
-    /// How many cells hold digit `d`.
-    pub fn occurrences(&self, d: u8) -> u32 {
-        self.value.iter().filter(|&&v| v == d).count() as u32
     }
 
     /// Place `d` in `cell` and remove it from the cell's peers (Explainer's
@@ -290,6 +303,7 @@ impl Board {
             return;
         }
         self.cand[cell] &= !b;
+        self.cells[d as usize - 1] &= !(1 << cell);
         for k in 0..3 {
             let r = CELL_REGIONS[cell][k] as usize;
             self.pos[r][d as usize - 1] &= !(1 << CELL_POS[cell][k]);

@@ -101,6 +101,9 @@ pub(super) struct Chains {
     closes: Vec<u8>,
     graph: Option<Box<Graph>>,
     fast: Option<Box<Fast>>,
+    /// Per digit: its X-links-only result (see [`find`]).
+    x_memo: Vec<Option<XBest>>,
+    scratch: Option<SeStep>,
 }
 
 /// The cell of a candidate index.
@@ -436,14 +439,17 @@ impl Chains {
             let mut ons = std::mem::take(&mut self.pend_on);
             for &p in &ons {
                 for &q in g.on(self.nodes[p as usize].cand) {
-                    if self.is_parent(p, q, false) {
-                        continue;
-                    }
                     // Explainer queues every such "off"; a repeat can only
                     // matter by closing a cycle (its other consequences are
                     // already known from its first instance, processed
                     // earlier), so the others are left out.
                     if self.seen_off[q as usize] && !self.closes(g, q, src) {
+                        continue;
+                    }
+                    // Every potential on a chain was seen when it was
+                    // queued, so one never seen is no ancestor: only a
+                    // repeat needs the walk up the chain.
+                    if self.seen_off[q as usize] && self.is_parent(p, q, false) {
                         continue;
                     }
                     self.seen_off[q as usize] = true;
@@ -563,13 +569,103 @@ impl Chains {
 /// strictly before the best one so far (difficulty and complexity both
 /// grow with the length; among equal steps the first found wins, as in
 /// Explainer's stable sort), which does not change the step chosen.
+///
+/// The X-links-only searches read one digit's candidates each, so their
+/// best step per digit is kept from one call to the next while that digit's
+/// candidate cells (and which of them are starting cells) are unchanged;
+/// the kept steps are merged in Explainer's order (key, then starting cell,
+/// then digit), which is the order the full search would have found them.
 #[inline(never)]
 pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
     let mut best: Option<Key> = None;
-    // X-links only, Y-links only, both (Explainer's three loop searches).
     let mut g = ch.graph.take().unwrap_or_default();
     let mut fast = ch.fast.take().unwrap_or_default();
-    for (y, x) in [(false, true), (true, false), (true, true)] {
+    // X-links only, digit by digit.
+    let multi = (0..81).fold(0u128, |m, c| {
+        if b.value[c] == 0 && b.cand[c].count_ones() >= 2 {
+            m | 1 << c
+        } else {
+            m
+        }
+    });
+    if ch.x_memo.len() != 9 {
+        ch.x_memo = (0..9).map(|_| None).collect();
+    }
+    let mut built = false;
+    let mut scratch = ch.scratch.take().unwrap_or_else(SeStep::new);
+    for d in 1..=9u8 {
+        let key = (b.cells_of(d), b.cells_of(d) & multi);
+        if ch.x_memo[d as usize - 1]
+            .as_ref()
+            .is_some_and(|m| m.key == key)
+        {
+            continue;
+        }
+        if !built {
+            g.build(b, false, true);
+            fast.build(b, false);
+            built = true;
+        }
+        let mut local: Option<Key> = None;
+        let mut at = 0;
+        scratch.clear();
+        let mut starts = key.1;
+        while starts != 0 {
+            let cell = starts.trailing_zeros() as usize;
+            starts &= starts - 1;
+            let before = local;
+            search_start(
+                b,
+                ch,
+                &g,
+                &fast,
+                cell,
+                d,
+                false,
+                true,
+                &mut local,
+                &mut scratch,
+            );
+            if local != before {
+                at = cell;
+            }
+        }
+        let best_d = local.map(|k| (k, at, scratch.clone()));
+        ch.x_memo[d as usize - 1] = Some(XBest { key, best: best_d });
+    }
+    ch.scratch = Some(scratch);
+    let mut at = (usize::MAX, 0u8);
+    for d in 1..=9u8 {
+        let Some(XBest {
+            best: Some((k, cell, st)),
+            ..
+        }) = &ch.x_memo[d as usize - 1]
+        else {
+            continue;
+        };
+        let better = match best {
+            None => true,
+            Some(cur) => k.less(&cur) || (!cur.less(k) && (*cell, d) < at),
+        };
+        if better {
+            best = Some(*k);
+            at = (*cell, d);
+            step.clone_from(st);
+        }
+    }
+    if let Some(p) = step.placement.filter(|_| best.is_some()) {
+        // A placement removes the cell's other candidates, which belong to
+        // other digits: list them from this board.
+        step.eliminations.clear();
+        let mut m = b.cand[p.cell] & !bit(p.digit);
+        while m != 0 {
+            let x = m.trailing_zeros() as u8 + 1;
+            m &= m - 1;
+            step.remove(p.cell, x);
+        }
+    }
+    // Y-links only, then both (Explainer's other two loop searches).
+    for (y, x) in [(true, false), (true, true)] {
         g.build(b, y, x);
         if x {
             fast.build(b, y);
@@ -583,34 +679,61 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
             while m != 0 {
                 let d = m.trailing_zeros() as u8 + 1;
                 m &= m - 1;
-                let src = cand(cell, d);
-                let cycle_base = if y && x { 7.0 } else { 6.5 };
-                ch.cycles(&g, src, worth(best, cycle_base, sort_key(y, x)));
-                let found = std::mem::take(&mut ch.found);
-                for &end in &found {
-                    cycle_step(b, ch, end, y, x, &mut best, step);
-                }
-                ch.found = found;
-                if x {
-                    for on in [true, false] {
-                        let base = if y { 7.0 } else { 6.6 };
-                        let w = worth(best, base, sort_key(y, x));
-                        if fast.forcing(src, on, y, &w).is_none() {
-                            continue;
-                        }
-                        if let Some(t) = ch.forcing(&g, src, on, w) {
-                            chain_step(b, ch, t, y, &mut best, step);
-                        } else {
-                            debug_assert!(false, "bitboard and node searches disagree");
-                        }
-                    }
-                }
+                search_start(b, ch, &g, &fast, cell, d, y, x, &mut best, step);
             }
         }
     }
     ch.graph = Some(g);
     ch.fast = Some(fast);
     best.is_some()
+}
+
+/// The X-links-only result of one digit, kept between calls.
+pub(super) struct XBest {
+    /// The digit's candidate cells, and those of them that are starting
+    /// cells (two or more candidates).
+    key: (u128, u128),
+    /// The digit's best step: its key, its starting cell, the step.
+    best: Option<(Key, usize, SeStep)>,
+}
+
+/// The cycle and forcing-chain searches from candidate `d` of `cell` in one
+/// mode, offering what they find to `best`.
+#[allow(clippy::too_many_arguments)]
+fn search_start(
+    b: &Board,
+    ch: &mut Chains,
+    g: &Graph,
+    fast: &Fast,
+    cell: usize,
+    d: u8,
+    y: bool,
+    x: bool,
+    best: &mut Option<Key>,
+    step: &mut SeStep,
+) {
+    let src = cand(cell, d);
+    let cycle_base = if y && x { 7.0 } else { 6.5 };
+    ch.cycles(g, src, worth(*best, cycle_base, sort_key(y, x)));
+    let found = std::mem::take(&mut ch.found);
+    for &end in &found {
+        cycle_step(b, ch, end, y, x, best, step);
+    }
+    ch.found = found;
+    if x {
+        for on in [true, false] {
+            let base = if y { 7.0 } else { 6.6 };
+            let w = worth(*best, base, sort_key(y, x));
+            if fast.forcing(src, on, y, &w).is_none() {
+                continue;
+            }
+            if let Some(t) = ch.forcing(g, src, on, w) {
+                chain_step(b, ch, t, y, best, step);
+            } else {
+                debug_assert!(false, "bitboard and node searches disagree");
+            }
+        }
+    }
 }
 
 /// Whether a step of this base difficulty and sort key with the given

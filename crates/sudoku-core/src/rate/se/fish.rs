@@ -9,14 +9,30 @@ use super::board::{Board, COLUMN, REGION_CELLS, ROW, subsets9};
 
 const NAMES: [&str; 3] = ["X-Wing", "Swordfish", "Jellyfish"];
 
+/// The digits known to have no fish, kept from one step to the next: a
+/// digit's fishes depend only on its own candidates, so while those are
+/// unchanged a digit without one is skipped (exact).
+#[derive(Default)]
+pub(super) struct Memo {
+    /// `none[degree - 2][digit - 1]`: the digit's candidate cells when it
+    /// last had no fish of that degree in either orientation.
+    none: [[Option<u128>; 9]; 3],
+}
+
 /// A fish of `degree` lines.
-pub(super) fn find(b: &Board, step: &mut SeStep, degree: u32) -> bool {
+pub(super) fn find(b: &Board, step: &mut SeStep, degree: u32, memo: &mut Memo) -> bool {
     let tenths = [32, 38, 52][degree as usize - 2];
-    let occ: [u32; 10] = std::array::from_fn(|d| if d == 0 { 0 } else { b.occurrences(d as u8) });
+    let none = &mut memo.none[degree as usize - 2];
+    let skip: [bool; 10] =
+        std::array::from_fn(|d| d > 0 && none[d - 1].is_some_and(|k| k == b.cells_of(d as u8)));
+    let mut occ = [0u32; 10];
+    for &v in &b.value {
+        occ[v as usize] += 1;
+    }
     for (base, cover) in [(COLUMN, ROW), (ROW, COLUMN)] {
         // Per digit, the base lines with at least two places for it.
         let eligible: [u16; 10] = std::array::from_fn(|d| {
-            if d == 0 {
+            if d == 0 || skip[d] {
                 return 0;
             }
             (0..9).fold(0u16, |m, i| {
@@ -29,7 +45,10 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: u32) -> bool {
         });
         let found = subsets9(degree, |lines| {
             for d in 1..=9u8 {
-                if occ[d as usize] + degree * 2 > 9 || lines & !eligible[d as usize] != 0 {
+                if skip[d as usize]
+                    || occ[d as usize] + degree * 2 > 9
+                    || lines & !eligible[d as usize] != 0
+                {
                     continue;
                 }
                 let mut union = 0u16;
@@ -88,6 +107,9 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: u32) -> bool {
         if found {
             return true;
         }
+    }
+    for d in 1..=9u8 {
+        none[d as usize - 1] = Some(b.cells_of(d));
     }
     false
 }

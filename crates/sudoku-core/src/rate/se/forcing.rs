@@ -126,6 +126,7 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode) -> Outcome {
         pend_off.push_back(root);
     }
     let mut buf: Vec<u16> = Vec::with_capacity(32);
+    let mut hb: Vec<u32> = Vec::with_capacity(32);
     loop {
         if let Some(p) = pend_on.pop_front() {
             let c = o.nodes[p as usize].cand;
@@ -152,19 +153,24 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode) -> Outcome {
         let (cell, d) = (cell_of(c), digit_of(c));
         // Off → on, with the hidden parents of each link (candidates the
         // search removed that the link relies on).
-        let mut found: Vec<(u16, Vec<u32>)> = Vec::new();
+        // Up to four links (the cell's other digit, one per region), each
+        // with its hidden parents in `hb[start..end]`.
+        let mut found = [(0u16, 0usize, 0usize); 4];
+        let mut nf = 0;
+        hb.clear();
         if y && g.cand[cell].count_ones() == 2 {
             let other = (g.cand[cell] & !bit(d)).trailing_zeros() as u8 + 1;
-            let mut hidden = Vec::new();
+            let start = hb.len();
             if dynamic {
                 let mut gone = src.cand[cell] & !g.cand[cell];
                 while gone != 0 {
                     let x = gone.trailing_zeros() as u8 + 1;
                     gone &= gone - 1;
-                    hidden.push(o.off_ver[cand(cell, x) as usize]);
+                    hb.push(o.off_ver[cand(cell, x) as usize]);
                 }
             }
-            found.push((cand(cell, other), hidden));
+            found[nf] = (cand(cell, other), start, hb.len());
+            nf += 1;
         }
         for k in 0..3 {
             let r = CELL_REGIONS[cell][k] as usize;
@@ -173,24 +179,26 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode) -> Outcome {
                 continue;
             }
             let to = cand(REGION_CELLS[r][pos.trailing_zeros() as usize] as usize, d);
-            if found.iter().any(|f| f.0 == to) {
+            if found[..nf].iter().any(|f| f.0 == to) {
                 continue;
             }
-            let mut hidden = Vec::new();
+            let start = hb.len();
             if dynamic {
                 let mut gone = src.positions(r, d) & !g.positions(r, d);
                 while gone != 0 {
                     let i = gone.trailing_zeros() as usize;
                     gone &= gone - 1;
-                    hidden.push(o.off_ver[cand(REGION_CELLS[r][i] as usize, d) as usize]);
+                    hb.push(o.off_ver[cand(REGION_CELLS[r][i] as usize, d) as usize]);
                 }
             }
-            found.push((to, hidden));
+            found[nf] = (to, start, hb.len());
+            nf += 1;
         }
         if dynamic {
             g.eliminate(cell, d);
         }
-        for (q, hidden) in found {
+        for &(q, h0, h1) in &found[..nf] {
+            let hidden = &hb[h0..h1];
             let known_off = o.off_ver[q as usize];
             if known_off == NONE && o.on_ver[q as usize] != NONE {
                 continue;
@@ -198,7 +206,7 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode) -> Outcome {
             let n = o.node(q, true, p);
             debug_assert!(hidden.iter().all(|&h| h != NONE), "hidden parent not found");
             o.nodes[n as usize].len = hidden.len() as u16;
-            o.hidden.extend(hidden);
+            o.hidden.extend_from_slice(hidden);
             if known_off != NONE {
                 o.absurd = Some((n, known_off));
                 return o;

@@ -305,7 +305,13 @@ impl Producer {
     }
 
     /// Look for the step Explainer would take from this producer.
+    #[cfg(test)]
     fn find(self, b: &Board, step: &mut SeStep, profile: Profile) -> bool {
+        self.find_with(b, step, profile, &mut Memo::default())
+    }
+
+    /// The same, with what earlier steps of the path left in `memo`.
+    fn find_with(self, b: &Board, step: &mut SeStep, profile: Profile, memo: &mut Memo) -> bool {
         // SukakuExplainer's defaults include lkSudoku's fixes to the unique
         // loop and BUG searches; plain SE 1.2.1 has the original ones.
         let lk = profile == Profile::Sukaku;
@@ -319,14 +325,14 @@ impl Producer {
             DirectHiddenTriplet => direct::hidden_set(b, step, 3),
             PointingClaiming => locking::find(b, step),
             NakedPair => subsets::naked(b, step, 2),
-            XWing => fish::find(b, step, 2),
+            XWing => fish::find(b, step, 2, &mut memo.fish),
             HiddenPair => subsets::hidden(b, step, 2),
             NakedTriplet => subsets::naked(b, step, 3),
-            Swordfish => fish::find(b, step, 3),
+            Swordfish => fish::find(b, step, 3, &mut memo.fish),
             HiddenTriplet => subsets::hidden(b, step, 3),
-            TwoStrongLinks => strong_links::find(b, step, 2),
-            ThreeStrongLinks => strong_links::find(b, step, 3),
-            FourStrongLinks => strong_links::find(b, step, 4),
+            TwoStrongLinks => strong_links::find(b, step, 2, &mut memo.strong_links),
+            ThreeStrongLinks => strong_links::find(b, step, 3, &mut memo.strong_links),
+            FourStrongLinks => strong_links::find(b, step, 4, &mut memo.strong_links),
             WxyzWing => als_wings::find(b, step, 3),
             VwxyzWing => als_wings::find(b, step, 4),
             UvwxyzWing => als_wings::find(b, step, 5),
@@ -335,11 +341,11 @@ impl Producer {
             XyzWing => wings::xy(b, step, true),
             UniqueLoops => unique_loops::find(b, step, lk),
             NakedQuad => subsets::naked(b, step, 4),
-            Jellyfish => fish::find(b, step, 4),
+            Jellyfish => fish::find(b, step, 4, &mut memo.fish),
             HiddenQuad => subsets::hidden(b, step, 4),
             Bug => bug::find(b, step, lk),
             AlignedPairExclusion => aligned::find(b, step),
-            ForcingChainsCycles => chains::find(b, step, &mut chains::Chains::default()),
+            ForcingChainsCycles => chains::find(b, step, &mut memo.chains),
             AlignedTripletExclusion => aligned::find_triplet(b, step),
             NishioForcingChains => forcing::find(b, step, forcing::Mode::Nishio),
             MultipleForcingChains => forcing::find(b, step, forcing::Mode::Multiple),
@@ -347,6 +353,17 @@ impl Producer {
             _ => false,
         }
     }
+}
+
+/// What the searches keep from one step of a path to the next (results
+/// that depend only on parts of the board the step did not change, and
+/// scratch buffers). Every entry is checked against the board it is used
+/// on, so a memo only saves time: the steps are the same without it.
+#[derive(Default)]
+struct Memo {
+    strong_links: strong_links::Memo,
+    chains: chains::Chains,
+    fish: fish::Memo,
 }
 
 /// A technique name built at run time (SukakuExplainer's names carry a
@@ -608,10 +625,12 @@ impl SeRater {
     pub fn next_step(&self, c: &Candidates) -> Result<SeStep, Option<Producer>> {
         let b = Board::from_candidates(c).ok_or(None)?;
         let mut step = SeStep::new();
-        self.find(&b, &mut step).map(|_| step).map_err(Some)
+        self.find(&b, &mut step, &mut Memo::default())
+            .map(|_| step)
+            .map_err(Some)
     }
 
-    fn find(&self, b: &Board, step: &mut SeStep) -> Result<(), Producer> {
+    fn find(&self, b: &Board, step: &mut SeStep, memo: &mut Memo) -> Result<(), Producer> {
         for &p in self.profile.ladder() {
             if self.disabled.contains(&p) {
                 continue;
@@ -619,7 +638,7 @@ impl SeRater {
             if !p.is_implemented() {
                 return Err(p);
             }
-            if p.find(b, step, self.profile) {
+            if p.find_with(b, step, self.profile, memo) {
                 step.producer = p;
                 return Ok(());
             }
@@ -642,6 +661,7 @@ impl SeRater {
             return r;
         };
         let mut step = SeStep::new();
+        let mut memo = Memo::default();
         let mut first_placed = false;
         r.outcome = loop {
             if b.is_solved() {
@@ -651,7 +671,7 @@ impl SeRater {
                 r.stopped_at = Some("time limit");
                 break SeOutcome::Unrated;
             }
-            if let Err(p) = self.find(&b, &mut step) {
+            if let Err(p) = self.find(&b, &mut step, &mut memo) {
                 r.stopped_at = Some(p.title());
                 break SeOutcome::Unrated;
             }

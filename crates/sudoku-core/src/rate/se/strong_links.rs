@@ -105,22 +105,36 @@ fn same_line(a: usize, b: usize) -> bool {
     a % 9 == b % 9 || a / 9 == b / 9
 }
 
-/// The region (column first, then row, then block) holding every given
-/// cell (`NO` entries ignored; `first` is the reference cell).
-fn share_region(cells: &[u8]) -> Option<usize> {
-    let first = cells[0] as usize;
-    let all =
-        |f: &dyn Fn(usize) -> usize| cells.iter().all(|&c| c == NO || f(c as usize) == f(first));
-    if all(&|c| c % 9) {
-        return Some(18 + first % 9);
+/// The regions of a cell as bits of Explainer's region numbers (blocks
+/// 0–8, rows 9–17, columns 18–26).
+fn region_bits(c: u8) -> u32 {
+    let c = c as u32;
+    1 << (c / 27 * 3 + c % 9 / 3) | 1 << (9 + c / 9) | 1 << (18 + c % 9)
+}
+
+/// The regions holding every cell of a link end (the end and its
+/// supports, `NO` entries ignored), as bits.
+fn end_regions(cells: [u8; 3]) -> u32 {
+    cells
+        .iter()
+        .filter(|&&c| c != NO)
+        .fold(!0u32 >> 5, |m, &c| m & region_bits(c))
+}
+
+/// The region shared by two link ends given their [`end_regions`]: column
+/// first, then row, then block (a set of cells lies in at most one region
+/// of each kind).
+fn shared(a: u32, b: u32) -> u8 {
+    let m = a & b;
+    if m >> 18 != 0 {
+        (18 + (m >> 18).trailing_zeros()) as u8
+    } else if m >> 9 != 0 {
+        (9 + (m >> 9).trailing_zeros()) as u8
+    } else if m != 0 {
+        m.trailing_zeros() as u8
+    } else {
+        NO_REGION
     }
-    if all(&|c| c / 9) {
-        return Some(9 + first / 9);
-    }
-    if all(&|c| c / 27 * 3 + c % 9 / 3) {
-        return Some(first / 27 * 3 + first % 9 / 3);
-    }
-    None
 }
 
 fn region_mask(r: usize) -> u128 {
@@ -128,7 +142,10 @@ fn region_mask(r: usize) -> u128 {
 }
 
 /// One fish found.
-struct Found {
+pub(super) struct Found {
+    /// The index of its set of link kinds in the enumeration (the outer
+    /// loop of SukakuExplainer's search, before the digit).
+    kind_set: usize,
     tenths: u16,
     eliminations: u32,
     suffix: Vec<u8>,
@@ -144,6 +161,7 @@ struct Search<'a> {
     b: &'a Board,
     n: usize,
     kinds: Vec<usize>,
+    kind_set: usize,
     digit: u8,
     /// `cells[2 * link + side]`, supports at `+ 2n` and `+ 4n`.
     cells: Vec<u8>,
@@ -151,12 +169,29 @@ struct Search<'a> {
     grouped: Vec<bool>,
     /// The candidate cells of the links chosen so far.
     taken: u128,
+    /// Per region: the ways it makes a link for the digit.
+    variants: Vec<Vec<Variant>>,
+    /// Per region: the digit's candidate cells in it.
+    mine: [u128; 27],
     found: Vec<Found>,
     /// Per evaluation: the region shared by two link ends (`NO_REGION`
     /// when none), indexed by end (`2 * link + side`).
     meet: [[u8; 8]; 8],
+    /// [`end_regions`] of each link end (`2 * link + side`).
+    ends: [u32; 8],
     /// Per evaluation: the link whose region has the smallest number.
     min_link: usize,
+}
+
+/// One way a region makes a link: its two ends and their supports
+/// (`[end 0, end 1, support 0, support 1, second support 0, second support
+/// 1]`, `NO` where none), and whether it is grouped.
+#[derive(Clone, Copy)]
+struct Variant {
+    cells: [u8; 6],
+    grouped: bool,
+    /// [`end_regions`] of each end.
+    ends: [u32; 2],
 }
 
 const NO_REGION: u8 = u8::MAX;
@@ -166,26 +201,29 @@ const UNKNOWN: u8 = u8::MAX - 1;
 static REGION_MASK: std::sync::LazyLock<[u128; 27]> =
     std::sync::LazyLock::new(|| std::array::from_fn(region_mask));
 
-/// The step SukakuExplainer's `StrongLinks(degree)` producer takes, if any.
-pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize) -> bool {
-    let mut s = Search {
-        b,
-        n: degree,
-        kinds: vec![0; degree],
-        digit: 0,
-        cells: vec![NO; 6 * degree],
-        region: vec![0; degree],
-        grouped: vec![false; degree],
-        taken: 0,
-        found: Vec::new(),
-        meet: [[NO_REGION; 8]; 8],
-        min_link: 0,
-    };
+/// The fishes found per degree and digit, kept from one step to the next.
+///
+/// The search for one digit reads only that digit's candidates (its
+/// positions per region and its cells), so while a digit's candidates are
+/// unchanged its fishes are the same: exact, whatever the other digits do.
+#[derive(Default)]
+pub(super) struct Memo {
+    /// `per[(degree - 2) * 9 + digit - 1]`: the digit's candidate cells and
+    /// the fishes found for them.
+    per: Vec<Option<(u128, Vec<Found>)>>,
+}
+
+/// The sets of link kinds of a degree, in SukakuExplainer's order (Gosper's
+/// enumeration of `degree`-subsets of `3 * degree` bits where bit `i` of the
+/// subset lies in slot `i % degree`).
+fn kind_sets(degree: usize) -> Vec<Vec<usize>> {
     let bits = 3 * degree as u32;
+    let mut sets = Vec::new();
     for m in 0u32..1 << bits {
         if m.count_ones() != degree as u32 {
             continue;
         }
+        let mut kinds = vec![0; degree];
         let mut ok = true;
         let mut i = 0;
         for bit in 0..bits {
@@ -194,35 +232,89 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize) -> bool {
                     ok = false;
                     break;
                 }
-                s.kinds[i] = bit as usize / degree;
+                kinds[i] = bit as usize / degree;
                 i += 1;
             }
         }
-        if !ok {
-            continue;
-        }
-        for d in 1..=9 {
-            s.digit = d;
-            s.build(0, 0);
+        if ok {
+            sets.push(kinds);
         }
     }
-    // Stable sort: difficulty, eliminations (more first), suffix.
-    s.found.sort_by(|a, c| {
-        a.tenths
-            .cmp(&c.tenths)
-            .then(c.eliminations.cmp(&a.eliminations))
-            .then(a.suffix.cmp(&c.suffix))
-    });
-    let Some(f) = s.found.into_iter().next() else {
+    sets
+}
+
+static KIND_SETS: std::sync::LazyLock<[Vec<Vec<usize>>; 3]> =
+    std::sync::LazyLock::new(|| [kind_sets(2), kind_sets(3), kind_sets(4)]);
+
+/// The step SukakuExplainer's `StrongLinks(degree)` producer takes, if any.
+pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo) -> bool {
+    if memo.per.len() != 27 {
+        memo.per = (0..27).map(|_| None).collect();
+    }
+    for d in 1..=9u8 {
+        let key = b.cells_of(d);
+        let slot = &mut memo.per[(degree - 2) * 9 + d as usize - 1];
+        if slot.as_ref().is_some_and(|(k, _)| *k == key) {
+            continue;
+        }
+        let mut s = Search {
+            b,
+            n: degree,
+            kinds: vec![0; degree],
+            kind_set: 0,
+            digit: d,
+            cells: vec![NO; 6 * degree],
+            region: vec![0; degree],
+            grouped: vec![false; degree],
+            taken: 0,
+            variants: Vec::new(),
+            mine: std::array::from_fn(|r| REGION_MASK[r] & b.cells_of(d)),
+            found: Vec::new(),
+            meet: [[NO_REGION; 8]; 8],
+            ends: [0; 8],
+            min_link: 0,
+        };
+        s.variants = (0..27).map(|r| s.link_variants(r)).collect();
+        for (k, kinds) in KIND_SETS[degree - 2].iter().enumerate() {
+            s.kinds.copy_from_slice(kinds);
+            s.kind_set = k;
+            s.build(0, 0);
+        }
+        *slot = Some((key, s.found));
+    }
+    // SukakuExplainer searches kind set by kind set, each digit in turn,
+    // then sorts stably by difficulty, eliminations (more first) and
+    // suffix: the first of that order is the least by those keys, then
+    // kind set, then digit, then the order found.
+    let mut best: Option<&Found> = None;
+    for d in 0..9 {
+        let Some((_, found)) = &memo.per[(degree - 2) * 9 + d] else {
+            continue;
+        };
+        for f in found {
+            let better = best.is_none_or(|c| {
+                f.tenths
+                    .cmp(&c.tenths)
+                    .then(c.eliminations.cmp(&f.eliminations))
+                    .then(f.suffix.cmp(&c.suffix))
+                    .then(f.kind_set.cmp(&c.kind_set))
+                    .is_lt()
+            });
+            if better {
+                best = Some(f);
+            }
+        }
+    }
+    let Some(f) = best else {
         return false;
     };
-    step.set(name(degree, &f), f.tenths);
+    step.set(name(degree, f), f.tenths);
     for &v in &f.victims {
         step.remove(v, f.digit);
     }
-    step.cells = f.cells;
+    step.cells = f.cells.clone();
     step.digits.push(f.digit);
-    for r in f.regions {
+    for &r in &f.regions {
         step.region(r);
     }
     true
@@ -303,12 +395,176 @@ fn line_name(set: &[usize]) -> Vec<u8> {
 }
 
 impl Search<'_> {
-    fn has(&self, c: usize) -> bool {
-        self.b.has(c, self.digit)
-    }
-
     fn cell(&self, r: usize, pos: usize) -> u8 {
         REGION_CELLS[r][pos]
+    }
+
+    /// The ways region `r` makes a link for the digit (none, one, or two
+    /// layouts of its ends), in SukakuExplainer's order.
+    fn link_variants(&self, r: usize) -> Vec<Variant> {
+        let kind = r / 9;
+        let mut out = Vec::new();
+        let mut grouped = false;
+        let mut cl = [NO; 6];
+        let pots = self.b.positions(r, self.digit);
+        let count = pots.count_ones();
+        if !(2..=6).contains(&count) {
+            return out;
+        }
+        let (mut blade1, mut blade2, mut heart_pot) = (pots, pots, pots);
+        let mut e = 0usize;
+        if count > 2 {
+            let configs = if kind == 0 { 15 } else { 3 };
+            while e < configs {
+                if e > 8 && count < 4 {
+                    e += 1;
+                    continue;
+                }
+                blade1 = pots;
+                blade2 = pots;
+                heart_pot = pots;
+                let empty = if kind == 0 {
+                    mask(BLOCK_EMPTY[e])
+                } else {
+                    mask(&[3 * e as u8, 3 * e as u8 + 1, 3 * e as u8 + 2])
+                };
+                if pots & empty == 0 {
+                    if kind == 0 {
+                        blade1 = pots & mask(BLOCK_BLADES[e].0);
+                        blade2 = pots & mask(BLOCK_BLADES[e].1);
+                        heart_pot = if e < 9 { pots & 1 << e } else { 0 };
+                    } else {
+                        let segs: Vec<usize> = (0..3).filter(|&s| s != e).collect();
+                        let seg = |s: usize| 0b111u16 << (3 * s);
+                        blade1 = pots & seg(segs[0]);
+                        blade2 = pots & seg(segs[1]);
+                    }
+                    if blade1 != 0 && blade2 != 0 {
+                        grouped = true;
+                    }
+                    break;
+                }
+                e += 1;
+            }
+            if !grouped {
+                return out;
+            }
+        }
+        let (c1, c2) = (blade1.count_ones(), blade2.count_ones());
+        let block = kind == 0;
+        let heart = if e < 9 { self.cell(r, e) } else { NO };
+        let mut ordinal = 0;
+        while ordinal < 2 {
+            cl[2] = NO;
+            cl[4] = NO;
+            cl[3] = NO;
+            cl[5] = NO;
+            let mut skip = false;
+            if grouped {
+                if c1 == 1 || c2 == 1 {
+                    if ordinal == 0 {
+                        if c1 == 1 {
+                            cl[0] = self.cell(r, nth(blade1, 0));
+                            cl[1] = self.cell(r, nth(blade2, 0));
+                            if block {
+                                cl[3] = heart;
+                                if c2 > 1 {
+                                    cl[5] = self.cell(r, nth(blade2, 1));
+                                }
+                            } else {
+                                cl[3] = self.cell(r, nth(blade2, 1));
+                                if c2 > 2 {
+                                    cl[5] = self.cell(r, nth(blade2, 2));
+                                }
+                            }
+                            if c2 == 1 {
+                                cl[0] = self.cell(r, nth(blade1, 0));
+                                cl[1] = self.cell(r, nth(blade2, 0));
+                                cl[3] = NO;
+                                cl[2] = NO;
+                                cl[4] = NO;
+                                cl[5] = NO;
+                                ordinal = 1;
+                            }
+                        } else {
+                            skip = true;
+                        }
+                    }
+                    if !skip && ordinal == 1 {
+                        if c2 == 1 {
+                            cl[0] = self.cell(r, nth(blade2, 0));
+                            cl[1] = self.cell(r, nth(blade1, 0));
+                            cl[2] = NO;
+                            cl[4] = NO;
+                            cl[5] = NO;
+                            if block {
+                                cl[3] = heart;
+                                if c1 > 1 {
+                                    cl[5] = self.cell(r, nth(blade1, 1));
+                                }
+                            } else {
+                                cl[3] = self.cell(r, nth(blade1, 1));
+                                if c1 > 2 {
+                                    cl[5] = self.cell(r, nth(blade1, 2));
+                                }
+                            }
+                        } else {
+                            skip = true;
+                        }
+                    }
+                } else {
+                    cl[0] = self.cell(r, nth(blade1, 0));
+                    cl[2] = self.cell(r, nth(blade1, 1));
+                    if c1 > 2 {
+                        cl[4] = self.cell(r, nth(blade1, 2));
+                    }
+                    cl[1] = self.cell(r, nth(blade2, 0));
+                    cl[3] = self.cell(r, nth(blade2, 1));
+                    if c2 > 2 {
+                        cl[5] = self.cell(r, nth(blade2, 2));
+                    }
+                    let eml = e > 8
+                        && count == 4
+                        && same_line(cl[2] as usize, cl[3] as usize)
+                        && same_line(cl[0] as usize, cl[1] as usize);
+                    if eml && ordinal == 1 && cl[1] == self.cell(r, nth(blade2, 0)) {
+                        cl[1] = self.cell(r, nth(blade1, 1));
+                        cl[2] = self.cell(r, nth(blade2, 0));
+                    }
+                    if !eml {
+                        ordinal = 1;
+                        if e < 9 && heart_pot.count_ones() == 1 {
+                            if c1 == 2 {
+                                cl[4] = heart;
+                            }
+                            if c2 == 2 {
+                                cl[5] = heart;
+                            }
+                        }
+                    }
+                }
+            } else {
+                ordinal = 1;
+                cl[0] = self.cell(r, nth(pots, 0));
+                cl[1] = self.cell(r, nth(pots, 1));
+                if block && same_line(cl[0] as usize, cl[1] as usize) {
+                    skip = true;
+                }
+            }
+            if !skip {
+                let ends = [
+                    end_regions([cl[0], cl[2], cl[4]]),
+                    end_regions([cl[1], cl[3], cl[5]]),
+                ];
+                out.push(Variant {
+                    cells: cl,
+                    grouped,
+                    ends,
+                });
+            }
+            ordinal += 1;
+        }
+        out
     }
 
     fn build(&mut self, depth: usize, x: usize) {
@@ -322,173 +578,36 @@ impl Search<'_> {
         } else {
             0
         };
+        let (p0, s0a, s0b) = (2 * depth, 2 * n + 2 * depth, 4 * n + 2 * depth);
         for i in from..9 {
             let r = kind * 9 + i;
-            self.grouped[depth] = false;
-            self.region[depth] = r;
-            let pots = self.b.positions(r, self.digit);
-            let count = pots.count_ones();
-            if !(2..=6).contains(&count) {
+            let mine = self.mine[r];
+            if self.taken & mine != 0 {
                 continue;
             }
-            let (mut blade1, mut blade2, mut heart_pot) = (pots, pots, pots);
-            let mut e = 0usize;
-            if count > 2 {
-                let configs = if kind == 0 { 15 } else { 3 };
-                while e < configs {
-                    if e > 8 && count < 4 {
-                        e += 1;
-                        continue;
-                    }
-                    blade1 = pots;
-                    blade2 = pots;
-                    heart_pot = pots;
-                    let empty = if kind == 0 {
-                        mask(BLOCK_EMPTY[e])
-                    } else {
-                        mask(&[3 * e as u8, 3 * e as u8 + 1, 3 * e as u8 + 2])
-                    };
-                    if pots & empty == 0 {
-                        if kind == 0 {
-                            blade1 = pots & mask(BLOCK_BLADES[e].0);
-                            blade2 = pots & mask(BLOCK_BLADES[e].1);
-                            heart_pot = if e < 9 { pots & 1 << e } else { 0 };
-                        } else {
-                            let segs: Vec<usize> = (0..3).filter(|&s| s != e).collect();
-                            let seg = |s: usize| 0b111u16 << (3 * s);
-                            blade1 = pots & seg(segs[0]);
-                            blade2 = pots & seg(segs[1]);
-                        }
-                        if blade1 != 0 && blade2 != 0 {
-                            self.grouped[depth] = true;
-                        }
-                        break;
-                    }
-                    e += 1;
+            for v in 0..self.variants[r].len() {
+                let Variant {
+                    cells: cl,
+                    grouped,
+                    ends,
+                } = self.variants[r][v];
+                self.ends[p0] = ends[0];
+                self.ends[p0 + 1] = ends[1];
+                self.region[depth] = r;
+                self.grouped[depth] = grouped;
+                self.cells[p0] = cl[0];
+                self.cells[p0 + 1] = cl[1];
+                self.cells[s0a] = cl[2];
+                self.cells[s0a + 1] = cl[3];
+                self.cells[s0b] = cl[4];
+                self.cells[s0b + 1] = cl[5];
+                let saved = self.taken;
+                self.taken |= mine;
+                self.build(depth + 1, i);
+                if depth == n - 1 {
+                    self.evaluate();
                 }
-                if !self.grouped[depth] {
-                    continue;
-                }
-            }
-            let (c1, c2) = (blade1.count_ones(), blade2.count_ones());
-            let block = kind == 0;
-            let heart = if e < 9 { self.cell(r, e) } else { NO };
-            let (p0, s0a, s0b) = (2 * depth, 2 * n + 2 * depth, 4 * n + 2 * depth);
-            let mut ordinal = 0;
-            while ordinal < 2 {
-                self.cells[s0a] = NO;
-                self.cells[s0b] = NO;
-                self.cells[s0a + 1] = NO;
-                self.cells[s0b + 1] = NO;
-                let mut skip = false;
-                if self.grouped[depth] {
-                    if c1 == 1 || c2 == 1 {
-                        if ordinal == 0 {
-                            if c1 == 1 {
-                                self.cells[p0] = self.cell(r, nth(blade1, 0));
-                                self.cells[p0 + 1] = self.cell(r, nth(blade2, 0));
-                                if block {
-                                    self.cells[s0a + 1] = heart;
-                                    if c2 > 1 {
-                                        self.cells[s0b + 1] = self.cell(r, nth(blade2, 1));
-                                    }
-                                } else {
-                                    self.cells[s0a + 1] = self.cell(r, nth(blade2, 1));
-                                    if c2 > 2 {
-                                        self.cells[s0b + 1] = self.cell(r, nth(blade2, 2));
-                                    }
-                                }
-                                if c2 == 1 {
-                                    self.cells[p0] = self.cell(r, nth(blade1, 0));
-                                    self.cells[p0 + 1] = self.cell(r, nth(blade2, 0));
-                                    self.cells[s0a + 1] = NO;
-                                    self.cells[s0a] = NO;
-                                    self.cells[s0b] = NO;
-                                    self.cells[s0b + 1] = NO;
-                                    ordinal = 1;
-                                }
-                            } else {
-                                skip = true;
-                            }
-                        }
-                        if !skip && ordinal == 1 {
-                            if c2 == 1 {
-                                self.cells[p0] = self.cell(r, nth(blade2, 0));
-                                self.cells[p0 + 1] = self.cell(r, nth(blade1, 0));
-                                self.cells[s0a] = NO;
-                                self.cells[s0b] = NO;
-                                self.cells[s0b + 1] = NO;
-                                if block {
-                                    self.cells[s0a + 1] = heart;
-                                    if c1 > 1 {
-                                        self.cells[s0b + 1] = self.cell(r, nth(blade1, 1));
-                                    }
-                                } else {
-                                    self.cells[s0a + 1] = self.cell(r, nth(blade1, 1));
-                                    if c1 > 2 {
-                                        self.cells[s0b + 1] = self.cell(r, nth(blade1, 2));
-                                    }
-                                }
-                            } else {
-                                skip = true;
-                            }
-                        }
-                    } else {
-                        self.cells[p0] = self.cell(r, nth(blade1, 0));
-                        self.cells[s0a] = self.cell(r, nth(blade1, 1));
-                        if c1 > 2 {
-                            self.cells[s0b] = self.cell(r, nth(blade1, 2));
-                        }
-                        self.cells[p0 + 1] = self.cell(r, nth(blade2, 0));
-                        self.cells[s0a + 1] = self.cell(r, nth(blade2, 1));
-                        if c2 > 2 {
-                            self.cells[s0b + 1] = self.cell(r, nth(blade2, 2));
-                        }
-                        let eml = e > 8
-                            && count == 4
-                            && same_line(self.cells[s0a] as usize, self.cells[s0a + 1] as usize)
-                            && same_line(self.cells[p0] as usize, self.cells[p0 + 1] as usize);
-                        if eml && ordinal == 1 && self.cells[p0 + 1] == self.cell(r, nth(blade2, 0))
-                        {
-                            self.cells[p0 + 1] = self.cell(r, nth(blade1, 1));
-                            self.cells[s0a] = self.cell(r, nth(blade2, 0));
-                        }
-                        if !eml {
-                            ordinal = 1;
-                            if e < 9 && heart_pot.count_ones() == 1 {
-                                if c1 == 2 {
-                                    self.cells[s0b] = heart;
-                                }
-                                if c2 == 2 {
-                                    self.cells[s0b + 1] = heart;
-                                }
-                            }
-                        }
-                    }
-                } else {
-                    ordinal = 1;
-                    self.cells[p0] = self.cell(r, nth(pots, 0));
-                    self.cells[p0 + 1] = self.cell(r, nth(pots, 1));
-                    if block && same_line(self.cells[p0] as usize, self.cells[p0 + 1] as usize) {
-                        skip = true;
-                    }
-                }
-                if !skip {
-                    let mine = REGION_CELLS[r]
-                        .iter()
-                        .filter(|&&c| self.has(c as usize))
-                        .fold(0u128, |m, &c| m | 1 << c);
-                    if self.taken & mine == 0 {
-                        let saved = self.taken;
-                        self.taken |= mine;
-                        self.build(depth + 1, i);
-                        if depth == n - 1 {
-                            self.evaluate();
-                        }
-                        self.taken = saved;
-                    }
-                }
-                ordinal += 1;
+                self.taken = saved;
             }
         }
     }
@@ -571,9 +690,7 @@ impl Search<'_> {
     /// evaluation), or `NO_REGION`.
     fn meet(&mut self, i: usize, j: usize) -> u8 {
         if self.meet[i][j] == UNKNOWN {
-            let (a, b) = (self.group(i), self.group(j));
-            self.meet[i][j] =
-                share_region(&[a[0], a[1], a[2], b[0], b[1], b[2]]).map_or(NO_REGION, |r| r as u8);
+            self.meet[i][j] = shared(self.ends[i], self.ends[j]);
         }
         self.meet[i][j]
     }
@@ -625,12 +742,13 @@ impl Search<'_> {
         let mut list = Vec::new();
         let mut total = 0u32;
         let mut add = |v: u128, list: &mut Vec<usize>| {
-            for c in 0..81 {
-                if v & 1 << c != 0 && b.has(c, d) {
-                    total += 1;
-                    if !list.contains(&c) {
-                        list.push(c);
-                    }
+            let mut v = v & b.cells_of(d);
+            while v != 0 {
+                let c = v.trailing_zeros() as usize;
+                v &= v - 1;
+                total += 1;
+                if !list.contains(&c) {
+                    list.push(c);
                 }
             }
         };
@@ -681,6 +799,7 @@ impl Search<'_> {
         let mut regions: Vec<usize> = q.iter().map(|&k| self.region[k]).collect();
         regions.extend_from_slice(&share[..n - 1]);
         self.found.push(Found {
+            kind_set: self.kind_set,
             tenths: base_tenths + add_tenths,
             eliminations: total,
             suffix,

@@ -187,6 +187,7 @@ fn every_step_of_every_technique_is_true() {
                 panic!("{}: not 9x9", row.id);
             };
             let mut step = SeStep::new();
+            let mut memo = Memo::default();
             for n in 0..200 {
                 if b.is_solved() {
                     break;
@@ -215,9 +216,15 @@ fn every_step_of_every_technique_is_true() {
                     }
                 }
                 let rater = SeRater::new(profile);
-                if rater.find(&b, &mut step).is_err() {
+                if rater.find(&b, &mut step, &mut memo).is_err() {
                     break;
                 }
+                // What the path's memo kept changes nothing: a search from
+                // scratch takes the same step.
+                let mut fresh = SeStep::new();
+                assert!(rater.find(&b, &mut fresh, &mut Memo::default()).is_ok());
+                fresh.producer = step.producer;
+                assert_eq!(fresh, step, "{context}: the memo changed the step");
                 check_step(&b, &step, &sol, &context);
                 checked[step.producer as usize] += 1;
                 for e in &step.eliminations {
