@@ -136,7 +136,7 @@ fn read_chunk(py: Python<'_>, input: &mut Input, mut chunk: Chunk) -> (Chunk, Op
         } => {
             while chunk.ends.len() < CHUNK {
                 let rest = &carry[*pos..];
-                if let Some(nl) = rest.iter().position(|&b| b == b'\n') {
+                if let Some(nl) = memchr::memchr(b'\n', rest) {
                     chunk.push(&rest[..=nl]);
                     *pos += nl + 1;
                     continue;
@@ -390,7 +390,7 @@ impl BatchIter {
                     self.close();
                     return Some(Err(e));
                 }
-                let result = SolveResult::new(block.clone(), *k);
+                let result = SolveResult::new(py, block.clone(), *k);
                 *k += 1;
                 Some(Py::new(py, result).map(Py::into_any))
             }

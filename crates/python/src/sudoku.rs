@@ -54,6 +54,20 @@ impl Status {
         }
     }
 
+    /// [`Status::word`] as an interned Python string (made once: the
+    /// hot path of a batch loop allocates no string for it).
+    fn py_word(self, py: Python<'_>) -> Py<PyString> {
+        match self {
+            Status::Unique => pyo3::intern!(py, "unique"),
+            Status::Multiple => pyo3::intern!(py, "multiple"),
+            Status::NoSolution => pyo3::intern!(py, "none"),
+            Status::Unknown => pyo3::intern!(py, "unknown"),
+            Status::Error => pyo3::intern!(py, "error"),
+        }
+        .clone()
+        .unbind()
+    }
+
     fn word(self) -> &'static str {
         match self {
             Status::Unique => "unique",
@@ -287,22 +301,17 @@ impl Solved {
         )
     }
 
-    /// Grid `k` of answer `a` as a Python string, made from a buffer on the
-    /// stack (only when asked for: a batch loop that never reads a
-    /// solution makes no string).
+    /// Grid `k` of answer `a` as a Python string (made only when asked
+    /// for: a batch loop that never reads a solution makes no string).
     fn py_line<'py>(
         &self,
         py: Python<'py>,
         a: &SolveAnswer,
         k: usize,
-    ) -> Option<Bound<'py, PyString>> {
-        let cells = self.grid(a, k)?;
-        let mut buf = [0u8; 625];
-        for (b, &d) in buf.iter_mut().zip(cells) {
-            *b = sudoku_core::grid::digit_char(d) as u8;
-        }
-        let text = std::str::from_utf8(&buf[..cells.len()]).expect("digits and dots are ASCII");
-        Some(PyString::new(py, text))
+    ) -> PyResult<Option<Bound<'py, PyString>>> {
+        self.grid(a, k)
+            .map(|cells| crate::line::py_line(py, cells))
+            .transpose()
     }
 }
 
@@ -401,12 +410,19 @@ pub struct SolveResult {
     /// result copies nothing).
     pub(crate) solved: Arc<Solved>,
     pub(crate) k: usize,
+    /// "unique", "multiple", "none", "unknown" or "error".
+    ///
+    /// An interned string in a field, which Python reads as a struct member
+    /// (the interpreter's fastest attribute read) rather than through a
+    /// getter call.
+    #[pyo3(get)]
+    status: Py<PyString>,
 }
 
 impl SolveResult {
-    pub(crate) fn new(solved: Arc<Solved>, k: usize) -> SolveResult {
-        debug_assert!(k < solved.answers.len());
-        SolveResult { solved, k }
+    pub(crate) fn new(py: Python<'_>, solved: Arc<Solved>, k: usize) -> SolveResult {
+        let status = solved.answers[k].status.py_word(py);
+        SolveResult { solved, k, status }
     }
 
     fn inner(&self) -> &SolveAnswer {
@@ -425,28 +441,15 @@ impl SolveResult {
         }
     }
 
-    /// "unique", "multiple", "none", "unknown" or "error".
-    #[getter]
-    fn status<'py>(&self, py: Python<'py>) -> &Bound<'py, PyString> {
-        // interned: the hot path of a batch loop allocates no string here
-        match self.inner().status {
-            Status::Unique => pyo3::intern!(py, "unique"),
-            Status::Multiple => pyo3::intern!(py, "multiple"),
-            Status::NoSolution => pyo3::intern!(py, "none"),
-            Status::Unknown => pyo3::intern!(py, "unknown"),
-            Status::Error => pyo3::intern!(py, "error"),
-        }
-    }
-
     /// The (first) solution as a line, or None (none found, or `count`).
     #[getter]
-    fn solution<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+    fn solution<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyString>>> {
         self.solved.py_line(py, self.inner(), 1)
     }
 
     /// A second solution when the puzzle has several, or None.
     #[getter]
-    fn second_solution<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+    fn second_solution<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyString>>> {
         self.solved.py_line(py, self.inner(), 2)
     }
 
@@ -526,7 +529,7 @@ fn solve_one(py: Python<'_>, puzzle: &str, opts: SolveOptions) -> PyResult<Solve
         cells,
         recycle: None,
     };
-    Ok(SolveResult::new(Arc::new(solved), 0))
+    Ok(SolveResult::new(py, Arc::new(solved), 0))
 }
 
 /// Solve a puzzle and check its uniqueness (see the stub for the details).
