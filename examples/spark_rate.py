@@ -99,6 +99,30 @@ def _numbered(numbered_lines, numbers):
         yield text
 
 
+def number_lines(lines):
+    """The lines as (text, index) pairs, index from 0 over the whole input
+    in order: what `lines.zipWithIndex()` gives, without its pass in
+    Python. The lines of each partition are counted on the JVM (Scala's
+    `RDD.zipWithIndex` counts them when it is made, a job that reads the
+    input in the JVM alone: no Python worker, no line sent to Python); each
+    partition then numbers its own lines from its first line's index.
+    Falls back to PySpark's `zipWithIndex` (a counting pass through the
+    Python workers) if the JVM's RDD cannot be reached (not a
+    `textFile` RDD, another Spark version)."""
+    try:
+        zipped = lines._jrdd.rdd().zipWithIndex()
+        starts = [p.startIndex() for p in zipped.partitions()]
+    except Exception:  # py4j errors, private API changed
+        starts = None
+    if starts is None or len(starts) != lines.getNumPartitions():
+        return lines.zipWithIndex()
+
+    def number(index, texts):
+        return zip(texts, itertools.count(starts[index]))
+
+    return lines.mapPartitionsWithIndex(number, preservesPartitioning=True)
+
+
 def rate_partition(numbered_lines):
     """One partition through one rate_batch: one rater, reused. Rows are
     plain tuples in RATE_SCHEMA's column order (cheaper to make and to
@@ -283,9 +307,10 @@ def main(argv=None):
         df = numbered.mapInArrow(arrow_partition(args.task), schema)
     else:
         lines = sc.textFile(args.input, minPartitions=args.partitions) if args.partitions else sc.textFile(args.input)
-        # zipWithIndex numbers the lines in input order across partitions
-        puzzles = lines.zipWithIndex().filter(is_puzzle)
-        phase("numbering")  # zipWithIndex counts every partition's lines first
+        # numbered in input order across partitions (each partition's
+        # lines counted first, on the JVM)
+        puzzles = number_lines(lines).filter(is_puzzle)
+        phase("numbering")
         if args.pipe:
             # RDD.pipe keeps partitions and their order, and `sudoku` writes one
             # answer per puzzle line: zip the answers back onto the lines
