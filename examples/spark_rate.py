@@ -182,11 +182,21 @@ def jvm_cache_options(path):
     return f"-XX:ArchiveClassesAtExit={temporary} -Xlog:cds*=off", temporary
 
 
-def end_jvm(sc, temporary):
-    """Let the driver's JVM exit now (it exits when its standard input
-    closes), so its exit (and the archive it writes) is part of the job,
-    then put a newly written archive in place."""
-    proc = getattr(getattr(sc, "_gateway", None), "proc", None)
+def end_jvm(temporary):
+    """Let the driver's JVM, launched by this run, exit now (it exits when
+    its standard input closes), so that its exit (and the archive it
+    writes) is part of the run, then put a newly written archive in place.
+    The next SparkSession of this process launches a new JVM."""
+    from pyspark import SparkContext
+
+    gateway = SparkContext._gateway
+    proc = getattr(gateway, "proc", None)
+    try:
+        gateway.shutdown()  # py4j's side of the connection
+    except Exception:
+        pass
+    SparkContext._gateway = None
+    SparkContext._jvm = None
     if proc is not None and proc.stdin is not None:
         proc.stdin.close()
         try:
@@ -348,6 +358,11 @@ def main(argv=None):
         # nobody looks at the web UI of a local batch job; not starting it
         # saves part of the session's start
         builder = builder.config("spark.ui.enabled", "false")
+    from pyspark import SparkContext
+
+    # the options above apply only to a JVM launched now (not to one an
+    # earlier session of this process left running)
+    launched = SparkContext._gateway is None
     spark = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
     sc = spark.sparkContext
     sc.setLogLevel("WARN")
@@ -392,8 +407,8 @@ def main(argv=None):
         writer.parquet(args.output)
     phase("job")
     spark.stop()
-    if local:
-        end_jvm(sc, archive)
+    if local and launched:
+        end_jvm(archive)
     phase("stop")
     if args.timings:
         steps = ", ".join(f"{b[0]} {b[1] - a[1]:.2f}" for a, b in zip(clock, clock[1:]))
