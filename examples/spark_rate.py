@@ -43,9 +43,9 @@ Two ways to run the work on the executors:
 
 In local mode (--master local[...]) the driver JVM runs with the first JIT
 tier only (--java-options), without the web UI, and ends with the run;
---jvm-cache [DIR] keeps a class-data archive of that JVM (AppCDS, JDK 13 or
-later; about 150 MB, one per Spark installation, default directory
-~/.cache/sudoku-toolkit): the first run writes it as its JVM exits (a slower
+--jvm-cache keeps a class-data archive of that JVM (AppCDS, JDK 13 or
+later; about 150 MB, one per Spark installation, in --jvm-cache-dir,
+default ~/.cache/sudoku-toolkit): the first run writes it as its JVM exits (a slower
 run), later runs start from it (about 4 s less CPU on a 2-core machine).
 Delete the file to make it again (after a JDK upgrade, say).
 
@@ -180,7 +180,7 @@ def jvm_cache_options(path):
     """JVM options that start from the archive at `path` (AppCDS, JDK 13 or
     later: the classes Spark loads, already parsed and verified) or, when
     there is none yet, write it as the JVM exits (to a temporary name,
-    renamed by `finish_jvm_cache`). Returns (options, temporary name or
+    renamed by `end_jvm`). Returns (options, temporary name or
     None)."""
     if os.path.isfile(path):
         return f"-XX:SharedArchiveFile={path}", None
@@ -336,11 +336,15 @@ def main(argv=None):
     )
     ap.add_argument(
         "--jvm-cache",
-        nargs="?",
-        const=DEFAULT_JVM_CACHE,
+        action="store_true",
+        help="local mode: start the driver JVM from a class-data archive (written by the first run, about 150 MB; "
+        "that run is slower), which makes the next starts cheaper",
+    )
+    ap.add_argument(
+        "--jvm-cache-dir",
         metavar="DIR",
-        help=f"local mode: start the driver JVM from a class-data archive kept in DIR (default {DEFAULT_JVM_CACHE}), "
-        "written by the first run (about 120 MB; that run is slower), which makes the next starts cheaper",
+        default=DEFAULT_JVM_CACHE,
+        help=f"where --jvm-cache keeps the archive (default {DEFAULT_JVM_CACHE})",
     )
     ap.add_argument("--timings", action="store_true", help="print where the time went (seconds per phase) to stderr")
     args = ap.parse_args(argv)
@@ -359,7 +363,7 @@ def main(argv=None):
     java_options = args.java_options if args.java_options is not None else (QUICK_JIT if local else "")
     archive = None
     if args.jvm_cache and local:
-        cds, archive = jvm_cache_options(jvm_cache_file(args.jvm_cache))
+        cds, archive = jvm_cache_options(jvm_cache_file(args.jvm_cache_dir))
         java_options = f"{java_options} {cds}".strip()
     if java_options:
         builder = builder.config("spark.driver.extraJavaOptions", java_options)

@@ -92,7 +92,7 @@ def test_spark_rate_with_a_jvm_cache(sudoku_bin, tmp_path):
     cli = cli_ratings(sudoku_bin, path)
     for k in range(2):
         out = tmp_path / f"out{k}"
-        args = ["--master", "local[2]", "--jvm-cache", str(cache), str(path), str(out)]
+        args = ["--master", "local[2]", "--jvm-cache", "--jvm-cache-dir", str(cache), str(path), str(out)]
         done = subprocess.run(
             [sys.executable, str(ROOT / "examples" / "spark_rate.py"), *args],
             capture_output=True,
