@@ -392,7 +392,7 @@ impl BatchIter {
                 }
                 let result = SolveResult::new(py, block.clone(), *k);
                 *k += 1;
-                Some(Py::new(py, result).map(Py::into_any))
+                Some(result.and_then(|r| Py::new(py, r)).map(Py::into_any))
             }
             Ready::Rate(list) => {
                 let Some(a) = list.next() else {

@@ -419,12 +419,30 @@ pub struct SolveResult {
     /// getter call.
     #[pyo3(get)]
     status: Py<PyString>,
+    /// The (first) solution as a line, or None (none found, or `count`).
+    ///
+    /// Made with the result and kept in a field, read as a struct member:
+    /// a getter would be found through the type's attribute lookup and
+    /// called through PyO3 on every read, which cost more than making the
+    /// string (a batch loop reads it once per puzzle).
+    #[pyo3(get)]
+    solution: Py<PyAny>,
 }
 
 impl SolveResult {
-    pub(crate) fn new(py: Python<'_>, solved: Arc<Solved>, k: usize) -> SolveResult {
-        let status = solved.answers[k].status.py_word(py);
-        SolveResult { solved, k, status }
+    pub(crate) fn new(py: Python<'_>, solved: Arc<Solved>, k: usize) -> PyResult<SolveResult> {
+        let answer = &solved.answers[k];
+        let status = answer.status.py_word(py);
+        let solution = match solved.py_line(py, answer, 1)? {
+            Some(line) => line.into_any().unbind(),
+            None => py.None(),
+        };
+        Ok(SolveResult {
+            solved,
+            k,
+            status,
+            solution,
+        })
     }
 
     fn inner(&self) -> &SolveAnswer {
@@ -441,12 +459,6 @@ impl SolveResult {
             Some(t) => t.clone(),
             None => self.solved.line(self.inner(), 0).unwrap_or_default(),
         }
-    }
-
-    /// The (first) solution as a line, or None (none found, or `count`).
-    #[getter]
-    fn solution<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyString>>> {
-        self.solved.py_line(py, self.inner(), 1)
     }
 
     /// A second solution when the puzzle has several, or None.
@@ -531,7 +543,7 @@ fn solve_one(py: Python<'_>, puzzle: &str, opts: SolveOptions) -> PyResult<Solve
         cells,
         recycle: None,
     };
-    Ok(SolveResult::new(py, Arc::new(solved), 0))
+    SolveResult::new(py, Arc::new(solved), 0)
 }
 
 /// Solve a puzzle and check its uniqueness (see the stub for the details).
