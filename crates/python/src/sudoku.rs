@@ -301,8 +301,8 @@ impl Solved {
         )
     }
 
-    /// Grid `k` of answer `a` as a Python string (made only when asked
-    /// for: a batch loop that never reads a solution makes no string).
+    /// Grid `k` of answer `a` as a Python string (the first solution is
+    /// made with its `Result`, the second only when asked for).
     fn py_line<'py>(
         &self,
         py: Python<'py>,
