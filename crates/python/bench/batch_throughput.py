@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Batch solve from Python against the command line's whole process.
 
-    python crates/python/bench/batch_throughput.py SUDOKU_BINARY PUZZLE_FILE [RUNS]
+    python crates/python/bench/batch_throughput.py SUDOKU_BINARY PUZZLE_FILE [RUNS [THREADS]]
 
-For 1 thread and all cores, runs interleaved: `sudoku solve --threads T FILE
+For 1 thread and all cores (or the thread counts THREADS, e.g. "2" or
+"1,2"), runs interleaved: `sudoku solve --threads T FILE
 > /dev/null` (the whole process, wall time) and, in this process, a loop
 over `st.solve_batch(open(FILE), threads=T)` that reads every result's
 status and solution (wall time of the loop; the import is not counted).
@@ -53,8 +54,9 @@ def main():
     with open(path) as f:
         n = sum(1 for line in f if line.strip() and not line.startswith("#"))
     cores = os.cpu_count()
+    counts = [int(t) for t in sys.argv[4].split(",")] if len(sys.argv) > 4 else [1, cores]
     ns = 1e9 / n
-    for threads in (1, cores):
+    for threads in counts:
         c, c_cpu, p, p_cpu, p_own = [], [], [], [], []
         for _ in range(runs):
             secs, used = cli(binary, path, threads)

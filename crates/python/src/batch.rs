@@ -136,7 +136,7 @@ fn read_chunk(py: Python<'_>, input: &mut Input, mut chunk: Chunk) -> (Chunk, Op
         } => {
             while chunk.ends.len() < CHUNK {
                 let rest = &carry[*pos..];
-                if let Some(nl) = rest.iter().position(|&b| b == b'\n') {
+                if let Some(nl) = memchr::memchr(b'\n', rest) {
                     chunk.push(&rest[..=nl]);
                     *pos += nl + 1;
                     continue;
@@ -390,9 +390,9 @@ impl BatchIter {
                     self.close();
                     return Some(Err(e));
                 }
-                let result = SolveResult::new(block.clone(), *k);
+                let result = SolveResult::new(py, block.clone(), *k);
                 *k += 1;
-                Some(Py::new(py, result).map(Py::into_any))
+                Some(result.and_then(|r| Py::new(py, r)).map(Py::into_any))
             }
             Ready::Rate(list) => {
                 let Some(a) = list.next() else {
@@ -513,8 +513,9 @@ fn solve_record(
 ) -> SolveAnswer {
     // lines read from a file keep their line end
     let bytes = bytes.trim_ascii_end();
-    let line_form =
-        LINE_LENGTHS.contains(&bytes.len()) && bytes.iter().all(|b| b.is_ascii_graphic());
+    // every byte checked (no early exit), which the compiler vectorises
+    let line_form = LINE_LENGTHS.contains(&bytes.len())
+        && bytes.iter().fold(true, |ok, b| ok & b.is_ascii_graphic());
     if line_form {
         return match format::read_cells_into(grid, bytes, 1, 1) {
             Ok(()) => worker.solve(opts, grid, false, Some(index), cells),

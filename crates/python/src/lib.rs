@@ -20,6 +20,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 pub mod batch;
+mod line;
 pub mod sudoku;
 pub mod xc;
 

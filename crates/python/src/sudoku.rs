@@ -54,6 +54,20 @@ impl Status {
         }
     }
 
+    /// [`Status::word`] as an interned Python string (made once: the
+    /// hot path of a batch loop allocates no string for it).
+    fn py_word(self, py: Python<'_>) -> Py<PyString> {
+        match self {
+            Status::Unique => pyo3::intern!(py, "unique"),
+            Status::Multiple => pyo3::intern!(py, "multiple"),
+            Status::NoSolution => pyo3::intern!(py, "none"),
+            Status::Unknown => pyo3::intern!(py, "unknown"),
+            Status::Error => pyo3::intern!(py, "error"),
+        }
+        .clone()
+        .unbind()
+    }
+
     fn word(self) -> &'static str {
         match self {
             Status::Unique => "unique",
@@ -287,22 +301,17 @@ impl Solved {
         )
     }
 
-    /// Grid `k` of answer `a` as a Python string, made from a buffer on the
-    /// stack (only when asked for: a batch loop that never reads a
-    /// solution makes no string).
+    /// Grid `k` of answer `a` as a Python string (the first solution is
+    /// made with its `Result`, the second only when asked for).
     fn py_line<'py>(
         &self,
         py: Python<'py>,
         a: &SolveAnswer,
         k: usize,
-    ) -> Option<Bound<'py, PyString>> {
-        let cells = self.grid(a, k)?;
-        let mut buf = [0u8; 625];
-        for (b, &d) in buf.iter_mut().zip(cells) {
-            *b = sudoku_core::grid::digit_char(d) as u8;
-        }
-        let text = std::str::from_utf8(&buf[..cells.len()]).expect("digits and dots are ASCII");
-        Some(PyString::new(py, text))
+    ) -> PyResult<Option<Bound<'py, PyString>>> {
+        self.grid(a, k)
+            .map(|cells| crate::line::py_line(py, cells))
+            .transpose()
     }
 }
 
@@ -393,7 +402,9 @@ thread_local! {
 /// `status` is "unique", "multiple", "none" or "unknown" (a limit stopped the
 /// search first), or "error" for a bad record of a batch run with
 /// errors="record".
-#[pyclass(frozen, name = "Result", module = "sudoku_toolkit")]
+// freelist: a batch loop makes and drops a result per puzzle; the freed
+// objects are kept for the next ones instead of going back to the allocator
+#[pyclass(frozen, freelist = 1024, name = "Result", module = "sudoku_toolkit")]
 #[derive(Debug)]
 pub struct SolveResult {
     /// The block of answers this one is in, shared with the other results
@@ -401,12 +412,37 @@ pub struct SolveResult {
     /// result copies nothing).
     pub(crate) solved: Arc<Solved>,
     pub(crate) k: usize,
+    /// "unique", "multiple", "none", "unknown" or "error".
+    ///
+    /// An interned string in a field, which Python reads as a struct member
+    /// (the interpreter's fastest attribute read) rather than through a
+    /// getter call.
+    #[pyo3(get)]
+    status: Py<PyString>,
+    /// The (first) solution as a line, or None (none found, or `count`).
+    ///
+    /// Made with the result and kept in a field, read as a struct member:
+    /// a getter would be found through the type's attribute lookup and
+    /// called through PyO3 on every read, which cost more than making the
+    /// string (a batch loop reads it once per puzzle).
+    #[pyo3(get)]
+    solution: Py<PyAny>,
 }
 
 impl SolveResult {
-    pub(crate) fn new(solved: Arc<Solved>, k: usize) -> SolveResult {
-        debug_assert!(k < solved.answers.len());
-        SolveResult { solved, k }
+    pub(crate) fn new(py: Python<'_>, solved: Arc<Solved>, k: usize) -> PyResult<SolveResult> {
+        let answer = &solved.answers[k];
+        let status = answer.status.py_word(py);
+        let solution = match solved.py_line(py, answer, 1)? {
+            Some(line) => line.into_any().unbind(),
+            None => py.None(),
+        };
+        Ok(SolveResult {
+            solved,
+            k,
+            status,
+            solution,
+        })
     }
 
     fn inner(&self) -> &SolveAnswer {
@@ -425,28 +461,9 @@ impl SolveResult {
         }
     }
 
-    /// "unique", "multiple", "none", "unknown" or "error".
-    #[getter]
-    fn status<'py>(&self, py: Python<'py>) -> &Bound<'py, PyString> {
-        // interned: the hot path of a batch loop allocates no string here
-        match self.inner().status {
-            Status::Unique => pyo3::intern!(py, "unique"),
-            Status::Multiple => pyo3::intern!(py, "multiple"),
-            Status::NoSolution => pyo3::intern!(py, "none"),
-            Status::Unknown => pyo3::intern!(py, "unknown"),
-            Status::Error => pyo3::intern!(py, "error"),
-        }
-    }
-
-    /// The (first) solution as a line, or None (none found, or `count`).
-    #[getter]
-    fn solution<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
-        self.solved.py_line(py, self.inner(), 1)
-    }
-
     /// A second solution when the puzzle has several, or None.
     #[getter]
-    fn second_solution<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+    fn second_solution<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyString>>> {
         self.solved.py_line(py, self.inner(), 2)
     }
 
@@ -526,7 +543,7 @@ fn solve_one(py: Python<'_>, puzzle: &str, opts: SolveOptions) -> PyResult<Solve
         cells,
         recycle: None,
     };
-    Ok(SolveResult::new(Arc::new(solved), 0))
+    SolveResult::new(py, Arc::new(solved), 0)
 }
 
 /// Solve a puzzle and check its uniqueness (see the stub for the details).

@@ -79,6 +79,33 @@ def test_spark_rate_through_rdd_pipe_equals_the_cli(sudoku_bin, tmp_path):
     check_against_cli(rows_of(out), cli_ratings(sudoku_bin, path))
 
 
+def test_spark_rate_with_a_jvm_cache(sudoku_bin, tmp_path):
+    """--jvm-cache: the first run writes the driver JVM's class-data
+    archive, the next starts from it; both write the CLI's ratings. Run as
+    a user runs it (a process of its own: the options apply to the JVM a
+    run launches)."""
+    import subprocess
+    import sys
+
+    path = TESTDATA / "rate" / "17_clue.txt"
+    cache = tmp_path / "cache"
+    cli = cli_ratings(sudoku_bin, path)
+    for k in range(2):
+        out = tmp_path / f"out{k}"
+        args = ["--master", "local[2]", "--jvm-cache", "--jvm-cache-dir", str(cache), str(path), str(out)]
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "examples" / "spark_rate.py"), *args],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert done.returncode == 0, done.stderr
+        archives = glob.glob(os.path.join(cache, "spark-*.jsa"))
+        assert len(archives) == 1 and os.path.getsize(archives[0]) > 0
+        assert not glob.glob(os.path.join(cache, "*.tmp"))
+        check_against_cli(rows_of(out), cli)
+
+
 def test_spark_solve_writes_parquet(tmp_path):
     from pyspark.sql import SparkSession
 

@@ -59,6 +59,11 @@ def test_sizes_and_grid_form():
     r = st.solve(sixteen)
     assert (r.status, r.method) == ("unique", "wide")
     assert st.solve(sixteen, method="mrv-hidden").solution == r.solution
+    # the solution's characters (written straight into the string): the
+    # givens kept, every digit once per row
+    assert all(g in ".0" or g == s for g, s in zip(sixteen, r.solution))
+    assert all(sorted(r.solution[i : i + 16]) == sorted("123456789ABCDEFG") for i in range(0, 256, 16))
+    assert r.puzzle.replace(".", "") == sixteen.replace(".", "").replace("0", "")
     with pytest.raises(ValueError, match="9x9 grids only"):
         st.solve(sixteen, method="fast")
 
