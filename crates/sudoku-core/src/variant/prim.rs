@@ -69,6 +69,10 @@ pub(crate) struct Linear {
     groups: Vec<(i32, Vec<u16>)>,
     /// Per term, the index of its group.
     group_of: Vec<u16>,
+    /// The largest coefficient's size times (n - 1): a slack both ways of
+    /// at least this leaves every cell all its digits (set by
+    /// [`Linear::finish`]; until then never reached).
+    span: i32,
 }
 
 /// The bounds of a group of distinct-digit cells' sum, and what they keep
@@ -196,6 +200,7 @@ impl Linear {
             rhs,
             groups,
             group_of,
+            span: i32::MAX,
         }
     }
 
@@ -258,6 +263,8 @@ impl Linear {
             }
         }
         self.groups = best;
+        let widest = self.terms.iter().map(|t| t.1.abs()).max().unwrap_or(0);
+        self.span = widest * (n as i32 - 1).max(0);
         self.group_of = self
             .terms
             .iter()
@@ -302,6 +309,15 @@ impl Linear {
             return Err(Contradiction);
         }
         let (slack_lo, slack_hi) = (self.rhs - lo, hi - self.rhs);
+        // Leaving a cell out of its group lowers the group's upper bound by
+        // at most n and its lower bound by at least 1 (each of the three
+        // bounds moves so), so a cell can lose a digit only where a slack
+        // is under |k|·(n − 1): with both slacks at least that, the second
+        // pass would keep every digit, and only the exact step for few open
+        // cells can narrow.
+        if slack_lo.min(slack_hi) >= self.span {
+            return self.few_open(d);
+        }
         for (i, (k, cells)) in self.groups.iter().enumerate() {
             // A lone cell whose range is narrower than both slacks loses
             // nothing: the others can make up any of its digits.
