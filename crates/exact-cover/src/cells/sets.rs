@@ -546,7 +546,7 @@ impl Sets {
             w += 1;
         }
         let n1 = self.n1;
-        // one borrow of the arrays for the whole option
+        // one borrow of the arrays for the whole option (field by field, not `hot()`: `colour` is read beside it)
         let mut hot = Hot {
             nodes: &mut self.nodes,
             set: &mut self.set,
