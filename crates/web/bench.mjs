@@ -1,7 +1,7 @@
 // The offline engine's calls in WebAssembly, under Node: `/api/count` on
 // every puzzle of a file through the page's engine (www/engine/, the
 // wasm-bindgen output of crates/web), as the page's worker makes them
-// (examples/throughput.rs makes the same calls natively).
+// (examples/api_throughput.rs makes the same calls natively).
 //
 //   node crates/web/bench.mjs PUZZLES.txt [ENGINE_DIR]
 

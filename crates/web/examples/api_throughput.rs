@@ -3,7 +3,7 @@
 //! build's against (`crates/web/bench.mjs` makes the same calls on
 //! the page's WebAssembly engine, `www/engine/`).
 //!
-//! `cargo run --release -p sudoku-web --example throughput -- PUZZLES.txt`
+//! `cargo run --release -p sudoku-web --example api_throughput -- PUZZLES.txt`
 
 use std::time::Instant;
 
