@@ -99,7 +99,8 @@ pub struct GenerateArgs {
     pub rating: Option<String>,
     /// A technique the solving path must use (repeatable or comma-separated).
     /// With --profile se|sukaku: an Explainer ladder entry, by its title
-    /// ("Forcing Chains & Cycles", "X-Wing") or kebab-case name
+    /// ("Forcing Chains & Cycles", "X-Wing"; a title with commas, such as
+    /// "Scraper, Kite, Turbot", as one argument) or kebab-case name
     /// (forcing-chains-cycles, x-wing).
     #[arg(long, value_name = "TECHNIQUE")]
     pub require: Vec<String>,
@@ -236,7 +237,18 @@ pub fn config_of(args: &GenerateArgs) -> anyhow::Result<GeneratorConfig> {
     }
     c.se = args.profile.explainer();
     for list in &args.require {
-        for name in list.split(',').filter(|n| !n.trim().is_empty()) {
+        // an Explainer title may hold commas ("Scraper, Kite, Turbot"): a
+        // whole argument that is one title is not split
+        let whole = c.se.is_some_and(|profile| {
+            let want = list.trim();
+            (profile.ladder().iter()).any(|p| p.title().eq_ignore_ascii_case(want))
+        });
+        let names: Vec<&str> = if whole {
+            vec![list.as_str()]
+        } else {
+            list.split(',').collect()
+        };
+        for name in names.into_iter().filter(|n| !n.trim().is_empty()) {
             if let Some(profile) = c.se {
                 let p = parse_ladder_entry(profile, name)?;
                 if !c.se_require.contains(&p) {

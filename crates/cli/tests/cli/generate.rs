@@ -724,4 +724,19 @@ fn explainer_targets_hold_for_sudoku_rate_issue_14() {
             .code(2)
             .stderr(predicate::str::contains(flag));
     }
+    // A title with commas is one entry when given whole (it is looked for,
+    // not refused as three unknown names); split, its pieces are unknown.
+    sudoku()
+        .args(["generate", "--progress", "never", "--profile", "sukaku"])
+        .args(["--require", "Scraper, Kite, Turbot", "--max-attempts", "1"])
+        .assert()
+        .stderr(predicate::str::contains("unknown").not());
+    sudoku()
+        .args(["generate", "--progress", "never", "--profile", "sukaku"])
+        .args(["--require", "Scraper,x-wing", "--max-attempts", "1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "unknown sukaku technique 'Scraper'",
+        ));
 }
