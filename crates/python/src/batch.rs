@@ -153,16 +153,13 @@ fn read_chunk(py: Python<'_>, input: &mut Input, mut chunk: Chunk) -> (Chunk, Op
                 *pos = 0;
                 let block = file.bind(py).call_method1("read", (BLOCK,));
                 let read = block.and_then(|block| {
-                    if let Ok(s) = block.cast::<PyString>() {
-                        carry.extend_from_slice(s.to_str()?.as_bytes());
-                    } else if let Ok(b) = block.cast::<PyBytes>() {
-                        carry.extend_from_slice(b.as_bytes());
-                    } else {
+                    let Some(bytes) = text_bytes(&block)? else {
                         let kind = block.get_type().name()?;
                         return Err(PyTypeError::new_err(format!(
                             "the file's read() gave a {kind}, not a str or bytes"
                         )));
-                    }
+                    };
+                    carry.extend_from_slice(bytes);
                     Ok(block.len()? == 0)
                 });
                 match read {
@@ -176,17 +173,14 @@ fn read_chunk(py: Python<'_>, input: &mut Input, mut chunk: Chunk) -> (Chunk, Op
             for k in 0..CHUNK as u64 {
                 let Some(item) = iter.next() else { break };
                 let pushed = item.and_then(|item| {
-                    if let Ok(s) = item.cast::<PyString>() {
-                        chunk.push(s.to_str()?.as_bytes());
-                    } else if let Ok(b) = item.cast::<PyBytes>() {
-                        chunk.push(b.as_bytes());
-                    } else {
+                    let Some(bytes) = text_bytes(&item)? else {
                         let kind = item.get_type().name()?;
                         return Err(PyTypeError::new_err(format!(
                             "puzzle {} of the batch is a {kind}, not a str or bytes",
                             first + k
                         )));
-                    }
+                    };
+                    chunk.push(bytes);
                     Ok(())
                 });
                 if let Err(e) = pushed {
@@ -640,4 +634,13 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(count_batch, m)?)?;
     m.add_function(wrap_pyfunction!(rate_batch, m)?)?;
     Ok(())
+}
+
+/// The bytes of a `str` (as UTF-8) or of a `bytes` object; `None` for any
+/// other type (the caller words the error).
+fn text_bytes<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Option<&'a [u8]>> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(Some(s.to_str()?.as_bytes()));
+    }
+    Ok(obj.cast::<PyBytes>().ok().map(|b| b.as_bytes()))
 }
