@@ -158,6 +158,102 @@ def solve_partition(numbered_lines):
         yield (numbers.popleft(), r.puzzle, r.status, r.solution, r.error)
 
 
+def csv_field(value):
+    """One CSV field as Spark's CSV writer would read it back: empty for
+    None, quoted (a quote doubled, as RFC 4180) when it holds a comma, a
+    quote or a line end."""
+    if value is None:
+        return ""
+    text = value if isinstance(value, str) else str(value)
+    if "," in text or '"' in text or "\n" in text or "\r" in text:
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+# CSV lines sent to the JVM at a time (one record of the text file: the JVM
+# writes it as it comes, so a block costs it one string, not 1,024 rows)
+CSV_BLOCK = 1024
+
+
+def csv_partition(task, starts):
+    """The CSV text path: one partition's lines (bytes, as `textFile(...,
+    use_unicode=False)` gives them) numbered from `starts[index]`, through
+    one rate_batch or solve_batch, out as CSV text with a header, in
+    blocks of lines. No row object is made or pickled, and the JVM only
+    writes the text (`saveAsTextFile`, the Python side's bytes passed
+    through as they are)."""
+    header = ",".join(f.name for f in (RATE_SCHEMA if task == "rate" else SOLVE_SCHEMA).fields)
+
+    def run(index, lines):
+        import collections
+
+        import sudoku_toolkit as st  # imported on the executor
+
+        numbers = collections.deque()
+
+        def puzzles():
+            n = starts[index]
+            for text in lines:
+                n += 1
+                stripped = text.strip()
+                if stripped and not stripped.startswith(b"#"):
+                    numbers.append(n)
+                    yield text
+
+        field = csv_field
+        if task == "rate":
+            lines_out = (
+                f"{numbers.popleft()},{','.join(map(field, r.as_row()))}"
+                for r in st.rate_batch(puzzles(), threads=1, errors="record")
+            )
+        else:
+            lines_out = (
+                f"{numbers.popleft()},{field(r.puzzle)},{r.status},{field(r.solution)},{field(r.error)}"
+                for r in st.solve_batch(puzzles(), threads=1, errors="record")
+            )
+        yield header.encode()
+        while True:
+            block = list(itertools.islice(lines_out, CSV_BLOCK))
+            if not block:
+                return
+            yield "\n".join(block).encode()
+
+    return run
+
+
+def line_starts(lines):
+    """The index (from 0, over the whole input) of each partition's first
+    line, or None. The lines of each partition are counted on the JVM
+    (Scala's `RDD.zipWithIndex` counts them when it is made, a job that
+    reads the input in the JVM alone: no Python worker, no line sent to
+    Python). None if the JVM's RDD cannot be reached (not a `textFile`
+    RDD, another Spark version)."""
+    try:
+        zipped = lines._jrdd.rdd().zipWithIndex()
+        starts = [p.startIndex() for p in zipped.partitions()]
+    except Exception:  # py4j errors, private API changed
+        return None
+    return starts if len(starts) == lines.getNumPartitions() else None
+
+
+def save_csv_text(sc, text, output):
+    """Write an RDD of CSV text blocks (bytes) to the directory `output`
+    (replaced if it exists) as Spark's CSV writer would: part files named
+    part-NNNNN.csv, each with its header, and _SUCCESS. Through Hadoop's
+    FileSystem, so any URL Spark writes to works."""
+    jvm = sc._jvm
+    path = jvm.org.apache.hadoop.fs.Path(output)
+    fs = path.getFileSystem(sc._jsc.hadoopConfiguration())
+    if fs.exists(path):
+        fs.delete(path, True)
+    text._bypass_serializer = True  # the bytes go to the JVM as they are
+    text._jrdd.map(jvm.BytesToString()).saveAsTextFile(output)
+    for status in fs.listStatus(path):
+        name = status.getPath().getName()
+        if name.startswith("part-") and not name.endswith(".csv"):
+            fs.rename(status.getPath(), jvm.org.apache.hadoop.fs.Path(path, name + ".csv"))
+
+
 # In local mode every task runs in the driver's JVM, and for a job of
 # seconds its optimising JIT compiler (C2) costs more CPU than it saves: with
 # the first tier only, the whole 4 x 17-clue job took a third less CPU.
@@ -356,36 +452,56 @@ def main(argv=None):
     if args.master and args.master.startswith("local"):
         # local mode: the workers run this Python (with the package)
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    builder = SparkSession.builder.appName(f"sudoku {args.task}")
-    if args.master:
-        builder = builder.master(args.master)
     local = bool(args.master and args.master.startswith("local"))
+    options = {"spark.app.name": f"sudoku {args.task}", "spark.ui.showConsoleProgress": "false"}
+    if args.master:
+        options["spark.master"] = args.master
     java_options = args.java_options if args.java_options is not None else (QUICK_JIT if local else "")
     archive = None
     if args.jvm_cache and local:
         cds, archive = jvm_cache_options(jvm_cache_file(args.jvm_cache_dir))
         java_options = f"{java_options} {cds}".strip()
     if java_options:
-        builder = builder.config("spark.driver.extraJavaOptions", java_options)
+        options["spark.driver.extraJavaOptions"] = java_options
     if local:
         # nobody looks at the web UI of a local batch job; not starting it
         # saves part of the session's start
-        builder = builder.config("spark.ui.enabled", "false")
-    from pyspark import SparkContext
+        options["spark.ui.enabled"] = "false"
+    from pyspark import SparkConf, SparkContext
 
     # the options above apply only to a JVM launched now (not to one an
     # earlier session of this process left running)
     launched = SparkContext._gateway is None
-    spark = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
-    sc = spark.sparkContext
-    sc.setLogLevel("WARN")
-    phase("session")
     schema = RATE_SCHEMA if args.task == "rate" else SOLVE_SCHEMA
     engine = "rdd" if args.pipe else args.engine
+    # the package's rows written as CSV text: no DataFrame, so no
+    # SparkSession (Spark SQL's session is not made)
+    text_path = engine == "rdd" and not args.pipe and args.format == "csv"
+    if text_path:
+        sc = SparkContext.getOrCreate(SparkConf().setAll(list(options.items())))
+        spark = None
+    else:
+        builder = SparkSession.builder
+        for key, value in options.items():
+            builder = builder.config(key, value)
+        spark = builder.getOrCreate()
+        sc = spark.sparkContext
+    sc.setLogLevel("WARN")
+    phase("session")
     if engine == "arrow" and not arrow_available(spark):
         spark.stop()
         ap.error("--engine arrow needs PySpark 4.2 or later, pyarrow and pandas")
-    if engine == "arrow":
+    if text_path:
+        lines = sc.textFile(args.input, minPartitions=args.partitions, use_unicode=False) if args.partitions else sc.textFile(args.input, use_unicode=False)
+        starts = line_starts(lines)
+        if starts is None:
+            # count each partition's lines through Python instead
+            counts = lines.mapPartitions(lambda it: [sum(1 for _ in it)]).collect()
+            starts = list(itertools.accumulate([0] + counts[:-1]))
+        phase("numbering")
+        save_csv_text(sc, lines.mapPartitionsWithIndex(csv_partition(args.task, starts)), args.output)
+        df = None
+    elif engine == "arrow":
         if args.partitions:
             # splits of about 1/partitions of the input (the open cost
             # would otherwise keep a small file in one split)
@@ -413,13 +529,14 @@ def main(argv=None):
         # the rows are made to the schema above; checking each one again in
         # Python would cost about as much as making it
         df = spark.createDataFrame(rows, schema, verifySchema=False)
-    writer = df.write.mode("overwrite")
-    if args.format == "csv":
-        writer.option("header", True).csv(args.output)
-    else:
-        writer.parquet(args.output)
+    if df is not None:
+        writer = df.write.mode("overwrite")
+        if args.format == "csv":
+            writer.option("header", True).csv(args.output)
+        else:
+            writer.parquet(args.output)
     phase("job")
-    spark.stop()
+    (spark or sc).stop()
     if local and launched:
         end_jvm(archive)
     phase("stop")

@@ -30,11 +30,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyIterator, PySlice, PyString};
 use sudoku_core::format::{self, LINE_LENGTHS};
 use sudoku_core::pipeline::Pipeline;
-use sudoku_core::{Grid, Size};
+use sudoku_core::{Candidates, Grid, Size};
 
 use crate::sudoku::{
     ErrorInfo, RateAnswer, Rating, SolveAnswer, SolveOptions, SolveResult, Solved, Status, Worker,
-    rate_text, rater,
+    is_pencilmark_line, rate_text, rater,
 };
 use crate::thread_count;
 
@@ -514,6 +514,13 @@ fn solve_record(
         return match format::read_cells_into(grid, bytes, 1, 1) {
             Ok(()) => worker.solve(opts, grid, false, Some(index), cells),
             Err(e) => SolveAnswer::error(lossy(bytes), e.into(), Some(index)),
+        };
+    }
+    if is_pencilmark_line(bytes) {
+        let text = lossy(bytes);
+        return match Candidates::parse_pencilmarks(&text) {
+            Ok(c) => worker.solve_pencilmarks(opts, &c, Some(index), cells),
+            Err(e) => SolveAnswer::error(text, ErrorInfo::from(e), Some(index)),
         };
     }
     let text = lossy(bytes);

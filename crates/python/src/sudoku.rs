@@ -15,6 +15,7 @@ use sudoku_core::format::{self, LINE_LENGTHS};
 use sudoku_core::generate::{Generator, GeneratorConfig, Symmetry, puzzle_seed};
 use sudoku_core::pipeline::Pipeline;
 use sudoku_core::rate::{Band, Config as RateConfig, HintLevel, Outcome, Rater, Technique};
+use sudoku_core::solve::fast::Fast;
 use sudoku_core::solve::{Method, Solver};
 use sudoku_core::{Candidates, Grid, Limits, Report, Size, StopReason};
 
@@ -318,6 +319,8 @@ impl Solved {
 /// A worker's reusable solvers (one per method, made on first use).
 pub(crate) struct Worker {
     solvers: Vec<Option<Box<dyn Solver + Send>>>,
+    /// The bit-parallel solver for pencilmark lines (made on first use).
+    fast: Option<Fast>,
     /// Whether searches read the clock for `Stats.seconds` (off in
     /// batches, as on the command line without --stats: two clock reads
     /// are a few percent of a 9×9 solve).
@@ -328,7 +331,73 @@ impl Worker {
     pub(crate) fn new(timed: bool) -> Worker {
         Worker {
             solvers: (0..Method::ALL.len()).map(|_| None).collect(),
+            fast: None,
             timed,
+        }
+    }
+
+    /// Solve a 9×9 pencilmark position over exactly its candidates, with
+    /// `fast` (as `sudoku solve` does with a pencilmark line): the puzzle
+    /// of the answer is its filled cells, every solution keeps each cell
+    /// within its candidates. Other methods and sizes are an error record.
+    pub(crate) fn solve_pencilmarks(
+        &mut self,
+        opts: &SolveOptions,
+        candidates: &Candidates,
+        index: Option<u64>,
+        cells: &mut Vec<u8>,
+    ) -> SolveAnswer {
+        let refuse = |message: String| {
+            let e = ErrorInfo {
+                message,
+                line: 1,
+                column: 1,
+            };
+            SolveAnswer::error(candidates.to_pencilmarks(), e, index)
+        };
+        if !matches!(opts.method, None | Some(Method::Fast)) {
+            let m = opts.method.map_or("auto", Method::name);
+            return refuse(format!(
+                "pencilmark input is solved by the fast method only, not {m}: use method='auto' or 'fast'"
+            ));
+        }
+        if candidates.size() != Size::NINE {
+            return refuse(format!(
+                "pencilmark input is supported for 9x9 grids, not {}",
+                candidates.size()
+            ));
+        }
+        let mut masks = [0u16; 81];
+        for (cell, m) in masks.iter_mut().enumerate() {
+            // a 9×9 mask has nine bits
+            *m = candidates.pencilmark(cell) as u16;
+        }
+        let timed = self.timed;
+        let fast = self.fast.get_or_insert_with(|| {
+            let mut f = Fast::new();
+            f.set_timed(timed);
+            f
+        });
+        let keep = if opts.counting { 0 } else { 2 };
+        let start = cells.len();
+        let end = start + 81 * (1 + keep);
+        cells.extend_from_slice(candidates.to_grid().cells());
+        let report = fast.search_candidates(&masks, &opts.limits(), &mut |s: &Grid| {
+            if cells.len() < end {
+                cells.extend_from_slice(s.cells());
+            }
+            ControlFlow::Continue(())
+        });
+        SolveAnswer {
+            cells: start..cells.len(),
+            side2: 81,
+            text: None,
+            status: Status::of(&report),
+            report: Some(report),
+            method: Method::Fast.name(),
+            counting: opts.counting,
+            index,
+            error: None,
         }
     }
 
@@ -530,11 +599,27 @@ fn parse_puzzle(py: Python<'_>, text: &str) -> PyResult<Grid> {
     format::parse_one(text).map_err(|e| ErrorInfo::from(e).raise(py, None))
 }
 
+/// Whether `text` (trimmed) has the shape of a pencilmark line: n³
+/// characters (64, 729 or 4096) and no blank. The command line's rule.
+pub(crate) fn is_pencilmark_line(text: &[u8]) -> bool {
+    matches!(text.len(), 64 | 729 | 4096) && text.iter().all(u8::is_ascii_graphic)
+}
+
 fn solve_one(py: Python<'_>, puzzle: &str, opts: SolveOptions) -> PyResult<SolveResult> {
-    let grid = parse_puzzle(py, puzzle)?;
     let mut cells = Vec::new();
-    let answer =
-        py.detach(|| WORKER.with(|w| w.borrow_mut().solve(&opts, &grid, true, None, &mut cells)));
+    let answer = if is_pencilmark_line(puzzle.trim().as_bytes()) {
+        let candidates = Candidates::parse_pencilmarks(puzzle.trim())
+            .map_err(|e| ErrorInfo::from(e).raise(py, None))?;
+        py.detach(|| {
+            WORKER.with(|w| {
+                w.borrow_mut()
+                    .solve_pencilmarks(&opts, &candidates, None, &mut cells)
+            })
+        })
+    } else {
+        let grid = parse_puzzle(py, puzzle)?;
+        py.detach(|| WORKER.with(|w| w.borrow_mut().solve(&opts, &grid, true, None, &mut cells)))
+    };
     if let (Status::Error, Some(e)) = (answer.status, &answer.error) {
         return Err(PyValueError::new_err(e.message.clone()));
     }
