@@ -594,6 +594,18 @@ impl SolveResult {
     }
 }
 
+/// Append `text` to `out` as a CSV field: quoted, its quotes doubled
+/// (RFC 4180), when it holds a comma, a quote or a line end.
+pub(crate) fn csv_field(out: &mut String, text: &str) {
+    if text.contains([',', '"', '\n', '\r']) {
+        out.push('"');
+        out.push_str(&text.replace('"', "\"\""));
+        out.push('"');
+    } else {
+        out.push_str(text);
+    }
+}
+
 /// Parse one puzzle (line or grid form) or raise `ParseError`.
 fn parse_puzzle(py: Python<'_>, text: &str) -> PyResult<Grid> {
     format::parse_one(text).map_err(|e| ErrorInfo::from(e).raise(py, None))
@@ -911,6 +923,33 @@ impl Rating {
     fn index(&self) -> Option<u64> {
         self.inner.index
     }
+    /// The fields of [`as_row`](Self::as_row) as one CSV line (no line
+    /// end): a field quoted, its quotes doubled (RFC 4180), when it holds a
+    /// comma, a quote or a line end; None as an empty field; the rating as
+    /// Python's `repr` writes it. For writers of CSV text (the Spark
+    /// example's workers): one call and one string a row.
+    fn as_csv(&self) -> String {
+        let (puzzle, status, rating, band, hardest, techniques, error) = self.as_row();
+        let mut out = String::with_capacity(puzzle.len() + 128);
+        csv_field(&mut out, &puzzle);
+        out.push(',');
+        out.push_str(status);
+        out.push(',');
+        if let Some(r) = rating {
+            // Debug is the shortest text that reads back, as Python's repr
+            out += &format!("{r:?}");
+        }
+        for field in [band, hardest] {
+            out.push(',');
+            out.push_str(field.unwrap_or(""));
+        }
+        for field in [techniques, error] {
+            out.push(',');
+            csv_field(&mut out, field.as_deref().unwrap_or(""));
+        }
+        out
+    }
+
     /// The rating as one tuple, for tables (a Spark row, a CSV line):
     /// `(puzzle, status, rating, band, hardest, techniques, error)`, where
     /// `techniques` is `"name:steps,..."` sorted by name (None when no

@@ -237,3 +237,16 @@ def test_rating_as_row():
     assert row[6] is None
     (bad,) = st.rate_batch(["12"], errors="record")
     assert bad.as_row()[1] == "error" and bad.as_row()[2:6] == (None, None, None, None) and bad.as_row()[6]
+
+
+def test_rating_as_csv_reads_back_as_the_row():
+    import csv
+
+    (r, bad) = st.rate_batch([P, "12,3"], errors="record")
+    for rating in (r, bad):
+        (fields,) = list(csv.reader([rating.as_csv()]))
+        row = rating.as_row()
+        assert fields == ["" if v is None else repr(v) if isinstance(v, float) else v for v in row]
+    # the techniques and the error hold commas: quoted
+    assert r.as_csv().count('"') == 2 and "," in r.as_row()[5]
+    assert "," in bad.as_row()[6] and bad.as_csv().endswith('"')

@@ -108,6 +108,10 @@ class Rating:
         """`(puzzle, status, rating, band, hardest, techniques, error)` in one
         call, for tables (a Spark row, a CSV line): `techniques` is
         `"name:steps,..."` sorted by name, None when no technique was used."""
+    def as_csv(self) -> str:
+        """The fields of `as_row` as one CSV line, no line end: a field with
+        a comma, quote or line end quoted (quotes doubled, RFC 4180), None
+        empty, the rating as `repr` writes it."""
 
 class Step:
     """One step of the human-style path."""
