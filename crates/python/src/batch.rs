@@ -136,9 +136,21 @@ fn read_chunk(py: Python<'_>, input: &mut Input, mut chunk: Chunk) -> (Chunk, Op
         } => {
             while chunk.ends.len() < CHUNK {
                 let rest = &carry[*pos..];
-                if let Some(nl) = memchr::memchr(b'\n', rest) {
-                    chunk.push(&rest[..=nl]);
-                    *pos += nl + 1;
+                // the whole lines of the block, up to the chunk's size,
+                // copied in one piece (a copy per line was a call to
+                // memmove per puzzle on the caller's thread)
+                let base = chunk.bytes.len();
+                let mut taken = 0;
+                for nl in memchr::memchr_iter(b'\n', rest) {
+                    chunk.ends.push(base + nl + 1);
+                    taken = nl + 1;
+                    if chunk.ends.len() == CHUNK {
+                        break;
+                    }
+                }
+                if taken > 0 {
+                    chunk.bytes.extend_from_slice(&rest[..taken]);
+                    *pos += taken;
                     continue;
                 }
                 if *eof {
