@@ -328,7 +328,8 @@ def local_python_workers(options):
         # the JVM, launched by this process, passes its PYTHONPATH on to
         # the workers (after Spark's zips)
         path = os.environ.get("PYTHONPATH")
-        os.environ["PYTHONPATH"] = here + (os.pathsep + path if path else "")
+        if here not in (path or "").split(os.pathsep):
+            os.environ["PYTHONPATH"] = here + (os.pathsep + path if path else "")
         options["spark.python.daemon.module"] = "spark_local_daemon"
     threading.Thread(target=importlib.import_module, args=("pyspark.testing.utils",), daemon=True).start()
 

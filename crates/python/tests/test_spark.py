@@ -122,6 +122,24 @@ def test_spark_solve_writes_parquet(tmp_path):
     assert [(r.puzzle, r.status, r.solution) for r in rows] == [(p, "unique", s) for p, s in want]
 
 
+def test_spark_solve_csv_text_quotes_errors_and_takes_pencilmarks(tmp_path):
+    """The CSV text path (the default for CSV): line numbers over the whole
+    input (comments and blank lines skipped but counted), bad records as
+    rows with status "error" and their message quoted, a pencilmark line
+    solved over its candidates."""
+    p, s = next(line.split()[:2] for line in (TESTDATA / "rate" / "17_clue.txt").read_text().splitlines() if line and not line.startswith("#"))
+    marks = "".join("123456789" if c == "." else "." * (int(c) - 1) + c + "." * (9 - int(c)) for c in p)
+    path = tmp_path / "in.txt"
+    path.write_text(f"# a comment\n{p}\n\n12,3\n{marks}\n{p} with a comment, and a comma\n")
+    out = tmp_path / "out"
+    args = ["--master", "local[2]", "--task", "solve", "--partitions", "2", str(path), str(out)]
+    assert example("spark_rate").main(args) == 0
+    assert len(glob.glob(os.path.join(out, "part-*.csv"))) == 2
+    rows = [(r["line"], r["puzzle"], r["status"], r["solution"]) for r in rows_of(out)]
+    assert rows == [("2", p, "unique", s), ("4", "12,3", "error", ""), ("5", p, "unique", s), ("6", p, "unique", s)]
+    assert "," in rows_of(out)[1]["error"]
+
+
 @pytest.mark.parametrize(
     "name, depth, total",
     [("pent6x10.dlx", 3, 9356), ("pent6x10-sym.dlx", 3, 2339), ("queens14", 4, 365596)],

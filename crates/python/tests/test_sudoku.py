@@ -181,3 +181,61 @@ def test_hints_and_generated_puzzles_equal_the_command_line(sudoku_bin):
         assert run([sudoku_bin, "hint", P, "--level", str(level)]).strip() == st.hint(P, level=level).text
     cli = run([sudoku_bin, "generate", "-n", "3", "--seed", "11", "--difficulty", "medium"]).split()
     assert cli == st.generate(3, seed=11, difficulty="medium")
+
+
+def marks_of(cells):
+    """A 9x9 pencilmark line: each cell's candidates (a set of digits)."""
+    return "".join("".join(str(d) if d in c else "." for d in range(1, 10)) for c in cells)
+
+
+def given_marks(puzzle):
+    return marks_of([set(range(1, 10)) if ch == "." else {int(ch)} for ch in puzzle])
+
+
+def test_solve_and_count_take_pencilmark_lines():
+    marks = given_marks(P)
+    assert len(marks) == 729
+    r = st.solve(marks)
+    assert (r.status, r.solution, r.method, r.puzzle) == ("unique", S, "fast", P)
+    assert st.count(marks).count == 1 and st.count(marks).complete
+    # the candidates are searched exactly: the solution's digit taken out of
+    # the first empty cell leaves no solution
+    first = P.index(".")
+    cells = [set(range(1, 10)) if ch == "." else {int(ch)} for ch in P]
+    cells[first].discard(int(S[first]))
+    assert st.solve(marks_of(cells)).status == "none"
+    # every cell has two candidates, the solution's digit and one more: the
+    # pencilmarks alone decide
+    pairs = [{int(d), int(d) % 9 + 1} for d in S]
+    r = st.solve(marks_of(pairs))
+    assert r.status in ("unique", "multiple") and (r.status == "multiple" or r.solution == S)
+    assert all(int(d) in c for d, c in zip(r.solution, pairs))
+    assert st.solve(marks_of([set(range(1, 10))] * 81)).status == "multiple"
+
+
+def test_pencilmark_batches_match_the_cli(sudoku_bin, tmp_path):
+    cells = [set(range(1, 10)) if ch == "." else {int(ch)} for ch in P]
+    cells[P.index(".")].discard(int(S[P.index(".")]))
+    lines = [given_marks(P), marks_of(cells), marks_of([{int(d), int(d) % 9 + 1} for d in S]), marks_of([set(range(1, 10))] * 81)]
+    path = tmp_path / "marks.txt"
+    path.write_text("\n".join(lines) + "\n")
+    cli = [json.loads(line) for line in run([sudoku_bin, "solve", "--format", "json", str(path)]).splitlines()]
+    got = list(st.solve_batch(lines, threads=2))
+    assert [(r.status, r.solution) for r in got] == [(c["status"], c.get("solution")) for c in cli]
+    counted = list(st.count_batch(lines))
+    assert [r.status for r in counted] == [c["status"] for c in cli]
+
+
+def test_pencilmarks_need_fast_and_9x9():
+    marks = given_marks(P)
+    with pytest.raises(ValueError, match="fast method only"):
+        st.solve(marks, method="dlx")
+    (bad,) = st.solve_batch([marks], method="mrv", errors="record")
+    assert bad.status == "error" and "fast method only" in bad.error
+    assert st.solve(marks, method="fast").status == "unique"
+    four = "1234" * 16  # a 4x4 pencilmark line (64 characters)
+    with pytest.raises(ValueError, match="9x9"):
+        st.solve(four)
+    with pytest.raises(st.ParseError) as e:
+        st.solve(marks[:100] + "x" + marks[101:])
+    assert (e.value.line, e.value.column) == (1, 101)
