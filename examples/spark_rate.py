@@ -25,9 +25,15 @@ Two ways to run the work on the executors:
   executors need the package: `pip install ./crates/python` on each node,
   or ship the wheel (`--py-files` does not work for compiled modules; use
   a Python environment archive, see Spark's "Python Package Management").
-  The default engine (rdd) reads with `textFile`, numbers the lines from
-  each partition's line count (counted on the JVM: no pass of the input
-  through Python) and sends rows back as tuples. --engine arrow (PySpark
+  The default engine (rdd) reads with `textFile` and numbers the lines
+  from each partition's line count (counted on the JVM: no pass of the
+  input through Python). For CSV the workers write the rows as CSV text
+  themselves (`Rating.as_csv`, a block of lines per record, passed to the
+  JVM's `saveAsTextFile` as bytes): no row objects, no pickling, no
+  DataFrame and no SparkSession; the part files are named part-NNNNN.csv,
+  each with the header, as Spark's CSV writer names them (fields quoted
+  as RFC 4180: a quote inside is doubled). For Parquet the rows go back
+  as tuples to a DataFrame. --engine arrow (PySpark
   4.2 or later, pyarrow and pandas) reads and numbers the lines in the JVM
   (`spark.read.text`, `DataFrame.zipWithIndex`: no Python pass over the
   input) and moves them to Python and back as Arrow record batches
@@ -43,10 +49,17 @@ Two ways to run the work on the executors:
 
 In local mode (--master local[...]) the driver JVM runs with the first JIT
 tier only (--java-options), without the web UI, and ends with the run;
+the Python workers' daemon imports the installed pyspark rather than
+Spark's zip of it (spark_local_daemon.py, next to this file: from the zip
+Python compiles pyspark from source on every start), the modules PySpark's
+py4j converters import are imported while the JVM starts, and the stop
+does not wait for the accumulator server's half-second poll;
 --jvm-cache keeps a class-data archive of that JVM (AppCDS, JDK 13 or
-later; about 150 MB, one per Spark installation, in --jvm-cache-dir,
+later; 75 to 150 MB: the classes the run that wrote it loaded; one per
+Spark installation, in --jvm-cache-dir,
 default ~/.cache/sudoku-toolkit): the first run writes it as its JVM exits (a slower
-run), later runs start from it (about 4 s less CPU on a 2-core machine).
+run), later runs start from it (on 4 x the 17-clue set and two cores,
+1.8x the command line's wall time instead of 2.4x; BENCHMARKS.md).
 Delete the file to make it again (after a JDK upgrade, say).
 
 Spark runs one task per core, so each task solves on one thread
@@ -474,7 +487,7 @@ def main(argv=None):
     ap.add_argument(
         "--jvm-cache",
         action="store_true",
-        help="local mode: start the driver JVM from a class-data archive (written by the first run, about 150 MB; "
+        help="local mode: start the driver JVM from a class-data archive (written by the first run, 75 to 150 MB; "
         "that run is slower), which makes the next starts cheaper",
     )
     ap.add_argument(
