@@ -643,7 +643,8 @@ fn solve_one(py: Python<'_>, puzzle: &str, opts: SolveOptions) -> PyResult<Solve
     SolveResult::new(py, Arc::new(solved), 0)
 }
 
-/// Solve a puzzle and check its uniqueness (see the stub for the details).
+/// Solve a puzzle (or a 9×9 pencilmark line) and check its uniqueness (see
+/// the stub for the details).
 #[pyfunction]
 #[pyo3(signature = (puzzle, method = "auto", limit = 2, timeout = None, max_nodes = None))]
 fn solve(
@@ -658,7 +659,7 @@ fn solve(
     solve_one(py, puzzle, opts)
 }
 
-/// Count a puzzle's solutions up to `limit`.
+/// Count a puzzle's (or a 9×9 pencilmark line's) solutions up to `limit`.
 #[pyfunction]
 #[pyo3(signature = (puzzle, limit = 2, method = "auto", timeout = None, max_nodes = None))]
 fn count(

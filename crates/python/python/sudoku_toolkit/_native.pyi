@@ -4,7 +4,9 @@ Puzzles are strings: a line of n² characters (16, 81, 256 or 625; `.`, `0`
 or `_` for a blank, letters for digits above 9; text after the puzzle and a
 blank is a comment), or a grid of n lines with or without `|`, `-`, `+`
 borders. `rate`, `hint` and `explain` also take a pencilmark line (n³
-characters: each cell lists its candidates, `.` for an eliminated one).
+characters: each cell lists its candidates, `.` for an eliminated one);
+`solve`, `count` and their batches take a 9×9 one (729 characters),
+searched by `fast` over exactly its candidates.
 
 Statuses, method names and stop reasons are the command line's:
 status "unique" | "multiple" | "none" | "unknown" (a limit stopped the
@@ -171,6 +173,9 @@ def solve(
 ) -> Result:
     """Solve a puzzle and check that its solution is unique.
 
+    A 9×9 pencilmark line (729 characters) is searched by `fast` over
+    exactly its candidates (another method, or another size, raises
+    ValueError); the result's `puzzle` is then its filled cells.
     `limit`: stop after this many solutions (2 tells unique from multiple).
     `timeout` (seconds) and `max_nodes` give up on the search: the status is
     then "unknown". Raises ParseError (a ValueError) for a bad puzzle; the
