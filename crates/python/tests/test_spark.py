@@ -159,3 +159,24 @@ def test_spark_split_count(name, depth, total, tmp_path, capsys):
     assert capsys.readouterr().out.split()[0] == str(total)
     parts = [line.split() for line in counts.read_text().splitlines()]
     assert len(parts) > 16 and sum(int(n) for _, n, _ in parts) == total
+
+
+def test_local_daemon_imports_the_installed_pyspark_only_when_it_is_the_zips_own(tmp_path, monkeypatch):
+    """spark_local_daemon moves Spark's zips behind the installed pyspark
+    when the zip is that installation's (pip's PySpark), and leaves the
+    path alone for a zip of another Spark."""
+    import sys
+
+    import pyspark
+
+    daemon = example("spark_local_daemon")
+    home = os.path.dirname(os.path.abspath(pyspark.__file__))
+    own = os.path.join(home, "python", "lib", "pyspark.zip")
+    other = str(tmp_path / "spark" / "python" / "lib" / "pyspark.zip")
+    for zip_path, moved in [(own, True), (other, False)]:
+        path = [zip_path, os.path.join(os.path.dirname(zip_path), "py4j-0-src.zip")] + [
+            p for p in sys.path if not daemon.spark_zip(p)
+        ]
+        monkeypatch.setattr(sys, "path", list(path))
+        assert daemon.installed_first() == moved
+        assert (sys.path[-2:] == path[:2]) == moved and (sys.path == path) != moved
