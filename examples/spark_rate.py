@@ -54,13 +54,14 @@ Spark's zip of it (spark_local_daemon.py, next to this file: from the zip
 Python compiles pyspark from source on every start), the modules PySpark's
 py4j converters import are imported while the JVM starts, and the stop
 does not wait for the accumulator server's half-second poll;
---jvm-cache keeps a class-data archive of that JVM (AppCDS, JDK 13 or
+and the driver JVM starts from a class-data archive (AppCDS, JDK 13 or
 later; 75 to 150 MB: the classes the run that wrote it loaded; one per
-Spark installation, in --jvm-cache-dir,
-default ~/.cache/sudoku-toolkit): the first run writes it as its JVM exits (a slower
-run), later runs start from it (on 4 x the 17-clue set and two cores,
-1.8x the command line's wall time instead of 2.4x; BENCHMARKS.md).
-Delete the file to make it again (after a JDK upgrade, say).
+Spark installation, in --jvm-cache-dir, default ~/.cache/sudoku-toolkit;
+--no-jvm-cache for none): the first run writes it as its JVM exits (a
+slower run, said on stderr), later runs start from it (on 4 x the 17-clue
+set and two cores, 1.8x the command line's wall time instead of 2.4x;
+BENCHMARKS.md). Delete the file to make it again (after a JDK upgrade,
+say).
 
 Spark runs one task per core, so each task solves on one thread
 (threads=1); parallelism comes from the partitions (--partitions, default
@@ -486,9 +487,11 @@ def main(argv=None):
     )
     ap.add_argument(
         "--jvm-cache",
-        action="store_true",
-        help="local mode: start the driver JVM from a class-data archive (written by the first run, 75 to 150 MB; "
-        "that run is slower), which makes the next starts cheaper",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="local mode (on by default there): start the driver JVM from a class-data archive (written by the "
+        "first run, 75 to 150 MB; that run is slower), which makes the next starts cheaper; --no-jvm-cache: never "
+        "read or write one",
     )
     ap.add_argument(
         "--jvm-cache-dir",
@@ -512,8 +515,14 @@ def main(argv=None):
         options["spark.master"] = args.master
     java_options = args.java_options if args.java_options is not None else (QUICK_JIT if local else "")
     archive = None
-    if args.jvm_cache and local:
+    if local and args.jvm_cache is not False:
         cds, archive = jvm_cache_options(jvm_cache_file(args.jvm_cache_dir))
+        if archive is not None:
+            print(
+                f"spark_rate: writing the driver JVM's class-data archive ({archive.rsplit('.', 2)[0]}): this "
+                "first run is slower, later ones start faster (--no-jvm-cache: none)",
+                file=sys.stderr,
+            )
         java_options = f"{java_options} {cds}".strip()
     if java_options:
         options["spark.driver.extraJavaOptions"] = java_options

@@ -64,7 +64,7 @@ def test_spark_rate_with_the_package_equals_the_cli(engine, sudoku_bin, tmp_path
             pytest.skip("DataFrame.zipWithIndex needs PySpark 4.2")
     path = TESTDATA / "rate" / "17_clue.txt"  # 100 puzzles of the 17-clue set
     out = tmp_path / "out"
-    args = ["--master", "local[2]", "--partitions", "3", "--engine", engine, str(path), str(out)]
+    args = ["--master", "local[2]", "--no-jvm-cache", "--partitions", "3", "--engine", engine, str(path), str(out)]
     assert example("spark_rate").main(args) == 0
     if engine == "arrow":
         assert len(glob.glob(os.path.join(out, "part-*.csv"))) >= 2
@@ -74,7 +74,7 @@ def test_spark_rate_with_the_package_equals_the_cli(engine, sudoku_bin, tmp_path
 def test_spark_rate_through_rdd_pipe_equals_the_cli(sudoku_bin, tmp_path):
     path = TESTDATA / "rate" / "17_clue.txt"
     out = tmp_path / "out"
-    args = ["--master", "local[2]", "--pipe", sudoku_bin, str(path), str(out)]
+    args = ["--master", "local[2]", "--no-jvm-cache", "--pipe", sudoku_bin, str(path), str(out)]
     assert example("spark_rate").main(args) == 0
     check_against_cli(rows_of(out), cli_ratings(sudoku_bin, path))
 
@@ -92,7 +92,8 @@ def test_spark_rate_with_a_jvm_cache(sudoku_bin, tmp_path):
     cli = cli_ratings(sudoku_bin, path)
     for k in range(2):
         out = tmp_path / f"out{k}"
-        args = ["--master", "local[2]", "--jvm-cache", "--jvm-cache-dir", str(cache), str(path), str(out)]
+        # on by default in local mode
+        args = ["--master", "local[2]", "--jvm-cache-dir", str(cache), str(path), str(out)]
         done = subprocess.run(
             [sys.executable, str(ROOT / "examples" / "spark_rate.py"), *args],
             capture_output=True,
@@ -100,6 +101,8 @@ def test_spark_rate_with_a_jvm_cache(sudoku_bin, tmp_path):
             timeout=600,
         )
         assert done.returncode == 0, done.stderr
+        # the first run says it writes the archive; the next does not
+        assert ("class-data archive" in done.stderr) == (k == 0), done.stderr
         archives = glob.glob(os.path.join(cache, "spark-*.jsa"))
         assert len(archives) == 1 and os.path.getsize(archives[0]) > 0
         assert not glob.glob(os.path.join(cache, "*.tmp"))
@@ -111,7 +114,7 @@ def test_spark_solve_writes_parquet(tmp_path):
 
     path = TESTDATA / "rate" / "17_clue.txt"
     out = tmp_path / "out"
-    args = ["--master", "local[2]", "--task", "solve", "--format", "parquet", str(path), str(out)]
+    args = ["--master", "local[2]", "--no-jvm-cache", "--task", "solve", "--format", "parquet", str(path), str(out)]
     assert example("spark_rate").main(args) == 0
     spark = SparkSession.builder.master("local[1]").getOrCreate()
     try:
@@ -132,7 +135,7 @@ def test_spark_solve_csv_text_quotes_errors_and_takes_pencilmarks(tmp_path):
     path = tmp_path / "in.txt"
     path.write_text(f"# a comment\n{p}\n\n12,3\n{marks}\n{p} with a comment, and a comma\n")
     out = tmp_path / "out"
-    args = ["--master", "local[2]", "--task", "solve", "--partitions", "2", str(path), str(out)]
+    args = ["--master", "local[2]", "--no-jvm-cache", "--task", "solve", "--partitions", "2", str(path), str(out)]
     assert example("spark_rate").main(args) == 0
     assert len(glob.glob(os.path.join(out, "part-*.csv"))) == 2
     rows = [(r["line"], r["puzzle"], r["status"], r["solution"]) for r in rows_of(out)]
