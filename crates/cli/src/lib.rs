@@ -225,7 +225,16 @@ pub fn parse_technique(flag: &str, name: &str) -> anyhow::Result<sudoku_core::ra
 
 /// The rating part of `rate`, `explain` and `generate --help`: the bands'
 /// thresholds and every technique with its difficulty.
-pub fn rating_help() -> String {
+///
+/// Made once per process and shared by the commands that show it (every
+/// command's help text is built at start-up, so this runs on every start:
+/// difficulties are written from their tenths, without float formatting).
+pub fn rating_help() -> &'static str {
+    static HELP: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HELP.get_or_init(make_rating_help)
+}
+
+fn make_rating_help() -> String {
     use std::fmt::Write as _;
     let mut s = String::from(
         "Ratings are on the Sudoku Explainer scale: the difficulty of the hardest technique on the \
@@ -234,7 +243,8 @@ pub fn rating_help() -> String {
          Techniques (name: difficulty), easiest first:\n",
     );
     for t in sudoku_core::rate::Technique::ALL {
-        let _ = writeln!(s, "  {:<22} {:.1}", t.name(), t.difficulty());
+        let d = t.difficulty_tenths();
+        let _ = writeln!(s, "  {:<22} {}.{}", t.name(), d / 10, d % 10);
     }
     s
 }
@@ -336,5 +346,19 @@ pub(crate) mod counting_alloc {
     /// Allocations made so far by this thread.
     pub(crate) fn count() -> u64 {
         ALLOCATIONS.with(Cell::get)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn rating_help_lists_every_technique_with_its_difficulty() {
+        let help = super::rating_help();
+        for t in sudoku_core::rate::Technique::ALL {
+            let line = format!("  {:<22} {:.1}\n", t.name(), t.difficulty());
+            assert!(help.contains(&line), "missing {line:?}");
+        }
+        // made once: the same text every time
+        assert!(std::ptr::eq(help, super::rating_help()));
     }
 }

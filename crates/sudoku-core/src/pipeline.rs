@@ -4,9 +4,9 @@
 //! # Design
 //!
 //! ```text
-//!  source (own thread)   ──jobs──▶  workers (N threads, or the caller's
-//!  pulls records, waits             thread when N = 1), each with its own
-//!  for a window slot                state (solvers, buffers)
+//!  source (own thread)   ──jobs──▶  workers: the caller's thread and N − 1
+//!  pulls records, waits             threads, each with its own state
+//!  for a window slot                (solvers, buffers)
 //!         ▲                                │ (seq, answer)
 //!         └──── slot returned ◀── sink (caller's thread): reorders,
 //!                                 writes answer `seq` once every earlier
@@ -23,6 +23,15 @@
 //!   as they and every earlier answer are ready. Before the sink's thread
 //!   blocks waiting for more, it calls [`Sink::idle`], so a writer can flush:
 //!   a puzzle typed at a terminal is answered when its line is complete.
+//! - **The caller's thread works too.** With N workers, N − 1 threads are
+//!   started and the caller's thread is the N-th: between jobs of its own
+//!   it takes the others' answers, puts them in order and passes them on,
+//!   and it waits only when there is neither a job nor an answer. So N
+//!   workers keep N cores busy with no thread that only waits to reorder
+//!   (each wake-up of such a thread costs a system call and, on another
+//!   core, an interrupt), and with one worker there is no hand-over of
+//!   answers at all. An answer another worker finishes while the caller's
+//!   thread is busy waits for the end of that job at most.
 //! - **The source on its own thread.** Reading (which may block on a pipe or
 //!   a terminal) never holds up answers that are ready. The source thread is
 //!   not joined: if the sink fails (a closed pipe), [`Pipeline::run`] returns
@@ -83,8 +92,8 @@ pub struct Pipeline {
 }
 
 impl Pipeline {
-    /// `threads` workers (at least 1; with 1 the caller's thread does the
-    /// work) and a window of 4 jobs per worker.
+    /// `threads` workers (at least 1; the caller's thread is one of them)
+    /// and a window of 4 jobs per worker.
     pub fn new(threads: usize) -> Pipeline {
         let threads = threads.max(1);
         Pipeline {
@@ -158,7 +167,7 @@ impl Pipeline {
         // Dropped when the sink fails: workers waiting for jobs stop.
         let (stop_tx, stop_rx) = bounded::<()>(0);
         std::thread::scope(|scope| {
-            for _ in 0..self.threads {
+            for _ in 1..self.threads {
                 let (jobs, done, stop) = (job_rx.clone(), done_tx.clone(), stop_rx.clone());
                 let (init, work) = (&init, &work);
                 scope.spawn(move || {
@@ -175,8 +184,11 @@ impl Pipeline {
                     }
                 });
             }
-            drop((done_tx, job_rx));
-            let result = reorder(&done_rx, &slot_tx, &mut sink);
+            drop(done_tx);
+            let mut state = init();
+            let result = lead(&job_rx, &done_rx, &slot_tx, &mut sink, |job| {
+                work(&mut state, job)
+            });
             drop(stop_tx);
             drop(done_rx);
             result
@@ -193,38 +205,98 @@ fn feed<J>(source: impl Iterator<Item = J>, slots: &Receiver<()>, jobs: &Sender<
     }
 }
 
-/// The sink's side with several workers: answers back into input order.
-fn reorder<R, E>(
+/// The caller's thread with several workers: works on jobs like the
+/// others and, between them, puts every worker's answers back into input
+/// order for the sink. Waits only when there is neither a job nor an answer.
+fn lead<J, R, E>(
+    jobs: &Receiver<(u64, J)>,
     done: &Receiver<(u64, R)>,
     slots: &Sender<()>,
     sink: &mut impl Sink<R, Error = E>,
+    mut work: impl FnMut(J) -> R,
 ) -> Result<(), E> {
-    // pending[k] is answer `next + k`, when it has arrived.
-    let mut pending: VecDeque<Option<R>> = VecDeque::new();
-    let mut next = 0u64;
+    let mut order = Reorder {
+        pending: VecDeque::new(),
+        next: 0,
+    };
+    let mut jobs_open = true;
     loop {
-        let (seq, answer) = match done.try_recv() {
-            Ok(a) => a,
-            Err(TryRecvError::Disconnected) => return Ok(()),
-            Err(TryRecvError::Empty) => {
-                sink.idle()?;
-                match done.recv() {
-                    Ok(a) => a,
-                    Err(_) => return Ok(()),
+        // the other workers' answers first: they may complete a run ready
+        // for the sink
+        loop {
+            match done.try_recv() {
+                Ok((seq, answer)) => order.put(seq, answer, sink, slots)?,
+                Err(TryRecvError::Empty) => break,
+                // every other worker has stopped: the jobs have run out
+                Err(TryRecvError::Disconnected) if !jobs_open => return Ok(()),
+                Err(TryRecvError::Disconnected) => break,
+            }
+        }
+        if jobs_open {
+            match jobs.try_recv() {
+                Ok((seq, job)) => {
+                    order.put(seq, work(job), sink, slots)?;
+                    continue;
+                }
+                Err(TryRecvError::Disconnected) => {
+                    jobs_open = false;
+                    continue;
+                }
+                Err(TryRecvError::Empty) => {}
+            }
+        }
+        // nothing to do at once
+        sink.idle()?;
+        if jobs_open {
+            select! {
+                recv(jobs) -> j => match j {
+                    Ok((seq, job)) => order.put(seq, work(job), sink, slots)?,
+                    Err(_) => jobs_open = false,
+                },
+                recv(done) -> a => {
+                    if let Ok((seq, answer)) = a {
+                        order.put(seq, answer, sink, slots)?;
+                    }
                 }
             }
-        };
-        let k = (seq - next) as usize;
-        if pending.len() <= k {
-            pending.resize_with(k + 1, || None);
+        } else {
+            match done.recv() {
+                Ok((seq, answer)) => order.put(seq, answer, sink, slots)?,
+                Err(_) => return Ok(()),
+            }
         }
-        pending[k] = Some(answer);
-        while let Some(Some(_)) = pending.front() {
-            let a = pending.pop_front().flatten().expect("checked above");
-            next += 1;
+    }
+}
+
+/// Answers back into input order: `pending[k]` is answer `next + k`, when
+/// it has arrived.
+struct Reorder<R> {
+    pending: VecDeque<Option<R>>,
+    next: u64,
+}
+
+impl<R> Reorder<R> {
+    /// Answer `seq` has arrived: pass on every answer now in order, each
+    /// freeing its window slot.
+    fn put<E>(
+        &mut self,
+        seq: u64,
+        answer: R,
+        sink: &mut impl Sink<R, Error = E>,
+        slots: &Sender<()>,
+    ) -> Result<(), E> {
+        let k = (seq - self.next) as usize;
+        if self.pending.len() <= k {
+            self.pending.resize_with(k + 1, || None);
+        }
+        self.pending[k] = Some(answer);
+        while let Some(Some(_)) = self.pending.front() {
+            let a = self.pending.pop_front().flatten().expect("checked above");
+            self.next += 1;
             sink.put(a)?;
             let _ = slots.try_send(());
         }
+        Ok(())
     }
 }
 
@@ -262,6 +334,41 @@ mod tests {
                 (0..1000).map(|x| x * 3).collect::<Vec<_>>(),
                 "{threads} threads"
             );
+        }
+    }
+
+    #[test]
+    fn the_callers_thread_is_one_of_the_workers() {
+        // N workers are the caller's thread and N − 1 others: with slow
+        // jobs, every one of them takes some, the caller's thread included.
+        let caller = std::thread::current().id();
+        for threads in [1, 2, 3] {
+            let ids = std::sync::Mutex::new(Vec::new());
+            let mut out = Vec::new();
+            Pipeline::new(threads)
+                .run(
+                    0..30u32,
+                    || (),
+                    |_, x| {
+                        std::thread::sleep(Duration::from_millis(2));
+                        ids.lock().unwrap().push(std::thread::current().id());
+                        x
+                    },
+                    |y| -> Result<(), ()> {
+                        out.push(y);
+                        Ok(())
+                    },
+                )
+                .unwrap();
+            assert_eq!(out, (0..30).collect::<Vec<_>>());
+            let mut ids = ids.into_inner().unwrap();
+            assert!(
+                ids.contains(&caller),
+                "{threads} threads: the caller's thread did no job"
+            );
+            ids.sort_by_key(|id| format!("{id:?}"));
+            ids.dedup();
+            assert_eq!(ids.len(), threads, "{threads} threads worked");
         }
     }
 
