@@ -108,10 +108,9 @@ pub(crate) struct Sets {
     /// [`TRACK_ITEMS`] primary items), so that MRV finds a dead end or a
     /// forced move without scanning every active item.
     pub track: bool,
-    /// Bit `i` set whenever item `i` has at most one active option (with
-    /// `track`); it may also be left set for an item with more (see
-    /// [`restore`](Self::restore)) until [`min_item`](Self::min_item)
-    /// clears it.
+    /// Bit `i` set exactly when item `i` has at most one active option
+    /// (kept with `track`: removals set it, [`restore`](Self::restore)
+    /// writes it with the size it restores).
     small: Vec<u64>,
     /// Bit `i` set when primary item `i` is active (with `track`).
     active: Vec<u64>,
@@ -130,49 +129,128 @@ pub(crate) struct Sets {
     pub mems: u64,
 }
 
+/// Builds a [`Sets`] option by option, straight into its node array (the
+/// parser feeds it as it reads: no [`Problem`] beside it).
+#[derive(Debug)]
+pub(crate) struct Loader {
+    /// The engine's number of each item of the problem (primary items
+    /// first).
+    to_engine: Vec<u32>,
+    n1: usize,
+    nodes: Vec<Node>,
+    /// Empty until some option gives a colour ([`colour_from`](Self::colour_from)).
+    colour: Vec<u32>,
+    coloured: bool,
+    size: Vec<u32>,
+    options: u32,
+}
+
+impl Loader {
+    /// For items that are secondary or not, in the problem's order.
+    pub fn new(secondary: impl ExactSizeIterator<Item = bool> + Clone) -> Loader {
+        let n = secondary.len();
+        let n1 = secondary.clone().filter(|&s| !s).count();
+        let (mut np, mut ns) = (0u32, n1 as u32);
+        let to_engine = secondary
+            .map(|s| {
+                let slot = if s { &mut ns } else { &mut np };
+                *slot += 1;
+                *slot - 1
+            })
+            .collect();
+        Loader {
+            to_engine,
+            n1,
+            nodes: Vec::new(),
+            colour: Vec::new(),
+            coloured: false,
+            size: vec![0; n],
+            options: 0,
+        }
+    }
+
+    /// Room for `nodes` more nodes (option nodes and spacers).
+    pub fn reserve(&mut self, nodes: usize) {
+        self.nodes.reserve_exact(nodes);
+    }
+
+    /// Keep colours from now on (the nodes so far have none).
+    fn keep_colours(&mut self) {
+        if !self.coloured {
+            self.coloured = true;
+            self.colour = vec![0; self.nodes.len()];
+        }
+    }
+
+    /// Nodes so far (for the caller's size check).
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Append an option: its (item, colour) pairs, items as the problem
+    /// numbers them (in range and not repeated: the caller's checks), a
+    /// colour of 0 for none.
+    pub fn option(&mut self, entries: impl Iterator<Item = (u32, u32)>) {
+        let first = self.nodes.len() as u32;
+        for (item, c) in entries {
+            let i = self.to_engine[item as usize];
+            self.size[i as usize] += 1;
+            if c != 0 && !self.coloured {
+                // zeros for the nodes before this one
+                self.keep_colours();
+            }
+            self.nodes.push(Node { item: i, loc: 0 });
+            if self.coloured {
+                self.colour.push(c);
+            }
+        }
+        self.nodes.push(Node {
+            item: SPACER | self.options,
+            loc: first,
+        });
+        if self.coloured {
+            self.colour.push(0);
+        }
+        self.options += 1;
+    }
+
+    /// The structure (see [`Sets::load`] for `seed`).
+    pub fn finish(mut self, seed: Option<u64>) -> Sets {
+        self.nodes.shrink_to_fit();
+        self.colour.shrink_to_fit();
+        Sets::from_nodes(self.nodes, self.colour, self.size, self.n1, seed)
+    }
+}
+
 impl Sets {
     /// Lay out `p`. With a seed, each item's set starts in a random order
     /// (the options are entered in a shuffled order).
     pub fn load(p: &Problem, seed: Option<u64>) -> Sets {
         let items = p.items();
-        let n = items.len();
-        let n1 = items.iter().filter(|i| !i.is_secondary()).count();
-        let mut to_engine = vec![0u32; n];
-        let (mut np, mut ns) = (0u32, n1 as u32);
-        for (k, it) in items.iter().enumerate() {
-            let slot = if it.is_secondary() { &mut ns } else { &mut np };
-            to_engine[k] = *slot;
-            *slot += 1;
-        }
-        let coloured = p.has_colours();
+        let mut loader = Loader::new(items.iter().map(|it| it.is_secondary()));
         let (entries, starts) = p.raw_parts();
-        let options = starts.len() - 1;
-        let mut nodes = Vec::with_capacity(entries.len() + options);
-        let mut colour = Vec::with_capacity(if coloured { nodes.capacity() } else { 0 });
-        let mut size = vec![0u32; n];
-        // the options' first nodes, to enter them in a shuffled order
-        let mut first_node = Vec::with_capacity(if seed.is_some() { options } else { 0 });
-        for k in 0..options {
-            let first = nodes.len() as u32;
-            if seed.is_some() {
-                first_node.push(first);
-            }
-            for e in &entries[starts[k] as usize..starts[k + 1] as usize] {
-                let i = to_engine[e.item as usize];
-                size[i as usize] += 1;
-                nodes.push(Node { item: i, loc: 0 });
-                if coloured {
-                    colour.push(e.colour);
-                }
-            }
-            nodes.push(Node {
-                item: SPACER | k as u32,
-                loc: first,
-            });
-            if coloured {
-                colour.push(0);
-            }
+        loader.reserve(entries.len() + starts.len() - 1);
+        for w in starts.windows(2) {
+            loader.option(
+                entries[w[0] as usize..w[1] as usize]
+                    .iter()
+                    .map(|e| (e.item, e.colour)),
+            );
         }
+        loader.finish(seed)
+    }
+
+    /// The structure of the options `nodes` (with their items' sizes,
+    /// their colours if any, and `n1` primary items): lay out the sets.
+    fn from_nodes(
+        mut nodes: Vec<Node>,
+        colour: Vec<u32>,
+        size: Vec<u32>,
+        n1: usize,
+        seed: Option<u64>,
+    ) -> Sets {
+        let n = size.len();
+        let coloured = !colour.is_empty();
         let mut base = Vec::with_capacity(n);
         let mut total = 0u32;
         for &s in &size {
@@ -196,7 +274,12 @@ impl Sets {
         };
         if let Some(seed) = seed {
             // the options in a shuffled order
-            let mut order: Vec<u32> = (0..options as u32).collect();
+            let first_node: Vec<u32> = nodes
+                .iter()
+                .filter(|nd| nd.item & SPACER != 0)
+                .map(|nd| nd.loc)
+                .collect();
+            let mut order: Vec<u32> = (0..first_node.len() as u32).collect();
             let mut rng = crate::SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
             for k in (1..order.len()).rev() {
                 let j = (rng.next_u64() % (k as u64 + 1)) as usize;
@@ -207,7 +290,7 @@ impl Sets {
             }
         } else {
             // in order: no table of first nodes or order is needed (less
-            // memory at the peak of loading a big problem)
+            // memory)
             let mut x = 0;
             while (x as usize) < nodes.len() {
                 x = enter(x, &mut nodes) + 1;
@@ -266,7 +349,7 @@ impl Sets {
 
     /// Undo everything: every item and option active again.
     pub fn reset(&mut self) {
-        self.restore::<true, false>(0);
+        self.restore::<true, true, false>(0);
         self.reactivate(self.n1);
         self.updates = 0;
         self.mems = 0;
@@ -289,14 +372,16 @@ impl Sets {
     /// Pop the trail back to `mark`, restoring sizes and purified marks.
     /// `C`: the problem has colours (else the trail holds sizes only).
     ///
-    /// The bits of `small` are left as they are: a size restored only
-    /// grows, so a bit may stay set for an item that has two options or
-    /// more again, which [`min_item`](Self::min_item) clears when it meets
-    /// it (cheaper than keeping every bit exact here).
+    /// `T`: keep the bits of `small` exact (each size restored writes its
+    /// item's bit, without a branch). Left stale, a bit costs
+    /// [`min_item`](Self::min_item) a data-dependent turn of its bit walk
+    /// (a mispredicted branch, measured on the Sudoku XCC instance) to
+    /// clear it.
     #[inline]
-    pub fn restore<const C: bool, const M: bool>(&mut self, mark: u32) {
+    pub fn restore<const C: bool, const T: bool, const M: bool>(&mut self, mark: u32) {
         debug_assert!(C || !self.coloured);
         let items = &mut self.items[..];
+        let small = &mut self.small[..];
         let mark = (mark as usize).min(self.trail.len());
         if M {
             self.mems += 2 * (self.trail.len() - mark) as u64;
@@ -306,6 +391,11 @@ impl Sets {
                 items[(i & !PURIFIED) as usize].purified = 0;
             } else {
                 items[i as usize].size = s;
+                if T {
+                    let word = &mut small[(i / 64) as usize];
+                    let b = i % 64;
+                    *word = (*word & !(1 << b)) | ((s <= 1) as u64) << b;
+                }
             }
         }
         self.trail.truncate(mark);
@@ -348,26 +438,20 @@ impl Sets {
             // a dead end anywhere, else the first forced move, from the bits
             let mut forced = None;
             let mut read = 0;
-            for (w, (small, &a)) in self.small.iter_mut().zip(&self.active).enumerate() {
-                let mut m = *small & a;
+            for (w, (&small, &a)) in self.small.iter().zip(&self.active).enumerate() {
+                let mut m = small & a;
                 while m != 0 {
-                    let b = m.trailing_zeros();
-                    let i = w as u32 * 64 + b;
+                    let i = w as u32 * 64 + m.trailing_zeros();
                     read += 1;
-                    match items[i as usize].size {
-                        0 => {
-                            if M {
-                                self.mems += read;
-                            }
-                            return (i, 0);
+                    let s = items[i as usize].size;
+                    debug_assert!(s <= 1, "a stale small-item bit");
+                    if s == 0 {
+                        if M {
+                            self.mems += read;
                         }
-                        1 => {
-                            forced.get_or_insert(i);
-                        }
-                        // a bit left set by `restore`: the item has
-                        // options again
-                        _ => *small &= !(1 << b),
+                        return (i, 0);
                     }
+                    forced.get_or_insert(i);
                     m &= m - 1;
                 }
             }
@@ -934,7 +1018,7 @@ mod tests {
                 s.apply::<true, true, false, false>(x);
             }
             check(&s);
-            s.restore::<true, true>(mark);
+            s.restore::<true, true, true>(mark);
             s.reactivate(np);
             check(&s);
         }
