@@ -42,9 +42,10 @@
 //! choice, and a forced move skips covering its item: its one option is
 //! applied at once, and covering the option's other items passes over it,
 //! which spares removing it everywhere only to restore it. Large problems
-//! (more than 128 primary items) keep bit sets of the active items and of
-//! the items with at most one option, so that forced moves and dead ends are
-//! found without scanning every item.
+//! (more than 128 primary items) keep bit sets of the active items, of
+//! the items with at most one option and of those with none, exact at
+//! every node, so that a dead end or a forced move is the first bit set in
+//! a few words, found without scanning every item.
 //!
 //! Hiding an option removes its nodes from their items' sets without
 //! checking whether each item is still active: an option in the active
@@ -204,8 +205,9 @@ enum Phase {
 /// walking an item's set one per entry (and one for the record), plus the
 /// colour read when purifying; making a primary item inactive 6 (a swap in
 /// the active list and its positions); choosing an item by MRV 2 per
-/// active primary item (its entry in the active list, its size), or 1 per
-/// candidate found in the bit sets of large problems; trying an option
+/// active primary item (its entry in the active list, its size), or 1 (the
+/// size of the item found) when the bit sets of large problems give a dead
+/// end or a forced move; trying an option
 /// 2 (the record, the set entry) and one per node read walking it;
 /// backtracking 2 per trail entry popped. Not counted: the bit sets
 /// (64 items a word), the search's stack of levels. Knuth's SSXCC charges

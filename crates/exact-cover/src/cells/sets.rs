@@ -78,7 +78,7 @@ struct ItemRec {
 /// 3. *Sizes and locations.* Every item's `size`, and every size saved on
 ///    the trail, is at most `cap(i)`; every option node's `loc` is below
 ///    `cap` of its item.
-/// 4. *Bits.* `small` and `active` have a bit per item.
+/// 4. *Bits.* `small`, `zero` and `active` have a bit per item.
 /// 5. *Trail room.* A [`Hot`] exists only within a *step*: one call of
 ///    [`cover_chosen`](Self::cover_chosen) or [`apply`](Self::apply),
 ///    which begin with `new_step`, reserving room on `trail` for `2 n`
@@ -112,6 +112,9 @@ pub(crate) struct Sets {
     /// (kept with `track`: removals set it, [`restore`](Self::restore)
     /// writes it with the size it restores).
     small: Vec<u64>,
+    /// Bit `i` set exactly when item `i` has no active option (kept as
+    /// `small` is).
+    zero: Vec<u64>,
     /// Bit `i` set when primary item `i` is active (with `track`).
     active: Vec<u64>,
     /// Number of primary items.
@@ -308,9 +311,11 @@ impl Sets {
             .collect();
         let words = n.div_ceil(64);
         let mut small = vec![0u64; words];
+        let mut zero = vec![0u64; words];
         let mut active = vec![0u64; words];
         for (i, &s) in size.iter().enumerate() {
             small[i / 64] |= ((s <= 1) as u64) << (i % 64);
+            zero[i / 64] |= ((s == 0) as u64) << (i % 64);
             active[i / 64] |= ((i < n1) as u64) << (i % 64);
         }
         Sets {
@@ -325,6 +330,7 @@ impl Sets {
             np: n1 as u32,
             track: n1 > TRACK_ITEMS,
             small,
+            zero,
             active,
             n1: n1 as u32,
             trail: Vec::new(),
@@ -343,7 +349,7 @@ impl Sets {
                 + self.pact.capacity()
                 + self.ppos.capacity())
                 * 4
-            + (self.small.capacity() + self.active.capacity()) * 8
+            + (self.small.capacity() + self.zero.capacity() + self.active.capacity()) * 8
             + self.trail.capacity() * 8) as u64
     }
 
@@ -372,8 +378,8 @@ impl Sets {
     /// Pop the trail back to `mark`, restoring sizes and purified marks.
     /// `C`: the problem has colours (else the trail holds sizes only).
     ///
-    /// `T`: keep the bits of `small` exact (each size restored writes its
-    /// item's bit, without a branch). Left stale, a bit costs
+    /// `T`: keep the bits of `small` and `zero` exact (each size restored
+    /// writes its item's bits, without a branch). Left stale, a bit costs
     /// [`min_item`](Self::min_item) a data-dependent turn of its bit walk
     /// (a mispredicted branch, measured on the Sudoku XCC instance) to
     /// clear it.
@@ -382,6 +388,7 @@ impl Sets {
         debug_assert!(C || !self.coloured);
         let items = &mut self.items[..];
         let small = &mut self.small[..];
+        let zero = &mut self.zero[..];
         let mark = (mark as usize).min(self.trail.len());
         if M {
             self.mems += 2 * (self.trail.len() - mark) as u64;
@@ -392,9 +399,9 @@ impl Sets {
             } else {
                 items[i as usize].size = s;
                 if T {
-                    let word = &mut small[(i / 64) as usize];
-                    let b = i % 64;
-                    *word = (*word & !(1 << b)) | ((s <= 1) as u64) << b;
+                    let (w, b) = ((i / 64) as usize, i % 64);
+                    small[w] = (small[w] & !(1 << b)) | ((s <= 1) as u64) << b;
+                    zero[w] = (zero[w] & !(1 << b)) | ((s == 0) as u64) << b;
                 }
             }
         }
@@ -435,31 +442,29 @@ impl Sets {
     pub fn min_item<const M: bool>(&mut self) -> (u32, u32) {
         let items = &self.items[..];
         if self.track {
-            // a dead end anywhere, else the first forced move, from the bits
-            let mut forced = None;
-            let mut read = 0;
-            for (w, (&small, &a)) in self.small.iter().zip(&self.active).enumerate() {
-                let mut m = small & a;
-                while m != 0 {
-                    let i = w as u32 * 64 + m.trailing_zeros();
-                    read += 1;
-                    let s = items[i as usize].size;
-                    debug_assert!(s <= 1, "a stale small-item bit");
-                    if s == 0 {
-                        if M {
-                            self.mems += read;
-                        }
-                        return (i, 0);
+            // a dead end anywhere, else the first forced move, from the
+            // bits: a find-first per word, no walk over the bits (whose
+            // number varies from node to node: a mispredicted loop exit)
+            for (w, (&z, &a)) in self.zero.iter().zip(&self.active).enumerate() {
+                let m = z & a;
+                if m != 0 {
+                    // its size
+                    if M {
+                        self.mems += 1;
                     }
-                    forced.get_or_insert(i);
-                    m &= m - 1;
+                    return (w as u32 * 64 + m.trailing_zeros(), 0);
                 }
             }
-            if M {
-                self.mems += read;
-            }
-            if let Some(i) = forced {
-                return (i, 1);
+            for (w, (&small, &a)) in self.small.iter().zip(&self.active).enumerate() {
+                let m = small & a;
+                if m != 0 {
+                    let i = w as u32 * 64 + m.trailing_zeros();
+                    debug_assert_eq!(items[i as usize].size, 1, "stale bits");
+                    if M {
+                        self.mems += 1;
+                    }
+                    return (i, 1);
+                }
             }
         }
         // the exact minimum of (size, item) over the active items, without
@@ -519,6 +524,7 @@ impl Sets {
             items: &mut self.items,
             trail: &mut self.trail,
             small: &mut self.small,
+            zero: &mut self.zero,
             ppos: &self.ppos,
             watch: if check { self.np } else { 0 },
             dead: false,
@@ -637,6 +643,7 @@ impl Sets {
             items: &mut self.items,
             trail: &mut self.trail,
             small: &mut self.small,
+            zero: &mut self.zero,
             ppos: &self.ppos,
             watch: if P { self.np } else { 0 },
             dead: false,
@@ -695,6 +702,7 @@ struct Hot<'a> {
     items: &'a mut [ItemRec],
     trail: &'a mut Vec<(u32, u32)>,
     small: &'a mut [u64],
+    zero: &'a mut [u64],
     /// Positions of the items in the active primary list (`NONE` for
     /// secondary items), and how many are active while the step watches
     /// for dead ends (0 when it does not).
@@ -842,6 +850,10 @@ impl Hot<'_> {
             // (invariant 4).
             let word = unsafe { self.small.get_unchecked_mut((i / 64) as usize) };
             *word |= ((s <= 1) as u64) << (i % 64);
+            debug_assert_eq!(self.zero.len(), self.small.len());
+            // SAFETY: as for `small`.
+            let word = unsafe { self.zero.get_unchecked_mut((i / 64) as usize) };
+            *word |= ((s == 0) as u64) << (i % 64);
         }
     }
 
@@ -994,6 +1006,7 @@ mod tests {
             }
         }
         assert_eq!(s.small.len(), n.div_ceil(64));
+        assert_eq!(s.zero.len(), n.div_ceil(64));
         assert_eq!(s.active.len(), n.div_ceil(64));
     }
 
