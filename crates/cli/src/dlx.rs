@@ -358,19 +358,17 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     // the cells engine is loaded straight from the parser (no `Problem`
     // beside it), so the peak memory of a big file is the text and the
     // engine's arrays
-    let (load, texts) = if args.engine == EngineArg::Cells
-        && args.split.is_none()
-        && args.subproblem.is_none()
-    {
-        let loaded = load_cells(&mut input, config_of(args))?;
-        (Load::Cells(Box::new(loaded.engine)), loaded.option_texts)
-    } else {
-        let parsed = parse_input(&mut input)?;
-        if let Some(depth) = args.split {
-            return write_split(args, &parsed, &input.source, depth);
-        }
-        (Load::Problem(Box::new(parsed.problem)), parsed.option_texts)
-    };
+    let (load, texts) =
+        if args.engine == EngineArg::Cells && args.split.is_none() && args.subproblem.is_none() {
+            let loaded = load_cells(&mut input, config_of(args))?;
+            (Load::Cells(Box::new(loaded.engine)), loaded.option_texts)
+        } else {
+            let parsed = parse_input(&mut input)?;
+            if let Some(depth) = args.split {
+                return write_split(args, &parsed, &input.source, depth);
+            }
+            (Load::Problem(Box::new(parsed.problem)), parsed.option_texts)
+        };
     let mut plan = configure(args, load, &input.source)?;
     let mut out = open_output(args.output.as_deref())?;
     let destination = match &args.output {
@@ -527,7 +525,8 @@ pub fn parse_input(input: &mut Input) -> anyhow::Result<Parsed> {
 
 /// [`parse_input`] straight into the cells engine (see [`Cells::parse`]).
 pub fn load_cells(input: &mut Input, config: Config) -> anyhow::Result<Loaded<Cells>> {
-    let loaded = Cells::parse(std::mem::take(&mut input.text), config).map_err(|e| input.error(e))?;
+    let loaded =
+        Cells::parse(std::mem::take(&mut input.text), config).map_err(|e| input.error(e))?;
     input.warn(&loaded.warnings);
     Ok(loaded)
 }

@@ -681,25 +681,33 @@ fn cells_loaded_from_the_parser_report_errors_and_print_options() {
         .write_stdin(b"A B\nA\n\xff B\n".to_vec())
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("<stdin>: line 3, column 1: not valid UTF-8"));
+        .stderr(predicate::str::contains(
+            "<stdin>: line 3, column 1: not valid UTF-8",
+        ));
     dlx()
         .args(["--engine", "cells"])
         .write_stdin("| items\nA B\nA\nB C\n")
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("<stdin>: line 4, column 3: unknown item 'C'"));
+        .stderr(predicate::str::contains(
+            "<stdin>: line 4, column 3: unknown item 'C'",
+        ));
     dlx()
         .args(["--engine", "cells"])
         .write_stdin("A 2|B\nA B\n")
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("line 1, column 1: item 'B' has multiplicity"));
+        .stderr(predicate::str::contains(
+            "line 1, column 1: item 'B' has multiplicity",
+        ));
     dlx()
         .args(["--engine", "cells"])
         .write_stdin("A B | x\n  A   x:1 \n| comment\nx\nB x:1\r\n")
         .assert()
         .success()
-        .stderr(predicate::str::contains("line 4: option has no primary item"))
+        .stderr(predicate::str::contains(
+            "line 4: option has no primary item",
+        ))
         .stdout("A   x:1\nB x:1\n");
 }
 

@@ -303,13 +303,23 @@ fn parsed_straight_into_cells_is_the_same_engine() {
         let name = k.file.as_str();
         let text = testdata(name);
         let parsed = parse(&text).unwrap();
-        for config in [MRV, FIRST, Config { heuristic: Heuristic::Mrv, seed: Some(3) }] {
+        for config in [
+            MRV,
+            FIRST,
+            Config {
+                heuristic: Heuristic::Mrv,
+                seed: Some(3),
+            },
+        ] {
             let mut loaded = Cells::parse(text.clone(), config).unwrap();
             let want = Cells::with_config(&parsed.problem, config)
                 .unwrap()
                 .count(&Limits::none());
             let got = loaded.engine.count(&Limits::none());
-            assert_eq!(got.stats.solutions, want.stats.solutions, "{name} {config:?}");
+            assert_eq!(
+                got.stats.solutions, want.stats.solutions,
+                "{name} {config:?}"
+            );
             assert_eq!(got.stats.nodes, want.stats.nodes, "{name} {config:?}");
             assert_eq!(got.stats.updates, want.stats.updates, "{name} {config:?}");
             assert_eq!(loaded.option_lines, parsed.option_lines, "{name}");
