@@ -17,7 +17,11 @@ fuzz_target!(|data: &[u8]| {
     let straight = Cells::parse(text.to_string(), Config::default());
     match (parse(text), &straight) {
         // the same error, or one on the items line for a multiplicity
-        (Err(e), s) => assert!(s.as_ref().err().is_some_and(|s| *s == e || s.line <= e.line)),
+        (Err(e), s) => assert!(
+            s.as_ref()
+                .err()
+                .is_some_and(|s| *s == e || s.line <= e.line)
+        ),
         (Ok(parsed), Err(_)) => assert!(parsed.problem.has_multiplicities()),
         (Ok(parsed), Ok(_)) => assert!(!parsed.problem.has_multiplicities()),
     }
@@ -26,8 +30,13 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(loaded.option_texts, parsed.option_texts);
             let limits = Limits::none().with_max_nodes(10_000);
             let a = loaded.engine.count(&limits);
-            let b = Cells::new(&parsed.problem).expect("no multiplicities").count(&limits);
-            assert_eq!((a.stats.nodes, a.stats.solutions), (b.stats.nodes, b.stats.solutions));
+            let b = Cells::new(&parsed.problem)
+                .expect("no multiplicities")
+                .count(&limits);
+            assert_eq!(
+                (a.stats.nodes, a.stats.solutions),
+                (b.stats.nodes, b.stats.solutions)
+            );
         }
         let again = parse(&parsed.problem.to_string()).expect("printed problems parse");
         assert_eq!(again.problem, parsed.problem);
