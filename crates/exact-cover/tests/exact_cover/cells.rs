@@ -303,9 +303,10 @@ fn parsed_straight_into_cells_is_the_same_engine() {
         let name = k.file.as_str();
         let text = testdata(name);
         let parsed = parse(&text).unwrap();
+        // MRV as loaded, and seeded (the options entered in a shuffled
+        // order); the first-item heuristic runs on the same arrays
         for config in [
             MRV,
-            FIRST,
             Config {
                 heuristic: Heuristic::Mrv,
                 seed: Some(3),
