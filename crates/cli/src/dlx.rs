@@ -16,10 +16,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, anyhow};
 use clap::{Parser, ValueEnum};
-use exact_cover::format::{OptionTexts, ParseError, Parsed, parse};
+use exact_cover::format::{Loaded, OptionTexts, ParseError, Parsed, Warning, parse_owned};
 use exact_cover::split::{Subproblem, split, subproblem_solver};
 use exact_cover::{
-    Cells, Config, Dlx, Heuristic, Limits, Observer, Report, Stats, StopReason, count_parallel,
+    Cells, Config, Dlx, Heuristic, Limits, Observer, Problem, Report, Stats, StopReason,
+    count_parallel,
 };
 
 use crate::{When, deadline_after, exit, open_output, parse_secs, worker_threads};
@@ -351,23 +352,31 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         || args.sample.is_some()
         || args.best.is_some()
     {
-        return memo_run(args, &input);
+        return memo_run(args, &mut input);
     }
-    let parsed = parse_input(&input)?;
-    // the text is parsed: free it before the engine is built (the peak
-    // memory of a big file is the parse's or the engine's, not both plus it)
-    input.text = String::new();
-    if let Some(depth) = args.split {
-        return write_split(args, &parsed, &input.source, depth);
-    }
-    let mut plan = configure(args, &parsed, &input.source)?;
+    // the text moves into the result as the options' texts (not copied);
+    // the cells engine is loaded straight from the parser (no `Problem`
+    // beside it), so the peak memory of a big file is the text and the
+    // engine's arrays
+    let (load, texts) =
+        if args.engine == EngineArg::Cells && args.split.is_none() && args.subproblem.is_none() {
+            let loaded = load_cells(&mut input, config_of(args))?;
+            (Load::Cells(Box::new(loaded.engine)), loaded.option_texts)
+        } else {
+            let parsed = parse_input(&mut input)?;
+            if let Some(depth) = args.split {
+                return write_split(args, &parsed, &input.source, depth);
+            }
+            (Load::Problem(Box::new(parsed.problem)), parsed.option_texts)
+        };
+    let mut plan = configure(args, load, &input.source)?;
     let mut out = open_output(args.output.as_deref())?;
     let destination = match &args.output {
         Some(p) if p.as_os_str() != "-" => p.display().to_string(),
         _ => "standard output".to_string(),
     };
     let start = Instant::now();
-    let report = search(&mut plan, &parsed, &mut out)
+    let report = search(&mut plan, &texts, &mut out)
         .with_context(|| format!("cannot write the solutions to {destination}"))?;
     let elapsed = start.elapsed();
     write_summary(&mut out, &plan, &report, elapsed)
@@ -506,25 +515,51 @@ pub fn decode_utf8(bytes: Vec<u8>) -> Result<String, ParseError> {
     })
 }
 
-/// Parse the problem; print the parser's warnings on stderr.
-pub fn parse_input(input: &Input) -> anyhow::Result<Parsed> {
-    let parsed = parse(&input.text).map_err(|e| {
-        let (file, line) = input.locate(e.line);
-        anyhow!("{file}: {}", ParseError { line, ..e })
-    })?;
-    for w in &parsed.warnings {
-        let (file, line) = input.locate(w.line);
-        eprintln!("dlx: {file}: warning: line {line}: {}", w.message);
-    }
+/// Parse the problem; print the parser's warnings on stderr. The text
+/// moves into the result (the options' texts), leaving `input.text` empty.
+pub fn parse_input(input: &mut Input) -> anyhow::Result<Parsed> {
+    let parsed = parse_owned(std::mem::take(&mut input.text)).map_err(|e| input.error(e))?;
+    input.warn(&parsed.warnings);
     Ok(parsed)
+}
+
+/// [`parse_input`] straight into the cells engine (see [`Cells::parse`]).
+pub fn load_cells(input: &mut Input, config: Config) -> anyhow::Result<Loaded<Cells>> {
+    let loaded =
+        Cells::parse(std::mem::take(&mut input.text), config).map_err(|e| input.error(e))?;
+    input.warn(&loaded.warnings);
+    Ok(loaded)
+}
+
+impl Input {
+    /// A parse error, with the file and its own line.
+    fn error(&self, e: ParseError) -> anyhow::Error {
+        let (file, line) = self.locate(e.line);
+        anyhow!("{file}: {}", ParseError { line, ..e })
+    }
+
+    /// Print the parser's warnings on stderr.
+    fn warn(&self, warnings: &[Warning]) {
+        for w in warnings {
+            let (file, line) = self.locate(w.line);
+            eprintln!("dlx: {file}: warning: line {line}: {}", w.message);
+        }
+    }
+}
+
+/// The problem as loaded: parsed, or straight into the cells engine.
+#[derive(Debug)]
+pub enum Load {
+    Problem(Box<Problem>),
+    Cells(Box<Cells>),
 }
 
 /// The solver a plan runs.
 #[derive(Debug)]
 pub enum Engine {
-    /// Dancing links, built when the search starts (a parallel count builds
-    /// one per thread).
-    Links,
+    /// Dancing links on this problem, built when the search starts (a
+    /// parallel count builds one per thread).
+    Links(Box<Problem>),
     /// Dancing cells, built (and checked) by [`configure`].
     Cells(Box<Cells>),
     /// Dancing links with the options of a `--subproblem` token selected.
@@ -554,7 +589,7 @@ pub struct Plan {
 }
 
 /// Check the arguments against each other and the problem, and build the plan.
-pub fn configure(args: &Args, parsed: &Parsed, source: &str) -> anyhow::Result<Plan> {
+pub fn configure(args: &Args, load: Load, source: &str) -> anyhow::Result<Plan> {
     let config = config_of(args);
     let limits = Limits {
         max_solutions: args.limit,
@@ -563,21 +598,22 @@ pub fn configure(args: &Args, parsed: &Parsed, source: &str) -> anyhow::Result<P
         cancel: None,
     };
     let threads = threads(args)?;
-    let engine = match (args.engine, &args.subproblem) {
-        (EngineArg::Cells, Some(_)) => {
+    let engine = match (args.engine, &args.subproblem, load) {
+        (EngineArg::Cells, Some(_), _) => {
             anyhow::bail!("--subproblem runs on the links engine: leave out --engine cells")
         }
-        (EngineArg::Links, Some(token)) => {
+        (_, _, Load::Cells(cells)) => Engine::Cells(cells),
+        (EngineArg::Links, Some(token), Load::Problem(problem)) => {
             let sub: Subproblem = token
                 .parse()
                 .map_err(|e| anyhow!("--subproblem '{token}': {e}"))?;
-            let dlx = subproblem_solver(&parsed.problem, config, &sub)
+            let dlx = subproblem_solver(&problem, config, &sub)
                 .map_err(|e| anyhow!("--subproblem '{token}': {e} ({source})"))?;
             Engine::Subproblem(Box::new(dlx))
         }
-        (EngineArg::Links, None) => Engine::Links,
-        (EngineArg::Cells, None) => Engine::Cells(Box::new(
-            Cells::with_config(&parsed.problem, config).map_err(|e| anyhow!("{source}: {e}"))?,
+        (EngineArg::Links, None, Load::Problem(problem)) => Engine::Links(problem),
+        (EngineArg::Cells, None, Load::Problem(problem)) => Engine::Cells(Box::new(
+            Cells::with_config(&problem, config).map_err(|e| anyhow!("{source}: {e}"))?,
         )),
     };
     if args.mems && args.engine != EngineArg::Cells {
@@ -656,30 +692,24 @@ fn threads(args: &Args) -> anyhow::Result<usize> {
 
 /// Run the search, writing each solution to `out` as it is found (nothing
 /// when counting). A write error stops the search and is returned.
-pub fn search(plan: &mut Plan, parsed: &Parsed, out: &mut dyn Write) -> io::Result<Report> {
+pub fn search(plan: &mut Plan, texts: &OptionTexts, out: &mut dyn Write) -> io::Result<Report> {
     if plan.count {
-        return Ok(count(plan, parsed));
+        return Ok(count(plan, texts));
     }
     let watch = plan.watch();
-    let mut sink = SolutionWriter::new(out, plan.format, &parsed.option_texts);
+    let mut sink = SolutionWriter::new(out, plan.format, texts);
     sink.every = plan.every;
     let mut visit = |sol: &[usize]| sink.visit(sol);
     let report = match &mut plan.engine {
         Engine::Cells(cells) => cells.search(&plan.limits, visit),
         Engine::Subproblem(dlx) => {
             dlx.set_max_level(plan.max_level);
-            search_links(dlx, &plan.limits, watch, &parsed.option_texts, &mut visit)
+            search_links(dlx, &plan.limits, watch, texts, &mut visit)
         }
-        Engine::Links => {
-            let mut dlx = Dlx::with_config(&parsed.problem, plan.config);
+        Engine::Links(problem) => {
+            let mut dlx = Dlx::with_config(problem, plan.config);
             dlx.set_max_level(plan.max_level);
-            search_links(
-                &mut dlx,
-                &plan.limits,
-                watch,
-                &parsed.option_texts,
-                &mut visit,
-            )
+            search_links(&mut dlx, &plan.limits, watch, texts, &mut visit)
         }
     };
     match sink.error.take() {
@@ -743,39 +773,25 @@ fn search_links(
 }
 
 /// Count the solutions, on `plan.threads` threads.
-fn count(plan: &mut Plan, parsed: &Parsed) -> Report {
+fn count(plan: &mut Plan, texts: &OptionTexts) -> Report {
     let mut none = |_: &[usize]| ControlFlow::Continue(());
+    let watch = plan.watch();
     match &mut plan.engine {
         Engine::Cells(cells) if plan.threads > 1 => {
             cells.count_parallel(&plan.limits, plan.threads)
         }
         Engine::Cells(cells) => cells.count(&plan.limits),
         Engine::Subproblem(dlx) => {
-            let mut dlx = std::mem::replace(dlx, Box::new(Dlx::new(&parsed.problem)));
             dlx.set_max_level(plan.max_level);
-            let r = search_links(
-                &mut dlx,
-                &plan.limits,
-                plan.watch(),
-                &parsed.option_texts,
-                &mut none,
-            );
-            plan.engine = Engine::Subproblem(dlx);
-            r
+            search_links(dlx, &plan.limits, watch, texts, &mut none)
         }
-        Engine::Links if plan.threads > 1 => {
-            count_parallel(&parsed.problem, plan.config, &plan.limits, plan.threads)
+        Engine::Links(problem) if plan.threads > 1 => {
+            count_parallel(problem, plan.config, &plan.limits, plan.threads)
         }
-        Engine::Links => {
-            let mut dlx = Dlx::with_config(&parsed.problem, plan.config);
+        Engine::Links(problem) => {
+            let mut dlx = Dlx::with_config(problem, plan.config);
             dlx.set_max_level(plan.max_level);
-            search_links(
-                &mut dlx,
-                &plan.limits,
-                plan.watch(),
-                &parsed.option_texts,
-                &mut none,
-            )
+            search_links(&mut dlx, &plan.limits, watch, texts, &mut none)
         }
     }
 }
@@ -1079,8 +1095,8 @@ fn report_on_stderr(report: &Report, elapsed: Duration, stats: bool) {
 /// as `--count` writes its answer: text, the count or `at least N
 /// (REASON)`; JSON, the summary line with the count as a JSON integer of any
 /// size), `--zdd FILE`, `--sample N` and `--best K` (on the ZDD).
-fn memo_run(args: &Args, input: &Input) -> anyhow::Result<ExitCode> {
-    let source = input.source.as_str();
+fn memo_run(args: &Args, input: &mut Input) -> anyhow::Result<ExitCode> {
+    let source = input.source.clone();
     let zdd_mode = args.zdd.is_some() || args.sample.is_some() || args.best.is_some();
     if !zdd_mode && (!args.count || !args.memo) {
         anyhow::bail!(

@@ -65,8 +65,11 @@ pub struct Parsed {
     pub warnings: Vec<Warning>,
 }
 
-/// The options' source texts, kept in one string (one allocation for all
-/// of them, not one per option): `texts[k]` is option `k` as written.
+/// The options' source texts: one string of lines and where each text
+/// starts in it. Text `k` runs from its start to the end of its line,
+/// trailing white space left out. [`parse_owned`] keeps the input text
+/// itself this way (the options are not copied, and the input's other lines
+/// cost nothing more); [`push`](Self::push) appends a line.
 ///
 /// ```
 /// use exact_cover::format::OptionTexts;
@@ -79,10 +82,10 @@ pub struct Parsed {
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OptionTexts {
-    /// Every text, one after another.
+    /// Lines of text (the input, or the pushed texts each ended by `\n`).
     text: String,
-    /// Where text `k` ends in `text` (it starts where text `k - 1` ends).
-    ends: Vec<usize>,
+    /// Where text `k` starts in `text`.
+    starts: Vec<usize>,
 }
 
 impl OptionTexts {
@@ -91,27 +94,40 @@ impl OptionTexts {
         OptionTexts::default()
     }
 
-    /// Append a text; it gets the next index.
+    /// Append a text; it gets the next index. A text is one line: a line
+    /// break in `text` would end it early, so it is taken as a space.
     pub fn push(&mut self, text: &str) {
-        self.text.push_str(text);
-        self.ends.push(self.text.len());
+        self.starts.push(self.text.len());
+        if text.contains(['\n', '\r']) {
+            self.text.push_str(&text.replace(['\n', '\r'], " "));
+        } else {
+            self.text.push_str(text);
+        }
+        self.text.push('\n');
+    }
+
+    /// Texts that are lines of `text`, starting at `starts` (each at the
+    /// start of an option's first token).
+    pub(crate) fn shared(text: String, starts: Vec<usize>) -> OptionTexts {
+        OptionTexts { text, starts }
     }
 
     /// Number of texts.
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.starts.len()
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.starts.is_empty()
     }
 
     /// Text `k`, if there is one.
     pub fn get(&self, k: usize) -> Option<&str> {
-        let end = *self.ends.get(k)?;
-        let start = if k == 0 { 0 } else { self.ends[k - 1] };
-        Some(&self.text[start..end])
+        let start = *self.starts.get(k)?;
+        let rest = &self.text[start..];
+        let line = rest.find('\n').map_or(rest, |end| &rest[..end]);
+        Some(line.trim_end())
     }
 
     /// The texts in order.
@@ -119,9 +135,9 @@ impl OptionTexts {
         (0..self.len()).map(|k| &self[k])
     }
 
-    /// Bytes held (the texts and their offsets).
+    /// Bytes held (the text and the starts).
     pub fn bytes(&self) -> usize {
-        self.text.capacity() + self.ends.capacity() * std::mem::size_of::<usize>()
+        self.text.capacity() + self.starts.capacity() * std::mem::size_of::<usize>()
     }
 }
 
@@ -159,14 +175,116 @@ impl<S: AsRef<str>> FromIterator<S> for OptionTexts {
 /// # Ok::<(), exact_cover::format::ParseError>(())
 /// ```
 pub fn parse(text: &str) -> Result<Parsed, ParseError> {
+    parse_owned(text.to_string())
+}
+
+/// [`parse`], keeping `text` as the options' source texts
+/// ([`Parsed::option_texts`]) instead of copying each option's line out
+/// of it: less memory at the peak of loading a big file.
+///
+/// ```
+/// let parsed = exact_cover::format::parse_owned("A B\n  A B \nB\n".to_string())?;
+/// assert_eq!(&parsed.option_texts[0], "A B");
+/// # Ok::<(), exact_cover::format::ParseError>(())
+/// ```
+pub fn parse_owned(text: String) -> Result<Parsed, ParseError> {
     let mut b = ProblemBuilder::new();
+    let mut sink = ToBuilder(Vec::new());
+    let read = read(&text, &mut b, &mut sink)?;
+    let problem = b.build().map_err(build_error)?;
+    Ok(Parsed {
+        problem,
+        option_texts: OptionTexts::shared(text, read.starts),
+        option_lines: read.lines,
+        warnings: read.warnings,
+    })
+}
+
+/// The builder's error, as a parse error (about the whole problem: line 1).
+pub(crate) fn build_error(e: BuildError) -> ParseError {
+    ParseError {
+        line: 1,
+        column: 1,
+        message: match e {
+            BuildError::NoPrimaryItems => {
+                "the items line has no primary item (before '|')".to_string()
+            }
+            other => other.to_string(),
+        },
+    }
+}
+
+/// A problem parsed straight into a solver's own arrays, with each
+/// option's source text and line, and warnings (as in [`Parsed`], without
+/// a [`Problem`] beside the solver: see [`Cells::parse`](crate::Cells::parse)).
+#[derive(Clone, Debug)]
+pub struct Loaded<E> {
+    /// The solver, loaded with the problem.
+    pub engine: E,
+    /// Option `k` as written in the input (trimmed): `&option_texts[k]`.
+    pub option_texts: OptionTexts,
+    /// The input line (1-based) of option `k`.
+    pub option_lines: Vec<usize>,
+    /// As [`Parsed::warnings`].
+    pub warnings: Vec<Warning>,
+}
+
+/// Where [`read`] puts what it reads. An `Err` is a message about the
+/// line just read (the items line, or the option).
+pub(crate) trait Sink {
+    /// The items line was read: the items are declared in `b`.
+    fn items(&mut self, b: &ProblemBuilder) -> Result<(), String>;
+    /// An option to keep (its items valid, in range, not repeated; the
+    /// colours as written, not yet interned).
+    fn option(
+        &mut self,
+        b: &mut ProblemBuilder,
+        entries: &[(ItemId, Option<&str>)],
+    ) -> Result<(), String>;
+}
+
+/// The sink of [`parse`]: the options go to the builder.
+struct ToBuilder(Vec<(ItemId, Option<ColourId>)>);
+
+impl Sink for ToBuilder {
+    fn items(&mut self, _: &ProblemBuilder) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn option(
+        &mut self,
+        b: &mut ProblemBuilder,
+        entries: &[(ItemId, Option<&str>)],
+    ) -> Result<(), String> {
+        // colours are interned only for options that are kept
+        self.0.clear();
+        self.0
+            .extend(entries.iter().map(|&(id, c)| (id, c.map(|c| b.colour(c)))));
+        b.option(self.0.drain(..));
+        Ok(())
+    }
+}
+
+/// What [`read`] returns besides what it gave the sink: where each kept
+/// option starts in the text, its line, and the warnings.
+pub(crate) struct Read {
+    pub starts: Vec<usize>,
+    pub lines: Vec<usize>,
+    pub warnings: Vec<Warning>,
+}
+
+/// Read `text`: the items are declared in `b`, the options given to `sink`.
+pub(crate) fn read<S: Sink>(
+    text: &str,
+    b: &mut ProblemBuilder,
+    sink: &mut S,
+) -> Result<Read, ParseError> {
     let mut items: HashMap<&str, (ItemId, bool)> = HashMap::new();
     let mut have_items = false;
-    let mut option_texts = OptionTexts::new();
+    let mut option_starts = Vec::new();
     let mut option_lines = Vec::new();
     let mut warnings = Vec::new();
     let mut entries: Vec<(ItemId, Option<&str>)> = Vec::new();
-    let mut resolved: Vec<(ItemId, Option<ColourId>)> = Vec::new();
     // per item, the line (from 1) of the last option that listed it: a
     // repeated item is found in constant time, so any option parses in
     // linear time
@@ -182,7 +300,12 @@ pub fn parse(text: &str) -> Result<Parsed, ParseError> {
             if trimmed.starts_with('|') {
                 continue;
             }
-            parse_items(line, line_no, &mut b, &mut items)?;
+            parse_items(line, line_no, b, &mut items)?;
+            sink.items(b).map_err(|message| ParseError {
+                line: line_no,
+                column: 1,
+                message,
+            })?;
             seen = vec![0; items.len()];
             have_items = true;
             continue;
@@ -236,11 +359,12 @@ pub fn parse(text: &str) -> Result<Parsed, ParseError> {
             });
             continue;
         }
-        // colours are interned only for options that are kept
-        resolved.clear();
-        resolved.extend(entries.iter().map(|&(id, c)| (id, c.map(|c| b.colour(c)))));
-        b.option(resolved.drain(..));
-        option_texts.push(line.trim());
+        sink.option(b, &entries).map_err(|message| ParseError {
+            line: line_no,
+            column: 1,
+            message,
+        })?;
+        option_starts.push(trimmed.as_ptr() as usize - text.as_ptr() as usize);
         option_lines.push(line_no);
     }
     if !have_items {
@@ -250,20 +374,9 @@ pub fn parse(text: &str) -> Result<Parsed, ParseError> {
             message: "expected a line of item names, found none".to_string(),
         });
     }
-    let problem = b.build().map_err(|e| ParseError {
-        line: 1,
-        column: 1,
-        message: match e {
-            BuildError::NoPrimaryItems => {
-                "the items line has no primary item (before '|')".to_string()
-            }
-            other => other.to_string(),
-        },
-    })?;
-    Ok(Parsed {
-        problem,
-        option_texts,
-        option_lines,
+    Ok(Read {
+        starts: option_starts,
+        lines: option_lines,
         warnings,
     })
 }
@@ -431,6 +544,25 @@ mod tests {
             "{}",
             err.message
         );
+    }
+
+    /// The options' texts are the input's own lines, trimmed, kept
+    /// without a copy; a pushed text is one line.
+    #[test]
+    fn option_texts_are_lines_of_the_input() {
+        let text = "| items\nA B | x\n  A x:1  \r\n| a comment\n\nB\tx\r\nA B";
+        let parsed = parse_owned(text.to_string()).unwrap();
+        let texts: Vec<&str> = parsed.option_texts.iter().collect();
+        assert_eq!(texts, ["A x:1", "B\tx", "A B"]);
+        assert_eq!(parsed.option_lines, [3, 6, 7]);
+        assert_eq!(parse(text).unwrap().option_texts, parsed.option_texts);
+        assert_eq!(parsed.option_texts.get(3), None);
+
+        let mut pushed = OptionTexts::new();
+        pushed.push("A\nB");
+        pushed.push("");
+        pushed.push("C");
+        assert_eq!(pushed.iter().collect::<Vec<_>>(), ["A B", "", "C"]);
     }
 
     /// The per-item marks of one option do not leak into the next one, nor

@@ -341,6 +341,11 @@ impl ProblemBuilder {
         }
     }
 
+    /// The items declared so far.
+    pub(crate) fn declared_items(&self) -> &[Item] {
+        &self.items
+    }
+
     /// Number of options added so far.
     pub fn option_count(&self) -> usize {
         self.starts.len() - 1

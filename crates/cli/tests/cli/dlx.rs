@@ -670,6 +670,47 @@ fn invalid_utf8_is_reported_with_line_and_column() {
         .stdout("1\n");
 }
 
+/// Issue 18 (load memory): `--engine cells` loads straight from the parser
+/// (no problem kept beside the engine); its input errors still name the
+/// file, line and column, its warnings their line, and it prints the
+/// options as written.
+#[test]
+fn cells_loaded_from_the_parser_report_errors_and_print_options() {
+    dlx()
+        .args(["--engine", "cells"])
+        .write_stdin(b"A B\nA\n\xff B\n".to_vec())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "<stdin>: line 3, column 1: not valid UTF-8",
+        ));
+    dlx()
+        .args(["--engine", "cells"])
+        .write_stdin("| items\nA B\nA\nB C\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "<stdin>: line 4, column 3: unknown item 'C'",
+        ));
+    dlx()
+        .args(["--engine", "cells"])
+        .write_stdin("A 2|B\nA B\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "line 1, column 1: item 'B' has multiplicity",
+        ));
+    dlx()
+        .args(["--engine", "cells"])
+        .write_stdin("A B | x\n  A   x:1 \n| comment\nx\nB x:1\r\n")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "line 4: option has no primary item",
+        ))
+        .stdout("A   x:1\nB x:1\n");
+}
+
 /// The counts of the `--split` tokens, each counted by its own
 /// `dlx --count --subproblem TOKEN FILE` process.
 fn split_counts(file: &str, depth: &str) -> Vec<u64> {

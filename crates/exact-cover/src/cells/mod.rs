@@ -42,9 +42,10 @@
 //! choice, and a forced move skips covering its item: its one option is
 //! applied at once, and covering the option's other items passes over it,
 //! which spares removing it everywhere only to restore it. Large problems
-//! (more than 128 primary items) keep bit sets of the active items and of
-//! the items with at most one option, so that forced moves and dead ends are
-//! found without scanning every item.
+//! (more than 128 primary items) keep bit sets of the active items, of
+//! the items with at most one option and of those with none, exact at
+//! every node, so that a dead end or a forced move is the first bit set in
+//! a few words, found without scanning every item.
 //!
 //! Hiding an option removes its nodes from their items' sets without
 //! checking whether each item is still active: an option in the active
@@ -64,14 +65,15 @@
 
 use std::ops::ControlFlow;
 
+use crate::format::{self, Loaded, ParseError, Sink};
 use crate::limits::Limits;
-use crate::problem::Problem;
+use crate::problem::{Item, ItemId, Problem, ProblemBuilder};
 use crate::search::{Config, Heuristic};
 use crate::stats::{Report, Stats, StopReason};
 
 mod sets;
 
-use sets::{NONE, Sets};
+use sets::{Loader, NONE, Sets};
 
 /// Why a problem cannot be loaded into [`Cells`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -90,6 +92,58 @@ pub enum CellsError {
         /// The most options that may cover it.
         hi: u32,
     },
+}
+
+/// Every primary item is covered exactly once (no multiplicity).
+fn check_items(items: &[Item]) -> Result<(), CellsError> {
+    match items
+        .iter()
+        .enumerate()
+        .find(|(_, it)| !it.is_secondary() && it.bounds() != (1, 1))
+    {
+        Some((k, it)) => {
+            let (lo, hi) = it.bounds();
+            Err(CellsError::Multiplicity {
+                item: it.name().map_or_else(|| format!("#{k}"), str::to_string),
+                lo,
+                hi,
+            })
+        }
+        None => Ok(()),
+    }
+}
+
+/// The parser's sink for [`Cells::parse`]: the options go straight into
+/// the node array (a loader made when the items line is read).
+struct ToCells(Option<Loader>);
+
+impl Sink for ToCells {
+    fn items(&mut self, b: &ProblemBuilder) -> Result<(), String> {
+        let items = b.declared_items();
+        check_items(items).map_err(|e| e.to_string())?;
+        self.0 = Some(Loader::new(items.iter().map(Item::is_secondary)));
+        Ok(())
+    }
+
+    fn option(
+        &mut self,
+        b: &mut ProblemBuilder,
+        entries: &[(ItemId, Option<&str>)],
+    ) -> Result<(), String> {
+        let Some(loader) = self.0.as_mut() else {
+            return Err("an option before the items line".to_string());
+        };
+        // the same bound as the problem builder's
+        if loader.node_count() + entries.len() + 1 >= (i32::MAX / 2) as usize {
+            return Err("too many items or options for 32-bit indices".to_string());
+        }
+        loader.option(
+            entries
+                .iter()
+                .map(|&(id, c)| (id.0, c.map_or(0, |c| b.colour(c).0))),
+        );
+        Ok(())
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -151,8 +205,9 @@ enum Phase {
 /// walking an item's set one per entry (and one for the record), plus the
 /// colour read when purifying; making a primary item inactive 6 (a swap in
 /// the active list and its positions); choosing an item by MRV 2 per
-/// active primary item (its entry in the active list, its size), or 1 per
-/// candidate found in the bit sets of large problems; trying an option
+/// active primary item (its entry in the active list, its size), or 1 (the
+/// size of the item found) when the bit sets of large problems give a dead
+/// end or a forced move; trying an option
 /// 2 (the record, the set entry) and one per node read walking it;
 /// backtracking 2 per trail entry popped. Not counted: the bit sets
 /// (64 items a word), the search's stack of levels. Knuth's SSXCC charges
@@ -208,21 +263,50 @@ impl Cells {
     /// seed, each item's options are tried in a random (reproducible) order,
     /// while MRV ties still go to the first item.
     pub fn with_config(problem: &Problem, config: Config) -> Result<Cells, CellsError> {
-        if let Some((k, it)) = problem
-            .items()
-            .iter()
-            .enumerate()
-            .find(|(_, it)| !it.is_secondary() && it.bounds() != (1, 1))
-        {
-            let (lo, hi) = it.bounds();
-            return Err(CellsError::Multiplicity {
-                item: problem.item_name(k as u32),
-                lo,
-                hi,
+        check_items(problem.items())?;
+        Ok(Cells::from_sets(Sets::load(problem, config.seed), config))
+    }
+
+    /// Parse `text` (Knuth's format, read as [`format::parse_owned`]
+    /// reads it) straight into a solver with `config`: each option goes
+    /// into the engine's node array as it is read, and no [`Problem`] is
+    /// built beside it, so a big file loads in less memory. The errors are
+    /// [`format::parse`]'s, and a primary item with a multiplicity is an
+    /// error on the items line ([`CellsError::Multiplicity`]'s message).
+    ///
+    /// ```
+    /// use exact_cover::{Cells, Config, Limits};
+    /// let text = "A B C | X\nA X:1\nB C X:1\nB\nC\n".to_string();
+    /// let mut loaded = Cells::parse(text, Config::default())?;
+    /// assert_eq!(loaded.engine.count(&Limits::none()).stats.solutions, 2);
+    /// assert_eq!(&loaded.option_texts[1], "B C X:1");
+    /// # Ok::<(), exact_cover::format::ParseError>(())
+    /// ```
+    pub fn parse(text: String, config: Config) -> Result<Loaded<Cells>, ParseError> {
+        let mut b = ProblemBuilder::new();
+        let mut sink = ToCells(None);
+        let read = format::read(&text, &mut b, &mut sink)?;
+        // the builder's own checks of the items (it holds no option)
+        b.build().map_err(format::build_error)?;
+        let Some(loader) = sink.0 else {
+            // `read` fails without an items line
+            return Err(ParseError {
+                line: 1,
+                column: 1,
+                message: "expected a line of item names, found none".to_string(),
             });
-        }
-        Ok(Cells {
-            sets: Sets::load(problem, config.seed),
+        };
+        Ok(Loaded {
+            engine: Cells::from_sets(loader.finish(config.seed), config),
+            option_texts: format::OptionTexts::shared(text, read.starts),
+            option_lines: read.lines,
+            warnings: read.warnings,
+        })
+    }
+
+    fn from_sets(sets: Sets, config: Config) -> Cells {
+        Cells {
+            sets,
             config,
             prune: true,
             count_mems: false,
@@ -235,7 +319,7 @@ impl Cells {
             splitting: false,
             paths: Vec::new(),
             base_level: 0,
-        })
+        }
     }
 
     /// The configuration.
@@ -545,7 +629,7 @@ impl Cells {
                     let l = self.level;
                     let lv = self.levels[l];
                     if lv.pos == lv.total {
-                        self.sets.restore::<COLOURED, M>(lv.mark0);
+                        self.sets.restore::<COLOURED, T, M>(lv.mark0);
                         self.sets.reactivate(lv.np1 + 1);
                         phase = Phase::Backtrack;
                         continue;
@@ -566,7 +650,7 @@ impl Cells {
                         let lv = &mut self.levels[l];
                         lv.pos += 1;
                         let (mark1, np1) = (lv.mark1, lv.np1);
-                        self.sets.restore::<COLOURED, M>(mark1);
+                        self.sets.restore::<COLOURED, T, M>(mark1);
                         self.sets.reactivate(np1);
                         continue;
                     }
@@ -581,7 +665,7 @@ impl Cells {
                     let lv = &mut self.levels[self.level];
                     lv.pos += 1;
                     let (mark1, np1) = (lv.mark1, lv.np1);
-                    self.sets.restore::<COLOURED, M>(mark1);
+                    self.sets.restore::<COLOURED, T, M>(mark1);
                     self.sets.reactivate(np1);
                     phase = Phase::Try;
                 }

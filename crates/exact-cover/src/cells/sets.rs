@@ -78,7 +78,7 @@ struct ItemRec {
 /// 3. *Sizes and locations.* Every item's `size`, and every size saved on
 ///    the trail, is at most `cap(i)`; every option node's `loc` is below
 ///    `cap` of its item.
-/// 4. *Bits.* `small` and `active` have a bit per item.
+/// 4. *Bits.* `small`, `zero` and `active` have a bit per item.
 /// 5. *Trail room.* A [`Hot`] exists only within a *step*: one call of
 ///    [`cover_chosen`](Self::cover_chosen) or [`apply`](Self::apply),
 ///    which begin with `new_step`, reserving room on `trail` for `2 n`
@@ -108,11 +108,13 @@ pub(crate) struct Sets {
     /// [`TRACK_ITEMS`] primary items), so that MRV finds a dead end or a
     /// forced move without scanning every active item.
     pub track: bool,
-    /// Bit `i` set whenever item `i` has at most one active option (with
-    /// `track`); it may also be left set for an item with more (see
-    /// [`restore`](Self::restore)) until [`min_item`](Self::min_item)
-    /// clears it.
+    /// Bit `i` set exactly when item `i` has at most one active option
+    /// (kept with `track`: removals set it, [`restore`](Self::restore)
+    /// writes it with the size it restores).
     small: Vec<u64>,
+    /// Bit `i` set exactly when item `i` has no active option (kept as
+    /// `small` is).
+    zero: Vec<u64>,
     /// Bit `i` set when primary item `i` is active (with `track`).
     active: Vec<u64>,
     /// Number of primary items.
@@ -130,49 +132,128 @@ pub(crate) struct Sets {
     pub mems: u64,
 }
 
+/// Builds a [`Sets`] option by option, straight into its node array (the
+/// parser feeds it as it reads: no [`Problem`] beside it).
+#[derive(Debug)]
+pub(crate) struct Loader {
+    /// The engine's number of each item of the problem (primary items
+    /// first).
+    to_engine: Vec<u32>,
+    n1: usize,
+    nodes: Vec<Node>,
+    /// Empty until some option gives a colour ([`colour_from`](Self::colour_from)).
+    colour: Vec<u32>,
+    coloured: bool,
+    size: Vec<u32>,
+    options: u32,
+}
+
+impl Loader {
+    /// For items that are secondary or not, in the problem's order.
+    pub fn new(secondary: impl ExactSizeIterator<Item = bool> + Clone) -> Loader {
+        let n = secondary.len();
+        let n1 = secondary.clone().filter(|&s| !s).count();
+        let (mut np, mut ns) = (0u32, n1 as u32);
+        let to_engine = secondary
+            .map(|s| {
+                let slot = if s { &mut ns } else { &mut np };
+                *slot += 1;
+                *slot - 1
+            })
+            .collect();
+        Loader {
+            to_engine,
+            n1,
+            nodes: Vec::new(),
+            colour: Vec::new(),
+            coloured: false,
+            size: vec![0; n],
+            options: 0,
+        }
+    }
+
+    /// Room for `nodes` more nodes (option nodes and spacers).
+    pub fn reserve(&mut self, nodes: usize) {
+        self.nodes.reserve_exact(nodes);
+    }
+
+    /// Keep colours from now on (the nodes so far have none).
+    fn keep_colours(&mut self) {
+        if !self.coloured {
+            self.coloured = true;
+            self.colour = vec![0; self.nodes.len()];
+        }
+    }
+
+    /// Nodes so far (for the caller's size check).
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Append an option: its (item, colour) pairs, items as the problem
+    /// numbers them (in range and not repeated: the caller's checks), a
+    /// colour of 0 for none.
+    pub fn option(&mut self, entries: impl Iterator<Item = (u32, u32)>) {
+        let first = self.nodes.len() as u32;
+        for (item, c) in entries {
+            let i = self.to_engine[item as usize];
+            self.size[i as usize] += 1;
+            if c != 0 && !self.coloured {
+                // zeros for the nodes before this one
+                self.keep_colours();
+            }
+            self.nodes.push(Node { item: i, loc: 0 });
+            if self.coloured {
+                self.colour.push(c);
+            }
+        }
+        self.nodes.push(Node {
+            item: SPACER | self.options,
+            loc: first,
+        });
+        if self.coloured {
+            self.colour.push(0);
+        }
+        self.options += 1;
+    }
+
+    /// The structure (see [`Sets::load`] for `seed`).
+    pub fn finish(mut self, seed: Option<u64>) -> Sets {
+        self.nodes.shrink_to_fit();
+        self.colour.shrink_to_fit();
+        Sets::from_nodes(self.nodes, self.colour, self.size, self.n1, seed)
+    }
+}
+
 impl Sets {
     /// Lay out `p`. With a seed, each item's set starts in a random order
     /// (the options are entered in a shuffled order).
     pub fn load(p: &Problem, seed: Option<u64>) -> Sets {
         let items = p.items();
-        let n = items.len();
-        let n1 = items.iter().filter(|i| !i.is_secondary()).count();
-        let mut to_engine = vec![0u32; n];
-        let (mut np, mut ns) = (0u32, n1 as u32);
-        for (k, it) in items.iter().enumerate() {
-            let slot = if it.is_secondary() { &mut ns } else { &mut np };
-            to_engine[k] = *slot;
-            *slot += 1;
-        }
-        let coloured = p.has_colours();
+        let mut loader = Loader::new(items.iter().map(|it| it.is_secondary()));
         let (entries, starts) = p.raw_parts();
-        let options = starts.len() - 1;
-        let mut nodes = Vec::with_capacity(entries.len() + options);
-        let mut colour = Vec::with_capacity(if coloured { nodes.capacity() } else { 0 });
-        let mut size = vec![0u32; n];
-        // the options' first nodes, to enter them in a shuffled order
-        let mut first_node = Vec::with_capacity(if seed.is_some() { options } else { 0 });
-        for k in 0..options {
-            let first = nodes.len() as u32;
-            if seed.is_some() {
-                first_node.push(first);
-            }
-            for e in &entries[starts[k] as usize..starts[k + 1] as usize] {
-                let i = to_engine[e.item as usize];
-                size[i as usize] += 1;
-                nodes.push(Node { item: i, loc: 0 });
-                if coloured {
-                    colour.push(e.colour);
-                }
-            }
-            nodes.push(Node {
-                item: SPACER | k as u32,
-                loc: first,
-            });
-            if coloured {
-                colour.push(0);
-            }
+        loader.reserve(entries.len() + starts.len() - 1);
+        for w in starts.windows(2) {
+            loader.option(
+                entries[w[0] as usize..w[1] as usize]
+                    .iter()
+                    .map(|e| (e.item, e.colour)),
+            );
         }
+        loader.finish(seed)
+    }
+
+    /// The structure of the options `nodes` (with their items' sizes,
+    /// their colours if any, and `n1` primary items): lay out the sets.
+    fn from_nodes(
+        mut nodes: Vec<Node>,
+        colour: Vec<u32>,
+        size: Vec<u32>,
+        n1: usize,
+        seed: Option<u64>,
+    ) -> Sets {
+        let n = size.len();
+        let coloured = !colour.is_empty();
         let mut base = Vec::with_capacity(n);
         let mut total = 0u32;
         for &s in &size {
@@ -196,7 +277,12 @@ impl Sets {
         };
         if let Some(seed) = seed {
             // the options in a shuffled order
-            let mut order: Vec<u32> = (0..options as u32).collect();
+            let first_node: Vec<u32> = nodes
+                .iter()
+                .filter(|nd| nd.item & SPACER != 0)
+                .map(|nd| nd.loc)
+                .collect();
+            let mut order: Vec<u32> = (0..first_node.len() as u32).collect();
             let mut rng = crate::SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
             for k in (1..order.len()).rev() {
                 let j = (rng.next_u64() % (k as u64 + 1)) as usize;
@@ -207,7 +293,7 @@ impl Sets {
             }
         } else {
             // in order: no table of first nodes or order is needed (less
-            // memory at the peak of loading a big problem)
+            // memory)
             let mut x = 0;
             while (x as usize) < nodes.len() {
                 x = enter(x, &mut nodes) + 1;
@@ -225,9 +311,11 @@ impl Sets {
             .collect();
         let words = n.div_ceil(64);
         let mut small = vec![0u64; words];
+        let mut zero = vec![0u64; words];
         let mut active = vec![0u64; words];
         for (i, &s) in size.iter().enumerate() {
             small[i / 64] |= ((s <= 1) as u64) << (i % 64);
+            zero[i / 64] |= ((s == 0) as u64) << (i % 64);
             active[i / 64] |= ((i < n1) as u64) << (i % 64);
         }
         Sets {
@@ -242,6 +330,7 @@ impl Sets {
             np: n1 as u32,
             track: n1 > TRACK_ITEMS,
             small,
+            zero,
             active,
             n1: n1 as u32,
             trail: Vec::new(),
@@ -260,13 +349,13 @@ impl Sets {
                 + self.pact.capacity()
                 + self.ppos.capacity())
                 * 4
-            + (self.small.capacity() + self.active.capacity()) * 8
+            + (self.small.capacity() + self.zero.capacity() + self.active.capacity()) * 8
             + self.trail.capacity() * 8) as u64
     }
 
     /// Undo everything: every item and option active again.
     pub fn reset(&mut self) {
-        self.restore::<true, false>(0);
+        self.restore::<true, true, false>(0);
         self.reactivate(self.n1);
         self.updates = 0;
         self.mems = 0;
@@ -289,14 +378,17 @@ impl Sets {
     /// Pop the trail back to `mark`, restoring sizes and purified marks.
     /// `C`: the problem has colours (else the trail holds sizes only).
     ///
-    /// The bits of `small` are left as they are: a size restored only
-    /// grows, so a bit may stay set for an item that has two options or
-    /// more again, which [`min_item`](Self::min_item) clears when it meets
-    /// it (cheaper than keeping every bit exact here).
+    /// `T`: keep the bits of `small` and `zero` exact (each size restored
+    /// writes its item's bits, without a branch). Left stale, a bit costs
+    /// [`min_item`](Self::min_item) a data-dependent turn of its bit walk
+    /// (a mispredicted branch, measured on the Sudoku XCC instance) to
+    /// clear it.
     #[inline]
-    pub fn restore<const C: bool, const M: bool>(&mut self, mark: u32) {
+    pub fn restore<const C: bool, const T: bool, const M: bool>(&mut self, mark: u32) {
         debug_assert!(C || !self.coloured);
         let items = &mut self.items[..];
+        let small = &mut self.small[..];
+        let zero = &mut self.zero[..];
         let mark = (mark as usize).min(self.trail.len());
         if M {
             self.mems += 2 * (self.trail.len() - mark) as u64;
@@ -306,6 +398,11 @@ impl Sets {
                 items[(i & !PURIFIED) as usize].purified = 0;
             } else {
                 items[i as usize].size = s;
+                if T {
+                    let (w, b) = ((i / 64) as usize, i % 64);
+                    small[w] = (small[w] & !(1 << b)) | ((s <= 1) as u64) << b;
+                    zero[w] = (zero[w] & !(1 << b)) | ((s == 0) as u64) << b;
+                }
             }
         }
         self.trail.truncate(mark);
@@ -345,37 +442,29 @@ impl Sets {
     pub fn min_item<const M: bool>(&mut self) -> (u32, u32) {
         let items = &self.items[..];
         if self.track {
-            // a dead end anywhere, else the first forced move, from the bits
-            let mut forced = None;
-            let mut read = 0;
-            for (w, (small, &a)) in self.small.iter_mut().zip(&self.active).enumerate() {
-                let mut m = *small & a;
-                while m != 0 {
-                    let b = m.trailing_zeros();
-                    let i = w as u32 * 64 + b;
-                    read += 1;
-                    match items[i as usize].size {
-                        0 => {
-                            if M {
-                                self.mems += read;
-                            }
-                            return (i, 0);
-                        }
-                        1 => {
-                            forced.get_or_insert(i);
-                        }
-                        // a bit left set by `restore`: the item has
-                        // options again
-                        _ => *small &= !(1 << b),
+            // a dead end anywhere, else the first forced move, from the
+            // bits: a find-first per word, no walk over the bits (whose
+            // number varies from node to node: a mispredicted loop exit)
+            for (w, (&z, &a)) in self.zero.iter().zip(&self.active).enumerate() {
+                let m = z & a;
+                if m != 0 {
+                    // its size
+                    if M {
+                        self.mems += 1;
                     }
-                    m &= m - 1;
+                    return (w as u32 * 64 + m.trailing_zeros(), 0);
                 }
             }
-            if M {
-                self.mems += read;
-            }
-            if let Some(i) = forced {
-                return (i, 1);
+            for (w, (&small, &a)) in self.small.iter().zip(&self.active).enumerate() {
+                let m = small & a;
+                if m != 0 {
+                    let i = w as u32 * 64 + m.trailing_zeros();
+                    debug_assert_eq!(items[i as usize].size, 1, "stale bits");
+                    if M {
+                        self.mems += 1;
+                    }
+                    return (i, 1);
+                }
             }
         }
         // the exact minimum of (size, item) over the active items, without
@@ -435,6 +524,7 @@ impl Sets {
             items: &mut self.items,
             trail: &mut self.trail,
             small: &mut self.small,
+            zero: &mut self.zero,
             ppos: &self.ppos,
             watch: if check { self.np } else { 0 },
             dead: false,
@@ -553,6 +643,7 @@ impl Sets {
             items: &mut self.items,
             trail: &mut self.trail,
             small: &mut self.small,
+            zero: &mut self.zero,
             ppos: &self.ppos,
             watch: if P { self.np } else { 0 },
             dead: false,
@@ -611,6 +702,7 @@ struct Hot<'a> {
     items: &'a mut [ItemRec],
     trail: &'a mut Vec<(u32, u32)>,
     small: &'a mut [u64],
+    zero: &'a mut [u64],
     /// Positions of the items in the active primary list (`NONE` for
     /// secondary items), and how many are active while the step watches
     /// for dead ends (0 when it does not).
@@ -758,6 +850,10 @@ impl Hot<'_> {
             // (invariant 4).
             let word = unsafe { self.small.get_unchecked_mut((i / 64) as usize) };
             *word |= ((s <= 1) as u64) << (i % 64);
+            debug_assert_eq!(self.zero.len(), self.small.len());
+            // SAFETY: as for `small`.
+            let word = unsafe { self.zero.get_unchecked_mut((i / 64) as usize) };
+            *word |= ((s == 0) as u64) << (i % 64);
         }
     }
 
@@ -910,6 +1006,7 @@ mod tests {
             }
         }
         assert_eq!(s.small.len(), n.div_ceil(64));
+        assert_eq!(s.zero.len(), n.div_ceil(64));
         assert_eq!(s.active.len(), n.div_ceil(64));
     }
 
@@ -934,7 +1031,7 @@ mod tests {
                 s.apply::<true, true, false, false>(x);
             }
             check(&s);
-            s.restore::<true, true>(mark);
+            s.restore::<true, true, true>(mark);
             s.reactivate(np);
             check(&s);
         }

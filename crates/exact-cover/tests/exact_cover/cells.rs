@@ -293,6 +293,68 @@ fn mems_bound_the_updates_and_repeat() {
     assert_eq!(Dlx::new(&p).count(&Limits::none()).stats.mems, 0);
 }
 
+/// Issue 18 (load memory): `Cells::parse` loads straight from the text,
+/// with no `Problem` beside the engine; it searches the same tree as the
+/// engine loaded from the parsed problem, seeded or not, and keeps the
+/// same option texts and lines.
+#[test]
+fn parsed_straight_into_cells_is_the_same_engine() {
+    for k in known_counts_to_run() {
+        let name = k.file.as_str();
+        let text = testdata(name);
+        let parsed = parse(&text).unwrap();
+        // MRV as loaded, and seeded (the options entered in a shuffled
+        // order); the first-item heuristic runs on the same arrays
+        for config in [
+            MRV,
+            Config {
+                heuristic: Heuristic::Mrv,
+                seed: Some(3),
+            },
+        ] {
+            let mut loaded = Cells::parse(text.clone(), config).unwrap();
+            let want = Cells::with_config(&parsed.problem, config)
+                .unwrap()
+                .count(&Limits::none());
+            let got = loaded.engine.count(&Limits::none());
+            assert_eq!(
+                got.stats.solutions, want.stats.solutions,
+                "{name} {config:?}"
+            );
+            assert_eq!(got.stats.nodes, want.stats.nodes, "{name} {config:?}");
+            assert_eq!(got.stats.updates, want.stats.updates, "{name} {config:?}");
+            assert_eq!(loaded.option_lines, parsed.option_lines, "{name}");
+            assert_eq!(loaded.option_texts, parsed.option_texts, "{name}");
+            assert_eq!(loaded.warnings, parsed.warnings, "{name}");
+        }
+    }
+}
+
+/// `Cells::parse` reports what `parse` reports, where it reports it, and
+/// a multiplicity on the items line.
+#[test]
+fn parsed_straight_into_cells_reports_errors_with_line_and_column() {
+    for text in [
+        "A B\nA C\n",
+        "A B | x\nA x:1:2\n",
+        "A B | x\nA:red\n",
+        "A B\nA B A\n",
+        "| only a comment\n",
+        "| x\n",
+    ] {
+        let want = parse(text).unwrap_err();
+        let got = Cells::parse(text.to_string(), MRV).unwrap_err();
+        assert_eq!(got, want, "{text:?}");
+    }
+    let err = Cells::parse("| items\nA 2|B C\nA B\n".to_string(), MRV).unwrap_err();
+    assert_eq!((err.line, err.column), (2, 1));
+    assert!(
+        err.message.contains("'B'") && err.message.contains("dancing-links"),
+        "{}",
+        err.message
+    );
+}
+
 #[test]
 fn multiplicities_are_refused_with_the_item_named() {
     let p = parse("A 2|B C\nA B\nB C\nB\n").unwrap().problem;
@@ -326,6 +388,11 @@ proptest! {
         prop_assert_eq!(links.stats.solutions, want);
         let cells = Cells::new(&p).unwrap().count(&Limits::none());
         prop_assert_eq!(cells.stats.solutions, want);
+        // loaded straight from the problem's text: the same search
+        let mut loaded = Cells::parse(p.to_string(), MRV).unwrap();
+        let straight = loaded.engine.count(&Limits::none());
+        prop_assert_eq!(straight.stats.solutions, want);
+        prop_assert_eq!(straight.stats.nodes, cells.stats.nodes);
         // without pruning, DLX1's tree; with it, that tree less some of
         // its dead-end leaves, the same choices tried at every branch
         let mut unpruned = Cells::new(&p).unwrap();
