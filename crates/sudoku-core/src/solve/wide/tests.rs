@@ -331,3 +331,102 @@ fn kernel_agrees_step_for_step(kernel: Kernel) {
         assert_eq!(ra.stats.max_depth, rb.stats.max_depth);
     }
 }
+
+/// Every propagation's board of the last searches, drained from every
+/// size's search state.
+fn drain_traces(w: &mut Wide) -> Vec<u64> {
+    let mut all = Vec::new();
+    if let Some(c) = w.four.as_mut() {
+        all.append(&mut c.trace);
+    }
+    if let Some(c) = w.nine.as_mut() {
+        all.append(&mut c.trace);
+    }
+    if let Some(c) = w.sixteen.as_mut() {
+        all.append(&mut c.trace);
+    }
+    if let Some(c) = w.twenty_five.as_mut() {
+        all.append(&mut c.trace);
+    }
+    all
+}
+
+/// The hidden-single bookkeeping ([`Touched`]: only the houses where a
+/// digit lost a cell are looked at again) against scanning every such digit
+/// whole: after every propagation the same board, so the same nodes,
+/// guesses and solutions, on every size, with none, one and several
+/// solutions, and in the generator's exclusion search.
+#[test]
+fn touched_houses_agree_with_whole_rescans_step_for_step() {
+    for kernel in Kernel::available() {
+        let mut ours = Wide::with_kernel(kernel);
+        let mut whole = Wide::with_kernel(kernel);
+        whole.rescan_all = true;
+        let text = include_str!("../../../../../testdata/bench/gen16_90_120_20.txt");
+        let mut puzzles: Vec<Grid> = text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| parse_line(l).expect("parses"))
+            .collect();
+        for (size, keeps) in [
+            (Size::FOUR, &[3usize, 5][..]),
+            (Size::NINE, &[20, 26][..]),
+            (Size::SIXTEEN, &[100, 130][..]),
+            (Size::TWENTY_FIVE, &[380, 430][..]),
+        ] {
+            for seed in 0..3u64 {
+                for &keep in keeps {
+                    puzzles.push(random_puzzle(size, seed + 300, keep, seed == 1));
+                }
+            }
+        }
+        let limits = Limits::solutions(2).with_max_nodes(20_000);
+        let mut nodes = 0;
+        let mut seen = [0u32; 3];
+        for p in &puzzles {
+            let mut a = Vec::new();
+            let ra = ours.search(p, &limits, &mut |g| {
+                a.push(g.clone());
+                ControlFlow::Continue(())
+            });
+            let mut b = Vec::new();
+            let rb = whole.search(p, &limits, &mut |g| {
+                b.push(g.clone());
+                ControlFlow::Continue(())
+            });
+            assert_eq!(a, b, "{kernel:?}, {}", p.to_line());
+            assert_eq!(ra.stop, rb.stop);
+            assert_eq!(ra.stats.nodes, rb.stats.nodes, "{}", p.to_line());
+            assert_eq!(ra.stats.guesses, rb.stats.guesses);
+            let (ta, tb) = (drain_traces(&mut ours), drain_traces(&mut whole));
+            assert!(!ta.is_empty() || ra.stats.solutions == 0);
+            assert_eq!(ta, tb, "{kernel:?}, {}", p.to_line());
+            nodes += ra.stats.nodes;
+            seen[a.len().min(2)] += 1;
+            // The generator's check: a clue dropped, its digit excluded,
+            // the grid's digits first.
+            if let Some(full) = b.first().filter(|_| b.len() == 1) {
+                let mut q = p.clone();
+                let clue = (0..q.size().cells()).find(|&c| q.get(c) != 0);
+                if let Some(clue) = clue {
+                    q.set(clue, 0);
+                    let one = Limits::solutions(1).with_max_nodes(20_000);
+                    let ra = ours.search_excluding_near(&q, full, clue, &one, &mut |_| {
+                        ControlFlow::Continue(())
+                    });
+                    let rb = whole.search_excluding_near(&q, full, clue, &one, &mut |_| {
+                        ControlFlow::Continue(())
+                    });
+                    assert_eq!(
+                        (ra.stats.nodes, ra.stats.solutions, ra.stop),
+                        (rb.stats.nodes, rb.stats.solutions, rb.stop)
+                    );
+                    assert_eq!(drain_traces(&mut ours), drain_traces(&mut whole));
+                }
+            }
+        }
+        // Real searches, with every kind of outcome.
+        assert!(nodes > 1000, "{nodes}");
+        assert!(seen.iter().all(|&k| k > 0), "{seen:?}");
+    }
+}
