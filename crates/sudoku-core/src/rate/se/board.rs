@@ -317,11 +317,40 @@ pub(crate) fn region_name(r: usize) -> String {
     format!("{kind} {}", r % 9 + 1)
 }
 
-/// Call `f` with every `k`-subset of `0..9` as a 9-bit mask, in increasing
-/// numeric order (Explainer's enumeration of value and position sets),
-/// until it returns true; returns whether it did.
-pub(crate) fn subsets9(k: u32, f: impl FnMut(u16) -> bool) -> bool {
-    SUBSETS[k as usize].iter().copied().any(f)
+/// Call `f` with every `k`-subset of the set bits of `mask` (a 9-bit
+/// mask), in increasing numeric order, until it returns true; returns
+/// whether it did (Explainer enumerates value and position sets in
+/// increasing numeric order; the subsets outside `mask` are the ones its
+/// searches reject, so they are not visited): the subsets of `n` bits in
+/// increasing order, each spread onto `mask`'s bits (an order-preserving
+/// map).
+pub(crate) fn subsets_of(mask: u16, k: u32, mut f: impl FnMut(u16) -> bool) -> bool {
+    let n = mask.count_ones();
+    if n < k {
+        return false;
+    }
+    let mut at = [0u8; 9];
+    let mut m = mask;
+    for slot in at.iter_mut().take(n as usize) {
+        *slot = m.trailing_zeros() as u8;
+        m &= m - 1;
+    }
+    for &s in SUBSETS[k as usize].iter() {
+        if s >> n != 0 {
+            // Ascending: every later subset uses a bit past `n` too.
+            break;
+        }
+        let mut spread = 0u16;
+        let mut t = s;
+        while t != 0 {
+            spread |= 1 << at[t.trailing_zeros() as usize];
+            t &= t - 1;
+        }
+        if f(spread) {
+            return true;
+        }
+    }
+    false
 }
 
 static SUBSETS: std::sync::LazyLock<[Vec<u16>; 10]> = std::sync::LazyLock::new(|| {

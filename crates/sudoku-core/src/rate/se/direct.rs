@@ -18,7 +18,8 @@
 
 use super::SeStep;
 use super::board::{
-    BLOCK, Board, COLUMN, REGION_CELLS, ROW, bit, crosses, digits, in_region, regions_of, subsets9,
+    BLOCK, Board, COLUMN, REGION_CELLS, ROW, bit, crosses, digits, in_region, regions_of,
+    subsets_of,
 };
 use super::locking;
 
@@ -70,11 +71,8 @@ pub(super) fn hidden_set(b: &Board, step: &mut SeStep, degree: u32) -> bool {
                 continue;
             }
             let pos: [u16; 9] = std::array::from_fn(|i| b.positions(r, i as u8 + 1));
-            let eligible = eligible_digits(&pos);
-            let found = subsets9(degree, |vals| {
-                if vals & !eligible != 0 {
-                    return false;
-                }
+            let eligible = eligible_digits(&pos, degree);
+            let found = subsets_of(eligible, degree, |vals| {
                 let Some(common) = common_tuple(&pos, vals, degree) else {
                     return false;
                 };
@@ -109,11 +107,13 @@ pub(super) fn hidden_set(b: &Board, step: &mut SeStep, degree: u32) -> bool {
     false
 }
 
-/// The digits with at least two places (the only ones a hidden set can
-/// hold), as a digit mask.
-pub(super) fn eligible_digits(pos: &[u16; 9]) -> u16 {
+/// The digits with two to `degree` places (the only ones a hidden set of
+/// `degree` digits can hold: Explainer's test below asks for two or more,
+/// and the set's places number `degree`), as a digit mask.
+pub(super) fn eligible_digits(pos: &[u16; 9], degree: u32) -> u16 {
     (0..9).fold(0, |m, i| {
-        if pos[i].count_ones() >= 2 {
+        let n = pos[i].count_ones();
+        if (2..=degree).contains(&n) {
             m | 1 << i
         } else {
             m
