@@ -213,33 +213,63 @@ impl Board {
         Some(b)
     }
 
+    /// The board of a 9×9 puzzle (`None` for another size): the same as
+    /// [`Board::from_candidates`] of its candidate grid (an empty cell's
+    /// candidates are the digits none of its peers holds), built directly.
+    /// The givens are assumed free of conflicts.
+    pub fn from_grid(g: &crate::grid::Grid) -> Option<Board> {
+        if g.side() != 9 {
+            return None;
+        }
+        let mut b = Board {
+            value: [0; 81],
+            cand: [0; 81],
+            pos: [[0; 9]; 27],
+            empty: [0; 27],
+            cells: [0; 9],
+        };
+        // The digits each region holds.
+        let mut used = [0u16; 27];
+        for (cell, &v) in g.cells().iter().enumerate() {
+            if v != 0 {
+                b.value[cell] = v;
+                for &r in &CELL_REGIONS[cell] {
+                    used[r as usize] |= bit(v);
+                }
+            }
+        }
+        for cell in 0..81 {
+            if b.value[cell] == 0 {
+                let [r0, r1, r2] = CELL_REGIONS[cell];
+                b.cand[cell] = 0x1ff & !(used[r0 as usize] | used[r1 as usize] | used[r2 as usize]);
+            }
+        }
+        b.refresh();
+        Some(b)
+    }
+
     /// Compute the cached positions and counts from scratch (`place` and
     /// `eliminate` keep them up to date).
     pub fn refresh(&mut self) {
-        for r in 0..27 {
-            let mut pos = [0u16; 9];
-            let mut empty = 0;
-            for (i, &c) in REGION_CELLS[r].iter().enumerate() {
-                let c = c as usize;
-                if self.value[c] == 0 {
-                    empty += 1;
-                }
-                let mut m = self.cand[c];
-                while m != 0 {
-                    let d = m.trailing_zeros() as usize;
-                    pos[d] |= 1 << i;
-                    m &= m - 1;
-                }
-            }
-            self.pos[r] = pos;
-            self.empty[r] = empty;
-        }
+        self.pos = [[0; 9]; 27];
+        self.empty = [0; 27];
         self.cells = [0; 9];
         for c in 0..81 {
+            let regs = CELL_REGIONS[c];
+            let at = CELL_POS[c];
+            if self.value[c] == 0 {
+                for &r in &regs {
+                    self.empty[r as usize] += 1;
+                }
+            }
             let mut m = self.cand[c];
             while m != 0 {
-                self.cells[m.trailing_zeros() as usize] |= 1 << c;
+                let d = m.trailing_zeros() as usize;
                 m &= m - 1;
+                self.cells[d] |= 1 << c;
+                for k in 0..3 {
+                    self.pos[regs[k] as usize][d] |= 1 << at[k];
+                }
             }
         }
     }
@@ -290,8 +320,12 @@ impl Board {
         for &r in &CELL_REGIONS[cell] {
             self.empty[r as usize] -= 1;
         }
-        for &p in &PEERS[cell] {
-            self.eliminate(p as usize, d);
+        // Only the peers holding `d` change.
+        let mut m = self.cells[d as usize - 1] & PEER_MASK[cell];
+        while m != 0 {
+            let p = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.eliminate(p, d);
         }
     }
 
