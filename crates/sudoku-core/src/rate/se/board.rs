@@ -111,13 +111,14 @@ pub(crate) fn regions_of(kind: usize) -> std::ops::Range<usize> {
     kind * 9..kind * 9 + 9
 }
 
-/// Whether region `a` and region `b` share a cell (and are different).
-#[inline]
-pub(crate) fn crosses(a: usize, b: usize) -> bool {
-    CROSSES[a] & (1 << b) != 0
-}
-
 static CROSSES: [u32; 27] = crossing();
+
+/// The regions crossing region `a` (sharing a cell with it, `a` itself
+/// excluded), as a 27-bit set.
+#[inline]
+pub(crate) fn crossing_set(a: usize) -> u32 {
+    CROSSES[a]
+}
 
 /// `INSIDE[a][b]`: the positions (indices within region `a`) of the cells
 /// that also lie in region `b`.

@@ -6,6 +6,7 @@
 
 use super::SeStep;
 use super::board::{Board, COLUMN, REGION_CELLS, ROW, subsets_of};
+use super::direct::two_to;
 
 const NAMES: [&str; 3] = ["X-Wing", "Swordfish", "Jellyfish"];
 
@@ -38,8 +39,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: u32, memo: &mut Memo) -
                 return 0;
             }
             (0..9).fold(0u16, |m, i| {
-                let n = b.positions(base * 9 + i, d as u8).count_ones();
-                if (2..=degree).contains(&n) {
+                if two_to(b.positions(base * 9 + i, d as u8), degree) {
                     m | 1 << i
                 } else {
                     m

@@ -9,7 +9,7 @@
 
 use super::SeStep;
 use super::board::{BLOCK, Board, COLUMN, REGION_CELLS, ROW, digits, regions_of, subsets_of};
-use super::direct::{common_tuple, eligible_digits, push_hidden};
+use super::direct::{common_tuple, eligible_digits, push_hidden, two_to};
 
 const NAKED: [&str; 3] = ["Naked Pair", "Naked Triplet", "Naked Quad"];
 const HIDDEN: [&str; 3] = ["Hidden Pair", "Hidden Triplet", "Hidden Quad"];
@@ -26,8 +26,7 @@ pub(super) fn naked(b: &Board, step: &mut SeStep, degree: u32) -> bool {
             // Only cells with two to `degree` candidates can be in the set
             // (Explainer asks for two or more, and the union is `degree`).
             let eligible = (0..9).fold(0u16, |m, i| {
-                let n = cand[i].count_ones();
-                if (2..=degree).contains(&n) {
+                if two_to(cand[i], degree) {
                     m | 1 << i
                 } else {
                     m
