@@ -127,6 +127,9 @@ impl Outcome {
 /// search queues (none of it carries results).
 #[derive(Default)]
 pub(super) struct Scratch {
+    // Boxed: the 729 slots below stay a pointer each, and an outcome moves
+    // between pool and slot without copying.
+    #[allow(clippy::vec_box)]
     pool: Vec<Box<Outcome>>,
     slots: Vec<Option<Box<Outcome>>>,
     pend_on: std::collections::VecDeque<u32>,
