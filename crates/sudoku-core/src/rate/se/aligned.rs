@@ -11,42 +11,34 @@
 //! in no remaining combination is removed.
 
 use super::SeStep;
-use super::board::{Board, PEERS, digits, see};
+use super::board::{Board, PEER_MASK, digits, see};
 
 /// The first aligned pair exclusion, if any.
 pub(super) fn find(b: &Board, step: &mut SeStep) -> bool {
+    let by_size = cells_by_size(b);
     let mut base: Vec<usize> = Vec::new();
     let mut excluders: Vec<u128> = Vec::new();
     for cell in 0..81 {
-        if b.cand[cell].count_ones() < 2 {
+        if by_size[0] & 1 << cell != 0 || PEER_MASK[cell] & by_size[1] != 0 {
             continue;
         }
-        let mut single = false;
-        let mut ex = 0u128;
-        for &p in &PEERS[cell] {
-            match b.cand[p as usize].count_ones() {
-                1 => single = true,
-                2 => ex |= 1 << p,
-                _ => {}
-            }
-        }
-        if !single && ex != 0 {
+        let ex = PEER_MASK[cell] & by_size[2];
+        if ex != 0 {
             base.push(cell);
             excluders.push(ex);
         }
     }
+    let mut locks: Vec<u16> = Vec::with_capacity(20);
     for j in 1..base.len() {
         for i in 0..j {
             let common = excluders[i] & excluders[j];
-            if common.count_ones() < 2 {
+            if !two_or_more(common) {
                 continue;
             }
             let (c0, c1) = (base[i], base[j]);
             let aligned = see(c0, c1);
-            let locks: Vec<u16> = (0..81)
-                .filter(|&c| common & (1 << c) != 0)
-                .map(|c| b.cand[c])
-                .collect();
+            locks.clear();
+            locks.extend(bits128(common).map(|c| b.cand[c]));
             let (mut ok0, mut ok1) = (0u16, 0u16);
             for p0 in digits(b.cand[c0]) {
                 for p1 in digits(b.cand[c1]) {
@@ -99,23 +91,16 @@ pub(super) fn find(b: &Board, step: &mut SeStep) -> bool {
 /// combination is removed; the first triplet that removes something is the
 /// step.
 pub(super) fn find_triplet(b: &Board, step: &mut SeStep) -> bool {
+    let by_size = cells_by_size(b);
     let mut base: Vec<usize> = Vec::new();
     let mut excluders: Vec<u128> = Vec::new();
     let mut is_base = 0u128;
     for cell in 0..81 {
-        if b.cand[cell].count_ones() < 2 {
+        if by_size[0] & 1 << cell != 0 || PEER_MASK[cell] & by_size[1] != 0 {
             continue;
         }
-        let mut single = false;
-        let mut ex = 0u128;
-        for &p in &PEERS[cell] {
-            match b.cand[p as usize].count_ones() {
-                1 => single = true,
-                2 | 3 => ex |= 1 << p,
-                _ => {}
-            }
-        }
-        if !single && ex != 0 {
+        let ex = PEER_MASK[cell] & (by_size[2] | by_size[3]);
+        if ex != 0 {
             base.push(cell);
             excluders.push(ex);
             is_base |= 1 << cell;
@@ -133,7 +118,7 @@ pub(super) fn find_triplet(b: &Board, step: &mut SeStep) -> bool {
         for i in 0..j {
             let (c0, c1) = (base[i], base[j]);
             let pair_common = excluders[i] & excluders[j];
-            if pair_common.count_ones() < 2 {
+            if !two_or_more(pair_common) {
                 // Every triplet's common excluders lie in this pair's.
                 continue;
             }
@@ -141,7 +126,7 @@ pub(super) fn find_triplet(b: &Board, step: &mut SeStep) -> bool {
             let second = excluders[j] & is_base & !first & !(1 << c0) & !(1 << c1);
             for tail in bits128(first).chain(bits128(second)) {
                 let common = pair_common & ex_of[tail];
-                if common.count_ones() < 2 {
+                if !two_or_more(common) {
                     continue;
                 }
                 locks.clear();
@@ -154,6 +139,29 @@ pub(super) fn find_triplet(b: &Board, step: &mut SeStep) -> bool {
         }
     }
     false
+}
+
+/// Cell sets by candidate count: `[0 or 1, exactly 1, exactly 2, exactly
+/// 3]` (a filled cell has none).
+fn cells_by_size(b: &Board) -> [u128; 4] {
+    let mut t = [0u128; 4];
+    for c in 0..81 {
+        let m = b.cand[c];
+        let n = m.count_ones() as usize;
+        if n < 2 {
+            t[0] |= 1 << c;
+        }
+        if (1..=3).contains(&n) {
+            t[n] |= 1 << c;
+        }
+    }
+    t
+}
+
+/// Whether a cell set has two or more cells.
+#[inline]
+fn two_or_more(m: u128) -> bool {
+    m & m.wrapping_sub(1) != 0
 }
 
 /// The set bits of a 128-bit cell set, ascending.

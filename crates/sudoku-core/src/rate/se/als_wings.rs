@@ -43,7 +43,10 @@ struct Search<'a> {
     b: &'a Board,
     k: usize,
     als: Vec<usize>,
-    found: Vec<Wing>,
+    /// The first wing of SukakuExplainer's order among those found so far.
+    best: Option<Wing>,
+    /// Scratch for a wing's eliminations.
+    removals: Vec<(usize, u8)>,
 }
 
 /// The step of SukakuExplainer's wing of `k` set cells (3: WXYZ, 4: VWXYZ,
@@ -53,7 +56,8 @@ pub(super) fn find(b: &Board, step: &mut SeStep, k: usize) -> bool {
         b,
         k,
         als: Vec::with_capacity(k),
-        found: Vec::new(),
+        best: None,
+        removals: Vec::new(),
     };
     for c0 in 0..81 {
         let n = b.cand[c0].count_ones() as usize;
@@ -63,13 +67,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, k: usize) -> bool {
             s.als.pop();
         }
     }
-    s.found.sort_by(|a, c| {
-        a.tenths
-            .cmp(&c.tenths)
-            .then(c.eliminations.cmp(&a.eliminations))
-            .then(c.suffix.cmp(&a.suffix))
-    });
-    let Some(w) = s.found.into_iter().next() else {
+    let Some(w) = s.best else {
         return false;
     };
     let title = ["WXYZ-Wing", "VWXYZ-Wing", "UVWXYZ-Wing", "TUVWXYZ-Wing"][k - 3];
@@ -179,14 +177,14 @@ impl Search<'_> {
     ) {
         let b = self.b;
         let out = !(wing | 1 << yz);
-        let mut removals: Vec<(usize, u8)> = Vec::new();
+        let mut removals = std::mem::take(&mut self.removals);
+        removals.clear();
         let take = |m: u128, d: u8, removals: &mut Vec<(usize, u8)>| {
-            let mut any = false;
-            for c in 0..81 {
-                if m & 1 << c != 0 && b.has(c, d) {
-                    removals.push((c, d));
-                    any = true;
-                }
+            let mut m = m & b.cells_of(d);
+            let any = m != 0;
+            while m != 0 {
+                removals.push((m.trailing_zeros() as usize, d));
+                m &= m - 1;
             }
             any
         };
@@ -203,6 +201,7 @@ impl Search<'_> {
             double = false;
         }
         if removals.is_empty() {
+            self.removals = removals;
             return;
         }
         let tenths = match self.k {
@@ -211,15 +210,28 @@ impl Search<'_> {
             5 => 66,
             _ => 75,
         };
-        let mut cells = self.als.clone();
-        cells.push(yz);
-        self.found.push(Wing {
-            tenths,
-            eliminations: removals.len(),
-            suffix: format!("{}{}{}", if double { 2 } else { 1 }, biggest, size),
-            removals,
-            cells,
-            digits: union,
+        let suffix = format!("{}{}{}", if double { 2 } else { 1 }, biggest, size);
+        // SukakuExplainer sorts every wing found (stably) and takes the
+        // first: keep only the best so far, replaced by a strictly better.
+        let better = self.best.as_ref().is_none_or(|w| {
+            tenths
+                .cmp(&w.tenths)
+                .then(w.eliminations.cmp(&removals.len()))
+                .then(w.suffix.cmp(&suffix))
+                .is_lt()
         });
+        if better {
+            let mut cells = self.als.clone();
+            cells.push(yz);
+            self.best = Some(Wing {
+                tenths,
+                eliminations: removals.len(),
+                suffix,
+                removals: removals.clone(),
+                cells,
+                digits: union,
+            });
+        }
+        self.removals = removals;
     }
 }

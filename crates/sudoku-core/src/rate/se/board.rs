@@ -111,13 +111,14 @@ pub(crate) fn regions_of(kind: usize) -> std::ops::Range<usize> {
     kind * 9..kind * 9 + 9
 }
 
-/// Whether region `a` and region `b` share a cell (and are different).
-#[inline]
-pub(crate) fn crosses(a: usize, b: usize) -> bool {
-    CROSSES[a] & (1 << b) != 0
-}
-
 static CROSSES: [u32; 27] = crossing();
+
+/// The regions crossing region `a` (sharing a cell with it, `a` itself
+/// excluded), as a 27-bit set.
+#[inline]
+pub(crate) fn crossing_set(a: usize) -> u32 {
+    CROSSES[a]
+}
 
 /// `INSIDE[a][b]`: the positions (indices within region `a`) of the cells
 /// that also lie in region `b`.
@@ -213,33 +214,63 @@ impl Board {
         Some(b)
     }
 
+    /// The board of a 9×9 puzzle (`None` for another size): the same as
+    /// [`Board::from_candidates`] of its candidate grid (an empty cell's
+    /// candidates are the digits none of its peers holds), built directly.
+    /// The givens are assumed free of conflicts.
+    pub fn from_grid(g: &crate::grid::Grid) -> Option<Board> {
+        if g.side() != 9 {
+            return None;
+        }
+        let mut b = Board {
+            value: [0; 81],
+            cand: [0; 81],
+            pos: [[0; 9]; 27],
+            empty: [0; 27],
+            cells: [0; 9],
+        };
+        // The digits each region holds.
+        let mut used = [0u16; 27];
+        for (cell, &v) in g.cells().iter().enumerate() {
+            if v != 0 {
+                b.value[cell] = v;
+                for &r in &CELL_REGIONS[cell] {
+                    used[r as usize] |= bit(v);
+                }
+            }
+        }
+        for cell in 0..81 {
+            if b.value[cell] == 0 {
+                let [r0, r1, r2] = CELL_REGIONS[cell];
+                b.cand[cell] = 0x1ff & !(used[r0 as usize] | used[r1 as usize] | used[r2 as usize]);
+            }
+        }
+        b.refresh();
+        Some(b)
+    }
+
     /// Compute the cached positions and counts from scratch (`place` and
     /// `eliminate` keep them up to date).
     pub fn refresh(&mut self) {
-        for r in 0..27 {
-            let mut pos = [0u16; 9];
-            let mut empty = 0;
-            for (i, &c) in REGION_CELLS[r].iter().enumerate() {
-                let c = c as usize;
-                if self.value[c] == 0 {
-                    empty += 1;
-                }
-                let mut m = self.cand[c];
-                while m != 0 {
-                    let d = m.trailing_zeros() as usize;
-                    pos[d] |= 1 << i;
-                    m &= m - 1;
-                }
-            }
-            self.pos[r] = pos;
-            self.empty[r] = empty;
-        }
+        self.pos = [[0; 9]; 27];
+        self.empty = [0; 27];
         self.cells = [0; 9];
         for c in 0..81 {
+            let regs = CELL_REGIONS[c];
+            let at = CELL_POS[c];
+            if self.value[c] == 0 {
+                for &r in &regs {
+                    self.empty[r as usize] += 1;
+                }
+            }
             let mut m = self.cand[c];
             while m != 0 {
-                self.cells[m.trailing_zeros() as usize] |= 1 << c;
+                let d = m.trailing_zeros() as usize;
                 m &= m - 1;
+                self.cells[d] |= 1 << c;
+                for k in 0..3 {
+                    self.pos[regs[k] as usize][d] |= 1 << at[k];
+                }
             }
         }
     }
@@ -290,8 +321,12 @@ impl Board {
         for &r in &CELL_REGIONS[cell] {
             self.empty[r as usize] -= 1;
         }
-        for &p in &PEERS[cell] {
-            self.eliminate(p as usize, d);
+        // Only the peers holding `d` change.
+        let mut m = self.cells[d as usize - 1] & PEER_MASK[cell];
+        while m != 0 {
+            let p = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.eliminate(p, d);
         }
     }
 
@@ -317,11 +352,40 @@ pub(crate) fn region_name(r: usize) -> String {
     format!("{kind} {}", r % 9 + 1)
 }
 
-/// Call `f` with every `k`-subset of `0..9` as a 9-bit mask, in increasing
-/// numeric order (Explainer's enumeration of value and position sets),
-/// until it returns true; returns whether it did.
-pub(crate) fn subsets9(k: u32, f: impl FnMut(u16) -> bool) -> bool {
-    SUBSETS[k as usize].iter().copied().any(f)
+/// Call `f` with every `k`-subset of the set bits of `mask` (a 9-bit
+/// mask), in increasing numeric order, until it returns true; returns
+/// whether it did (Explainer enumerates value and position sets in
+/// increasing numeric order; the subsets outside `mask` are the ones its
+/// searches reject, so they are not visited): the subsets of `n` bits in
+/// increasing order, each spread onto `mask`'s bits (an order-preserving
+/// map).
+pub(crate) fn subsets_of(mask: u16, k: u32, mut f: impl FnMut(u16) -> bool) -> bool {
+    let n = mask.count_ones();
+    if n < k {
+        return false;
+    }
+    let mut at = [0u8; 9];
+    let mut m = mask;
+    for slot in at.iter_mut().take(n as usize) {
+        *slot = m.trailing_zeros() as u8;
+        m &= m - 1;
+    }
+    for &s in SUBSETS[k as usize].iter() {
+        if s >> n != 0 {
+            // Ascending: every later subset uses a bit past `n` too.
+            break;
+        }
+        let mut spread = 0u16;
+        let mut t = s;
+        while t != 0 {
+            spread |= 1 << at[t.trailing_zeros() as usize];
+            t &= t - 1;
+        }
+        if f(spread) {
+            return true;
+        }
+    }
+    false
 }
 
 static SUBSETS: std::sync::LazyLock<[Vec<u16>; 10]> = std::sync::LazyLock::new(|| {

@@ -18,7 +18,8 @@
 
 use super::SeStep;
 use super::board::{
-    BLOCK, Board, COLUMN, REGION_CELLS, ROW, bit, crosses, digits, in_region, regions_of, subsets9,
+    BLOCK, Board, COLUMN, INSIDE, REGION_CELLS, ROW, bit, crossing_set, digits, regions_of,
+    subsets_of,
 };
 use super::locking;
 
@@ -26,24 +27,19 @@ use super::locking;
 pub(super) fn locking(b: &Board, step: &mut SeStep) -> bool {
     locking::each(b, |r1, r2, d| {
         let kind = r1 / 9;
-        for r3 in regions_of(kind) {
-            if r3 == r1 || !crosses(r3, r2) {
-                continue;
-            }
+        // The other regions of r1's kind crossing r2, ascending.
+        let mut others = crossing_set(r2) & (0x1ff << (kind * 9)) & !(1 << r1);
+        while others != 0 {
+            let r3 = others.trailing_zeros() as usize;
+            others &= others - 1;
             let p3 = b.positions(r3, d);
-            if p3.count_ones() < 2 {
+            if p3 & p3.wrapping_sub(1) == 0 {
                 continue;
             }
-            let mut remain = (0, 0usize);
-            for i in 0..9 {
-                if p3 & (1 << i) != 0 {
-                    let c = REGION_CELLS[r3][i] as usize;
-                    if !in_region(c, r2) {
-                        remain = (remain.0 + 1, c);
-                    }
-                }
-            }
-            if remain.0 == 1 {
+            // Its places outside r2: exactly one is the step.
+            let out = p3 & !INSIDE[r3][r2];
+            if out != 0 && out & (out - 1) == 0 {
+                let cell = REGION_CELLS[r3][out.trailing_zeros() as usize] as usize;
                 let pointing = kind == BLOCK;
                 step.set(
                     if pointing {
@@ -54,7 +50,7 @@ pub(super) fn locking(b: &Board, step: &mut SeStep) -> bool {
                     if pointing { 17 } else { 19 },
                 );
                 locking::push_pattern(b, step, r1, r2, d);
-                step.place(remain.1, d);
+                step.place(cell, d);
                 return true;
             }
         }
@@ -70,11 +66,8 @@ pub(super) fn hidden_set(b: &Board, step: &mut SeStep, degree: u32) -> bool {
                 continue;
             }
             let pos: [u16; 9] = std::array::from_fn(|i| b.positions(r, i as u8 + 1));
-            let eligible = eligible_digits(&pos);
-            let found = subsets9(degree, |vals| {
-                if vals & !eligible != 0 {
-                    return false;
-                }
+            let eligible = eligible_digits(&pos, degree);
+            let found = subsets_of(eligible, degree, |vals| {
                 let Some(common) = common_tuple(&pos, vals, degree) else {
                     return false;
                 };
@@ -109,16 +102,31 @@ pub(super) fn hidden_set(b: &Board, step: &mut SeStep, degree: u32) -> bool {
     false
 }
 
-/// The digits with at least two places (the only ones a hidden set can
-/// hold), as a digit mask.
-pub(super) fn eligible_digits(pos: &[u16; 9]) -> u16 {
+/// The digits with two to `degree` places (the only ones a hidden set of
+/// `degree` digits can hold: Explainer's test below asks for two or more,
+/// and the set's places number `degree`), as a digit mask.
+pub(super) fn eligible_digits(pos: &[u16; 9], degree: u32) -> u16 {
     (0..9).fold(0, |m, i| {
-        if pos[i].count_ones() >= 2 {
+        if two_to(pos[i], degree) {
             m | 1 << i
         } else {
             m
         }
     })
+}
+
+/// Whether a 9-bit set has two to `k` members (without a population
+/// count, which the baseline x86-64 target lacks as an instruction).
+#[inline]
+pub(super) fn two_to(p: u16, k: u32) -> bool {
+    let mut q = p & p.wrapping_sub(1);
+    if q == 0 {
+        return false;
+    }
+    for _ in 1..k {
+        q &= q.wrapping_sub(1);
+    }
+    q == 0
 }
 
 /// Explainer's common-tuple test: every chosen digit has at least two

@@ -5,7 +5,8 @@
 //! span exactly `size` cover lines with at least two places per base line.
 
 use super::SeStep;
-use super::board::{Board, COLUMN, REGION_CELLS, ROW, subsets9};
+use super::board::{Board, COLUMN, REGION_CELLS, ROW, subsets_of};
+use super::direct::two_to;
 
 const NAMES: [&str; 3] = ["X-Wing", "Swordfish", "Jellyfish"];
 
@@ -30,20 +31,25 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: u32, memo: &mut Memo) -
         occ[v as usize] += 1;
     }
     for (base, cover) in [(COLUMN, ROW), (ROW, COLUMN)] {
-        // Per digit, the base lines with at least two places for it.
+        // Per digit, the base lines with two to `degree` places for it
+        // (Explainer asks for two or more, and the places span `degree`
+        // cover lines); a digit placed too often takes no part.
         let eligible: [u16; 10] = std::array::from_fn(|d| {
-            if d == 0 || skip[d] {
+            if d == 0 || skip[d] || occ[d] + degree * 2 > 9 {
                 return 0;
             }
             (0..9).fold(0u16, |m, i| {
-                if b.positions(base * 9 + i, d as u8).count_ones() >= 2 {
+                if two_to(b.positions(base * 9 + i, d as u8), degree) {
                     m | 1 << i
                 } else {
                     m
                 }
             })
         });
-        let found = subsets9(degree, |lines| {
+        // A set of lines can hold a fish only inside some digit's eligible
+        // lines: the others are passed over (in Explainer's order too).
+        let any = eligible.iter().fold(0u16, |m, &e| m | e);
+        let found = subsets_of(any, degree, |lines| {
             for d in 1..=9u8 {
                 if skip[d as usize]
                     || occ[d as usize] + degree * 2 > 9

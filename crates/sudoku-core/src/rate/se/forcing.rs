@@ -101,21 +101,63 @@ impl Outcome {
         });
         (self.nodes.len() - 1) as u32
     }
+
+    /// Make this outcome empty again for a new search, keeping its memory
+    /// (only the entries the last search set are cleared).
+    fn reset(&mut self) {
+        if self.on_ver.len() != 729 {
+            self.on_ver = vec![NONE; 729];
+            self.off_ver = vec![NONE; 729];
+        }
+        for &q in &self.on_order {
+            self.on_ver[q as usize] = NONE;
+        }
+        for &q in &self.off_order {
+            self.off_ver[q as usize] = NONE;
+        }
+        self.nodes.clear();
+        self.hidden.clear();
+        self.on_order.clear();
+        self.off_order.clear();
+        self.absurd = None;
+    }
 }
 
-/// Explainer's `doChaining` from one potential.
-fn chain(src: &Board, start: u16, on: bool, mode: Mode) -> Outcome {
+/// Memory kept from one search to the next: outcomes to reuse and the
+/// search queues (none of it carries results).
+#[derive(Default)]
+pub(super) struct Scratch {
+    // Boxed: the 729 slots below stay a pointer each, and an outcome moves
+    // between pool and slot without copying.
+    #[allow(clippy::vec_box)]
+    pool: Vec<Box<Outcome>>,
+    slots: Vec<Option<Box<Outcome>>>,
+    pend_on: std::collections::VecDeque<u32>,
+    pend_off: std::collections::VecDeque<u32>,
+    buf: Vec<u16>,
+    hb: Vec<u32>,
+}
+
+impl Scratch {
+    /// An empty outcome, from the pool when one is free.
+    fn outcome(&mut self) -> Box<Outcome> {
+        let mut o = self.pool.pop().unwrap_or_default();
+        o.reset();
+        o
+    }
+}
+
+/// Explainer's `doChaining` from one potential, into `o` (emptied first).
+fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box<Outcome> {
     let y = mode != Mode::Nishio;
     let dynamic = mode.dynamic();
     let mut g = src.clone();
-    let mut o = Outcome {
-        on_ver: vec![NONE; 729],
-        off_ver: vec![NONE; 729],
-        ..Outcome::default()
-    };
+    let mut o = sc.outcome();
     let root = o.node(start, on, NONE);
-    let mut pend_on = std::collections::VecDeque::new();
-    let mut pend_off = std::collections::VecDeque::new();
+    let pend_on = &mut sc.pend_on;
+    let pend_off = &mut sc.pend_off;
+    pend_on.clear();
+    pend_off.clear();
     if on {
         o.on_ver[start as usize] = root;
         o.on_order.push(start);
@@ -125,13 +167,13 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode) -> Outcome {
         o.off_order.push(start);
         pend_off.push_back(root);
     }
-    let mut buf: Vec<u16> = Vec::with_capacity(32);
-    let mut hb: Vec<u32> = Vec::with_capacity(32);
+    let buf = &mut sc.buf;
+    let hb = &mut sc.hb;
     loop {
         if let Some(p) = pend_on.pop_front() {
             let c = o.nodes[p as usize].cand;
-            on_to_off(&g, c, y, &mut buf);
-            for &q in &buf {
+            on_to_off(&g, c, y, buf);
+            for &q in buf.iter() {
                 if o.on_ver[q as usize] != NONE {
                     let n = o.node(q, false, p);
                     o.absurd = Some((o.on_ver[q as usize], n));
@@ -220,20 +262,32 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode) -> Outcome {
 }
 
 /// Distinct potentials among the ancestors of `n` (itself included),
-/// following every parent.
-fn ancestors(o: &Outcome, n: u32, seen: &mut Vec<bool>, stack: &mut Vec<u32>) -> u32 {
-    seen.clear();
-    seen.resize(1458, false);
+/// following every parent. `seen` marks potentials with the stamp `mark`
+/// (a fresh stamp per call, so nothing needs clearing).
+fn ancestors(
+    o: &Outcome,
+    n: u32,
+    seen: &mut Vec<u32>,
+    mark: &mut u32,
+    stack: &mut Vec<u32>,
+) -> u32 {
+    if seen.len() != 1458 || *mark == u32::MAX {
+        seen.clear();
+        seen.resize(1458, 0);
+        *mark = 0;
+    }
+    *mark += 1;
+    let m = *mark;
     stack.clear();
     stack.push(n);
     let mut count = 0;
     while let Some(x) = stack.pop() {
         let node = o.nodes[x as usize];
         let key = node.cand as usize * 2 + node.on as usize;
-        if seen[key] {
+        if seen[key] == m {
             continue;
         }
-        seen[key] = true;
+        seen[key] = m;
         count += 1;
         if node.parent != NONE {
             stack.push(node.parent);
@@ -248,7 +302,8 @@ fn ancestors(o: &Outcome, n: u32, seen: &mut Vec<bool>, stack: &mut Vec<u32>) ->
 struct Best<'a> {
     key: Option<Key>,
     step: &'a mut SeStep,
-    seen: Vec<bool>,
+    seen: Vec<u32>,
+    mark: u32,
     stack: Vec<u32>,
 }
 
@@ -274,7 +329,7 @@ impl Best<'_> {
         }
         let complexity: u32 = chains
             .iter()
-            .map(|&(o, n)| ancestors(o, n, &mut self.seen, &mut self.stack))
+            .map(|&(o, n)| ancestors(o, n, &mut self.seen, &mut self.mark, &mut self.stack))
             .sum();
         let key = Key {
             difficulty: mode.base() + length_penalty(complexity),
@@ -306,30 +361,42 @@ impl Best<'_> {
     }
 }
 
-/// Memoised consequences of each candidate assumed on, per grid.
-struct Memo {
-    on: Vec<Option<Box<Outcome>>>,
+/// Memoised consequences of each candidate assumed on, per grid (the
+/// slots and the outcomes' memory live in [`Scratch`] between calls).
+struct Memo<'a> {
+    sc: &'a mut Scratch,
 }
 
-impl Memo {
-    fn get(&mut self, b: &Board, c: u16, mode: Mode) -> &Outcome {
-        self.on[c as usize].get_or_insert_with(|| Box::new(chain(b, c, true, mode)))
+impl Memo<'_> {
+    fn get(&mut self, b: &Board, c: u16, mode: Mode) {
+        if self.sc.slots[c as usize].is_none() {
+            let o = chain(b, c, true, mode, self.sc);
+            self.sc.slots[c as usize] = Some(o);
+        }
+    }
+
+    fn outcome(&self, c: u16) -> &Outcome {
+        self.sc.slots[c as usize]
+            .as_deref()
+            .expect("computed above")
     }
 }
 
 /// The step Explainer's Nishio, multiple or dynamic forcing chains entry
 /// takes, if any.
 #[inline(never)]
-pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode) -> bool {
+pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode, sc: &mut Scratch) -> bool {
     let mut best = Best {
         key: None,
         step,
         seen: Vec::new(),
+        mark: 0,
         stack: Vec::new(),
     };
-    let mut memo = Memo {
-        on: (0..729).map(|_| None).collect(),
-    };
+    if sc.slots.len() != 729 {
+        sc.slots = (0..729).map(|_| None).collect();
+    }
+    let mut memo = Memo { sc };
     for cell in 0..81 {
         let n = b.cand[cell].count_ones();
         if b.value[cell] != 0 || n < 2 || (n < 3 && !mode.dynamic()) {
@@ -341,8 +408,8 @@ pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode) -> bool {
             values &= values - 1;
             let c = cand(cell, d);
             memo.get(b, c, mode);
-            let on = memo.on[c as usize].take().expect("computed above");
-            let off = (mode.dynamic()).then(|| chain(b, c, false, mode));
+            let off = (mode.dynamic()).then(|| chain(b, c, false, mode, memo.sc));
+            let on = memo.outcome(c);
             if let Some(off) = &off {
                 // Contradictions (sort key 7).
                 let name: &'static str = if mode == Mode::Nishio {
@@ -351,7 +418,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode) -> bool {
                     "Dynamic Contradiction Forcing Chains"
                 };
                 if let Some((a, z)) = on.absurd {
-                    best.offer(b, mode, name, 7, &[(&on, a), (&on, z)], (c, false), false);
+                    best.offer(b, mode, name, 7, &[(on, a), (on, z)], (c, false), false);
                 }
                 if let Some((a, z)) = off.absurd {
                     best.offer(b, mode, name, 7, &[(off, a), (off, z)], (c, true), true);
@@ -372,7 +439,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode) -> bool {
                                     mode,
                                     "Dynamic Double Forcing Chains",
                                     1,
-                                    &[(&on, a), (off, f)],
+                                    &[(on, a), (off, f)],
                                     (q, value),
                                     value,
                                 );
@@ -381,13 +448,21 @@ pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode) -> bool {
                     }
                 }
             }
-            memo.on[c as usize] = Some(on);
+            if let Some(off) = off {
+                memo.sc.pool.push(off);
+            }
             if mode != Mode::Nishio {
                 regions(b, cell, d, mode, &mut memo, &mut best);
             }
         }
         if mode != Mode::Nishio {
             cell_chains(b, cell, mode, &mut memo, &mut best);
+        }
+    }
+    // Every outcome back to the pool for the next search.
+    for slot in memo.sc.slots.iter_mut() {
+        if let Some(o) = slot.take() {
+            memo.sc.pool.push(o);
         }
     }
     best.key.is_some()
@@ -419,20 +494,27 @@ fn regions(b: &Board, cell: usize, d: u8, mode: Mode, memo: &mut Memo, best: &mu
         if first != cell {
             continue;
         }
-        let cands: Vec<u16> = (0..9)
-            .filter(|&i| pos & (1 << i) != 0)
-            .map(|i| cand(REGION_CELLS[r][i] as usize, d))
-            .collect();
-        branches_meet(b, mode, memo, &cands, region_name(mode), 6, best);
+        let mut cands = [0u16; 9];
+        let mut n = 0;
+        for i in 0..9 {
+            if pos & (1 << i) != 0 {
+                cands[n] = cand(REGION_CELLS[r][i] as usize, d);
+                n += 1;
+            }
+        }
+        branches_meet(b, mode, memo, &cands[..n], region_name(mode), 6, best);
     }
 }
 
 /// Cell forcing chains of `cell` (sort key 5).
 fn cell_chains(b: &Board, cell: usize, mode: Mode, memo: &mut Memo, best: &mut Best) {
-    let cands: Vec<u16> = super::board::digits(b.cand[cell])
-        .map(|d| cand(cell, d))
-        .collect();
-    branches_meet(b, mode, memo, &cands, cell_name(mode), 5, best);
+    let mut cands = [0u16; 9];
+    let mut n = 0;
+    for d in super::board::digits(b.cand[cell]) {
+        cands[n] = cand(cell, d);
+        n += 1;
+    }
+    branches_meet(b, mode, memo, &cands[..n], cell_name(mode), 5, best);
 }
 
 /// The consequences of each branch of a forcing chain (one of `cands` is
@@ -449,11 +531,11 @@ fn branches_meet(
     for &c in cands {
         memo.get(b, c, mode);
     }
-    let outs: Vec<&Outcome> = cands
-        .iter()
-        .map(|&c| memo.on[c as usize].as_deref().expect("computed above"))
-        .collect();
-    intersect(b, mode, &outs, name, sort_key, best);
+    let mut outs: [&Outcome; 9] = [memo.outcome(cands[0]); 9];
+    for (k, &c) in cands.iter().enumerate() {
+        outs[k] = memo.outcome(c);
+    }
+    intersect(b, mode, &outs[..cands.len()], name, sort_key, best);
 }
 
 /// Potentials implied "on" (then "off") by every branch, in the first
@@ -466,29 +548,26 @@ fn intersect(
     sort_key: u8,
     best: &mut Best,
 ) {
-    let mut chains: Vec<(&Outcome, u32)> = Vec::with_capacity(outs.len());
+    let mut chains: [(&Outcome, u32); 9] = [(outs[0], 0); 9];
     for on in [true, false] {
         let order = if on {
             &outs[0].on_order
         } else {
             &outs[0].off_order
         };
-        for &q in order {
-            chains.clear();
-            for o in outs {
+        'next: for &q in order {
+            for (k, o) in outs.iter().enumerate() {
                 let v = if on {
                     o.on_ver[q as usize]
                 } else {
                     o.off_ver[q as usize]
                 };
                 if v == NONE {
-                    break;
+                    continue 'next;
                 }
-                chains.push((o, v));
+                chains[k] = (o, v);
             }
-            if chains.len() == outs.len() {
-                best.offer(b, mode, name, sort_key, &chains, (q, on), on);
-            }
+            best.offer(b, mode, name, sort_key, &chains[..outs.len()], (q, on), on);
         }
     }
 }

@@ -8,7 +8,7 @@
 
 use super::SeStep;
 use super::board::{
-    BLOCK, Board, COLUMN, INSIDE, REGION_CELLS, ROW, crosses, in_region, regions_of,
+    BLOCK, Board, CELL_REGIONS, COLUMN, INSIDE, REGION_CELLS, ROW, in_region, regions_of,
 };
 
 /// The region-kind pairs in Explainer's order.
@@ -26,13 +26,12 @@ pub(super) fn each(b: &Board, mut f: impl FnMut(usize, usize, u8) -> bool) -> bo
                 if p.count_ones() < 2 {
                     continue;
                 }
-                for r2 in regions_of(k2) {
-                    if !crosses(r1, r2) {
-                        continue;
-                    }
-                    if p & !INSIDE[r1][r2] == 0 && f(r1, r2, d) {
-                        return true;
-                    }
+                // The one region of kind `k2` that could hold them all:
+                // the one holding the first.
+                let first = REGION_CELLS[r1][p.trailing_zeros() as usize] as usize;
+                let r2 = CELL_REGIONS[first][k2] as usize;
+                if r2 != r1 && p & !INSIDE[r1][r2] == 0 && f(r1, r2, d) {
+                    return true;
                 }
             }
         }

@@ -347,9 +347,13 @@ impl Producer {
             AlignedPairExclusion => aligned::find(b, step),
             ForcingChainsCycles => chains::find(b, step, &mut memo.chains),
             AlignedTripletExclusion => aligned::find_triplet(b, step),
-            NishioForcingChains => forcing::find(b, step, forcing::Mode::Nishio),
-            MultipleForcingChains => forcing::find(b, step, forcing::Mode::Multiple),
-            DynamicForcingChains => forcing::find(b, step, forcing::Mode::Dynamic),
+            NishioForcingChains => forcing::find(b, step, forcing::Mode::Nishio, &mut memo.forcing),
+            MultipleForcingChains => {
+                forcing::find(b, step, forcing::Mode::Multiple, &mut memo.forcing)
+            }
+            DynamicForcingChains => {
+                forcing::find(b, step, forcing::Mode::Dynamic, &mut memo.forcing)
+            }
             _ => false,
         }
     }
@@ -364,6 +368,7 @@ struct Memo {
     strong_links: strong_links::Memo,
     chains: chains::Chains,
     fish: fish::Memo,
+    forcing: forcing::Scratch,
 }
 
 /// A technique name built at run time (SukakuExplainer's names carry a
@@ -603,7 +608,7 @@ impl SeRater {
     /// Rate a puzzle, calling `on_step` with each step before it is applied.
     pub fn run(&self, grid: &Grid, on_step: impl FnMut(&SeStep)) -> SeRating {
         let board = (grid.first_conflict().is_none())
-            .then(|| Board::from_candidates(&Candidates::from_grid(grid)))
+            .then(|| Board::from_grid(grid))
             .flatten();
         self.run_board(board, on_step)
     }

@@ -8,8 +8,8 @@
 //! than twice its size (the other case is the complementary naked set).
 
 use super::SeStep;
-use super::board::{BLOCK, Board, COLUMN, REGION_CELLS, ROW, digits, regions_of, subsets9};
-use super::direct::{common_tuple, eligible_digits, push_hidden};
+use super::board::{BLOCK, Board, COLUMN, REGION_CELLS, ROW, digits, regions_of, subsets_of};
+use super::direct::{common_tuple, eligible_digits, push_hidden, two_to};
 
 const NAKED: [&str; 3] = ["Naked Pair", "Naked Triplet", "Naked Quad"];
 const HIDDEN: [&str; 3] = ["Hidden Pair", "Hidden Triplet", "Hidden Quad"];
@@ -23,18 +23,16 @@ pub(super) fn naked(b: &Board, step: &mut SeStep, degree: u32) -> bool {
                 continue;
             }
             let cand: [u16; 9] = std::array::from_fn(|i| b.cand[REGION_CELLS[r][i] as usize]);
-            // Only cells with two or more candidates can be in the set.
+            // Only cells with two to `degree` candidates can be in the set
+            // (Explainer asks for two or more, and the union is `degree`).
             let eligible = (0..9).fold(0u16, |m, i| {
-                if cand[i].count_ones() >= 2 {
+                if two_to(cand[i], degree) {
                     m | 1 << i
                 } else {
                     m
                 }
             });
-            let found = subsets9(degree, |cells| {
-                if cells & !eligible != 0 {
-                    return false;
-                }
+            let found = subsets_of(eligible, degree, |cells| {
                 let mut union = 0u16;
                 for i in 0..9 {
                     if cells & (1 << i) != 0 {
@@ -86,11 +84,8 @@ pub(super) fn hidden(b: &Board, step: &mut SeStep, degree: u32) -> bool {
                 continue;
             }
             let pos: [u16; 9] = std::array::from_fn(|i| b.positions(r, i as u8 + 1));
-            let eligible = eligible_digits(&pos);
-            let found = subsets9(degree, |vals| {
-                if vals & !eligible != 0 {
-                    return false;
-                }
+            let eligible = eligible_digits(&pos, degree);
+            let found = subsets_of(eligible, degree, |vals| {
                 let Some(common) = common_tuple(&pos, vals, degree) else {
                     return false;
                 };

@@ -387,6 +387,20 @@ fn chains_and_aligned_triplets_rate_as_explainer_1_2_1_does() {
     }
 }
 
+/// The board built straight from a puzzle is the one its candidate grid
+/// gives (the rater builds it the first way, `next_step` the second).
+#[test]
+fn a_board_from_the_grid_equals_the_board_from_its_candidates() {
+    let mut rows = slice("se121_reference");
+    rows.extend(slice("se_calibration"));
+    for row in &rows {
+        let direct = Board::from_grid(&row.grid);
+        let via = Board::from_candidates(&Candidates::from_grid(&row.grid));
+        assert!(direct.is_some(), "{}", row.id);
+        assert_eq!(direct, via, "{}", row.id);
+    }
+}
+
 #[test]
 fn grids_it_cannot_rate_are_invalid() {
     let small: Grid = "1.....2...3..4..".parse().unwrap();

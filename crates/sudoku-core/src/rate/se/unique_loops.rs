@@ -55,12 +55,21 @@ pub(super) fn find(b: &Board, step: &mut SeStep, lk: bool) -> bool {
         let mut path = Vec::with_capacity(16);
         let mut ex = 0u16;
         walk(
-            b, cell, v1, v2, &mut path, 0u128, 2, &mut ex, lk, None, &mut loops,
+            b,
+            cell,
+            v1,
+            v2,
+            &mut path,
+            0u128,
+            [0, 0],
+            2,
+            &mut ex,
+            lk,
+            None,
+            &mut loops,
         );
         for lp in &loops {
-            if !is_valid_loop(lp) {
-                continue;
-            }
+            debug_assert!(is_valid_loop(lp));
             for f in hints(b, lp, v1, v2, lk) {
                 let better = best.as_ref().is_none_or(|x| {
                     f.difficulty < x.difficulty || (f.difficulty == x.difficulty && f.kind < x.kind)
@@ -80,6 +89,13 @@ pub(super) fn find(b: &Board, step: &mut SeStep, lk: bool) -> bool {
     }
 }
 
+/// Explainer's walk, gathering the closed walks that are loops (see
+/// [`is_valid_loop`]) into `out` in the order it finds them. `parity`: the
+/// regions of the path's even- and odd-numbered cells. A branch whose
+/// next cell would put a region twice among the cells of one parity can
+/// close no loop, so it is not walked (Explainer walks it and drops what it
+/// closes; the extra digits a walk gathers are its own, so skipping one
+/// changes nothing else).
 #[allow(clippy::too_many_arguments)]
 fn walk(
     b: &Board,
@@ -88,12 +104,14 @@ fn walk(
     v2: u8,
     path: &mut Vec<u8>,
     mut on_path: u128,
+    mut parity: [u32; 2],
     allowed_ex: i32,
     ex: &mut u16,
     lk: bool,
     last_kind: Option<usize>,
     out: &mut Vec<Vec<u8>>,
 ) {
+    parity[path.len() % 2] |= regions_of_cell(cell);
     path.push(cell as u8);
     on_path |= 1 << cell;
     let both = bit(v1) | bit(v2);
@@ -107,7 +125,9 @@ fn walk(
         for &next in &REGION_CELLS[r] {
             let next = next as usize;
             if next == path[0] as usize && path.len() >= 4 {
-                out.push(path.clone());
+                if parity[0] == parity[1] {
+                    out.push(path.clone());
+                }
             } else if on_path & (1 << next) == 0 {
                 let p = b.cand[next];
                 if p & both != both {
@@ -119,7 +139,8 @@ fn walk(
                 if !lk {
                     shared = new_ex;
                 }
-                if card == 2 || new_ex.count_ones() == 1 || allowed_ex > 0 {
+                let fits = parity[path.len() % 2] & regions_of_cell(next) == 0;
+                if fits && (card == 2 || new_ex.count_ones() == 1 || allowed_ex > 0) {
                     let a = if card > 2 { allowed_ex - 1 } else { allowed_ex };
                     let mut child = new_ex;
                     walk(
@@ -129,6 +150,7 @@ fn walk(
                         v2,
                         path,
                         on_path,
+                        parity,
                         a,
                         &mut child,
                         lk,
@@ -142,8 +164,14 @@ fn walk(
     path.pop();
 }
 
+/// The three regions of a cell as a 27-bit set.
+fn regions_of_cell(cell: usize) -> u32 {
+    CELL_REGIONS[cell].iter().fold(0, |m, &r| m | 1 << r)
+}
+
 /// Every region visited by the loop is visited once by an even-numbered
 /// cell and once by an odd-numbered one.
+#[cfg_attr(not(debug_assertions), allow(dead_code))]
 fn is_valid_loop(lp: &[u8]) -> bool {
     let (mut even, mut odd) = (0u32, 0u32);
     for (i, &c) in lp.iter().enumerate() {
