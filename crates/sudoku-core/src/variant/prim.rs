@@ -372,11 +372,15 @@ impl Linear {
         let coef = |j: usize| self.terms[at[j]].1;
         let same = |i: usize, j: usize| self.group_of[at[i]] == self.group_of[at[j]];
         // The digit x with coef · x = t, if it is a candidate of m.
+        // (Unit coefficients, the common case, skip the division.)
         let solve = |t: i32, coef: i32, m: u16| -> Option<u8> {
-            (t % coef == 0)
-                .then(|| t / coef)
-                .filter(|x| (1..=16).contains(x) && m & (1 << (x - 1)) != 0)
-                .map(|x| x as u8)
+            let x = match coef {
+                1 => t,
+                -1 => -t,
+                _ if t % coef == 0 => t / coef,
+                _ => return None,
+            };
+            ((1..=16).contains(&x) && m & (1 << (x - 1)) != 0).then_some(x as u8)
         };
         let mut support = [0u16; 3];
         let (a, b) = (d.get(cell(0)), d.get(cell(1)));
