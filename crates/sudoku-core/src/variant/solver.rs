@@ -8,9 +8,11 @@
 //! candidate mask each cell starts with (givens, odd/even cells), and the
 //! propagators of the other constraints ([`Prop`]). Each propagator watches
 //! its cells; when a cell's mask shrinks, the propagators watching it are
-//! queued (first in, first out), and propagation runs to a fixed point: a cell left with one digit
-//! removes it from its peers, a digit left with one place in a house goes
-//! there, and each queued propagator removes the digits its rule excludes.
+//! queued (first in, first out; the sums derived before the search wait
+//! until the others are done), and propagation runs to a fixed point: a
+//! cell left with one digit removes it from its peers, a digit left with
+//! one place in a house goes there, and each queued propagator removes the
+//! digits its rule excludes.
 //!
 //! The search keeps one mask per cell and copies the masks (two bytes a
 //! cell) before each branch instead of undoing changes: on grids of at most
