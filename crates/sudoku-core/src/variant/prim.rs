@@ -291,16 +291,11 @@ impl Linear {
     }
 
     pub(crate) fn propagate(&self, d: &mut Dom<'_>) -> Result<(), Contradiction> {
-        // The groups' bounds, kept for the second pass when there are few
-        // groups (recomputed otherwise).
-        const KEPT: usize = 24;
-        let mut kept = [Bounds::default(); KEPT];
+        // The groups' bounds are recomputed in the second pass, which most
+        // calls skip (keeping them costs more than that).
         let (mut lo, mut hi) = (0i32, 0i32);
-        for (i, (k, cells)) in self.groups.iter().enumerate() {
+        for (k, cells) in &self.groups {
             let b = group_bounds(d, cells).ok_or(Contradiction)?;
-            if i < KEPT {
-                kept[i] = b;
-            }
             let r = Self::scaled(*k, (b.lo, b.hi));
             lo += r.0;
             hi += r.1;
@@ -318,7 +313,7 @@ impl Linear {
         if slack_lo.min(slack_hi) >= self.span {
             return self.few_open(d);
         }
-        for (i, (k, cells)) in self.groups.iter().enumerate() {
+        for (k, cells) in &self.groups {
             // A lone cell whose range is narrower than both slacks loses
             // nothing: the others can make up any of its digits.
             if let [c] = cells[..] {
@@ -328,11 +323,7 @@ impl Linear {
                     continue;
                 }
             }
-            let b = if i < KEPT {
-                kept[i]
-            } else {
-                group_bounds(d, cells).ok_or(Contradiction)?
-            };
+            let b = group_bounds(d, cells).ok_or(Contradiction)?;
             let (glo, ghi) = Self::scaled(*k, (b.lo, b.hi));
             for &c in cells {
                 let m = d.get(c);
@@ -381,11 +372,15 @@ impl Linear {
         let coef = |j: usize| self.terms[at[j]].1;
         let same = |i: usize, j: usize| self.group_of[at[i]] == self.group_of[at[j]];
         // The digit x with coef · x = t, if it is a candidate of m.
+        // (Unit coefficients, the common case, skip the division.)
         let solve = |t: i32, coef: i32, m: u16| -> Option<u8> {
-            (t % coef == 0)
-                .then(|| t / coef)
-                .filter(|x| (1..=16).contains(x) && m & (1 << (x - 1)) != 0)
-                .map(|x| x as u8)
+            let x = match coef {
+                1 => t,
+                -1 => -t,
+                _ if t % coef == 0 => t / coef,
+                _ => return None,
+            };
+            ((1..=16).contains(&x) && m & (1 << (x - 1)) != 0).then_some(x as u8)
         };
         let mut support = [0u16; 3];
         let (a, b) = (d.get(cell(0)), d.get(cell(1)));

@@ -8,9 +8,11 @@
 //! candidate mask each cell starts with (givens, odd/even cells), and the
 //! propagators of the other constraints ([`Prop`]). Each propagator watches
 //! its cells; when a cell's mask shrinks, the propagators watching it are
-//! queued, and propagation runs to a fixed point: a cell left with one digit
-//! removes it from its peers, a digit left with one place in a house goes
-//! there, and each queued propagator removes the digits its rule excludes.
+//! queued (first in, first out; the sums derived before the search wait
+//! until the others are done), and propagation runs to a fixed point: a
+//! cell left with one digit removes it from its peers, a digit left with
+//! one place in a house goes there, and each queued propagator removes the
+//! digits its rule excludes.
 //!
 //! The search keeps one mask per cell and copies the masks (two bytes a
 //! cell) before each branch instead of undoing changes: on grids of at most
@@ -359,7 +361,21 @@ pub struct VariantSolver {
     saved: Vec<u16>,
     frames: Vec<Frame>,
     changed: Vec<u16>,
-    queue: Vec<u32>,
+    /// The propagators to run, a ring of one place per propagator, taken
+    /// first in, first out: each runs after the others already woken, so
+    /// it sees their narrowings at once instead of being woken again by
+    /// them (last in, first out ran the newest sums over and over while
+    /// older ones waited: a third more time on ISS's MATHEMAGIC killers,
+    /// the same fixed point and the same tree).
+    queue: Ring,
+    /// The propagators run only when `queue` is empty: the sums derived
+    /// before the search, which restate the others and cost the most, run
+    /// once the rules they come from have narrowed what they can (the same
+    /// fixed point and tree; about 15% less time on MATHEMAGIC_KILLERS#4).
+    late_queue: Ring,
+    /// Per propagator, whether it goes in `late_queue`.
+    late: Vec<bool>,
+    /// Whether each propagator is in a queue.
     queued: Vec<bool>,
     values: Vec<u8>,
     /// Per cell, how often trying one of its digits failed (halved every
@@ -377,6 +393,55 @@ pub struct VariantSolver {
     /// A try of five or more candidates being watched: its cell and the
     /// number of candidates (over all cells) it leaves.
     watched: Option<(u16, u32)>,
+}
+
+/// A first-in, first-out queue of propagator numbers in a ring of fixed
+/// size: each propagator is queued at most once at a time (see
+/// `VariantSolver::queued`), so one place per propagator is enough.
+#[derive(Clone, Debug)]
+struct Ring {
+    buf: Vec<u32>,
+    head: usize,
+    len: usize,
+}
+
+impl Ring {
+    fn new(places: usize) -> Ring {
+        Ring {
+            buf: vec![0; places.max(1)],
+            head: 0,
+            len: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.head = 0;
+        self.len = 0;
+    }
+
+    #[inline]
+    fn push(&mut self, w: u32) {
+        let mut at = self.head + self.len;
+        if at >= self.buf.len() {
+            at -= self.buf.len();
+        }
+        self.buf[at] = w;
+        self.len += 1;
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        if self.len == 0 {
+            return None;
+        }
+        let w = self.buf[self.head];
+        self.head += 1;
+        if self.head == self.buf.len() {
+            self.head = 0;
+        }
+        self.len -= 1;
+        Some(w)
+    }
 }
 
 /// Failures between two halvings of the conflict scores.
@@ -417,7 +482,9 @@ impl VariantSolver {
             saved: Vec::with_capacity(cells * 8),
             frames: Vec::with_capacity(cells),
             changed: Vec::with_capacity(cells * 4),
-            queue: Vec::with_capacity(props),
+            queue: Ring::new(props),
+            late_queue: Ring::new(props),
+            late: (0..props).map(|i| model.derived.contains(&i)).collect(),
             queued: vec![false; props],
             values: vec![0; cells],
             conflicts: vec![0; cells],
@@ -506,7 +573,7 @@ impl VariantSolver {
         let cells = self.n * self.n;
         ((self.saved.capacity() + self.changed.capacity() + 2 * cells) * 2
             + self.frames.capacity() * std::mem::size_of::<Frame>()
-            + self.queue.capacity() * 4
+            + (self.queue.buf.len() + self.late_queue.buf.len()) * 4
             + self.queued.len()
             + cells) as u64
     }
@@ -531,7 +598,14 @@ impl VariantSolver {
         self.changed.clear();
         self.changed.extend(0..cells as u16);
         self.queue.clear();
-        self.queue.extend(0..self.props.len() as u32);
+        self.late_queue.clear();
+        for i in 0..self.props.len() {
+            if self.late[i] {
+                self.late_queue.push(i as u32);
+            } else {
+                self.queue.push(i as u32);
+            }
+        }
         self.queued.fill(true);
         self.conflicts.copy_from_slice(&self.priority);
         self.digit_conflicts = [0; 16];
@@ -796,10 +870,9 @@ impl VariantSolver {
         let ok = self.fixpoint().is_ok();
         if !ok {
             self.changed.clear();
-            for &p in &self.queue {
-                self.queued[p as usize] = false;
-            }
+            self.queued.fill(false);
             self.queue.clear();
+            self.late_queue.clear();
         }
         ok
     }
@@ -829,11 +902,15 @@ impl VariantSolver {
                 for &w in &self.watch[c as usize] {
                     if !self.queued[w as usize] {
                         self.queued[w as usize] = true;
-                        self.queue.push(w);
+                        if self.late[w as usize] {
+                            self.late_queue.push(w);
+                        } else {
+                            self.queue.push(w);
+                        }
                     }
                 }
             }
-            if let Some(w) = self.queue.pop() {
+            if let Some(w) = self.queue.pop().or_else(|| self.late_queue.pop()) {
                 self.queued[w as usize] = false;
                 let mut dom = Dom {
                     masks: &mut self.masks,
