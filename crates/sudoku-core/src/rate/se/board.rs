@@ -194,18 +194,23 @@ pub(crate) struct Board {
 }
 
 impl Board {
-    /// The board of a 9×9 candidate grid (`None` for another size).
-    pub fn from_candidates(c: &Candidates) -> Option<Board> {
-        if c.side() != 9 {
-            return None;
-        }
-        let mut b = Board {
+    /// A board with no digit and no candidate, to be filled in.
+    fn blank() -> Board {
+        Board {
             value: [0; 81],
             cand: [0; 81],
             pos: [[0; 9]; 27],
             empty: [0; 27],
             cells: [0; 9],
-        };
+        }
+    }
+
+    /// The board of a 9×9 candidate grid (`None` for another size).
+    pub fn from_candidates(c: &Candidates) -> Option<Board> {
+        if c.side() != 9 {
+            return None;
+        }
+        let mut b = Board::blank();
         for cell in 0..81 {
             b.value[cell] = c.value(cell);
             b.cand[cell] = c.mask(cell) as u16;
@@ -222,13 +227,7 @@ impl Board {
         if g.side() != 9 {
             return None;
         }
-        let mut b = Board {
-            value: [0; 81],
-            cand: [0; 81],
-            pos: [[0; 9]; 27],
-            empty: [0; 27],
-            cells: [0; 9],
-        };
+        let mut b = Board::blank();
         // The digits each region holds.
         let mut used = [0u16; 27];
         for (cell, &v) in g.cells().iter().enumerate() {
