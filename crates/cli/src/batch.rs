@@ -78,7 +78,11 @@ pub fn run<S, T: Tally>(
     let mut tally = T::default();
     // Buffers go back where they came from, to be reused rather than freed
     // on another thread: chunks to the reader, output buffers to the workers.
-    let pipeline = Pipeline::new(threads);
+    // Regular files are read by the workers themselves between their jobs;
+    // a pipe or a terminal keeps a reading thread, so that a blocked read
+    // never holds back answers that are ready.
+    let quick = !inputs.is_empty() && inputs.iter().all(Input::is_quick);
+    let pipeline = Pipeline::new(threads).quick_source(quick);
     let (chunk_back, chunks_done) = bounded::<Chunk>(pipeline.jobs_in_flight() + threads);
     let (out_back, outs_done) = bounded::<Vec<u8>>(pipeline.jobs_in_flight() + threads);
     let sink = Writer {

@@ -135,6 +135,8 @@ ENGINES:
          multiplicities, no progress bar. Like SSXCC it never enters a choice
          that leaves a primary item with no option (a smaller tree: fewer nodes);
          --no-prune searches the links engine's (DLX1's) tree instead.
+         --trail stamped|each sets how it saves sizes for backtracking (default:
+         chosen per problem; same tree and answers, only the speed differs).
 
 EXIT CODES (the same table as 'sudoku'):
   0  complete answer: the whole search ran and found at least one solution.
@@ -200,6 +202,16 @@ pub struct Args {
     /// links. The links engine never prunes, so it ignores this flag.
     #[arg(long)]
     pub no_prune: bool,
+    /// Cells engine: how sizes are saved for backtracking: stamped (once per item
+    /// and step, behind a per-item stamp test) or each (at every removal, no
+    /// test). Default: chosen per problem (each when the items' sets hold at
+    /// most 64 options on average).
+    ///
+    /// Same tree, solutions and counts either way; only the speed differs (each
+    /// pays on small sets, stamped on large ones such as polyomino packing). The
+    /// links engine ignores this flag.
+    #[arg(long, value_enum)]
+    pub trail: Option<TrailArg>,
     /// Cells engine: count mems, memory accesses as Knuth's programs count them
     /// (his cost measure), shown by --stats and in the JSON summary.
     ///
@@ -308,6 +320,15 @@ pub enum ItemOrderArg {
 pub enum EngineArg {
     Links,
     Cells,
+}
+
+/// `--trail`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TrailArg {
+    /// Save a size once per item and step (a stamp test per removal).
+    Stamped,
+    /// Save a size at every removal.
+    Each,
 }
 
 /// `--format`.
@@ -642,6 +663,11 @@ pub fn configure(args: &Args, load: Load, source: &str) -> anyhow::Result<Plan> 
         Engine::Cells(mut cells) => {
             cells.set_pruning(!args.no_prune);
             cells.set_mems(args.mems);
+            match args.trail {
+                Some(TrailArg::Stamped) => cells.set_trail(exact_cover::TrailStyle::Stamped),
+                Some(TrailArg::Each) => cells.set_trail(exact_cover::TrailStyle::EachRemoval),
+                None => {}
+            }
             Engine::Cells(cells)
         }
         other => other,
@@ -1115,9 +1141,14 @@ fn memo_run(args: &Args, input: &mut Input) -> anyhow::Result<ExitCode> {
     {
         anyhow::bail!("--zdd, --sample and --best are separate runs: give one of them");
     }
-    if args.limit.is_some() || args.engine == EngineArg::Cells || args.no_prune || args.mems {
+    if args.limit.is_some()
+        || args.engine == EngineArg::Cells
+        || args.no_prune
+        || args.mems
+        || args.trail.is_some()
+    {
         anyhow::bail!(
-            "memoised search (--memo, --zdd, --sample, --best) adds up subproblems: leave out --limit, --engine, --no-prune and --mems"
+            "memoised search (--memo, --zdd, --sample, --best) adds up subproblems: leave out --limit, --engine, --no-prune, --trail and --mems"
         );
     }
     if args.every.is_some() || args.max_level.is_some() || args.verbose > 0 {

@@ -266,6 +266,17 @@ pub enum Input {
 }
 
 impl Input {
+    /// Read without ever blocking for long: a regular file or text given on
+    /// the command line (not a pipe, a terminal or standard input). A
+    /// missing file counts as quick: it is an error record at once.
+    pub fn is_quick(&self) -> bool {
+        match self {
+            Input::Text(_) => true,
+            Input::File(path) if path.as_os_str() == "-" => false,
+            Input::File(path) => std::fs::metadata(path).map_or(true, |m| m.is_file()),
+        }
+    }
+
     /// A command-line argument: `-` or an existing file, else the puzzle
     /// text itself.
     pub fn from_arg(arg: &str) -> Input {

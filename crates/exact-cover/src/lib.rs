@@ -190,7 +190,7 @@ mod stats;
 pub mod time;
 mod zdd;
 
-pub use cells::{Cells, CellsError};
+pub use cells::{Cells, CellsError, TrailStyle};
 pub use limits::{CancelToken, Limits};
 pub use memo::{Memo, MemoCount, MemoError};
 pub use order::{AUTO_MAX_WORK, ItemOrder};

@@ -18,7 +18,9 @@
 //! puzzle: id, published ER, rated (1) or not (0), microseconds of CPU.
 //! `--check` also replays every step of every path (rated or not) against
 //! the puzzle's unique solution (outside the timed part) and prints how
-//! many steps were checked and how many were wrong.
+//! many steps were checked and how many were wrong. `--steps OUT` writes
+//! every path (outside the timed part): per puzzle its id, then one line
+//! per step in prose, to compare two builds' paths.
 
 use std::collections::BTreeMap;
 
@@ -48,6 +50,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut file = None;
     let mut times: Option<std::fs::File> = None;
     let mut check = false;
+    let mut steps: Option<std::io::BufWriter<std::fs::File>> = None;
     let (mut checked, mut wrong_steps) = (0u64, 0u64);
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -59,6 +62,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--limit" => limit = args.next().unwrap_or_default().parse()?,
             "--mismatches" => show = true,
             "--check" => check = true,
+            "--steps" => {
+                let out = std::fs::File::create(args.next().unwrap_or_default())?;
+                steps = Some(std::io::BufWriter::new(out));
+            }
             "--times" => times = Some(std::fs::File::create(args.next().unwrap_or_default())?),
             _ => file = Some(a),
         }
@@ -85,6 +92,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let t = thread_cpu_secs();
         let r: SeRating = rater.rate(&grid);
         let secs = thread_cpu_secs() - t;
+        if let Some(out) = steps.as_mut() {
+            use std::io::Write;
+            writeln!(out, "{}", f[1])?;
+            let mut res = Ok(());
+            rater.run(&grid, |s| {
+                if res.is_ok() {
+                    res = writeln!(out, "  {}", s.prose());
+                }
+            });
+            res?;
+        }
         if check {
             let mut solver = Method::Fast.solver();
             let Uniqueness::Unique(sol) = solver.uniqueness(&grid, &Limits::default()).0 else {

@@ -62,6 +62,7 @@
 //! ```
 
 use std::collections::VecDeque;
+use std::sync::Mutex;
 
 use crossbeam_channel::{Receiver, Sender, TryRecvError, bounded, select};
 
@@ -89,6 +90,7 @@ impl<R, E, F: FnMut(R) -> Result<(), E>> Sink<R> for F {
 pub struct Pipeline {
     threads: usize,
     window: usize,
+    pulled: bool,
 }
 
 impl Pipeline {
@@ -99,7 +101,20 @@ impl Pipeline {
         Pipeline {
             threads,
             window: 4 * threads,
+            pulled: false,
         }
+    }
+
+    /// The source never blocks for long (a regular file, an in-memory
+    /// list): with several workers, each worker takes the next job off the
+    /// source itself, under a lock, instead of a thread of its own reading
+    /// ahead. Saves a thread and its hand-overs; with one worker the source
+    /// keeps its thread, which reads while the worker works. Never set this
+    /// for a pipe or a terminal: a worker blocked in a read would hold back
+    /// answers that are ready.
+    pub fn quick_source(mut self, quick: bool) -> Pipeline {
+        self.pulled = quick;
+        self
     }
 
     /// At most `window` jobs in flight (read but not yet passed to the sink);
@@ -136,6 +151,9 @@ impl Pipeline {
         let (slot_tx, slot_rx) = bounded::<()>(self.window);
         for _ in 0..self.window {
             slot_tx.send(()).expect("the slot channel holds a window");
+        }
+        if self.pulled && self.threads > 1 {
+            return self.run_pulled(source, slot_tx, slot_rx, init, work, sink);
         }
         let (job_tx, job_rx) = bounded::<(u64, J)>(self.window);
         std::thread::Builder::new()
@@ -189,6 +207,115 @@ impl Pipeline {
             let result = lead(&job_rx, &done_rx, &slot_tx, &mut sink, |job| {
                 work(&mut state, job)
             });
+            drop(stop_tx);
+            drop(done_rx);
+            result
+        })
+    }
+}
+
+impl Pipeline {
+    /// [`Pipeline::run`] with a quick source and several workers: every
+    /// worker takes a window slot, then the next job off the locked source;
+    /// the caller's thread also puts answers in order between its jobs.
+    fn run_pulled<J, R, S, E>(
+        &self,
+        source: impl Iterator<Item = J> + Send,
+        slot_tx: Sender<()>,
+        slot_rx: Receiver<()>,
+        init: impl Fn() -> S + Sync,
+        work: impl Fn(&mut S, J) -> R + Sync,
+        mut sink: impl Sink<R, Error = E>,
+    ) -> Result<(), E>
+    where
+        R: Send,
+    {
+        // the next sequence number and the source; `None` once it has ended
+        let source = Mutex::new((0u64, Some(source)));
+        let take = || -> Option<(u64, J)> {
+            let mut s = source.lock().unwrap_or_else(|e| e.into_inner());
+            let (seq, src) = &mut *s;
+            match src.as_mut()?.next() {
+                Some(job) => {
+                    *seq += 1;
+                    Some((*seq - 1, job))
+                }
+                None => {
+                    *src = None;
+                    None
+                }
+            }
+        };
+        let (done_tx, done_rx) = bounded::<(u64, R)>(self.window);
+        // Dropped when the sink fails: workers waiting for a slot stop.
+        let (stop_tx, stop_rx) = bounded::<()>(0);
+        std::thread::scope(|scope| {
+            for _ in 1..self.threads {
+                let (slots, done, stop) = (slot_rx.clone(), done_tx.clone(), stop_rx.clone());
+                let (init, work, take) = (&init, &work, &take);
+                scope.spawn(move || {
+                    let mut state = init();
+                    loop {
+                        select! {
+                            recv(slots) -> s => if s.is_err() { break },
+                            recv(stop) -> _ => break,
+                        }
+                        let Some((seq, job)) = take() else { break };
+                        if done.send((seq, work(&mut state, job))).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(done_tx);
+            let mut state = init();
+            let mut order = Reorder {
+                pending: VecDeque::new(),
+                next: 0,
+            };
+            let mut open = true;
+            let result = (|| loop {
+                loop {
+                    match done_rx.try_recv() {
+                        Ok((seq, answer)) => order.put(seq, answer, &mut sink, &slot_tx)?,
+                        Err(TryRecvError::Empty) => break,
+                        Err(TryRecvError::Disconnected) if !open => return Ok(()),
+                        Err(TryRecvError::Disconnected) => break,
+                    }
+                }
+                if open && slot_rx.try_recv().is_ok() {
+                    match take() {
+                        Some((seq, job)) => {
+                            let answer = work(&mut state, job);
+                            order.put(seq, answer, &mut sink, &slot_tx)?;
+                        }
+                        None => open = false,
+                    }
+                    continue;
+                }
+                sink.idle()?;
+                if open {
+                    select! {
+                        recv(slot_rx) -> _ => match take() {
+                            Some((seq, job)) => {
+                                let answer = work(&mut state, job);
+                                order.put(seq, answer, &mut sink, &slot_tx)?;
+                            }
+                            None => open = false,
+                        },
+                        recv(done_rx) -> a => {
+                            if let Ok((seq, answer)) = a {
+                                order.put(seq, answer, &mut sink, &slot_tx)?;
+                            }
+                        }
+                    }
+                } else {
+                    match done_rx.recv() {
+                        Ok((seq, answer)) => order.put(seq, answer, &mut sink, &slot_tx)?,
+                        Err(_) => return Ok(()),
+                    }
+                }
+            })();
             drop(stop_tx);
             drop(done_rx);
             result
@@ -309,9 +436,13 @@ mod tests {
 
     #[test]
     fn answers_come_in_input_order_on_any_number_of_threads() {
-        for threads in [1, 2, 3, 8] {
+        for (threads, quick) in [1, 2, 3, 8]
+            .into_iter()
+            .flat_map(|t| [(t, false), (t, true)])
+        {
             let mut out = Vec::new();
             Pipeline::new(threads)
+                .quick_source(quick)
                 .run(
                     0..1000u32,
                     || 0u32,
@@ -332,7 +463,7 @@ mod tests {
             assert_eq!(
                 out,
                 (0..1000).map(|x| x * 3).collect::<Vec<_>>(),
-                "{threads} threads"
+                "{threads} threads, quick source {quick}"
             );
         }
     }
@@ -342,10 +473,11 @@ mod tests {
         // N workers are the caller's thread and N − 1 others: with slow
         // jobs, every one of them takes some, the caller's thread included.
         let caller = std::thread::current().id();
-        for threads in [1, 2, 3] {
+        for (threads, quick) in [1, 2, 3].into_iter().flat_map(|t| [(t, false), (t, true)]) {
             let ids = std::sync::Mutex::new(Vec::new());
             let mut out = Vec::new();
             Pipeline::new(threads)
+                .quick_source(quick)
                 .run(
                     0..30u32,
                     || (),
@@ -374,6 +506,12 @@ mod tests {
 
     #[test]
     fn jobs_in_flight_never_exceed_the_window() {
+        for quick in [false, true] {
+            window_bound(quick);
+        }
+    }
+
+    fn window_bound(quick: bool) {
         // The source counts what it has handed out; the sink what it has
         // taken: the difference is bounded by the window, even when job 0
         // is far slower than the rest.
@@ -386,6 +524,7 @@ mod tests {
         let mut worst = 0usize;
         Pipeline::new(3)
             .window(10)
+            .quick_source(quick)
             .run(
                 source,
                 || (),
@@ -410,9 +549,9 @@ mod tests {
 
     #[test]
     fn a_failing_sink_stops_the_run_with_its_error() {
-        for threads in [1, 2] {
+        for (threads, quick) in [(1, false), (2, false), (2, true), (3, true)] {
             let mut seen = 0;
-            let r = Pipeline::new(threads).run(
+            let r = Pipeline::new(threads).quick_source(quick).run(
                 0..u64::MAX,
                 || (),
                 |_, x| x,

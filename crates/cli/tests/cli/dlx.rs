@@ -206,6 +206,12 @@ fn engine_cells_prunes_unless_told_not_to() {
     assert_eq!(nodes(&["--engine", "cells", "--no-prune"]), 1223);
     assert_eq!(nodes(&["--engine", "cells"]), 969);
     assert_eq!(nodes(&["--engine", "links", "--no-prune"]), 1223);
+    // either trail style: the same tree
+    for trail in ["stamped", "each"] {
+        assert_eq!(nodes(&["--engine", "cells", "--trail", trail]), 969);
+        let args = ["--engine", "cells", "--no-prune", "--trail", trail];
+        assert_eq!(nodes(&args), 1223);
+    }
 }
 
 /// Issue 18: memoised counting gives the plain count, as text or JSON,

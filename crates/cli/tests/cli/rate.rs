@@ -422,8 +422,7 @@ fn rate_profile_se_prints_explainers_figures_or_unrated() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 41);
     assert!(
-        lines[40]
-            .starts_with("unrated within the limit: the path reaches Dynamic Forcing Chains (+)"),
+        lines[40].starts_with("unrated within the limit: the path reaches Nested Forcing Chains"),
         "{}",
         lines[40]
     );

@@ -82,9 +82,13 @@ struct ItemRec {
 /// 5. *Trail room.* A [`Hot`] exists only within a *step*: one call of
 ///    [`cover_chosen`](Self::cover_chosen) or [`apply`](Self::apply),
 ///    which begin with `new_step`, reserving room on `trail` for `2 n`
-///    entries. A step pushes at most one size per item (`Hot::remove`
-///    saves a size only when the item's `stamp` is not the step's `epoch`,
-///    and then sets it) and at most one purification per item
+///    entries (the stamped trail) or `nodes.len() + n` (a trail entry per
+///    removal, [`TrailStyle::EachRemoval`]). A stamped step pushes at most
+///    one size per item (`Hot::remove` saves a size only when the item's
+///    `stamp` is not the step's `epoch`, and then sets it); a step of the
+///    other style pushes one size per removal, and removes each option
+///    node at most once (a removed node is inactive until the step is
+///    undone). Either pushes at most one purification per item
 ///    (`Hot::purify` only when the item's `purified` mark is 0, and then
 ///    sets it; only `restore`, between steps, clears it), so the room
 ///    never runs out.
@@ -371,6 +375,12 @@ impl Sets {
         }
     }
 
+    /// The number of option nodes (the sum of the items' set sizes) and
+    /// of items.
+    pub fn shape(&self) -> (usize, usize) {
+        (self.set.len(), self.items.len())
+    }
+
     pub fn trail_len(&self) -> u32 {
         self.trail.len() as u32
     }
@@ -421,7 +431,14 @@ impl Sets {
     }
 
     #[inline]
-    fn new_step(&mut self) {
+    fn new_step<const E: bool>(&mut self) {
+        if E {
+            // a step saves a size per removal, and removes each option node
+            // at most once (a removed node stays inactive until the step is
+            // undone), and purifies each secondary item at most once
+            self.trail.reserve(self.nodes.len() + self.items.len());
+            return;
+        }
         // a step saves each item's size at most once and purifies each
         // secondary item at most once: room for that many entries lets
         // `Hot::save` write without a capacity check
@@ -556,10 +573,10 @@ impl Sets {
     /// every other item and make it inactive. Its own set stays as it is,
     /// so the options can be tried from it in turn.
     #[inline]
-    pub fn cover_chosen<const T: bool, const M: bool>(&mut self, i: u32) {
-        self.new_step();
+    pub fn cover_chosen<const T: bool, const M: bool, const E: bool>(&mut self, i: u32) {
+        self.new_step::<E>();
         let mut hot = self.hot(false);
-        hot.hide_all::<T, false, M>(i, NONE);
+        hot.hide_all::<T, false, M, E>(i, NONE);
         let (updates, mems) = (hot.updates, hot.mems);
         self.updates += updates;
         if M {
@@ -594,13 +611,19 @@ impl Sets {
     /// it always returns `true`, and such a dead end shows at the next node
     /// as an item with no option.
     #[inline]
-    pub fn apply<const COLOURED: bool, const T: bool, const P: bool, const M: bool>(
+    pub fn apply<
+        const COLOURED: bool,
+        const T: bool,
+        const P: bool,
+        const M: bool,
+        const E: bool,
+    >(
         &mut self,
         x: u32,
     ) -> bool {
         // the mems are added up in a local (a register), not in `self`
         let mut mems = 0;
-        let live = self.apply_counting::<COLOURED, T, P, M>(x, &mut mems);
+        let live = self.apply_counting::<COLOURED, T, P, M, E>(x, &mut mems);
         if M {
             self.mems += mems;
         }
@@ -609,12 +632,18 @@ impl Sets {
 
     /// [`apply`](Self::apply), adding its mems to `mems`.
     #[inline(always)]
-    fn apply_counting<const COLOURED: bool, const T: bool, const P: bool, const M: bool>(
+    fn apply_counting<
+        const COLOURED: bool,
+        const T: bool,
+        const P: bool,
+        const M: bool,
+        const E: bool,
+    >(
         &mut self,
         x: u32,
         mems: &mut u64,
     ) -> bool {
-        self.new_step();
+        self.new_step::<E>();
         // every primary item of the option inactive first (with `P`, so
         // that covering them watches only the items still to cover; without
         // it the order does not matter, as nothing reads the positions)
@@ -667,15 +696,15 @@ impl Sets {
             if !COLOURED || j < n1 {
                 // a primary item, or (without colours) a secondary one: the
                 // option is still live, so no other option has used j
-                hot.hide_all::<T, P, M>(j, w);
+                hot.hide_all::<T, P, M, E>(j, w);
             } else if hot.items[j as usize].purified == 0 {
                 // the purified mark read, and the node's colour
                 *mems += 2;
                 let c = colour[w as usize];
                 if c == 0 {
-                    hot.hide_all::<T, P, M>(j, w);
+                    hot.hide_all::<T, P, M, E>(j, w);
                 } else {
-                    hot.purify::<T, P, M>(j, c, colour);
+                    hot.purify::<T, P, M, E>(j, c, colour);
                 }
             } else {
                 // the purified mark read
@@ -774,15 +803,15 @@ impl Hot<'_> {
     ///
     /// # Safety
     ///
-    /// The step has not pushed `e`'s kind of entry for `e`'s item yet (see
-    /// invariant 5 on [`Sets`]).
+    /// The step has room for `e`: it is one of the entries invariant 5 on
+    /// [`Sets`] counts (the first of its kind for its item in a stamped
+    /// step, or one per removal).
     #[inline(always)]
     unsafe fn save(&mut self, e: (u32, u32)) {
         let len = self.trail.len();
         debug_assert!(len < self.trail.capacity());
         // SAFETY: `len < capacity` by invariant 5: the step reserved room
-        // for one entry of each kind per item, and this one is the first
-        // of its kind for its item. The entry written is initialised
+        // for every entry it can push, and this is one of them. The entry written is initialised
         // before `set_len` makes it part of the vector.
         unsafe {
             self.trail.as_mut_ptr().add(len).write(e);
@@ -798,7 +827,11 @@ impl Hot<'_> {
     ///
     /// `w` is an option node and `nd` is `nodes[w]`.
     #[inline(always)]
-    unsafe fn remove<const T: bool, const P: bool, const M: bool>(&mut self, w: u32, nd: Node) {
+    unsafe fn remove<const T: bool, const P: bool, const M: bool, const E: bool>(
+        &mut self,
+        w: u32,
+        nd: Node,
+    ) {
         let epoch = self.epoch;
         let i = nd.item;
         // SAFETY: `i`, the item of an option node, is an item (invariant 1).
@@ -816,7 +849,16 @@ impl Hot<'_> {
         // written, set[b + s] read, two entries of `set` and two locations
         // written
         let mut mems = 8;
-        if rec.stamp != epoch {
+        if E {
+            // the trail entry pushed
+            mems += 1;
+            // SAFETY: an entry per removal, and this removal takes an
+            // active node out of its set, where it stays until the step
+            // is undone: the step removes each option node at most once,
+            // within the room it reserved (invariant 5). The size saved,
+            // `s + 1`, is at most `cap(i)` (see above).
+            unsafe { self.save((i, s + 1)) };
+        } else if rec.stamp != epoch {
             rec.stamp = epoch;
             // the stamp written, the trail entry pushed
             mems += 2;
@@ -864,7 +906,10 @@ impl Hot<'_> {
     ///
     /// `y` is an option node.
     #[inline(always)]
-    unsafe fn hide<const T: bool, const P: bool, const M: bool>(&mut self, y: u32) -> u64 {
+    unsafe fn hide<const T: bool, const P: bool, const M: bool, const E: bool>(
+        &mut self,
+        y: u32,
+    ) -> u64 {
         // right of `y` up to the spacer, then from the option's start to
         // `y`: by invariant 1, every `w` below is a node of `y`'s option,
         // an option node where it has no `SPACER` bit
@@ -883,7 +928,7 @@ impl Hot<'_> {
                 break;
             }
             // SAFETY: an option node (see above).
-            unsafe { self.remove::<T, P, M>(w, nd) };
+            unsafe { self.remove::<T, P, M, E>(w, nd) };
             w += 1;
         }
         n += (y - w) as u64;
@@ -892,7 +937,7 @@ impl Hot<'_> {
             // option nodes (see above).
             unsafe {
                 let nd = self.node(w);
-                self.remove::<T, P, M>(w, nd);
+                self.remove::<T, P, M, E>(w, nd);
             }
             w += 1;
         }
@@ -902,7 +947,11 @@ impl Hot<'_> {
     /// Hide every active option of item `i` but the one of node `keep`
     /// from the other items. `i` must be an item (checked).
     #[inline(always)]
-    fn hide_all<const T: bool, const P: bool, const M: bool>(&mut self, i: u32, keep: u32) {
+    fn hide_all<const T: bool, const P: bool, const M: bool, const E: bool>(
+        &mut self,
+        i: u32,
+        keep: u32,
+    ) {
         let ItemRec { size, base, .. } = self.items[i as usize];
         let mut n = 0;
         if M {
@@ -917,7 +966,7 @@ impl Hot<'_> {
                 }
                 let y = self.at(p);
                 if y != keep {
-                    n += self.hide::<T, P, M>(y);
+                    n += self.hide::<T, P, M, E>(y);
                     if P && self.dead {
                         break;
                     }
@@ -932,7 +981,7 @@ impl Hot<'_> {
     /// `j` must be an item (checked); does nothing when `j` is purified
     /// already.
     #[inline]
-    fn purify<const T: bool, const P: bool, const M: bool>(
+    fn purify<const T: bool, const P: bool, const M: bool, const E: bool>(
         &mut self,
         j: u32,
         c: u32,
@@ -960,7 +1009,7 @@ impl Hot<'_> {
                 }
                 let y = self.at(p);
                 if colour[y as usize] != c {
-                    let n = self.hide::<T, P, M>(y);
+                    let n = self.hide::<T, P, M, E>(y);
                     self.updates += n;
                     if P && self.dead {
                         break;
@@ -1019,16 +1068,16 @@ mod tests {
         check(&s);
         let (i, size) = s.min_item::<true>();
         assert!(size > 1);
-        s.cover_chosen::<true, true>(i);
+        s.cover_chosen::<true, true, false>(i);
         check(&s);
         for pos in 0..size {
             let mark = s.trail_len();
             let np = s.np;
             let x = s.member::<true>(i, pos);
             if pos % 2 == 0 {
-                s.apply::<true, true, true, true>(x);
+                s.apply::<true, true, true, true, false>(x);
             } else {
-                s.apply::<true, true, false, false>(x);
+                s.apply::<true, true, false, false, true>(x);
             }
             check(&s);
             s.restore::<true, true, true>(mark);
@@ -1046,6 +1095,6 @@ mod tests {
     fn cover_chosen_checks_its_item() {
         let p = parse(TOY).unwrap().problem;
         let mut s = Sets::load(&p, None);
-        s.cover_chosen::<false, false>(4);
+        s.cover_chosen::<false, false, false>(4);
     }
 }

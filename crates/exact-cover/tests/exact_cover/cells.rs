@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 
 use exact_cover::format::parse;
 use exact_cover::{
-    CancelToken, Cells, CellsError, Config, Dlx, Heuristic, Limits, Problem, StopReason,
+    CancelToken, Cells, CellsError, Config, Dlx, Heuristic, Limits, Problem, StopReason, TrailStyle,
 };
 use proptest::prelude::*;
 
@@ -142,6 +142,58 @@ fn bundled_instances_have_their_known_counts() {
             assert_eq!(first.stats.nodes, first_nodes, "{name}");
         }
     }
+}
+
+/// Count `p` with `style`, pruning or not (and on the bit sets of large
+/// problems when `p` has them).
+fn count_styled(p: &Problem, config: Config, prune: bool, style: TrailStyle) -> exact_cover::Stats {
+    let mut cells = Cells::with_config(p, config).unwrap();
+    cells.set_pruning(prune);
+    cells.set_trail(style);
+    assert_eq!(cells.trail(), style);
+    let r = cells.count(&Limits::none());
+    assert_eq!(r.stop, StopReason::Exhausted);
+    r.stats
+}
+
+#[test]
+fn both_trail_styles_search_the_same_tree() {
+    // the trail saves sizes differently, nothing else: the same choices,
+    // the same sets in the same order, so every figure is equal
+    for k in known_counts_to_run() {
+        let name = k.file.as_str();
+        let p = k.problem();
+        for (prune, nodes) in [(true, k.pruned_nodes), (false, k.nodes)] {
+            let stamped = count_styled(&p, MRV, prune, TrailStyle::Stamped);
+            let each = count_styled(&p, MRV, prune, TrailStyle::EachRemoval);
+            assert_eq!(stamped.solutions, k.solutions, "{name}, {prune}");
+            assert_eq!(stamped.nodes, nodes, "{name}, {prune}");
+            assert_eq!(each.solutions, k.solutions, "{name}, {prune}");
+            assert_eq!(each.nodes, nodes, "{name}, {prune}");
+            assert_eq!(each.guesses, stamped.guesses, "{name}, {prune}");
+            assert_eq!(each.updates, stamped.updates, "{name}, {prune}");
+            assert_eq!(each.max_depth, stamped.max_depth, "{name}, {prune}");
+        }
+    }
+}
+
+#[test]
+fn trail_style_follows_the_average_set_size() {
+    assert_eq!(TrailStyle::for_shape(64 * 10, 10), TrailStyle::EachRemoval);
+    assert_eq!(TrailStyle::for_shape(64 * 10 + 1, 10), TrailStyle::Stamped);
+    assert_eq!(TrailStyle::for_shape(0, 0), TrailStyle::EachRemoval);
+    // the 6x10 pentominoes (171 options a set on average) keep the stamps,
+    // the queens (10) save at every removal
+    let pent = known("pent3x20.dlx").problem();
+    assert_eq!(Cells::new(&pent).unwrap().trail(), TrailStyle::Stamped);
+    let queens = queens(8);
+    assert_eq!(
+        Cells::new(&queens).unwrap().trail(),
+        TrailStyle::EachRemoval
+    );
+    // loaded straight from text: the same choice
+    let loaded = Cells::parse(pent.to_string(), MRV).unwrap();
+    assert_eq!(loaded.engine.trail(), TrailStyle::Stamped);
 }
 
 #[test]
@@ -402,6 +454,17 @@ proptest! {
         prop_assert_eq!(unpruned.stats.nodes, links.stats.nodes);
         prop_assert!(cells.stats.nodes <= unpruned.stats.nodes);
         prop_assert_eq!(cells.stats.guesses, unpruned.stats.guesses);
+        // both trail styles: the same tree, pruned or not, MRV or first item
+        for config in [MRV, FIRST] {
+            for prune in [true, false] {
+                let a = count_styled(&p, config, prune, TrailStyle::Stamped);
+                let b = count_styled(&p, config, prune, TrailStyle::EachRemoval);
+                prop_assert_eq!(a.solutions, want);
+                prop_assert_eq!(b.solutions, want);
+                prop_assert_eq!(a.nodes, b.nodes);
+                prop_assert_eq!(a.updates, b.updates);
+            }
+        }
         prop_assert_eq!(count_with(&p, FIRST), want);
         let mut first = Cells::with_config(&p, FIRST).unwrap();
         first.set_pruning(false);
@@ -420,6 +483,13 @@ proptest! {
         let mut unpruned = Cells::new(&big).unwrap();
         unpruned.set_pruning(false);
         prop_assert_eq!(unpruned.count(&Limits::none()).stats.nodes, links.stats.nodes);
+        for prune in [true, false] {
+            let a = count_styled(&big, MRV, prune, TrailStyle::Stamped);
+            let b = count_styled(&big, MRV, prune, TrailStyle::EachRemoval);
+            prop_assert_eq!(a.solutions, want);
+            prop_assert_eq!(b.solutions, want);
+            prop_assert_eq!(a.nodes, b.nodes);
+        }
     }
 }
 

@@ -12,9 +12,10 @@
 //! X − 1 cells can make the rest (each from its candidates, and as distinct
 //! digits other than X); those cells keep the digits that fit some X.
 //! Skyscraper: a walk along the line tracking the tallest building so far
-//! and the count seen (digits may repeat in this relaxation; the row or
-//! column makes them differ) keeps each digit that lies on a walk ending
-//! with the clue's count and the tallest building, n, seen.
+//! and the count seen (a hidden building is lower than the tallest, never
+//! as tall; other repeats are left to the row or column) keeps each digit
+//! that lies on a walk ending with the clue's count and the tallest
+//! building, n, seen.
 
 use super::sandwich::{self, Line};
 use super::solver::{Contradiction, Dom, Model, Prop, digits, max_digit, min_digit};
@@ -239,7 +240,7 @@ impl SkyscraperClue {
                     let v = v as usize;
                     if v > top {
                         next[v] |= (seen << 1) & ((1u32 << (target + 1)) - 1);
-                    } else {
+                    } else if v < top {
                         next[top] |= seen;
                     }
                 }
@@ -255,9 +256,19 @@ impl SkyscraperClue {
         for i in (0..n).rev() {
             let m = d.get(self.line[i]);
             for top in 0..=n {
+                // No walk reaches this state: nothing to keep or pass back
+                // (backward[i][top] stays empty).
+                if forward[i][top] == 0 {
+                    continue;
+                }
                 let mut ok_seen = 0u32;
                 for v in digits(m) {
                     let vu = v as usize;
+                    // A building as tall as the tallest so far would repeat
+                    // its digit on the line.
+                    if vu == top {
+                        continue;
+                    }
                     let (next_top, shift) = if vu > top { (vu, 1) } else { (top, 0) };
                     let good = backward[i + 1][next_top] >> shift;
                     ok_seen |= good;

@@ -47,6 +47,8 @@ struct Search<'a> {
     best: Option<Wing>,
     /// Scratch for a wing's eliminations.
     removals: Vec<(usize, u8)>,
+    /// The cells with two or more candidates (the only ones a set takes).
+    multi: u128,
 }
 
 /// The step of SukakuExplainer's wing of `k` set cells (3: WXYZ, 4: VWXYZ,
@@ -58,6 +60,13 @@ pub(super) fn find(b: &Board, step: &mut SeStep, k: usize) -> bool {
         als: Vec::with_capacity(k),
         best: None,
         removals: Vec::new(),
+        multi: (0..81).fold(0, |m, c| {
+            if b.cand[c].count_ones() >= 2 {
+                m | 1 << c
+            } else {
+                m
+            }
+        }),
     };
     for c0 in 0..81 {
         let n = b.cand[c0].count_ones() as usize;
@@ -85,14 +94,16 @@ impl Search<'_> {
     /// far (the candidates for the next one).
     fn extend(&mut self, union: u16, range: u128) {
         let k = self.k;
-        let mut m = range;
+        // Only cells with two or more candidates join the set: too few of
+        // them left and no set completes here.
+        let mut m = range & self.multi;
+        if (m.count_ones() as usize) < k - self.als.len() {
+            return;
+        }
         while m != 0 {
             let c = m.trailing_zeros() as usize;
             m &= m - 1;
             let v = self.b.cand[c];
-            if v.count_ones() < 2 {
-                continue;
-            }
             let u = union | v;
             let last = self.als.len() + 1 == k;
             let ok = if last {

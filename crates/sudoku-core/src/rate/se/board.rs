@@ -191,6 +191,31 @@ pub(crate) struct Board {
     /// The cells holding each digit as a candidate (`cells[d - 1]`, bit
     /// `cell`), kept likewise.
     cells: [u128; 9],
+    /// Scan words, kept likewise, so that the cheap searches (singles,
+    /// direct techniques, subsets) read a few bits instead of rescanning
+    /// every region: lane `k` (bits `16 k ..`) of `places[r]` has bit
+    /// `d - 1` when digit `d` has exactly `k + 1` places in region `r` (one
+    /// to four).
+    places: [u64; 27],
+    /// The regions where some digit has one place (bit `r`).
+    single_regions: u32,
+    /// The regions with exactly one empty cell (bit `r`).
+    alone: u32,
+    /// The empty cells with exactly one candidate.
+    naked: u128,
+    /// `locked[pair][d - 1]`: for the region-kind pairs of
+    /// [`super::locking::PAIRS`], the regions of the first kind (bit =
+    /// index within the kind) where `d` has two or more places, all in one
+    /// region of the second kind.
+    locked: [[u16; 9]; 4],
+    /// The digits (bits) per region whose scan words wait for
+    /// [`Board::settle`], and the regions with any.
+    dirty: [u16; 27],
+    dirty_regions: u32,
+    /// Whether the scan words are kept at all: not until a search past the
+    /// hidden singles first needs them ([`Board::settle`]), so a path of
+    /// singles never pays for their upkeep.
+    tracking: bool,
 }
 
 impl Board {
@@ -202,6 +227,14 @@ impl Board {
             pos: [[0; 9]; 27],
             empty: [0; 27],
             cells: [0; 9],
+            places: [0; 27],
+            single_regions: 0,
+            alone: 0,
+            naked: 0,
+            locked: [[0; 9]; 4],
+            dirty: [0; 27],
+            dirty_regions: 0,
+            tracking: false,
         }
     }
 
@@ -254,6 +287,14 @@ impl Board {
         self.pos = [[0; 9]; 27];
         self.empty = [0; 27];
         self.cells = [0; 9];
+        self.places = [0; 27];
+        self.single_regions = 0;
+        self.alone = 0;
+        self.naked = 0;
+        self.locked = [[0; 9]; 4];
+        self.dirty = [0; 27];
+        self.dirty_regions = 0;
+        self.tracking = false;
         for c in 0..81 {
             let regs = CELL_REGIONS[c];
             let at = CELL_POS[c];
@@ -272,6 +313,103 @@ impl Board {
                 }
             }
         }
+    }
+
+    /// Compute the scan words from the positions and keep them from now on.
+    fn start_tracking(&mut self) {
+        self.tracking = true;
+        self.dirty = [0; 27];
+        self.dirty_regions = 0;
+        self.alone = 0;
+        self.naked = 0;
+        self.single_regions = 0;
+        self.locked = [[0; 9]; 4];
+        for c in 0..81 {
+            self.rescan_cell(c);
+        }
+        for r in 0..27 {
+            if self.empty[r] == 1 {
+                self.alone |= 1 << r;
+            }
+            let (kind, i) = (r / 9, r % 9);
+            let mut w = 0u64;
+            for d in 0..9 {
+                let info = SCAN[self.pos[r][d] as usize];
+                let n = (info & SCAN_COUNT) as usize;
+                if (1..=4).contains(&n) {
+                    w |= 1u64 << (d + 16 * (n - 1));
+                }
+                let band = u16::from(info & SCAN_BAND != 0) << i;
+                match kind {
+                    BLOCK => {
+                        self.locked[0][d] |= u16::from(info & SCAN_STACK != 0) << i;
+                        self.locked[1][d] |= band;
+                    }
+                    ROW => self.locked[3][d] |= band,
+                    _ => self.locked[2][d] |= band,
+                }
+            }
+            self.places[r] = w;
+            if w & 0xffff != 0 {
+                self.single_regions |= 1 << r;
+            }
+        }
+    }
+
+    /// Recompute the naked-single bit of a cell.
+    #[inline]
+    fn rescan_cell(&mut self, c: usize) {
+        let m = self.cand[c];
+        if self.value[c] == 0 && m != 0 && m & (m - 1) == 0 {
+            self.naked |= 1 << c;
+        } else {
+            self.naked &= !(1 << c);
+        }
+    }
+
+    /// The digits (bit `d - 1`) with exactly `n` places (1 to 4) in region
+    /// `r`.
+    #[inline]
+    pub fn with_places(&self, r: usize, n: usize) -> u16 {
+        debug_assert!(self.is_settled(), "scan words read before settle");
+        (self.places[r] >> (16 * (n - 1))) as u16
+    }
+
+    /// The digits with two to `n` places (`n` 2 to 4) in region `r`.
+    #[inline]
+    pub fn two_to_places(&self, r: usize, n: usize) -> u16 {
+        debug_assert!(self.is_settled(), "scan words read before settle");
+        let w = self.places[r];
+        (1..n).fold(0, |m, k| m | (w >> (16 * k)) as u16)
+    }
+
+    /// The regions where some digit has one place (bit `r`).
+    #[inline]
+    pub fn single_regions(&self) -> u32 {
+        debug_assert!(self.is_settled(), "scan words read before settle");
+        self.single_regions
+    }
+
+    /// The regions with exactly one empty cell (bit `r`).
+    #[inline]
+    pub fn alone_regions(&self) -> u32 {
+        debug_assert!(self.is_settled(), "scan words read before settle");
+        self.alone
+    }
+
+    /// The empty cells with exactly one candidate.
+    #[inline]
+    pub fn naked_cells(&self) -> u128 {
+        debug_assert!(self.is_settled(), "scan words read before settle");
+        self.naked
+    }
+
+    /// See the field: the regions of `PAIRS[pair].0`'s kind (bits 0..9)
+    /// where `d` is locked in one region of the pair's second kind.
+    #[inline]
+    pub fn locked(&self, pair: usize, d: u8) -> u16 {
+        debug_assert!(self.is_settled(), "scan words read before settle");
+        self.locked[pair][d as usize - 1]
     }
 
     /// The cells where `d` is a candidate (bit `cell`).
@@ -318,7 +456,18 @@ impl Board {
         }
         self.value[cell] = d;
         for &r in &CELL_REGIONS[cell] {
-            self.empty[r as usize] -= 1;
+            let r = r as usize;
+            self.empty[r] -= 1;
+            if self.tracking {
+                if self.empty[r] == 1 {
+                    self.alone |= 1 << r;
+                } else {
+                    self.alone &= !(1 << r);
+                }
+            }
+        }
+        if self.tracking {
+            self.rescan_cell(cell);
         }
         // Only the peers holding `d` change.
         let mut m = self.cells[d as usize - 1] & PEER_MASK[cell];
@@ -329,12 +478,87 @@ impl Board {
         }
     }
 
-    /// Remove candidate `d` from `cell`, keeping the cached positions.
+    /// Remove candidate `d` from `cell`, keeping the cached positions; the
+    /// scan words of its regions are brought up to date by
+    /// [`Board::settle`] (once per region and digit, however many places
+    /// a step removed).
     #[inline]
     pub fn eliminate(&mut self, cell: usize, d: u8) {
+        if self.eliminate_plain(cell, d) && self.tracking {
+            for k in 0..3 {
+                let r = CELL_REGIONS[cell][k] as usize;
+                self.dirty[r] |= bit(d);
+                self.dirty_regions |= 1 << r;
+            }
+            self.rescan_cell(cell);
+        }
+    }
+
+    /// Bring the scan words up to date after eliminations and placements
+    /// (the searches that read them require it).
+    pub fn settle(&mut self) {
+        if !self.tracking {
+            self.start_tracking();
+            return;
+        }
+        while self.dirty_regions != 0 {
+            let r = self.dirty_regions.trailing_zeros() as usize;
+            self.dirty_regions &= self.dirty_regions - 1;
+            let dirty = std::mem::take(&mut self.dirty[r]);
+            // The region's changed digits together: their lanes cleared
+            // at once, then each set from its positions.
+            let (kind, i) = (r / 9, r % 9);
+            let mut w = self.places[r] & !(u64::from(dirty) * 0x0001_0001_0001_0001);
+            let mut m = dirty;
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let info = SCAN[self.pos[r][d] as usize];
+                let n = (info & SCAN_COUNT) as usize;
+                if (1..=4).contains(&n) {
+                    w |= 1u64 << (d + 16 * (n - 1));
+                }
+                let band = u16::from(info & SCAN_BAND != 0) << i;
+                let pair = match kind {
+                    BLOCK => {
+                        let stack = u16::from(info & SCAN_STACK != 0) << i;
+                        let l = &mut self.locked[0][d];
+                        *l = *l & !(1 << i) | stack;
+                        1
+                    }
+                    ROW => 3,
+                    _ => 2,
+                };
+                let l = &mut self.locked[pair][d];
+                *l = *l & !(1 << i) | band;
+            }
+            self.places[r] = w;
+            let one = u32::from(w & 0xffff != 0);
+            self.single_regions = self.single_regions & !(1 << r) | one << r;
+        }
+    }
+
+    /// Whether the scan words are up to date ([`Board::settle`]).
+    #[inline]
+    pub fn is_settled(&self) -> bool {
+        self.tracking && self.dirty_regions == 0
+    }
+
+    /// Whether the scan words are kept (see the field).
+    #[inline]
+    pub fn is_tracking(&self) -> bool {
+        self.tracking
+    }
+
+    /// Remove candidate `d` from `cell`, keeping the candidates, positions
+    /// and cells of each digit but not the scan words (which are then stale:
+    /// for a scratch board that reads only those, as the forcing chains'
+    /// boards do). Returns whether `d` was a candidate.
+    #[inline]
+    pub fn eliminate_plain(&mut self, cell: usize, d: u8) -> bool {
         let b = bit(d);
         if self.cand[cell] & b == 0 {
-            return;
+            return false;
         }
         self.cand[cell] &= !b;
         self.cells[d as usize - 1] &= !(1 << cell);
@@ -342,7 +566,40 @@ impl Board {
             let r = CELL_REGIONS[cell][k] as usize;
             self.pos[r][d as usize - 1] &= !(1 << CELL_POS[cell][k]);
         }
+        true
     }
+}
+
+/// [`SCAN`]: the number of positions (low four bits).
+const SCAN_COUNT: u8 = 0xf;
+/// [`SCAN`]: two or more positions, all within one band of three (a
+/// block's row, a line's block).
+const SCAN_BAND: u8 = 0x10;
+/// [`SCAN`]: two or more positions, all within one of a block's columns.
+const SCAN_STACK: u8 = 0x20;
+
+/// What the scan words need of a region's position set: its size and
+/// whether it is locked, per 9-bit set.
+static SCAN: [u8; 512] = scan_table();
+
+const fn scan_table() -> [u8; 512] {
+    let mut t = [0u8; 512];
+    let mut p = 0usize;
+    while p < 512 {
+        let n = (p as u16).count_ones() as u8;
+        let mut v = n;
+        if n >= 2 {
+            if p & !0x7 == 0 || p & !0x38 == 0 || p & !0x1c0 == 0 {
+                v |= SCAN_BAND;
+            }
+            if p & !0x49 == 0 || p & !0x92 == 0 || p & !0x124 == 0 {
+                v |= SCAN_STACK;
+            }
+        }
+        t[p] = v;
+        p += 1;
+    }
+    t
 }
 
 /// The name of a region id: "block 4", "row 2", "column 9".

@@ -713,13 +713,19 @@ fn search_start(
     step: &mut SeStep,
 ) {
     let src = cand(cell, d);
-    let cycle_base = if y && x { 7.0 } else { 6.5 };
-    ch.cycles(g, src, worth(*best, cycle_base, sort_key(y, x)));
-    let found = std::mem::take(&mut ch.found);
-    for &end in &found {
-        cycle_step(b, ch, end, y, x, best, step);
+    // A cycle returns to the start "on" from an "off" potential whose
+    // off → on links reach it: a conjugate of the start (the links are
+    // symmetric: the cell's other candidate of two, the digit's other
+    // place of two in a region). Without one there is no cycle to find.
+    if !g.off(src).is_empty() {
+        let cycle_base = if y && x { 7.0 } else { 6.5 };
+        ch.cycles(g, src, worth(*best, cycle_base, sort_key(y, x)));
+        let found = std::mem::take(&mut ch.found);
+        for &end in &found {
+            cycle_step(b, ch, end, y, x, best, step);
+        }
+        ch.found = found;
     }
-    ch.found = found;
     if x {
         for on in [true, false] {
             let base = if y { 7.0 } else { 6.6 };

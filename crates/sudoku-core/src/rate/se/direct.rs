@@ -65,8 +65,11 @@ pub(super) fn hidden_set(b: &Board, step: &mut SeStep, degree: u32) -> bool {
             if b.empty_in(r) <= degree {
                 continue;
             }
+            let eligible = b.two_to_places(r, degree as usize);
+            if eligible.count_ones() < degree {
+                continue;
+            }
             let pos: [u16; 9] = std::array::from_fn(|i| b.positions(r, i as u8 + 1));
-            let eligible = eligible_digits(&pos, degree);
             let found = subsets_of(eligible, degree, |vals| {
                 let Some(common) = common_tuple(&pos, vals, degree) else {
                     return false;
@@ -102,9 +105,8 @@ pub(super) fn hidden_set(b: &Board, step: &mut SeStep, degree: u32) -> bool {
     false
 }
 
-/// The digits with two to `degree` places (the only ones a hidden set of
-/// `degree` digits can hold: Explainer's test below asks for two or more,
-/// and the set's places number `degree`), as a digit mask.
+/// The digits of a region with two to `degree` places (`pos[d]`: digit
+/// `d`'s places in the region).
 pub(super) fn eligible_digits(pos: &[u16; 9], degree: u32) -> u16 {
     (0..9).fold(0, |m, i| {
         if two_to(pos[i], degree) {

@@ -1,7 +1,9 @@
 //! Explainer's forcing chains from one assumption in both states: Nishio
 //! forcing chains (7.5), multiple forcing chains (cell and region forcing
-//! chains, 8.0) and dynamic forcing chains (contradiction, double, cell and
-//! region, 8.5), each plus the chain-length penalty of [`super::chains`].
+//! chains, 8.0), dynamic forcing chains (contradiction, double, cell and
+//! region, 8.5) and dynamic forcing chains (+) (the same with the basic
+//! techniques of [`super::dynamic_plus`] inside the chains, 9.0), each plus
+//! the chain-length penalty of [`super::chains`].
 //!
 //! The rules, from Sudoku Explainer's `Chaining` producer (LGPL; the code
 //! here is ours):
@@ -50,6 +52,9 @@ pub(super) enum Mode {
     Multiple,
     /// Dynamic forcing chains (8.5).
     Dynamic,
+    /// Dynamic forcing chains (+) (9.0): dynamic chains whose consequences
+    /// also use the basic techniques of [`super::dynamic_plus`].
+    DynamicPlus,
 }
 
 impl Mode {
@@ -62,7 +67,13 @@ impl Mode {
             Mode::Nishio => 7.5,
             Mode::Multiple => 8.0,
             Mode::Dynamic => 8.5,
+            Mode::DynamicPlus => 9.0,
         }
+    }
+
+    /// Dynamic chains beyond Nishio's (double, cell and region steps).
+    fn full_dynamic(self) -> bool {
+        matches!(self, Mode::Dynamic | Mode::DynamicPlus)
     }
 }
 
@@ -136,6 +147,7 @@ pub(super) struct Scratch {
     pend_off: std::collections::VecDeque<u32>,
     buf: Vec<u16>,
     hb: Vec<u32>,
+    plus: super::dynamic_plus::Scratch,
 }
 
 impl Scratch {
@@ -189,6 +201,35 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
             continue;
         }
         let Some(p) = pend_off.pop_front() else {
+            // Dynamic (+): once nothing is pending, the basic techniques
+            // may remove more on the reduced grid (Explainer's
+            // `getAdvancedPotentials`).
+            // (the basic techniques read the scan words: bring them up to
+            // date with the chain's eliminations first)
+            if mode == Mode::DynamicPlus && {
+                g.settle();
+                super::dynamic_plus::advanced(src, &g, &mut sc.plus)
+            } {
+                let before = pend_off.len();
+                for (q, parents) in sc.plus.found() {
+                    if o.off_ver[q as usize] != NONE {
+                        continue;
+                    }
+                    let n = o.node(q, false, NONE);
+                    for &h in parents {
+                        let v = o.off_ver[h as usize];
+                        debug_assert!(v != NONE, "rule parent not found");
+                        o.hidden.push(v);
+                    }
+                    o.nodes[n as usize].len = parents.len() as u16;
+                    o.off_ver[q as usize] = n;
+                    o.off_order.push(q);
+                    pend_off.push_back(n);
+                }
+                if pend_off.len() > before {
+                    continue;
+                }
+            }
             break;
         };
         let c = o.nodes[p as usize].cand;
@@ -412,10 +453,10 @@ pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode, sc: &mut Scratch) -
             let on = memo.outcome(c);
             if let Some(off) = &off {
                 // Contradictions (sort key 7).
-                let name: &'static str = if mode == Mode::Nishio {
-                    "Nishio Forcing Chains"
-                } else {
-                    "Dynamic Contradiction Forcing Chains"
+                let name: &'static str = match mode {
+                    Mode::Nishio => "Nishio Forcing Chains",
+                    Mode::DynamicPlus => "Dynamic Contradiction Forcing Chains (+)",
+                    _ => "Dynamic Contradiction Forcing Chains",
                 };
                 if let Some((a, z)) = on.absurd {
                     best.offer(b, mode, name, 7, &[(on, a), (on, z)], (c, false), false);
@@ -424,7 +465,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode, sc: &mut Scratch) -
                     best.offer(b, mode, name, 7, &[(off, a), (off, z)], (c, true), true);
                 }
                 // Double implications (sort key 1), cells of 3+ candidates.
-                if mode == Mode::Dynamic && n >= 3 {
+                if mode.full_dynamic() && n >= 3 {
                     // what both branches make true, then what both make false
                     for (order, on_ver, off_ver, value) in [
                         (&on.on_order, &on.on_ver, &off.on_ver, true),
@@ -437,7 +478,11 @@ pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode, sc: &mut Scratch) -
                                 best.offer(
                                     b,
                                     mode,
-                                    "Dynamic Double Forcing Chains",
+                                    if mode == Mode::DynamicPlus {
+                                        "Dynamic Double Forcing Chains (+)"
+                                    } else {
+                                        "Dynamic Double Forcing Chains"
+                                    },
                                     1,
                                     &[(on, a), (off, f)],
                                     (q, value),
@@ -471,6 +516,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode, sc: &mut Scratch) -
 fn region_name(mode: Mode) -> &'static str {
     match mode {
         Mode::Dynamic => "Dynamic Region Forcing Chains",
+        Mode::DynamicPlus => "Dynamic Region Forcing Chains (+)",
         _ => "Region Forcing Chains",
     }
 }
@@ -478,6 +524,7 @@ fn region_name(mode: Mode) -> &'static str {
 fn cell_name(mode: Mode) -> &'static str {
     match mode {
         Mode::Dynamic => "Dynamic Cell Forcing Chains",
+        Mode::DynamicPlus => "Dynamic Cell Forcing Chains (+)",
         _ => "Cell Forcing Chains",
     }
 }

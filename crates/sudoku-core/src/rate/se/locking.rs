@@ -7,9 +7,7 @@
 //! holds all of them.
 
 use super::SeStep;
-use super::board::{
-    BLOCK, Board, CELL_REGIONS, COLUMN, INSIDE, REGION_CELLS, ROW, in_region, regions_of,
-};
+use super::board::{BLOCK, Board, CELL_REGIONS, COLUMN, REGION_CELLS, ROW, in_region};
 
 /// The region-kind pairs in Explainer's order.
 pub(super) const PAIRS: [(usize, usize); 4] =
@@ -19,18 +17,18 @@ pub(super) const PAIRS: [(usize, usize); 4] =
 /// every place of `d` in region `r1` lies in region `r2`. Stops when `f`
 /// returns true.
 pub(super) fn each(b: &Board, mut f: impl FnMut(usize, usize, u8) -> bool) -> bool {
-    for (k1, k2) in PAIRS {
+    for (pair, (k1, k2)) in PAIRS.into_iter().enumerate() {
         for d in 1..=9u8 {
-            for r1 in regions_of(k1) {
+            // The regions of kind `k1` whose places of `d` (two or more)
+            // lie in one region of kind `k2`: the one holding the first.
+            let mut m = b.locked(pair, d);
+            while m != 0 {
+                let r1 = k1 * 9 + m.trailing_zeros() as usize;
+                m &= m - 1;
                 let p = b.positions(r1, d);
-                if p.count_ones() < 2 {
-                    continue;
-                }
-                // The one region of kind `k2` that could hold them all:
-                // the one holding the first.
                 let first = REGION_CELLS[r1][p.trailing_zeros() as usize] as usize;
                 let r2 = CELL_REGIONS[first][k2] as usize;
-                if r2 != r1 && p & !INSIDE[r1][r2] == 0 && f(r1, r2, d) {
+                if f(r1, r2, d) {
                     return true;
                 }
             }

@@ -18,9 +18,9 @@
 //!
 //! The ladder is implemented up to the techniques listed in
 //! [`Producer::is_implemented`]: all of SE 1.2.1 up to dynamic forcing
-//! chains and SukakuExplainer's additions (strong-link fishes, WXYZ- to
-//! TUVWXYZ-wings), without dynamic forcing chains (+) and the nested
-//! levels. A puzzle whose path reaches a technique that
+//! chains (+) and SukakuExplainer's additions (strong-link fishes, WXYZ- to
+//! TUVWXYZ-wings), without the nested forcing chains (ER 9.5 and up). A
+//! puzzle whose path reaches a technique that
 //! is not implemented yet is answered [`SeOutcome::Unrated`] with the
 //! technique's name: never a wrong number. (Explainer takes the first
 //! technique in its order that finds a step; skipping one could change the
@@ -46,6 +46,7 @@ mod board;
 mod bug;
 mod chains;
 mod direct;
+mod dynamic_plus;
 mod fish;
 mod forcing;
 mod locking;
@@ -301,6 +302,7 @@ impl Producer {
                 | NishioForcingChains
                 | MultipleForcingChains
                 | DynamicForcingChains
+                | DynamicForcingChainsPlus
         )
     }
 
@@ -353,6 +355,9 @@ impl Producer {
             }
             DynamicForcingChains => {
                 forcing::find(b, step, forcing::Mode::Dynamic, &mut memo.forcing)
+            }
+            DynamicForcingChainsPlus => {
+                forcing::find(b, step, forcing::Mode::DynamicPlus, &mut memo.forcing)
             }
             _ => false,
         }
@@ -628,20 +633,26 @@ impl SeRater {
     /// The step Explainer takes next in `c`, or the ladder entry it reached
     /// without one that this rater implements.
     pub fn next_step(&self, c: &Candidates) -> Result<SeStep, Option<Producer>> {
-        let b = Board::from_candidates(c).ok_or(None)?;
+        let mut b = Board::from_candidates(c).ok_or(None)?;
         let mut step = SeStep::new();
-        self.find(&b, &mut step, &mut Memo::default())
+        self.find(&mut b, &mut step, &mut Memo::default())
             .map(|_| step)
             .map_err(Some)
     }
 
-    fn find(&self, b: &Board, step: &mut SeStep, memo: &mut Memo) -> Result<(), Producer> {
+    /// The next step on `b`; brings the board's scan words up to date
+    /// (and starts keeping them once the ladder first passes the hidden
+    /// singles, which read them only when kept).
+    fn find(&self, b: &mut Board, step: &mut SeStep, memo: &mut Memo) -> Result<(), Producer> {
         for &p in self.profile.ladder() {
             if self.disabled.contains(&p) {
                 continue;
             }
             if !p.is_implemented() {
                 return Err(p);
+            }
+            if p != Producer::HiddenSingle || b.is_tracking() {
+                b.settle();
             }
             if p.find_with(b, step, self.profile, memo) {
                 step.producer = p;
@@ -676,7 +687,7 @@ impl SeRater {
                 r.stopped_at = Some("time limit");
                 break SeOutcome::Unrated;
             }
-            if let Err(p) = self.find(&b, &mut step, &mut memo) {
+            if let Err(p) = self.find(&mut b, &mut step, &mut memo) {
                 r.stopped_at = Some(p.title());
                 break SeOutcome::Unrated;
             }

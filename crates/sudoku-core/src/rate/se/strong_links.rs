@@ -167,8 +167,13 @@ struct Search<'a> {
     cells: Vec<u8>,
     region: Vec<usize>,
     grouped: Vec<bool>,
-    /// The candidate cells of the links chosen so far.
-    taken: u128,
+    /// The regions (bits) sharing a candidate cell of the digit with a
+    /// link chosen so far (a link may not).
+    banned: u32,
+    /// The regions (bits) that make a link at all.
+    avail: u32,
+    /// Per region: the regions sharing one of its candidate cells.
+    clash: [u32; 27],
     /// Per region: the ways it makes a link for the digit.
     variants: Vec<Vec<Variant>>,
     /// Per region: the digit's candidate cells in it.
@@ -179,6 +184,9 @@ struct Search<'a> {
     meet: [[u8; 8]; 8],
     /// [`end_regions`] of each link end (`2 * link + side`).
     ends: [u32; 8],
+    /// Per link chosen: the union of its two ends' [`end_regions`]. Two
+    /// links have ends that meet exactly when these intersect.
+    reach: [u32; 4],
     /// Per evaluation: the link whose region has the smallest number.
     min_link: usize,
 }
@@ -266,15 +274,28 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo)
             cells: vec![NO; 6 * degree],
             region: vec![0; degree],
             grouped: vec![false; degree],
-            taken: 0,
+            banned: 0,
+            avail: 0,
+            clash: [0; 27],
             variants: Vec::new(),
             mine: std::array::from_fn(|r| REGION_MASK[r] & b.cells_of(d)),
             found: Vec::new(),
             meet: [[NO_REGION; 8]; 8],
             ends: [0; 8],
+            reach: [0; 4],
             min_link: 0,
         };
         s.variants = (0..27).map(|r| s.link_variants(r)).collect();
+        for r in 0..27 {
+            if !s.variants[r].is_empty() {
+                s.avail |= 1 << r;
+            }
+            for o in 0..27 {
+                if s.mine[r] & s.mine[o] != 0 {
+                    s.clash[r] |= 1 << o;
+                }
+            }
+        }
         for (k, kinds) in KIND_SETS[degree - 2].iter().enumerate() {
             s.kinds.copy_from_slice(kinds);
             s.kind_set = k;
@@ -579,12 +600,13 @@ impl Search<'_> {
             0
         };
         let (p0, s0a, s0b) = (2 * depth, 2 * n + 2 * depth, 4 * n + 2 * depth);
-        for i in from..9 {
+        // The regions of this kind from `from` on that make a link and share
+        // no candidate cell with the links so far, ascending.
+        let mut regions = (self.avail & !self.banned) >> (kind * 9) & 0x1ff & (0x1ff << from);
+        while regions != 0 {
+            let i = regions.trailing_zeros() as usize;
+            regions &= regions - 1;
             let r = kind * 9 + i;
-            let mine = self.mine[r];
-            if self.taken & mine != 0 {
-                continue;
-            }
             for v in 0..self.variants[r].len() {
                 let Variant {
                     cells: cl,
@@ -601,14 +623,47 @@ impl Search<'_> {
                 self.cells[s0a + 1] = cl[3];
                 self.cells[s0b] = cl[4];
                 self.cells[s0b + 1] = cl[5];
-                let saved = self.taken;
-                self.taken |= mine;
-                self.build(depth + 1, i);
+                self.reach[depth] = ends[0] | ends[1];
                 if depth == n - 1 {
-                    self.evaluate();
+                    // A fish chains every link to a next one: unless the
+                    // links' ends meet in a connected pattern no order can
+                    // succeed (exact cut, before the orders).
+                    if self.connected() {
+                        self.evaluate();
+                    }
+                } else {
+                    let saved = self.banned;
+                    self.banned |= self.clash[r];
+                    self.build(depth + 1, i);
+                    self.banned = saved;
                 }
-                self.taken = saved;
             }
+        }
+    }
+
+    /// Whether the links chosen, joined where their ends meet, make one
+    /// connected pattern.
+    fn connected(&self) -> bool {
+        let n = self.n;
+        let all = (1u8 << n) - 1;
+        let mut reach = 1u8;
+        let mut around = self.reach[0];
+        loop {
+            let mut next = reach;
+            for k in 1..n {
+                if self.reach[k] & around != 0 {
+                    next |= 1 << k;
+                }
+            }
+            if next == reach {
+                return reach == all;
+            }
+            for k in 0..n {
+                if (next & !reach) & 1 << k != 0 {
+                    around |= self.reach[k];
+                }
+            }
+            reach = next;
         }
     }
 
@@ -617,44 +672,18 @@ impl Search<'_> {
     fn evaluate(&mut self) {
         let n = self.n;
         self.meet = [[UNKNOWN; 8]; 8];
-        // A fish chains every link to a next one: unless the links' ends
-        // meet in a connected pattern no order can succeed (exact cut).
-        let mut adj = [0u8; 4];
-        for a in 0..n {
-            for c in a + 1..n {
-                let meets =
-                    (0..2).any(|x| (0..2).any(|y| self.meet(2 * a + x, 2 * c + y) != NO_REGION));
-                if meets {
-                    adj[a] |= 1 << c;
-                    adj[c] |= 1 << a;
-                }
-            }
-        }
-        let mut reach = 1u8;
-        loop {
-            let next = (0..n)
-                .filter(|&a| reach & 1 << a != 0)
-                .fold(reach, |m, a| m | adj[a]);
-            if next == reach {
-                break;
-            }
-            reach = next;
-        }
-        if reach.count_ones() as usize != n {
-            return;
-        }
         self.min_link = (0..n)
             .min_by_key(|&k| full_number(self.region[k]))
             .unwrap_or(0);
-        let mut q: Vec<usize> = (0..n).collect();
-        let mut r: Vec<usize> = (0..=n).collect();
-        self.orders(&q);
+        let mut q = [0, 1, 2, 3];
+        let mut r = [0, 1, 2, 3, 4];
+        self.orders(&q[..n]);
         let mut s = 1;
         while s < n {
             r[s] -= 1;
             let t = s % 2 * r[s];
             q.swap(t, s);
-            self.orders(&q);
+            self.orders(&q[..n]);
             s = 1;
             while r[s] == 0 {
                 r[s] = s;
@@ -667,13 +696,26 @@ impl Search<'_> {
         if !is_lex(q) {
             return;
         }
-        let n = self.n;
         let mut u = [0usize; 4];
-        for bits in 0u32..1 << n {
-            for (k, x) in u.iter_mut().enumerate().take(n) {
-                *x = (bits >> (n - 1 - k) & 1) as usize;
-            }
+        self.choose_ends(q, &mut u, 0);
+    }
+
+    /// Every choice of which end of each link comes first, as a binary
+    /// count with the first link's choice most significant (depth first,
+    /// 0 before 1: the same order); a prefix whose consecutive links do not
+    /// meet is dropped with all its completions (each would fail there).
+    fn choose_ends(&mut self, q: &[usize], u: &mut [usize; 4], k: usize) {
+        let n = self.n;
+        if k == n {
             self.try_fish(q, &u[..n]);
+            return;
+        }
+        for x in 0..2 {
+            u[k] = x;
+            if k > 0 && self.meet(2 * q[k - 1] + (1 - u[k - 1]), 2 * q[k] + x) == NO_REGION {
+                continue;
+            }
+            self.choose_ends(q, u, k + 1);
         }
     }
 

@@ -9,7 +9,7 @@
 
 use super::SeStep;
 use super::board::{BLOCK, Board, COLUMN, REGION_CELLS, ROW, digits, regions_of, subsets_of};
-use super::direct::{common_tuple, eligible_digits, push_hidden, two_to};
+use super::direct::{common_tuple, push_hidden, two_to};
 
 const NAKED: [&str; 3] = ["Naked Pair", "Naked Triplet", "Naked Quad"];
 const HIDDEN: [&str; 3] = ["Hidden Pair", "Hidden Triplet", "Hidden Quad"];
@@ -83,8 +83,11 @@ pub(super) fn hidden(b: &Board, step: &mut SeStep, degree: u32) -> bool {
             if b.empty_in(r) <= degree * 2 {
                 continue;
             }
+            let eligible = b.two_to_places(r, degree as usize);
+            if eligible.count_ones() < degree {
+                continue;
+            }
             let pos: [u16; 9] = std::array::from_fn(|i| b.positions(r, i as u8 + 1));
-            let eligible = eligible_digits(&pos, degree);
             let found = subsets_of(eligible, degree, |vals| {
                 let Some(common) = common_tuple(&pos, vals, degree) else {
                     return false;

@@ -178,6 +178,7 @@ fn check_step(b: &Board, s: &SeStep, sol: &Grid, context: &str) {
 fn every_step_of_every_technique_is_true() {
     let mut rows = slice("se121_reference");
     rows.extend(slice("se_calibration").into_iter().step_by(3));
+    rows.extend(slice("se_dynamic_plus"));
     let mut checked = [0usize; 64];
     let slow = std::env::var_os("SLOW_TESTS").is_some();
     for profile in [Profile::Se, Profile::Sukaku] {
@@ -193,6 +194,7 @@ fn every_step_of_every_technique_is_true() {
                     break;
                 }
                 let context = format!("{} ({profile}) state {n}", row.id);
+                b.settle();
                 for &p in profile.ladder() {
                     // The chain searches are slow at opt-level 1: by
                     // default they are checked where the path takes them
@@ -216,13 +218,13 @@ fn every_step_of_every_technique_is_true() {
                     }
                 }
                 let rater = SeRater::new(profile);
-                if rater.find(&b, &mut step, &mut memo).is_err() {
+                if rater.find(&mut b, &mut step, &mut memo).is_err() {
                     break;
                 }
                 // What the path's memo kept changes nothing: a search from
                 // scratch takes the same step.
                 let mut fresh = SeStep::new();
-                assert!(rater.find(&b, &mut fresh, &mut Memo::default()).is_ok());
+                assert!(rater.find(&mut b, &mut fresh, &mut Memo::default()).is_ok());
                 fresh.producer = step.producer;
                 assert_eq!(fresh, step, "{context}: the memo changed the step");
                 check_step(&b, &step, &sol, &context);
@@ -233,9 +235,11 @@ fn every_step_of_every_technique_is_true() {
                 if let Some(p) = step.placement {
                     b.place(p.cell, p.digit);
                 }
+                b.settle();
                 // The kept caches equal freshly computed ones.
                 let mut fresh = b.clone();
                 fresh.refresh();
+                fresh.settle();
                 assert_eq!(fresh, b, "{context}: stale cache");
             }
         }
@@ -275,14 +279,16 @@ fn figures_follow_explainers_definitions() {
 #[test]
 fn a_path_beyond_the_ladder_is_unrated_never_a_number() {
     // Explainer rates this one 10.7 (nested forcing chains), beyond this
-    // ladder.
+    // ladder: its path takes twelve dynamic forcing chains (+) first.
     let g: Grid =
         "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
             .parse()
             .unwrap();
     let r = SeRater::new(Profile::Se).rate(&g);
     assert_eq!(r.outcome, SeOutcome::Unrated);
-    assert_eq!(r.stopped_at, Some("Dynamic Forcing Chains (+)"));
+    assert_eq!(r.stopped_at, Some("Nested Forcing Chains"));
+    // The figures so far (a lower bound) are Explainer's up to there.
+    assert_eq!((r.er, r.ep, r.ed), (100, 0, 97));
     // A time limit already passed stops at once.
     let limited = SeRater::new(Profile::Se).with_limits(SeLimits {
         deadline: Some(Instant::now()),
@@ -383,6 +389,23 @@ fn chains_and_aligned_triplets_rate_as_explainer_1_2_1_does() {
             (r.er, r.ep, r.ed, r.hardest),
             (er, ep, ed, Some(hardest)),
             "{line}"
+        );
+    }
+}
+
+/// Puzzles whose path takes dynamic forcing chains (+), rated as
+/// SukakuExplainer set to SE 1.2.1's rules rates them (both profiles: the
+/// chains' inner techniques are the same).
+#[test]
+fn dynamic_forcing_chains_plus_rate_as_explainer_does() {
+    let rows = slice("se_dynamic_plus");
+    assert!(rows.len() >= 3);
+    for profile in [Profile::Se, Profile::Sukaku] {
+        let (rated, equal, wrong) = agreement(profile, &rows);
+        assert_eq!(
+            (rated, equal),
+            (rows.len(), rows.len()),
+            "{profile}: {wrong:?}"
         );
     }
 }
