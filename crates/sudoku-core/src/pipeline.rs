@@ -36,7 +36,8 @@
 //!   a terminal) never holds up answers that are ready. The source thread is
 //!   not joined: if the sink fails (a closed pipe), [`Pipeline::run`] returns
 //!   at once, and a source still blocked in a read ends with the process or
-//!   at its next record.
+//!   at its next record. A source that never blocks for long (a regular
+//!   file) can do without that thread: see [`Pipeline::quick_source`].
 //! - **Batching is the caller's.** A job is whatever the caller makes it:
 //!   for cheap records (a 9×9 solve takes about a microsecond) the CLI's
 //!   jobs are chunks of up to a few hundred records, so channel traffic is
@@ -108,8 +109,9 @@ impl Pipeline {
     /// The source never blocks for long (a regular file, an in-memory
     /// list): with several workers, each worker takes the next job off the
     /// source itself, under a lock, instead of a thread of its own reading
-    /// ahead. Saves a thread and its hand-overs; with one worker the source
-    /// keeps its thread, which reads while the worker works. Never set this
+    /// ahead; with one worker, the caller's thread reads, works and writes
+    /// in turn and no thread is started. Saves a thread (its start, its
+    /// memory arena) and its hand-overs. Never set this
     /// for a pipe or a terminal: a worker blocked in a read would hold back
     /// answers that are ready.
     pub fn quick_source(mut self, quick: bool) -> Pipeline {
@@ -148,6 +150,15 @@ impl Pipeline {
         J: Send + 'static,
         R: Send,
     {
+        if self.pulled && self.threads == 1 {
+            // One worker and a quick source: no thread at all, the caller's
+            // thread reads, works and writes in turn.
+            let mut state = init();
+            for job in source {
+                sink.put(work(&mut state, job))?;
+            }
+            return sink.idle();
+        }
         let (slot_tx, slot_rx) = bounded::<()>(self.window);
         for _ in 0..self.window {
             slot_tx.send(()).expect("the slot channel holds a window");
