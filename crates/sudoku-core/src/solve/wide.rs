@@ -755,7 +755,10 @@ impl<const N: usize, const B: usize> Core<N, B> {
 
     /// Board 0 from the givens, without `exclude` (cell, digit) as a
     /// candidate, propagated. The givens go in as whole boards: per digit,
-    /// its givens' columns and boxes are cleared at once.
+    /// its givens' columns and boxes are cleared at once. Inlined into the
+    /// search, so the root's propagation runs in the AVX2 build as well
+    /// (most of the generator's checks end there).
+    #[inline(always)]
     fn init(&mut self, puzzle: &Grid, exclude: Option<(usize, u8)>) -> Result<(), Dead> {
         if self.boards.is_empty() {
             self.boards.push(Board {
