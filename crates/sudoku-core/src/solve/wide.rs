@@ -151,10 +151,13 @@ struct Core<const N: usize, const B: usize> {
     /// The cells of a grid whose digits are tried first at every branch
     /// (empty: none; see [`Wide::search_excluding_near`]).
     near: Vec<u8>,
-    /// Branch only on cells that lost the near grid's digit (see
-    /// [`Wide::other_solution_near`]): per digit, the near grid's cells of
-    /// that digit, as row lanes. Empty: the plain search.
-    repair: Vec<[u32; N]>,
+    /// Repair mode (see [`Wide::other_solution_near`]): prefer branching on
+    /// cells that lost the near grid's digit, and stop when none has.
+    repair: bool,
+    /// Per digit, the near grid's cells of that digit, as row lanes: built
+    /// for repair mode, kept while the near grid stays the same (the
+    /// generator checks every clue of a puzzle against one grid).
+    near_boards: Vec<[u32; N]>,
     kernel: Kernel,
 }
 
@@ -175,7 +178,8 @@ impl<const N: usize, const B: usize> Core<N, B> {
             trace: Vec::new(),
             solution: Grid::empty(size),
             near: Vec::new(),
-            repair: Vec::new(),
+            repair: false,
+            near_boards: Vec::new(),
         }
     }
 
@@ -831,12 +835,12 @@ impl<const N: usize, const B: usize> Core<N, B> {
     /// grid.
     #[inline(always)]
     fn conflicts(&self, k: usize) -> [u32; N] {
-        if self.repair.is_empty() {
+        if !self.repair {
             return [0; N];
         }
         let b = &self.boards[k];
         let mut kept = [0u32; N];
-        for (lanes, near) in b.cand.iter().zip(&self.repair) {
+        for (lanes, near) in b.cand.iter().zip(&self.near_boards) {
             for r in 0..N {
                 kept[r] |= lanes[r] & near[r];
             }
@@ -855,7 +859,7 @@ impl<const N: usize, const B: usize> Core<N, B> {
     ) -> Result<(), StopReason> {
         let b = &self.boards[k];
         let cells = self.solution.cells_mut();
-        if !self.repair.is_empty() {
+        if self.repair {
             // Open cells take the near grid's digits (see `conflicts`).
             cells.copy_from_slice(&self.near);
             for (d, lanes) in b.cand.iter().enumerate() {
@@ -904,7 +908,7 @@ impl<const N: usize, const B: usize> Core<N, B> {
             if ok {
                 let k = self.choices.len();
                 let conflicts = self.conflicts(k);
-                let leaf = !self.repair.is_empty() && conflicts.iter().all(|&x| x == 0);
+                let leaf = self.repair && conflicts.iter().all(|&x| x == 0);
                 match if leaf {
                     None
                 } else {
@@ -978,15 +982,19 @@ impl<const N: usize, const B: usize> Core<N, B> {
         stats: &mut Stats,
         on_solution: &mut dyn FnMut(&Grid) -> ControlFlow<()>,
     ) -> StopReason {
-        self.near.clear();
-        self.repair.clear();
-        if let Some(g) = near.filter(|g| g.size() == puzzle.size()) {
-            self.near.extend_from_slice(g.cells());
-            if repair && g.is_full() {
-                self.repair.resize(N, [0; N]);
-                for (cell, &v) in g.cells().iter().enumerate() {
-                    self.repair[usize::from(v) - 1][cell / N] |= 1 << (cell % N);
-                }
+        let near = near.filter(|g| g.size() == puzzle.size());
+        if near.is_none_or(|g| g.cells() != self.near.as_slice()) {
+            self.near.clear();
+            self.near_boards.clear();
+            if let Some(g) = near {
+                self.near.extend_from_slice(g.cells());
+            }
+        }
+        self.repair = repair && near.is_some_and(Grid::is_full);
+        if self.repair && self.near_boards.is_empty() {
+            self.near_boards.resize(N, [0; N]);
+            for (cell, &v) in self.near.iter().enumerate() {
+                self.near_boards[usize::from(v) - 1][cell / N] |= 1 << (cell % N);
             }
         }
         let stop = match self.kernel {
@@ -1009,6 +1017,9 @@ pub struct Wide {
     kernel: Kernel,
     /// Tests only: see [`Core::rescan_all`].
     rescan_all: bool,
+    /// The last near grid [`Wide::other_solution_near`] found valid (its
+    /// cells), so the generator's checks against one grid test it once.
+    valid_near: Vec<u8>,
     four: Option<Box<Core<4, 2>>>,
     nine: Option<Box<Core<9, 3>>>,
     sixteen: Option<Box<Core<16, 4>>>,
@@ -1027,6 +1038,7 @@ impl Wide {
         Wide {
             kernel,
             rescan_all: false,
+            valid_near: Vec::new(),
             four: None,
             nine: None,
             sixteen: None,
@@ -1112,8 +1124,7 @@ impl Wide {
     ) -> Report {
         let ok = cell < puzzle.size().cells()
             && near.size() == puzzle.size()
-            && near.is_full()
-            && !near.has_conflict()
+            && self.valid(near)
             && puzzle.get(cell) == 0
             && puzzle
                 .cells()
@@ -1129,6 +1140,20 @@ impl Wide {
         }
         let exclude = Some((cell, near.get(cell)));
         self.run_sized(puzzle, exclude, Some(near), true, &limits, on_solution)
+    }
+
+    /// Whether `near` is a full grid without conflicts (remembered for the
+    /// next call with the same grid).
+    fn valid(&mut self, near: &Grid) -> bool {
+        if near.cells() == self.valid_near.as_slice() {
+            return true;
+        }
+        let ok = near.is_full() && !near.has_conflict();
+        if ok {
+            self.valid_near.clear();
+            self.valid_near.extend_from_slice(near.cells());
+        }
+        ok
     }
 
     fn run_sized(
