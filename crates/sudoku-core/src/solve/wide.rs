@@ -41,6 +41,11 @@
 //! over the digit boards find the cells with two, three, ... candidates
 //! without counting cell by cell), trying its digits in increasing order.
 //!
+//! For the generator's clue checks, [`Wide::other_solution_near`] looks for
+//! a solution other than a known grid by local repair: it prefers
+//! branching on cells that lost the grid's digit and stops as soon as no
+//! open cell has (the grid's digits then complete a solution).
+//!
 //! The search keeps a stack of boards (one per depth, grown once and reused
 //! across puzzles): trying an alternative copies the board below and works
 //! in place, so no node allocates. The deductions are the classic ones of
@@ -1102,17 +1107,19 @@ impl Wide {
     /// solution proves `near` the only one).
     ///
     /// The generator's clue-removal check, as local repair of the known
-    /// grid: any other solution differs from `near` in `cell`, and the
-    /// search branches only on open cells that have lost their `near`
-    /// digit (every such cell differs from `near` in any solution below).
-    /// When no open cell has, `near`'s digits complete the placed cells to
-    /// a solution, found without branching further. The branches thus
-    /// follow the chain of changes that `cell`'s new digit sets off, the
-    /// cells of the smallest difference, where a plain search wanders into
-    /// solutions far from `near` (on minimal 16×16 puzzles a third of the
-    /// second solutions the plain order met differed from `near` in more
-    /// than 40 cells). Wants `cell` empty in `puzzle` and `near` a valid
-    /// full grid agreeing with `puzzle`'s clues; otherwise this is
+    /// grid: any other solution differs from `near` in `cell`. An open cell
+    /// that has lost its `near` digit (a conflict) differs from `near` in
+    /// every solution below, so among the cells with the fewest candidates
+    /// (two, or else three) the search branches on a conflict when there
+    /// is one, following the chain of changes that `cell`'s new digit sets
+    /// off; and when no open cell is a conflict, `near`'s digits complete
+    /// the placed cells to a solution, found without branching further.
+    /// The alternatives are tried in [`Wide::search_excluding_near`]'s
+    /// order. (With that order alone, on minimal 16×16 puzzles a third of
+    /// the second solutions met differed from `near` in more than 40 cells;
+    /// branching on conflicts only, whatever their candidates, made 8× the
+    /// nodes.) Wants `cell` empty in `puzzle` and `near` a valid full grid
+    /// agreeing with `puzzle`'s clues; otherwise this is
     /// [`Wide::search_excluding_near`] stopped at its first solution.
     pub fn other_solution_near(
         &mut self,
