@@ -12,10 +12,11 @@
 //!    emptied if the puzzle stays uniquely solvable (checked with the solver
 //!    from [`Method::auto`], one solver reused for the whole run; on 16×16
 //!    and 25×25 a single cell's check is `wide`'s search for a solution with
-//!    another digit in that cell, trying the full grid's digit first at every
-//!    branch, [`Wide::search_excluding_near`]: a second solution, when there
-//!    is one, usually differs from the grid in a few cells, so a clue that
-//!    must stay is found after a few nodes). Removing
+//!    another digit in that cell, by local repair of the full grid,
+//!    [`Wide::other_solution_near`]: it tries the grid's digit first at
+//!    every branch, prefers branching on cells that lost the grid's digit,
+//!    and stops as soon as no open cell has, the grid's digits then
+//!    completing a second solution). Removing
 //!    clues never makes a puzzle "more unique", so one pass leaves a puzzle in
 //!    which no orbit can be emptied: with [`Symmetry::None`] that is a
 //!    *minimal* puzzle (no single clue removable), with a symmetry it is
@@ -680,13 +681,10 @@ impl Generator {
             }
             let (n, report) = match (&mut self.wide, orbit.as_slice()) {
                 // One cell: the puzzle stays unique exactly when no solution
-                // puts another digit there (see `Wide::search_excluding_near`).
+                // puts another digit there, searched for by local repair of
+                // the known grid (see `Wide::other_solution_near`).
                 (Some(wide), &[cell]) => {
-                    let one = Limits {
-                        max_solutions: Some(1),
-                        ..limits.clone()
-                    };
-                    let r = wide.search_excluding_near(&puzzle, solution, cell, &one, &mut |_| {
+                    let r = wide.other_solution_near(&puzzle, solution, cell, &limits, &mut |_| {
                         std::ops::ControlFlow::Continue(())
                     });
                     (if r.stats.solutions > 0 { 2 } else { 1 }, r)
@@ -737,8 +735,10 @@ pub fn random_full_grid(
 
 /// Bitmask state of the random filler.
 struct Filler {
-    size: Size,
     cells: Vec<u8>,
+    /// Per cell, its row, column and box (looked up, not divided out: the
+    /// fewest-candidates scan reads every empty cell at every node).
+    houses: Vec<[u8; 3]>,
     rows: Vec<u32>,
     cols: Vec<u32>,
     boxes: Vec<u32>,
@@ -749,8 +749,10 @@ impl Filler {
     fn new(size: Size) -> Filler {
         let n = size.side();
         Filler {
-            size,
             cells: vec![0; size.cells()],
+            houses: (0..size.cells())
+                .map(|c| [size.row_of(c), size.col_of(c), size.box_of(c)].map(|h| h as u8))
+                .collect(),
             rows: vec![0; n],
             cols: vec![0; n],
             boxes: vec![0; n],
@@ -759,18 +761,17 @@ impl Filler {
     }
 
     fn free(&self, cell: usize) -> u32 {
-        let s = self.size;
-        self.all
-            & !(self.rows[s.row_of(cell)] | self.cols[s.col_of(cell)] | self.boxes[s.box_of(cell)])
+        let [r, c, b] = self.houses[cell].map(usize::from);
+        self.all & !(self.rows[r] | self.cols[c] | self.boxes[b])
     }
 
     fn put(&mut self, cell: usize, d: u8) {
-        let s = self.size;
-        let b = 1u32 << (d - 1);
+        let bit = 1u32 << (d - 1);
+        let [r, c, b] = self.houses[cell].map(usize::from);
         self.cells[cell] = d;
-        self.rows[s.row_of(cell)] ^= b;
-        self.cols[s.col_of(cell)] ^= b;
-        self.boxes[s.box_of(cell)] ^= b;
+        self.rows[r] ^= bit;
+        self.cols[c] ^= bit;
+        self.boxes[b] ^= bit;
     }
 
     fn fill(&mut self, rng: &mut SplitMix64, budget: u64) -> Option<Grid> {

@@ -283,6 +283,147 @@ fn search_excluding_near_finds_the_same_solutions() {
     assert!(seen.iter().all(|&k| k > 0), "{seen:?}");
 }
 
+/// One clue dropped from a puzzle whose solution is `full`: whether
+/// [`Wide::other_solution_near`] finds another solution must match the
+/// plain exclusion search (when both finish), its answer must be a valid
+/// solution with another digit in the cell, and every build of the search
+/// must take the same steps. `None` when a budget cut a search short.
+fn check_other_solution(full: &Grid, q: &Grid, clue: usize) -> Option<bool> {
+    let limits = Limits::none().with_max_nodes(100_000);
+    let mut plain = 0;
+    let ra = Wide::new().search_excluding(
+        q,
+        clue,
+        full.get(clue),
+        &Limits::solutions(1).with_max_nodes(100_000),
+        &mut |_| {
+            plain += 1;
+            ControlFlow::Continue(())
+        },
+    );
+    let mut answers = Vec::new();
+    for kernel in Kernel::available() {
+        let mut found = Vec::new();
+        let r = Wide::with_kernel(kernel).other_solution_near(q, full, clue, &limits, &mut |g| {
+            assert!(g.is_solution_of(q), "{}", q.to_line());
+            assert!(g.first_conflict().is_none() && g.is_full());
+            assert_ne!(g.get(clue), full.get(clue));
+            found.push(g.clone());
+            ControlFlow::Continue(())
+        });
+        assert!(found.len() <= 1);
+        assert_eq!(r.stats.solutions, found.len() as u64);
+        answers.push((found, r.stop, r.stats.nodes, r.stats.guesses));
+    }
+    assert!(answers.windows(2).all(|w| w[0] == w[1]), "{}", q.to_line());
+    let (found, stop, _, _) = &answers[0];
+    if !stop.is_complete() && found.is_empty() || !ra.stop.is_complete() && plain == 0 {
+        return None;
+    }
+    assert_eq!(found.len(), plain, "{}", q.to_line());
+    Some(plain == 1)
+}
+
+/// Local repair finds another solution exactly when the plain exclusion
+/// search does: near-minimal 16×16 puzzles (every clue of the generated
+/// ones dropped in turn) and random puzzles of every size.
+#[test]
+fn other_solution_near_agrees_with_the_exclusion_search() {
+    let text = include_str!("../../../../../testdata/bench/gen16_90_120_20.txt");
+    let mut seen = [0u32; 2];
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .take(4)
+    {
+        let p = parse_line(line).expect("parses");
+        let (u, _) = Wide::new().uniqueness(&p, &Limits::none());
+        let Uniqueness::Unique(full) = u else {
+            panic!("unique: {u:?}")
+        };
+        for clue in (0..256).filter(|&c| p.get(c) != 0) {
+            let mut q = p.clone();
+            q.set(clue, 0);
+            if let Some(other) = check_other_solution(&full, &q, clue) {
+                seen[usize::from(other)] += 1;
+            }
+        }
+    }
+    assert!(seen.iter().all(|&k| k > 10), "{seen:?}");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+    /// The same on random puzzles of every size, with as few clues as the
+    /// exclusion search still finishes on.
+    #[test]
+    fn other_solution_near_agrees_on_random_puzzles(
+        seed in 0u64..1 << 40,
+        which in 0usize..4,
+        clue_pick in 0usize..1000,
+    ) {
+        let (size, keep) = [(Size::FOUR, 6), (Size::NINE, 28), (Size::SIXTEEN, 130), (Size::TWENTY_FIVE, 440)][which];
+        let mut rng = SplitMix64::new(seed);
+        let full = random_full_grid(size, &mut rng, None).expect("no deadline");
+        let mut cells: Vec<usize> = (0..size.cells()).collect();
+        rng.shuffle(&mut cells);
+        let mut q = full.clone();
+        for &c in &cells[keep..] {
+            q.set(c, 0);
+        }
+        let clue = cells[clue_pick % keep];
+        q.set(clue, 0);
+        check_other_solution(&full, &q, clue);
+    }
+}
+
+/// Input the repair does not hold for (the cell given, the grid not full,
+/// conflicting or not matching the clues) falls back to the exclusion
+/// search's first solution, without a panic.
+#[test]
+fn other_solution_near_falls_back_on_odd_input() {
+    let mut rng = SplitMix64::new(3);
+    let full = random_full_grid(Size::NINE, &mut rng, None).expect("no deadline");
+    let mut p = full.clone();
+    for c in (0..81).filter(|c| c % 3 != 0) {
+        p.set(c, 0);
+    }
+    let mut partial = full.clone();
+    partial.set(5, 0);
+    let mut clash = full.clone();
+    clash.set(0, full.get(1));
+    let mut wrong = full.clone();
+    let (a, b) = (full.get(0), full.get(3));
+    for c in 0..81 {
+        if full.get(c) == a {
+            wrong.set(c, b);
+        } else if full.get(c) == b {
+            wrong.set(c, a);
+        }
+    }
+    let limits = Limits::none();
+    for (near, cell) in [
+        (&full, 0),
+        (&partial, 1),
+        (&clash, 1),
+        (&wrong, 1),
+        (&full, 500),
+    ] {
+        let mut a = Vec::new();
+        Wide::new().other_solution_near(&p, near, cell, &limits, &mut |g| {
+            a.push(g.clone());
+            ControlFlow::Continue(())
+        });
+        let mut b = Vec::new();
+        Wide::new().search_excluding_near(&p, near, cell, &Limits::solutions(1), &mut |g| {
+            b.push(g.clone());
+            ControlFlow::Continue(())
+        });
+        assert_eq!(a, b);
+        assert!(a.iter().all(|g| g.is_solution_of(&p)));
+    }
+}
+
 /// The AVX2 build of the search (when this CPU has it) and the portable one
 /// run the same steps: the same counts, solutions, nodes and guesses, on
 /// every size, with none, one and several solutions.
