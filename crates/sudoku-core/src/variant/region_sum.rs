@@ -12,7 +12,7 @@
 //! these lines, every two pieces make a sum of their own, one piece's cells
 //! minus the other's equal to 0 (a piece of one cell against several: that
 //! cell's digit is their sum; pieces of one cell are equal): such a
-//! [`Linear`] sum knows that the digits of a piece inside one box differ,
+//! `Linear` sum knows that the digits of a piece inside one box differ,
 //! so three cells of a piece make at least 1 + 2 + 3, and with two or three
 //! cells left open it keeps exactly the digits that can still complete it.
 

@@ -8,7 +8,7 @@
 //! while every cell can take one of its digits and each of its digits has a
 //! cell that can take it; cells keep the digits of possible runs, and a
 //! digit every possible run contains is required (see
-//! [`required`](super::required)): it goes in the one cell that can take it,
+//! `variant::required`): it goes in the one cell that can take it,
 //! or leaves the outside cells that see all the line's cells that can.
 
 use super::Shape;
