@@ -44,7 +44,7 @@ pub struct ZddNode {
     pub hi: u32,
 }
 
-/// The ZDD of all the solutions (see the [module docs](self) and
+/// The ZDD of all the solutions (built by
 /// [`Memo::zdd`](crate::Memo::zdd)).
 ///
 /// ```
