@@ -85,7 +85,6 @@ impl Mode {
     fn plus(self) -> bool {
         matches!(self, Mode::DynamicPlus | Mode::Nested)
     }
-
 }
 
 #[derive(Clone, Copy, Debug)]

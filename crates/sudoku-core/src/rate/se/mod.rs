@@ -365,9 +365,7 @@ impl Producer {
             // Explainer's first nesting level only ("+ Forcing Chains");
             // where it finds nothing, the next levels are missing and the
             // ladder stops (below).
-            NestedForcingChains => {
-                forcing::find(b, step, forcing::Mode::Nested, &mut memo.forcing)
-            }
+            NestedForcingChains => forcing::find(b, step, forcing::Mode::Nested, &mut memo.forcing),
         }
     }
 }

@@ -150,9 +150,11 @@ fn rule_parents(
     }
     // The first of block, row, column of the parent's cell holding this
     // cell (off → on: where the digit has just these two places).
-    let Some(r) = CELL_REGIONS[from].iter().map(|&r| r as usize).find(|&r| {
-        in_region(cell, r) && (!on_link || g.positions(r, d).count_ones() == 2)
-    }) else {
+    let Some(r) = CELL_REGIONS[from]
+        .iter()
+        .map(|&r| r as usize)
+        .find(|&r| in_region(cell, r) && (!on_link || g.positions(r, d).count_ones() == 2))
+    else {
         return;
     };
     for (i, &c) in REGION_CELLS[r].iter().enumerate() {
