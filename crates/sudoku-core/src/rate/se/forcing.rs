@@ -2,8 +2,11 @@
 //! forcing chains (7.5), multiple forcing chains (cell and region forcing
 //! chains, 8.0), dynamic forcing chains (contradiction, double, cell and
 //! region, 8.5) and dynamic forcing chains (+) (the same with the basic
-//! techniques of [`super::dynamic_plus`] inside the chains, 9.0), each plus
-//! the chain-length penalty of [`super::chains`].
+//! techniques of [`super::dynamic_plus`] inside the chains, 9.0) and the
+//! first level of nested forcing chains ("+ Forcing Chains": the same, then
+//! the forcing chains and cycles of [`super::nested`], 9.5), each plus the
+//! chain-length penalty of [`super::chains`] (for the nested level, of the
+//! complexity with each distinct inner chain's added once).
 //!
 //! The rules, from Sudoku Explainer's `Chaining` producer (LGPL; the code
 //! here is ours):
