@@ -415,7 +415,7 @@ fn dynamic_forcing_chains_plus_rate_as_explainer_does() {
 /// Puzzles whose path takes nested forcing chains of the first level ("+
 /// Forcing Chains"), rated as SukakuExplainer set to SE 1.2.1's rules rates
 /// them (their paths were compared with its step by step). Two of them by
-/// default (a few seconds at the test profile's opt-level 1), all eight
+/// default (a few seconds at the test profile's opt-level 1), all twelve
 /// with SLOW_TESTS.
 #[test]
 fn nested_forcing_chains_rate_as_explainer_does() {
