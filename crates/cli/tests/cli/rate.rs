@@ -404,13 +404,13 @@ fn se_reference() -> Vec<(String, String)> {
 
 #[test]
 fn rate_profile_se_prints_explainers_figures_or_unrated() {
-    // Every 5th row (chains among them), then one that needs nested
-    // forcing chains, not implemented yet.
+    // Every 5th row (chains among them), then one that needs the second
+    // level of nested forcing chains, not implemented yet.
     let mut rows: Vec<(String, String)> = se_reference().into_iter().step_by(5).take(40).collect();
     rows.push((
-        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+        "..4..3....7..8....2.81....6..3....9..8..2....1..7....3......45....8..9....9..5..8"
             .to_string(),
-        "10.7/10.7/9.7".to_string(),
+        "11.0/1.2/1.2".to_string(),
     ));
     let input: String = rows.iter().map(|(p, _)| format!("{p}\n")).collect();
     let out = sudoku()

@@ -449,7 +449,7 @@ fn explainer_targets_are_honoured_issue_14() {
     assert!(msg.contains("ER 9.0..9.9"), "{msg}");
     assert!(matches!(err, GenerateError::TooRare { .. }));
     // Settings of the default rater, another size, or a ladder entry not
-    // implemented are invalid.
+    // in the profile are invalid.
     for cfg in [
         GeneratorConfig {
             se: Some(Profile::Se),
@@ -463,11 +463,6 @@ fn explainer_targets_are_honoured_issue_14() {
         GeneratorConfig {
             se: Some(Profile::Se),
             se_require: vec![Producer::TwoStrongLinks],
-            ..gen_cfg(Size::NINE, 1)
-        },
-        GeneratorConfig {
-            se: Some(Profile::Se),
-            se_require: vec![Producer::NestedForcingChains],
             ..gen_cfg(Size::NINE, 1)
         },
         GeneratorConfig {

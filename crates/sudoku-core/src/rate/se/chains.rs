@@ -885,6 +885,206 @@ fn chain_step(b: &Board, ch: &Chains, t: u32, y: bool, best: &mut Option<Key>, s
     step.cells = path;
 }
 
+/// Every step of the "Forcing Chains & Cycles" search, as Explainer's
+/// nested forcing chains ask for them (its `getHintList` with every hint
+/// kept): found in Explainer's order (X-links only, Y-links only, both;
+/// per mode cell by cell, digits ascending; per start its cycles, then its
+/// forcing chain from "on", then from "off"), stably sorted by difficulty,
+/// complexity and sort key, and without the later of two steps that remove
+/// the same candidates (Explainer keeps them in a `LinkedHashSet`, whose
+/// equality is the removable candidates).
+#[derive(Default)]
+pub(super) struct AllSteps {
+    /// The steps, in Explainer's order.
+    pub list: Vec<ChainStep>,
+    /// Every step's potentials, `(candidate, on)`, from its end to its
+    /// root (a cycle's root is the same potential as its end).
+    pub nodes: Vec<(u16, bool)>,
+    /// Every step's removable candidates `(cell, digits)`, in the order of
+    /// Explainer's `HashMap` keyed by cell.
+    pub removals: Vec<(u8, u16)>,
+    found: Vec<ChainStep>,
+    seen: std::collections::HashSet<Vec<(u8, u16)>>,
+    forw: Vec<(u8, u16)>,
+}
+
+/// One step of [`AllSteps`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ChainStep {
+    pub key: Key,
+    /// A bidirectional cycle (else a forcing chain).
+    pub cycle: bool,
+    /// Its potentials: `nodes[start..end]`.
+    pub nodes: (u32, u32),
+    /// Its removable candidates: `removals[start..end]`.
+    pub removals: (u32, u32),
+}
+
+/// Explainer's `HashMap<Cell, BitSet>` iteration order for entries put in
+/// this order: the table grows past three quarters full from 16 slots; a
+/// cell's slot is its index modulo the size; a slot keeps insertion order.
+pub(super) fn hash_map_order(entries: &mut [(u8, u16)]) {
+    let n = entries.len();
+    let mut cap = 16;
+    while n > cap * 3 / 4 {
+        cap *= 2;
+    }
+    entries.sort_by_key(|&(c, _)| (c as usize) & (cap - 1));
+}
+
+/// Every step of the "Forcing Chains & Cycles" entry on `b`, into `out`.
+#[inline(never)]
+pub(super) fn all_steps(b: &Board, ch: &mut Chains, out: &mut AllSteps) {
+    out.list.clear();
+    out.nodes.clear();
+    out.removals.clear();
+    out.found.clear();
+    let mut g = ch.graph.take().unwrap_or_default();
+    let mut fast = ch.fast.take().unwrap_or_default();
+    for (y, x) in [(false, true), (true, false), (true, true)] {
+        g.build(b, y, x);
+        if x {
+            fast.build(b, y);
+        }
+        for cell in 0..81 {
+            let n = b.cand[cell].count_ones();
+            if b.value[cell] != 0 || n < 2 || (!x && n > 2) {
+                continue;
+            }
+            for d in super::board::digits(b.cand[cell]) {
+                let src = cand(cell, d);
+                if !g.off(src).is_empty() {
+                    ch.cycles(&g, src, |_| true);
+                    let found = std::mem::take(&mut ch.found);
+                    for &end in &found {
+                        push_cycle(b, ch, end, y, x, out);
+                    }
+                    ch.found = found;
+                }
+                if x {
+                    for on in [true, false] {
+                        if fast.forcing(src, on, y, |_| true).is_none() {
+                            continue;
+                        }
+                        if let Some(t) = ch.forcing(&g, src, on, |_| true) {
+                            push_chain(b, ch, t, y, out);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    ch.graph = Some(g);
+    ch.fast = Some(fast);
+    let mut found = std::mem::take(&mut out.found);
+    // Stable: equal keys keep the order found.
+    found.sort_by(|a, b| {
+        if a.key.less(&b.key) {
+            std::cmp::Ordering::Less
+        } else if b.key.less(&a.key) {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Equal
+        }
+    });
+    out.seen.clear();
+    for s in &found {
+        let mut r: Vec<(u8, u16)> =
+            out.removals[s.removals.0 as usize..s.removals.1 as usize].to_vec();
+        r.sort_unstable();
+        if out.seen.insert(r) {
+            out.list.push(*s);
+        }
+    }
+    found.clear();
+    out.found = found;
+}
+
+/// Record the cycle ending at node `end` if it removes something.
+fn push_cycle(b: &Board, ch: &Chains, end: u32, y: bool, x: bool, out: &mut AllSteps) {
+    let complexity = ch.path(end).count() as u32 - 1;
+    let base = if y && x { 7.0 } else { 6.5 };
+    let key = Key {
+        difficulty: base + length_penalty(complexity),
+        complexity,
+        sort_key: sort_key(y, x),
+    };
+    let mut cells = 0u128;
+    for n in ch.path(end) {
+        cells |= 1 << cell_of(n.cand);
+    }
+    // Explainer's cancelForw / cancelBack, walked from the end: the
+    // removable candidates in the order first seen by an "on" potential.
+    let (mut forw, mut back) = ([0u16; 81], [0u16; 81]);
+    out.forw.clear();
+    for n in ch.path(end).take(complexity as usize) {
+        let (c, d) = (cell_of(n.cand), digit_of(n.cand));
+        for &p in &PEERS[c] {
+            let p = p as usize;
+            if cells & (1 << p) == 0 && b.has(p, d) {
+                if n.on {
+                    if forw[p] & bit(d) == 0 {
+                        forw[p] |= bit(d);
+                        out.forw.push((p as u8, bit(d)));
+                    }
+                } else {
+                    back[p] |= bit(d);
+                }
+            }
+        }
+    }
+    let start = out.removals.len();
+    for i in 0..out.forw.len() {
+        let (p, m) = out.forw[i];
+        if back[p as usize] & m == 0 {
+            continue;
+        }
+        match out.removals[start..].iter_mut().find(|e| e.0 == p) {
+            Some(e) => e.1 |= m,
+            None => out.removals.push((p, m)),
+        }
+    }
+    if out.removals.len() == start {
+        return;
+    }
+    hash_map_order(&mut out.removals[start..]);
+    let n0 = out.nodes.len();
+    out.nodes.extend(ch.path(end).map(|n| (n.cand, n.on)));
+    out.found.push(ChainStep {
+        key,
+        cycle: true,
+        nodes: (n0 as u32, out.nodes.len() as u32),
+        removals: (start as u32, out.removals.len() as u32),
+    });
+}
+
+/// Record the forcing chain ending at node `t` if it removes something.
+fn push_chain(b: &Board, ch: &Chains, t: u32, y: bool, out: &mut AllSteps) {
+    let complexity = ch.path(t).count() as u32;
+    let base = if y { 7.0 } else { 6.6 };
+    let key = Key {
+        difficulty: base + length_penalty(complexity),
+        complexity,
+        sort_key: sort_key(y, true),
+    };
+    let node = ch.nodes[t as usize];
+    let (c, d) = (cell_of(node.cand), digit_of(node.cand));
+    let m = if node.on { b.cand[c] & !bit(d) } else { bit(d) };
+    if m == 0 {
+        return;
+    }
+    let start = out.removals.len();
+    out.removals.push((c as u8, m));
+    let n0 = out.nodes.len();
+    out.nodes.extend(ch.path(t).map(|n| (n.cand, n.on)));
+    out.found.push(ChainStep {
+        key,
+        cycle: false,
+        nodes: (n0 as u32, out.nodes.len() as u32),
+        removals: (start as u32, out.removals.len() as u32),
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

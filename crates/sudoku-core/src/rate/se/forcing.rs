@@ -2,8 +2,11 @@
 //! forcing chains (7.5), multiple forcing chains (cell and region forcing
 //! chains, 8.0), dynamic forcing chains (contradiction, double, cell and
 //! region, 8.5) and dynamic forcing chains (+) (the same with the basic
-//! techniques of [`super::dynamic_plus`] inside the chains, 9.0), each plus
-//! the chain-length penalty of [`super::chains`].
+//! techniques of [`super::dynamic_plus`] inside the chains, 9.0) and the
+//! first level of nested forcing chains ("+ Forcing Chains": the same, then
+//! the forcing chains and cycles of [`super::nested`], 9.5), each plus the
+//! chain-length penalty of [`super::chains`] (for the nested level, of the
+//! complexity with each distinct inner chain's added once).
 //!
 //! The rules, from Sudoku Explainer's `Chaining` producer (LGPL; the code
 //! here is ours):
@@ -55,6 +58,10 @@ pub(super) enum Mode {
     /// Dynamic forcing chains (+) (9.0): dynamic chains whose consequences
     /// also use the basic techniques of [`super::dynamic_plus`].
     DynamicPlus,
+    /// Nested forcing chains, "+ Forcing Chains" (9.5): dynamic (+) chains
+    /// whose consequences also use "Forcing Chains & Cycles"
+    /// ([`super::nested`]).
+    Nested,
 }
 
 impl Mode {
@@ -68,12 +75,18 @@ impl Mode {
             Mode::Multiple => 8.0,
             Mode::Dynamic => 8.5,
             Mode::DynamicPlus => 9.0,
+            Mode::Nested => 9.5,
         }
     }
 
     /// Dynamic chains beyond Nishio's (double, cell and region steps).
     fn full_dynamic(self) -> bool {
-        matches!(self, Mode::Dynamic | Mode::DynamicPlus)
+        matches!(self, Mode::Dynamic | Mode::DynamicPlus | Mode::Nested)
+    }
+
+    /// The basic techniques inside the chains (Explainer's levels 1 and up).
+    fn plus(self) -> bool {
+        matches!(self, Mode::DynamicPlus | Mode::Nested)
     }
 }
 
@@ -85,6 +98,10 @@ struct Node {
     /// Hidden parents: `hidden[start..start + len]`.
     start: u32,
     len: u16,
+    /// The inner chain that implied it (nested levels), its id and
+    /// complexity; `NONE` if none.
+    nested: u32,
+    nested_cx: u32,
 }
 
 /// The consequences of one assumption.
@@ -109,6 +126,8 @@ impl Outcome {
             parent,
             start: self.hidden.len() as u32,
             len: 0,
+            nested: NONE,
+            nested_cx: 0,
         });
         (self.nodes.len() - 1) as u32
     }
@@ -148,6 +167,7 @@ pub(super) struct Scratch {
     buf: Vec<u16>,
     hb: Vec<u32>,
     plus: super::dynamic_plus::Scratch,
+    nested: super::nested::Scratch,
 }
 
 impl Scratch {
@@ -206,7 +226,7 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
             // `getAdvancedPotentials`).
             // (the basic techniques read the scan words: bring them up to
             // date with the chain's eliminations first)
-            if mode == Mode::DynamicPlus && {
+            if mode.plus() && {
                 g.settle();
                 super::dynamic_plus::advanced(src, &g, &mut sc.plus)
             } {
@@ -222,6 +242,36 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
                         o.hidden.push(v);
                     }
                     o.nodes[n as usize].len = parents.len() as u16;
+                    o.off_ver[q as usize] = n;
+                    o.off_order.push(q);
+                    pend_off.push_back(n);
+                }
+                if pend_off.len() > before {
+                    continue;
+                }
+            } else if mode == Mode::Nested && super::nested::find(src, &g, &mut sc.nested) {
+                // Then "Forcing Chains & Cycles" on the reduced grid
+                // (Explainer asks it only when the basic techniques find
+                // nothing).
+                let before = pend_off.len();
+                for (q, parents, id) in sc.nested.found() {
+                    if o.off_ver[q as usize] != NONE {
+                        continue;
+                    }
+                    let n = o.node(q, false, NONE);
+                    let mut len = 0;
+                    for &h in parents {
+                        let v = o.off_ver[h as usize];
+                        debug_assert!(v != NONE, "rule parent not found");
+                        if v != NONE {
+                            o.hidden.push(v);
+                            len += 1;
+                        }
+                    }
+                    let node = &mut o.nodes[n as usize];
+                    node.len = len;
+                    node.nested = id;
+                    node.nested_cx = sc.nested.complexity(id);
                     o.off_ver[q as usize] = n;
                     o.off_order.push(q);
                     pend_off.push_back(n);
@@ -311,6 +361,7 @@ fn ancestors(
     seen: &mut Vec<u32>,
     mark: &mut u32,
     stack: &mut Vec<u32>,
+    nested: &mut Vec<(u32, u32)>,
 ) -> u32 {
     if seen.len() != 1458 || *mark == u32::MAX {
         seen.clear();
@@ -330,6 +381,9 @@ fn ancestors(
         }
         seen[key] = m;
         count += 1;
+        if node.nested != NONE {
+            nested.push((node.nested, node.nested_cx));
+        }
         if node.parent != NONE {
             stack.push(node.parent);
         }
@@ -346,6 +400,7 @@ struct Best<'a> {
     seen: Vec<u32>,
     mark: u32,
     stack: Vec<u32>,
+    nested: Vec<(u32, u32)>,
 }
 
 impl Best<'_> {
@@ -368,10 +423,27 @@ impl Best<'_> {
         if target.1 && b.cand[c] & !bit(d) == 0 {
             return;
         }
-        let complexity: u32 = chains
+        self.nested.clear();
+        let mut complexity: u32 = chains
             .iter()
-            .map(|&(o, n)| ancestors(o, n, &mut self.seen, &mut self.mark, &mut self.stack))
+            .map(|&(o, n)| {
+                ancestors(
+                    o,
+                    n,
+                    &mut self.seen,
+                    &mut self.mark,
+                    &mut self.stack,
+                    &mut self.nested,
+                )
+            })
             .sum();
+        // Each distinct inner chain once (Explainer's
+        // `getNestedComplexity`).
+        if !self.nested.is_empty() {
+            self.nested.sort_unstable();
+            self.nested.dedup_by_key(|e| e.0);
+            complexity += self.nested.iter().map(|e| e.1).sum::<u32>();
+        }
         let key = Key {
             difficulty: mode.base() + length_penalty(complexity),
             complexity,
@@ -433,7 +505,11 @@ pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode, sc: &mut Scratch) -
         seen: Vec::new(),
         mark: 0,
         stack: Vec::new(),
+        nested: Vec::new(),
     };
+    if mode == Mode::Nested {
+        sc.nested.clear_ids();
+    }
     if sc.slots.len() != 729 {
         sc.slots = (0..729).map(|_| None).collect();
     }
@@ -456,6 +532,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode, sc: &mut Scratch) -
                 let name: &'static str = match mode {
                     Mode::Nishio => "Nishio Forcing Chains",
                     Mode::DynamicPlus => "Dynamic Contradiction Forcing Chains (+)",
+                    Mode::Nested => "Dynamic Contradiction Forcing Chains (+ Forcing Chains)",
                     _ => "Dynamic Contradiction Forcing Chains",
                 };
                 if let Some((a, z)) = on.absurd {
@@ -478,10 +555,12 @@ pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode, sc: &mut Scratch) -
                                 best.offer(
                                     b,
                                     mode,
-                                    if mode == Mode::DynamicPlus {
-                                        "Dynamic Double Forcing Chains (+)"
-                                    } else {
-                                        "Dynamic Double Forcing Chains"
+                                    match mode {
+                                        Mode::DynamicPlus => "Dynamic Double Forcing Chains (+)",
+                                        Mode::Nested => {
+                                            "Dynamic Double Forcing Chains (+ Forcing Chains)"
+                                        }
+                                        _ => "Dynamic Double Forcing Chains",
                                     },
                                     1,
                                     &[(on, a), (off, f)],
@@ -517,6 +596,7 @@ fn region_name(mode: Mode) -> &'static str {
     match mode {
         Mode::Dynamic => "Dynamic Region Forcing Chains",
         Mode::DynamicPlus => "Dynamic Region Forcing Chains (+)",
+        Mode::Nested => "Dynamic Region Forcing Chains (+ Forcing Chains)",
         _ => "Region Forcing Chains",
     }
 }
@@ -525,6 +605,7 @@ fn cell_name(mode: Mode) -> &'static str {
     match mode {
         Mode::Dynamic => "Dynamic Cell Forcing Chains",
         Mode::DynamicPlus => "Dynamic Cell Forcing Chains (+)",
+        Mode::Nested => "Dynamic Cell Forcing Chains (+ Forcing Chains)",
         _ => "Cell Forcing Chains",
     }
 }

@@ -19,10 +19,11 @@
 //! The ladder is implemented up to the techniques listed in
 //! [`Producer::is_implemented`]: all of SE 1.2.1 up to dynamic forcing
 //! chains (+) and SukakuExplainer's additions (strong-link fishes, WXYZ- to
-//! TUVWXYZ-wings), without the nested forcing chains (ER 9.5 and up). A
-//! puzzle whose path reaches a technique that
-//! is not implemented yet is answered [`SeOutcome::Unrated`] with the
-//! technique's name: never a wrong number. (Explainer takes the first
+//! TUVWXYZ-wings), and of the nested forcing chains the first level only,
+//! "+ Forcing Chains" (9.5 and up). A puzzle whose path reaches a technique
+//! (or a nesting level: "+ Multiple Forcing Chains", "+ Dynamic Forcing
+//! Chains") that is not implemented yet is answered [`SeOutcome::Unrated`]
+//! with the technique's name: never a wrong number. (Explainer takes the first
 //! technique in its order that finds a step; skipping one could change the
 //! path, so the rater stops there.)
 //!
@@ -50,6 +51,7 @@ mod dynamic_plus;
 mod fish;
 mod forcing;
 mod locking;
+mod nested;
 mod singles;
 mod strong_links;
 mod subsets;
@@ -303,6 +305,7 @@ impl Producer {
                 | MultipleForcingChains
                 | DynamicForcingChains
                 | DynamicForcingChainsPlus
+                | NestedForcingChains
         )
     }
 
@@ -359,7 +362,10 @@ impl Producer {
             DynamicForcingChainsPlus => {
                 forcing::find(b, step, forcing::Mode::DynamicPlus, &mut memo.forcing)
             }
-            _ => false,
+            // Explainer's first nesting level only ("+ Forcing Chains");
+            // where it finds nothing, the next levels are missing and the
+            // ladder stops (below).
+            NestedForcingChains => forcing::find(b, step, forcing::Mode::Nested, &mut memo.forcing),
         }
     }
 }

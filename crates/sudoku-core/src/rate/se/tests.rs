@@ -278,17 +278,19 @@ fn figures_follow_explainers_definitions() {
 
 #[test]
 fn a_path_beyond_the_ladder_is_unrated_never_a_number() {
-    // Explainer rates this one 10.7 (nested forcing chains), beyond this
-    // ladder: its path takes twelve dynamic forcing chains (+) first.
+    // Explainer rates this one 11.0 (line 5 of `forum_hardest_1106`): after
+    // two hidden singles, one dynamic forcing chain (+) and two nested ones
+    // of the first level, its sixth step needs the second nesting level
+    // ("+ Multiple Forcing Chains"), beyond this ladder.
     let g: Grid =
-        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+        "..4..3....7..8....2.81....6..3....9..8..2....1..7....3......45....8..9....9..5..8"
             .parse()
             .unwrap();
     let r = SeRater::new(Profile::Se).rate(&g);
     assert_eq!(r.outcome, SeOutcome::Unrated);
     assert_eq!(r.stopped_at, Some("Nested Forcing Chains"));
     // The figures so far (a lower bound) are Explainer's up to there.
-    assert_eq!((r.er, r.ep, r.ed), (100, 0, 97));
+    assert_eq!((r.er, r.ep, r.ed, r.steps), (109, 12, 12, 5));
     // A time limit already passed stops at once.
     let limited = SeRater::new(Profile::Se).with_limits(SeLimits {
         deadline: Some(Instant::now()),
@@ -408,6 +410,45 @@ fn dynamic_forcing_chains_plus_rate_as_explainer_does() {
             "{profile}: {wrong:?}"
         );
     }
+}
+
+/// Puzzles whose path takes nested forcing chains of the first level ("+
+/// Forcing Chains"), rated as SukakuExplainer set to SE 1.2.1's rules rates
+/// them (their paths were compared with its step by step). Two of them by
+/// default (a few seconds at the test profile's opt-level 1), all twelve
+/// with SLOW_TESTS.
+#[test]
+fn nested_forcing_chains_rate_as_explainer_does() {
+    let slow = std::env::var_os("SLOW_TESTS").is_some();
+    let rows: Vec<Row> = slice("se_nested")
+        .into_iter()
+        .filter(|r| slow || r.id == "h1106-1" || r.id == "h1106-3")
+        .collect();
+    assert!(rows.len() >= 2);
+    let (rated, equal, wrong) = agreement(Profile::Se, &rows);
+    assert_eq!((rated, equal), (rows.len(), rows.len()), "{wrong:?}");
+    // Their paths take nested steps, each one true.
+    let row = &rows[0];
+    let sol = solution(&row.grid);
+    let (steps, _) = SeRater::new(Profile::Se).explain(&row.grid);
+    let mut b = Board::from_grid(&row.grid).expect("9x9");
+    let mut nested = 0;
+    for (n, s) in steps.iter().enumerate() {
+        if s.producer == Producer::NestedForcingChains {
+            assert!(s.name.ends_with(" (+ Forcing Chains)"), "{}", s.name);
+            assert!(s.tenths >= 95);
+            nested += 1;
+        }
+        b.settle();
+        check_step(&b, s, &sol, &format!("{} step {n}", row.id));
+        for e in &s.eliminations {
+            b.eliminate(e.cell, e.digit);
+        }
+        if let Some(p) = s.placement {
+            b.place(p.cell, p.digit);
+        }
+    }
+    assert!(nested > 0, "{}: no nested step", row.id);
 }
 
 /// The board built straight from a puzzle is the one its candidate grid
