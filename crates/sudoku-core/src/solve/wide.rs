@@ -1176,55 +1176,28 @@ impl Wide {
         let mut stats = Stats::default();
         let mut budget = Budget::new(limits);
         let size = puzzle.size();
+        let (kernel, rescan_all) = (self.kernel, self.rescan_all);
+        // One search per size, each made on first use and kept.
+        macro_rules! run {
+            ($slot:ident) => {
+                self.$slot
+                    .get_or_insert_with(|| Box::new(Core::new(size, kernel, rescan_all)))
+                    .run(
+                        puzzle,
+                        exclude,
+                        near,
+                        repair,
+                        &mut budget,
+                        &mut stats,
+                        on_solution,
+                    )
+            };
+        }
         let stop = match size.side() {
-            4 => self
-                .four
-                .get_or_insert_with(|| Box::new(Core::new(size, self.kernel, self.rescan_all)))
-                .run(
-                    puzzle,
-                    exclude,
-                    near,
-                    repair,
-                    &mut budget,
-                    &mut stats,
-                    on_solution,
-                ),
-            9 => self
-                .nine
-                .get_or_insert_with(|| Box::new(Core::new(size, self.kernel, self.rescan_all)))
-                .run(
-                    puzzle,
-                    exclude,
-                    near,
-                    repair,
-                    &mut budget,
-                    &mut stats,
-                    on_solution,
-                ),
-            16 => self
-                .sixteen
-                .get_or_insert_with(|| Box::new(Core::new(size, self.kernel, self.rescan_all)))
-                .run(
-                    puzzle,
-                    exclude,
-                    near,
-                    repair,
-                    &mut budget,
-                    &mut stats,
-                    on_solution,
-                ),
-            _ => self
-                .twenty_five
-                .get_or_insert_with(|| Box::new(Core::new(size, self.kernel, self.rescan_all)))
-                .run(
-                    puzzle,
-                    exclude,
-                    near,
-                    repair,
-                    &mut budget,
-                    &mut stats,
-                    on_solution,
-                ),
+            4 => run!(four),
+            9 => run!(nine),
+            16 => run!(sixteen),
+            _ => run!(twenty_five),
         };
         stats.time = start.elapsed();
         stats.solutions = budget.solutions;
