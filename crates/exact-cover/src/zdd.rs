@@ -1,29 +1,6 @@
 //! The ZDD of all the solutions of an exact-cover problem, as built by
-//! memoised search ([`Memo::zdd`](crate::Memo::zdd)).
-//!
-//! A zero-suppressed decision diagram (Minato, 1993; Knuth, TAOCP 7.1.4)
-//! is a DAG whose nodes each name a variable, here an option, and have two
-//! children: `lo` (the solutions without the option) and `hi` (the rest of
-//! the solutions with it). Two terminals end the paths: ⊥ (node 0, no
-//! solution) and ⊤ (node 1, the empty set of options). A solution is a path
-//! from the root to ⊤, and its options are the nodes left by their `hi`
-//! edge. This follows Nishino et al.'s DXZ ("Dancing with Decision
-//! Diagrams", AAAI 2017), who build the same diagram from the memoised
-//! search's DAG; the code is our own.
-//!
-//! **Ordered.** Every subproblem branches on its first uncovered primary
-//! item in one global order of the items ([`ItemOrder`](crate::ItemOrder):
-//! by default a frontier-minimising order computed from the options, the
-//! same whatever the items line's order), so the options met at a subproblem all
-//! have that item as their first primary item. Options are ranked by
-//! (first primary item, option number) and every edge leads to a node of
-//! higher rank or to a terminal: the diagram is ordered, and
-//! [`Zdd::check`] verifies it.
-//!
-//! **Reduced.** No node has `hi` = ⊥ (zero-suppression: an option whose
-//! subproblem is dead gets no node), and no two nodes have the same
-//! (option, lo, hi) (a unique table shares them), so it is the canonical
-//! ZDD of the family of solutions under that order.
+//! memoised search ([`Memo::zdd`](crate::Memo::zdd)); the diagram and its
+//! properties are described on [`Zdd`].
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -46,6 +23,30 @@ pub struct ZddNode {
 
 /// The ZDD of all the solutions (built by
 /// [`Memo::zdd`](crate::Memo::zdd)).
+///
+/// A zero-suppressed decision diagram (Minato, 1993; Knuth, TAOCP 7.1.4)
+/// is a DAG whose nodes each name a variable, here an option, and have two
+/// children: `lo` (the solutions without the option) and `hi` (the rest of
+/// the solutions with it). Two terminals end the paths: ⊥ (node 0, no
+/// solution) and ⊤ (node 1, the empty set of options). A solution is a path
+/// from the root to ⊤, and its options are the nodes left by their `hi`
+/// edge. This follows Nishino et al.'s DXZ ("Dancing with Decision
+/// Diagrams", AAAI 2017), who build the same diagram from the memoised
+/// search's DAG; the code is our own.
+///
+/// **Ordered.** Every subproblem branches on its first uncovered primary
+/// item in one global order of the items ([`ItemOrder`](crate::ItemOrder):
+/// by default a frontier-minimising order computed from the options, the
+/// same whatever the items line's order), so the options met at a subproblem all
+/// have that item as their first primary item. Options are ranked by
+/// (first primary item, option number) and every edge leads to a node of
+/// higher rank or to a terminal: the diagram is ordered, and
+/// [`Zdd::check`] verifies it.
+///
+/// **Reduced.** No node has `hi` = ⊥ (zero-suppression: an option whose
+/// subproblem is dead gets no node), and no two nodes have the same
+/// (option, lo, hi) (a unique table shares them), so it is the canonical
+/// ZDD of the family of solutions under that order.
 ///
 /// ```
 /// use exact_cover::{format, Limits, Memo, SplitMix64};
