@@ -718,7 +718,7 @@ fn search_start(
     // symmetric: the cell's other candidate of two, the digit's other
     // place of two in a region). Without one there is no cycle to find.
     if !g.off(src).is_empty() {
-        let cycle_base = if y && x { 7.0 } else { 6.5 };
+        let cycle_base = cycle_base(y, x);
         ch.cycles(g, src, worth(*best, cycle_base, sort_key(y, x)));
         let found = std::mem::take(&mut ch.found);
         for &end in &found {
@@ -728,7 +728,7 @@ fn search_start(
     }
     if x {
         for on in [true, false] {
-            let base = if y { 7.0 } else { 6.6 };
+            let base = chain_base(y);
             let w = worth(*best, base, sort_key(y, x));
             if fast.forcing(src, on, y, &w).is_none() {
                 continue;
@@ -757,6 +757,16 @@ fn worth(best: Option<Key>, base: f64, sort_key: u8) -> impl Fn(u32) -> bool {
     }
 }
 
+/// A bidirectional cycle's base difficulty: X- and Y-cycles 6.5, XY 7.0.
+fn cycle_base(y: bool, x: bool) -> f64 {
+    if y && x { 7.0 } else { 6.5 }
+}
+
+/// A forcing chain's base difficulty: X-links only 6.6, else 7.0.
+fn chain_base(y: bool) -> f64 {
+    if y { 7.0 } else { 6.6 }
+}
+
 fn sort_key(y: bool, x: bool) -> u8 {
     match (y, x) {
         (true, true) => 4,
@@ -778,7 +788,7 @@ fn cycle_step(
     // The potentials of the cycle: every node but the root (the root is
     // the same potential as `end`).
     let complexity = ch.path(end).count() as u32 - 1;
-    let base = if y && x { 7.0 } else { 6.5 };
+    let base = cycle_base(y, x);
     let key = Key {
         difficulty: base + length_penalty(complexity),
         complexity,
@@ -844,7 +854,7 @@ fn cycle_step(
 /// Consider the forcing chain ending at node `t` (the start's opposite).
 fn chain_step(b: &Board, ch: &Chains, t: u32, y: bool, best: &mut Option<Key>, step: &mut SeStep) {
     let complexity = ch.path(t).count() as u32;
-    let base = if y { 7.0 } else { 6.6 };
+    let base = chain_base(y);
     let key = Key {
         difficulty: base + length_penalty(complexity),
         complexity,
@@ -905,6 +915,8 @@ pub(super) struct AllSteps {
     pub removals: Vec<(u8, u16)>,
     found: Vec<ChainStep>,
     seen: std::collections::HashSet<Vec<(u8, u16)>>,
+    /// One step's removals, sorted (the key into `seen`).
+    sorted: Vec<(u8, u16)>,
     forw: Vec<(u8, u16)>,
 }
 
@@ -989,10 +1001,13 @@ pub(super) fn all_steps(b: &Board, ch: &mut Chains, out: &mut AllSteps) {
     });
     out.seen.clear();
     for s in &found {
-        let mut r: Vec<(u8, u16)> =
-            out.removals[s.removals.0 as usize..s.removals.1 as usize].to_vec();
+        let r = &mut out.sorted;
+        r.clear();
+        r.extend_from_slice(&out.removals[s.removals.0 as usize..s.removals.1 as usize]);
         r.sort_unstable();
-        if out.seen.insert(r) {
+        // a new key is allocated only for a set of removals not seen yet
+        if !out.seen.contains(r.as_slice()) {
+            out.seen.insert(r.clone());
             out.list.push(*s);
         }
     }
@@ -1003,7 +1018,7 @@ pub(super) fn all_steps(b: &Board, ch: &mut Chains, out: &mut AllSteps) {
 /// Record the cycle ending at node `end` if it removes something.
 fn push_cycle(b: &Board, ch: &Chains, end: u32, y: bool, x: bool, out: &mut AllSteps) {
     let complexity = ch.path(end).count() as u32 - 1;
-    let base = if y && x { 7.0 } else { 6.5 };
+    let base = cycle_base(y, x);
     let key = Key {
         difficulty: base + length_penalty(complexity),
         complexity,
@@ -1061,7 +1076,7 @@ fn push_cycle(b: &Board, ch: &Chains, end: u32, y: bool, x: bool, out: &mut AllS
 /// Record the forcing chain ending at node `t` if it removes something.
 fn push_chain(b: &Board, ch: &Chains, t: u32, y: bool, out: &mut AllSteps) {
     let complexity = ch.path(t).count() as u32;
-    let base = if y { 7.0 } else { 6.6 };
+    let base = chain_base(y);
     let key = Key {
         difficulty: base + length_penalty(complexity),
         complexity,

@@ -106,10 +106,15 @@ pub(super) fn find(src: &Board, g: &Board, sc: &mut Scratch) -> bool {
         sc.sig
             .extend(nodes.iter().map(|&(q, on)| q as u32 * 2 + on as u32));
         let next = sc.complexity.len() as u32;
-        let id = *sc.ids.entry(sc.sig.clone()).or_insert(next);
-        if id == next {
-            sc.complexity.push(s.key.complexity);
-        }
+        // a key is allocated only for an inner chain not met before
+        let id = match sc.ids.get(sc.sig.as_slice()) {
+            Some(&id) => id,
+            None => {
+                sc.ids.insert(sc.sig.clone(), next);
+                sc.complexity.push(s.key.complexity);
+                next
+            }
+        };
         let (s0, e0) = (mark as u32, sc.parents.len() as u32);
         for &(c, m) in &sc.steps.removals[s.removals.0 as usize..s.removals.1 as usize] {
             for d in digits(m) {
