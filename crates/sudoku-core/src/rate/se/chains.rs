@@ -104,6 +104,78 @@ pub(super) struct Chains {
     /// Per digit: its X-links-only result (see [`find`]).
     x_memo: Vec<Option<XBest>>,
     scratch: Option<SeStep>,
+    /// The board's solution, when it has exactly one (see [`Truth`]).
+    truth: Truth,
+}
+
+/// The unique solution of the board [`find`] is asked about, if it has
+/// exactly one, to skip forcing-chain searches that cannot succeed.
+///
+/// Every link of a chain is sound (an "on" candidate rules out its peers
+/// and its cell's other digits; an "off" candidate makes the only other
+/// place or candidate true), so a chain from a candidate "on" to the same
+/// candidate "off" proves it false in every solution of the board, and one
+/// from "off" to "on" proves it true. On a board with a unique solution, the
+/// search from "on" therefore finds nothing from the solution's own
+/// candidate, and the search from "off" nothing from any other: those
+/// searches (both explore everything they reach, never meeting their
+/// target) are skipped, which changes no step. A board with several
+/// solutions, or none, skips nothing.
+struct Truth {
+    solver: Option<Box<crate::solve::fast::Fast>>,
+    /// Per cell, the solution's digit as a bit (0: no unique solution).
+    digit: [u16; 81],
+}
+
+impl Default for Truth {
+    fn default() -> Truth {
+        Truth {
+            solver: None,
+            digit: [0; 81],
+        }
+    }
+}
+
+impl Truth {
+    /// Solve `b` (up to two solutions) and keep the solution if unique.
+    fn update(&mut self, b: &Board) {
+        use crate::solve::Solver;
+        use std::ops::ControlFlow;
+        let solver = self.solver.get_or_insert_with(|| {
+            let mut f = crate::solve::fast::Fast::new();
+            f.set_timed(false);
+            Box::new(f)
+        });
+        let mut masks = [0u16; 81];
+        for c in 0..81 {
+            masks[c] = if b.value[c] != 0 {
+                bit(b.value[c])
+            } else {
+                b.cand[c]
+            };
+        }
+        let mut found = 0u32;
+        let mut digit = [0u16; 81];
+        let limits = crate::Limits::solutions(2);
+        solver.search_candidates(&masks, &limits, &mut |g| {
+            found += 1;
+            if found == 1 {
+                for c in 0..81 {
+                    digit[c] = bit(g.get(c));
+                }
+            }
+            ControlFlow::Continue(())
+        });
+        self.digit = if found == 1 { digit } else { [0; 81] };
+    }
+
+    /// Whether the search from candidate `d` of `cell` in state `on` can
+    /// reach the opposite state (false only where it provably cannot).
+    #[inline]
+    fn may_force(&self, cell: usize, d: u8, on: bool) -> bool {
+        let t = self.digit[cell];
+        t == 0 || (t == bit(d)) != on
+    }
 }
 
 /// The cell of a candidate index.
@@ -289,6 +361,22 @@ impl Fast {
     /// in state `on` to its opposite, with Y-links if `y` (X-links always),
     /// searched only while `worth` holds; `None` where
     /// [`Chains::forcing`] finds nothing.
+    ///
+    /// The search meets in the middle. The links are closed under
+    /// contraposition (`a` on → `b` off is a link exactly when `b` on → `a`
+    /// off is: peers and a cell's digits see each other; `a` off → `b` on
+    /// exactly when `b` off → `a` on: the two places of a region, the two
+    /// digits of a cell), so a chain from `src` to a potential `v` in `i`
+    /// links and one to `v`'s opposite in `j` links make a chain from `src`
+    /// to its opposite in `i + j` (the second, reversed and negated, leads
+    /// from `v` to the opposite of `src`); and of the shortest chain, of
+    /// length `L`, the potential after `(L - 1) / 2` links and its opposite
+    /// are both within `(L + 1) / 2` links of the start. So the first
+    /// breadth-first level `k` that reaches a candidate in both states
+    /// gives the length (`k` plus the smallest level of the other state
+    /// seen), and before it the length is at least `2k + 1` links: the
+    /// search goes half as deep as the plain one, and stops at the same
+    /// `worth` cut-off or finds the same length.
     pub(super) fn forcing(
         &self,
         src: u16,
@@ -298,79 +386,96 @@ impl Fast {
     ) -> Option<u32> {
         // (Y-links come in through `build`'s table and the on → off rule.)
         let (sc, sd) = (cell_of(src), digit_of(src) as usize - 1);
-        let sbit = 1u128 << sc;
         let mut seen_on = [0u128; 9];
         let mut seen_off = [0u128; 9];
-        let mut front_on = [0u128; 9];
-        let mut front_off = [0u128; 9];
+        // The level each potential was reached at (written as it is
+        // expanded, read only for potentials already seen).
+        let mut level_on = [0u16; 729];
+        let mut level_off = [0u16; 729];
+        let mut front = [0u128; 9];
+        front[sd] = 1u128 << sc;
         if on {
-            seen_on[sd] = sbit;
-            front_on[sd] = sbit;
+            seen_on = front;
         } else {
-            seen_off[sd] = sbit;
-            front_off[sd] = sbit;
+            seen_off = front;
         }
-        let mut round = 0u32;
+        // `front` holds the potentials first reached at level `k`, "on"
+        // ones when `front_on`.
+        let mut front_on = on;
+        let mut k = 0u32;
         loop {
-            let any = front_on.iter().chain(&front_off).any(|&m| m != 0);
-            if !any || !worth(2 * round + 2) {
+            // No candidate is reached in both states up to level `k`: the
+            // chain, if any, has at least `2k + 1` links.
+            if front.iter().all(|&m| m == 0) || !worth(2 * k + 2) {
                 return None;
             }
-            round += 1;
-            // On → off.
-            let mut new_off = [0u128; 9];
-            let (mut all, mut multi) = (0u128, 0u128);
-            for d in 0..9 {
-                let mut m = front_on[d];
-                if m == 0 {
-                    continue;
-                }
-                multi |= all & m;
-                all |= m;
-                let mut acc = 0u128;
-                while m != 0 {
-                    let c = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    acc |= PEER_MASK[c];
-                }
-                new_off[d] |= acc & self.cand[d];
-            }
-            if y && all != 0 {
-                for e in 0..9 {
-                    // Cells with a front digit other than `e`.
-                    let others = (all & !front_on[e]) | multi;
-                    new_off[e] |= others & self.cand[e];
-                }
-            }
-            if on && new_off[sd] & sbit != 0 {
-                return Some(2 * round);
-            }
-            for d in 0..9 {
-                front_off[d] |= new_off[d] & !seen_off[d];
-                seen_off[d] |= front_off[d];
-            }
-            // Off → on.
-            let mut new_on = [0u128; 9];
-            for d in 0..9 {
-                let mut f = front_off[d];
-                while f != 0 {
-                    let c = f.trailing_zeros() as usize;
-                    f &= f - 1;
-                    let p = self.link[c * 9 + d];
-                    if p.y != NO_CELL {
-                        new_on[p.y_digit as usize] |= 1 << p.y;
+            let mut next = [0u128; 9];
+            if front_on {
+                // On → off.
+                let (mut all, mut multi) = (0u128, 0u128);
+                for d in 0..9 {
+                    let mut m = front[d];
+                    if m == 0 {
+                        continue;
                     }
-                    new_on[d] |= p.x;
+                    multi |= all & m;
+                    all |= m;
+                    let mut acc = 0u128;
+                    while m != 0 {
+                        let c = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        level_on[c * 9 + d] = k as u16;
+                        acc |= PEER_MASK[c];
+                    }
+                    next[d] |= acc & self.cand[d];
+                }
+                if y && all != 0 {
+                    for e in 0..9 {
+                        // Cells with a front digit other than `e`.
+                        let others = (all & !front[e]) | multi;
+                        next[e] |= others & self.cand[e];
+                    }
+                }
+            } else {
+                // Off → on.
+                for d in 0..9 {
+                    let mut f = front[d];
+                    while f != 0 {
+                        let c = f.trailing_zeros() as usize;
+                        f &= f - 1;
+                        level_off[c * 9 + d] = k as u16;
+                        let p = self.link[c * 9 + d];
+                        if p.y != NO_CELL {
+                            next[p.y_digit as usize] |= 1 << p.y;
+                        }
+                        next[d] |= p.x;
+                    }
                 }
             }
-            if !on && new_on[sd] & sbit != 0 {
-                return Some(2 * round);
-            }
+            k += 1;
+            let (seen, other, other_level) = if front_on {
+                (&mut seen_off, &seen_on, &level_on)
+            } else {
+                (&mut seen_on, &seen_off, &level_off)
+            };
+            let mut meet = u32::MAX;
             for d in 0..9 {
-                front_on[d] = new_on[d] & !seen_on[d];
-                seen_on[d] |= front_on[d];
-                front_off[d] = 0;
+                let f = next[d] & !seen[d];
+                next[d] = f;
+                seen[d] |= f;
+                let mut both = f & other[d];
+                while both != 0 {
+                    let c = both.trailing_zeros() as usize;
+                    both &= both - 1;
+                    meet = meet.min(u32::from(other_level[c * 9 + d]));
+                }
             }
+            if meet != u32::MAX {
+                let complexity = k + meet + 1;
+                return worth(complexity).then_some(complexity);
+            }
+            front = next;
+            front_on = !front_on;
         }
     }
 }
@@ -592,6 +697,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
         ch.x_memo = (0..9).map(|_| None).collect();
     }
     let mut built = false;
+    ch.truth.update(b);
     let mut scratch = ch.scratch.take().unwrap_or_else(SeStep::new);
     for d in 1..=9u8 {
         let key = (b.cells_of(d), b.cells_of(d) & multi);
@@ -728,6 +834,9 @@ fn search_start(
     }
     if x {
         for on in [true, false] {
+            if !ch.truth.may_force(cell, d, on) {
+                continue;
+            }
             let base = chain_base(y);
             let w = worth(*best, base, sort_key(y, x));
             if fast.forcing(src, on, y, &w).is_none() {
@@ -801,23 +910,25 @@ fn cycle_step(
     for n in ch.path(end) {
         cells |= 1 << cell_of(n.cand);
     }
-    // Candidates seen by an "on" and by an "off" potential of the cycle.
-    let (mut forw, mut back) = ([0u16; 81], [0u16; 81]);
+    // Candidates seen by an "on" and by an "off" potential of the cycle,
+    // per digit as cell sets.
+    let (mut forw, mut back) = ([0u128; 9], [0u128; 9]);
     let len = complexity as usize;
     for n in ch.path(end).take(len) {
-        let (c, d) = (cell_of(n.cand), digit_of(n.cand));
-        for &p in &PEERS[c] {
-            let p = p as usize;
-            if cells & (1 << p) == 0 && b.has(p, d) {
-                if n.on {
-                    forw[p] |= bit(d);
-                } else {
-                    back[p] |= bit(d);
-                }
-            }
+        let (c, d) = (cell_of(n.cand), digit_of(n.cand) as usize - 1);
+        let seen = PEER_MASK[c] & !cells;
+        if n.on {
+            forw[d] |= seen;
+        } else {
+            back[d] |= seen;
         }
     }
-    if (0..81).all(|c| forw[c] & back[c] == 0) {
+    let mut any = 0u128;
+    for d in 0..9 {
+        forw[d] &= back[d] & b.cells_of(d as u8 + 1);
+        any |= forw[d];
+    }
+    if any == 0 {
         return;
     }
     *best = Some(key);
@@ -829,12 +940,14 @@ fn cycle_step(
         _ => "Bidirectional X-Cycle",
     };
     step.set(name, key.tenths());
-    for c in 0..81 {
-        let mut m = forw[c] & back[c];
-        while m != 0 {
-            let d = m.trailing_zeros() as u8 + 1;
-            m &= m - 1;
-            step.remove(c, d);
+    // Cell by cell, digits ascending.
+    while any != 0 {
+        let c = any.trailing_zeros() as usize;
+        any &= any - 1;
+        for d in 0..9 {
+            if forw[d] >> c & 1 != 0 {
+                step.remove(c, d as u8 + 1);
+            }
         }
     }
     let mut path: Vec<usize> = Vec::new();
