@@ -290,10 +290,12 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo)
             if !s.variants[r].is_empty() {
                 s.avail |= 1 << r;
             }
-            for o in 0..27 {
-                if s.mine[r] & s.mine[o] != 0 {
-                    s.clash[r] |= 1 << o;
-                }
+            // The regions of the digit's cells in `r`.
+            let mut m = s.mine[r];
+            while m != 0 {
+                let c = m.trailing_zeros() as u8;
+                m &= m - 1;
+                s.clash[r] |= region_bits(c);
             }
         }
         for (k, kinds) in KIND_SETS[degree - 2].iter().enumerate() {
@@ -631,6 +633,10 @@ impl Search<'_> {
                     if self.connected() {
                         self.evaluate();
                     }
+                } else if n == 4 && depth == 2 && self.apart(3) {
+                    // Three links none of which meets another: a fourth
+                    // can at best join them in a star, which no order
+                    // chains (exact cut: no fish from these three).
                 } else {
                     let saved = self.banned;
                     self.banned |= self.clash[r];
@@ -639,6 +645,11 @@ impl Search<'_> {
                 }
             }
         }
+    }
+
+    /// Whether none of the first `k` links meets another.
+    fn apart(&self, k: usize) -> bool {
+        (0..k).all(|i| (i + 1..k).all(|j| self.reach[i] & self.reach[j] == 0))
     }
 
     /// Whether the links chosen, joined where their ends meet, make one
@@ -694,6 +705,13 @@ impl Search<'_> {
 
     fn orders(&mut self, q: &[usize]) {
         if !is_lex(q) {
+            return;
+        }
+        // Consecutive links whose ends never meet fail every choice of
+        // ends (exact cut, before the choices).
+        if q.windows(2)
+            .any(|w| self.reach[w[0]] & self.reach[w[1]] == 0)
+        {
             return;
         }
         let mut u = [0usize; 4];
