@@ -160,13 +160,13 @@ pub(super) struct Found {
 struct Search<'a> {
     b: &'a Board,
     n: usize,
-    kinds: Vec<usize>,
+    kinds: [usize; 4],
     kind_set: usize,
     digit: u8,
     /// `cells[2 * link + side]`, supports at `+ 2n` and `+ 4n`.
-    cells: Vec<u8>,
-    region: Vec<usize>,
-    grouped: Vec<bool>,
+    cells: [u8; 24],
+    region: [usize; 4],
+    grouped: [bool; 4],
     /// The regions (bits) sharing a candidate cell of the digit with a
     /// link chosen so far (a link may not).
     banned: u32,
@@ -175,7 +175,7 @@ struct Search<'a> {
     /// Per region: the regions sharing one of its candidate cells.
     clash: [u32; 27],
     /// Per region: the ways it makes a link for the digit.
-    variants: Vec<Vec<Variant>>,
+    variants: [Variants; 27],
     /// Per region: the digit's candidate cells in it.
     mine: [u128; 27],
     found: Vec<Found>,
@@ -189,6 +189,44 @@ struct Search<'a> {
     reach: [u32; 4],
     /// Per evaluation: the link whose region has the smallest number.
     min_link: usize,
+}
+
+/// A region's ways to make a link (at most two), without allocating.
+#[derive(Clone, Copy)]
+struct Variants {
+    v: [Variant; 2],
+    n: u8,
+}
+
+impl Variants {
+    const EMPTY: Variants = Variants {
+        v: [Variant {
+            cells: [NO; 6],
+            grouped: false,
+            ends: [0; 2],
+        }; 2],
+        n: 0,
+    };
+
+    fn push(&mut self, v: Variant) {
+        self.v[self.n as usize] = v;
+        self.n += 1;
+    }
+
+    fn len(&self) -> usize {
+        self.n as usize
+    }
+
+    fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+}
+
+impl std::ops::Index<usize> for Variants {
+    type Output = Variant;
+    fn index(&self, i: usize) -> &Variant {
+        &self.v[..self.n as usize][i]
+    }
 }
 
 /// One way a region makes a link: its two ends and their supports
@@ -268,16 +306,16 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo)
         let mut s = Search {
             b,
             n: degree,
-            kinds: vec![0; degree],
+            kinds: [0; 4],
             kind_set: 0,
             digit: d,
-            cells: vec![NO; 6 * degree],
-            region: vec![0; degree],
-            grouped: vec![false; degree],
+            cells: [NO; 24],
+            region: [0; 4],
+            grouped: [false; 4],
             banned: 0,
             avail: 0,
             clash: [0; 27],
-            variants: Vec::new(),
+            variants: [Variants::EMPTY; 27],
             mine: std::array::from_fn(|r| REGION_MASK[r] & b.cells_of(d)),
             found: Vec::new(),
             meet: [[NO_REGION; 8]; 8],
@@ -285,7 +323,9 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo)
             reach: [0; 4],
             min_link: 0,
         };
-        s.variants = (0..27).map(|r| s.link_variants(r)).collect();
+        for r in 0..27 {
+            s.variants[r] = s.link_variants(r);
+        }
         for r in 0..27 {
             if !s.variants[r].is_empty() {
                 s.avail |= 1 << r;
@@ -299,7 +339,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo)
             }
         }
         for (k, kinds) in KIND_SETS[degree - 2].iter().enumerate() {
-            s.kinds.copy_from_slice(kinds);
+            s.kinds[..degree].copy_from_slice(kinds);
             s.kind_set = k;
             s.build(0, 0);
         }
@@ -424,9 +464,9 @@ impl Search<'_> {
 
     /// The ways region `r` makes a link for the digit (none, one, or two
     /// layouts of its ends), in SukakuExplainer's order.
-    fn link_variants(&self, r: usize) -> Vec<Variant> {
+    fn link_variants(&self, r: usize) -> Variants {
         let kind = r / 9;
-        let mut out = Vec::new();
+        let mut out = Variants::EMPTY;
         let mut grouped = false;
         let mut cl = [NO; 6];
         let pots = self.b.positions(r, self.digit);
