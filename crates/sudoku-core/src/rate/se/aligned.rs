@@ -11,6 +11,7 @@
 //! in no remaining combination is removed.
 
 use super::SeStep;
+use super::board::Ones;
 use super::board::{Board, PEER_MASK, digits, see};
 
 /// The first aligned pair exclusion, if any.
@@ -147,7 +148,7 @@ fn cells_by_size(b: &Board) -> [u128; 4] {
     let mut t = [0u128; 4];
     for c in 0..81 {
         let m = b.cand[c];
-        let n = m.count_ones() as usize;
+        let n = m.ones() as usize;
         if n < 2 {
             t[0] |= 1 << c;
         }

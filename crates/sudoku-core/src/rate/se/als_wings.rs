@@ -24,6 +24,7 @@
 //!   sum of cell sizes) in decreasing string order, then the order found.
 
 use super::SeStep;
+use super::board::Ones;
 use super::board::{Board, PEER_MASK};
 
 fn forward(c: usize) -> u128 {
@@ -60,16 +61,10 @@ pub(super) fn find(b: &Board, step: &mut SeStep, k: usize) -> bool {
         als: Vec::with_capacity(k),
         best: None,
         removals: Vec::new(),
-        multi: (0..81).fold(0, |m, c| {
-            if b.cand[c].count_ones() >= 2 {
-                m | 1 << c
-            } else {
-                m
-            }
-        }),
+        multi: (0..81).fold(0, |m, c| if b.cand[c].ones() >= 2 { m | 1 << c } else { m }),
     };
     for c0 in 0..81 {
-        let n = b.cand[c0].count_ones() as usize;
+        let n = b.cand[c0].ones() as usize;
         if n > 1 && n < k + 2 {
             s.als.push(c0);
             s.extend(b.cand[c0], forward(c0));
@@ -97,7 +92,7 @@ impl Search<'_> {
         // Only cells with two or more candidates join the set: too few of
         // them left and no set completes here.
         let mut m = range & self.multi;
-        if (m.count_ones() as usize) < k - self.als.len() {
+        if (m.ones() as usize) < k - self.als.len() {
             return;
         }
         while m != 0 {
@@ -107,9 +102,9 @@ impl Search<'_> {
             let u = union | v;
             let last = self.als.len() + 1 == k;
             let ok = if last {
-                u.count_ones() as usize == k + 1
+                u.ones() as usize == k + 1
             } else {
-                (u.count_ones() as usize) < k + 2
+                (u.ones() as usize) < k + 2
             };
             if !ok {
                 continue;
@@ -144,10 +139,10 @@ impl Search<'_> {
         let biggest = self
             .als
             .iter()
-            .map(|&c| b.cand[c].count_ones())
+            .map(|&c| b.cand[c].ones())
             .max()
             .unwrap_or(0);
-        let size: u32 = self.als.iter().map(|&c| b.cand[c].count_ones()).sum();
+        let size: u32 = self.als.iter().map(|&c| b.cand[c].ones()).sum();
         let mut wing = 0u128;
         let mut around = 0u128;
         for &c in &self.als {
@@ -160,7 +155,7 @@ impl Search<'_> {
             let yz = m.trailing_zeros() as usize;
             m &= m - 1;
             let v = b.cand[yz];
-            if v.count_ones() != 2 || v & union != v {
+            if v.ones() != 2 || v & union != v {
                 continue;
             }
             let x = v.trailing_zeros() as u8 + 1;

@@ -24,6 +24,7 @@
 //! from the region only.
 
 use super::SeStep;
+use super::board::Ones;
 use super::board::{
     BLOCK, Board, CELL_REGIONS, COLUMN, PEERS, REGION_CELLS, ROW, digits, regions_of, see,
 };
@@ -51,14 +52,14 @@ pub(super) fn find(b: &Board, step: &mut SeStep, lk: bool) -> bool {
         for r in regions_of(kind) {
             for d in 1..=9u8 {
                 let p = b.positions(r, d);
-                let card = p.count_ones();
+                let card = p.ones();
                 if card == 0 || card == 2 {
                     continue;
                 }
                 let new_bug: Vec<usize> = (0..9)
                     .filter(|i| p & (1 << i) != 0)
                     .map(|i| REGION_CELLS[r][i] as usize)
-                    .filter(|&c| b.cand[c].count_ones() >= 3)
+                    .filter(|&c| b.cand[c].ones() >= 3)
                     .collect();
                 if lk {
                     let nm = bug_mask(&new_bug);
@@ -87,7 +88,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, lk: bool) -> bool {
                     let c =
                         common.map_or(peers_mask(cell), |m| m & peers_mask(cell)) & !bug_mask(&bug);
                     common = Some(c);
-                    if bug.len() > 1 && all_values.count_ones() > 1 && c == 0 {
+                    if bug.len() > 1 && all_values.ones() > 1 && c == 0 {
                         return false;
                     }
                 }
@@ -99,7 +100,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, lk: bool) -> bool {
     }
     if lk && one_value {
         if let Some(a) = all_extra {
-            if a.count_ones() as usize > bug.len() {
+            if a.ones() as usize > bug.len() {
                 for cell in cells_of(a & !bug_mask(&bug)) {
                     bug.push(cell);
                     bug_values[cell] = 1 << (only_value - 1);
@@ -107,7 +108,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, lk: bool) -> bool {
                     let c =
                         common.map_or(peers_mask(cell), |m| m & peers_mask(cell)) & !bug_mask(&bug);
                     common = Some(c);
-                    if bug.len() > 1 && all_values.count_ones() > 1 && c == 0 {
+                    if bug.len() > 1 && all_values.ones() > 1 && c == 0 {
                         return false;
                     }
                 }
@@ -115,7 +116,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, lk: bool) -> bool {
         }
     }
     // Without the extra digits the grid must be a BUG.
-    if (0..81).any(|c| b.value[c] == 0 && temp[c].count_ones() != 2) {
+    if (0..81).any(|c| b.value[c] == 0 && temp[c].ones() != 2) {
         return false;
     }
     for r in 0..27 {
@@ -140,7 +141,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, lk: bool) -> bool {
         step.digits.extend(digits(all_values));
         return true;
     }
-    if all_values.count_ones() == 1 {
+    if all_values.ones() == 1 {
         let value = digits(all_values).next().unwrap_or(1);
         if common != 0 {
             for c in cells_of(common) {
@@ -169,7 +170,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, lk: bool) -> bool {
 fn type4(b: &Board, step: &mut SeStep, bug: &[usize], extra: &[u16; 81], all: u16) -> bool {
     let (c1, c2) = (bug[0], bug[1]);
     let common = b.cand[c1] & b.cand[c2] & !all;
-    if common.count_ones() != 1 {
+    if common.ones() != 1 {
         return false;
     }
     for kind in [BLOCK, ROW, COLUMN] {
@@ -207,20 +208,20 @@ fn type3(b: &Board, step: &mut SeStep, bug: &[usize], all: u16, common: u128, lk
             return false;
         }
         let n = region_cells.len();
-        for set in (0u32..(1 << n)).filter(|m| m.count_ones() == degree - 1) {
+        for set in (0u32..(1 << n)).filter(|m| m.ones() == degree - 1) {
             let naked_cells: Vec<usize> = (0..n)
                 .filter(|i| set & (1 << i) != 0)
                 .map(|i| region_cells[i])
                 .collect();
             let other = naked_cells.iter().fold(0u16, |m, &c| m | b.cand[c]);
-            if other.count_ones() != degree {
+            if other.ones() != degree {
                 continue;
             }
-            if naked_cells.iter().any(|&c| b.cand[c].count_ones() <= 1) || all.count_ones() <= 1 {
+            if naked_cells.iter().any(|&c| b.cand[c].ones() <= 1) || all.ones() <= 1 {
                 continue;
             }
             let naked = other | all;
-            if naked.count_ones() != degree {
+            if naked.ones() != degree {
                 continue;
             }
             if lk {

@@ -34,6 +34,7 @@
 //!   as 6.6 may still be ordered.
 
 use super::SeStep;
+use super::board::Ones;
 use super::board::{Board, CELL_POS, CELL_REGIONS, PEER_MASK, PEERS, REGION_CELLS, bit};
 
 const NONE: u32 = u32::MAX;
@@ -227,7 +228,7 @@ pub(super) fn on_to_off(b: &Board, c: u16, y: bool, out: &mut Vec<u16>) {
 fn off_to_on(b: &Board, c: u16, y: bool, x: bool, out: &mut Vec<u16>) {
     out.clear();
     let (cell, d) = (cell_of(c), digit_of(c));
-    if y && b.cand[cell].count_ones() == 2 {
+    if y && b.cand[cell].ones() == 2 {
         let other = b.cand[cell] & !bit(d);
         out.push(cand(cell, other.trailing_zeros() as u8 + 1));
     }
@@ -235,7 +236,7 @@ fn off_to_on(b: &Board, c: u16, y: bool, x: bool, out: &mut Vec<u16>) {
         for k in 0..3 {
             let r = CELL_REGIONS[cell][k] as usize;
             let pos = b.positions(r, d) & !(1 << CELL_POS[cell][k]);
-            if pos.count_ones() == 1 {
+            if pos.ones() == 1 {
                 let o = REGION_CELLS[r][pos.trailing_zeros() as usize] as usize;
                 let p = cand(o, d);
                 if !out.contains(&p) {
@@ -342,14 +343,14 @@ impl Fast {
                 mm &= mm - 1;
                 self.cand[d] |= 1 << cell;
                 let l = &mut self.link[cell * 9 + d];
-                if y && m.count_ones() == 2 {
+                if y && m.ones() == 2 {
                     l.y = cell as u8;
                     l.y_digit = (m & !(1 << d)).trailing_zeros() as u8;
                 }
                 for k in 0..3 {
                     let r = CELL_REGIONS[cell][k] as usize;
                     let pos = b.positions(r, d as u8 + 1) & !(1 << CELL_POS[cell][k]);
-                    if pos.count_ones() == 1 {
+                    if pos.ones() == 1 {
                         l.x |= 1 << REGION_CELLS[r][pos.trailing_zeros() as usize];
                     }
                 }
@@ -687,7 +688,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
     let mut fast = ch.fast.take().unwrap_or_default();
     // X-links only, digit by digit.
     let multi = (0..81).fold(0u128, |m, c| {
-        if b.value[c] == 0 && b.cand[c].count_ones() >= 2 {
+        if b.value[c] == 0 && b.cand[c].ones() >= 2 {
             m | 1 << c
         } else {
             m
@@ -777,7 +778,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
             fast.build(b, y);
         }
         for cell in 0..81 {
-            let n = b.cand[cell].count_ones();
+            let n = b.cand[cell].ones();
             if b.value[cell] != 0 || n < 2 || (!x && n > 2) {
                 continue;
             }
@@ -936,7 +937,7 @@ fn cycle_step(
     let name = match (y, x) {
         (true, true) => "Bidirectional Cycle",
         (true, false) => "Bidirectional Y-Cycle",
-        _ if cells.count_ones() == 4 => "Generalized X-Wing",
+        _ if cells.ones() == 4 => "Generalized X-Wing",
         _ => "Bidirectional X-Cycle",
     };
     step.set(name, key.tenths());
@@ -1072,7 +1073,7 @@ pub(super) fn all_steps(b: &Board, ch: &mut Chains, out: &mut AllSteps) {
             fast.build(b, y);
         }
         for cell in 0..81 {
-            let n = b.cand[cell].count_ones();
+            let n = b.cand[cell].ones();
             if b.value[cell] != 0 || n < 2 || (!x && n > 2) {
                 continue;
             }

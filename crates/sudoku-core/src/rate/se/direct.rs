@@ -17,6 +17,7 @@
 //! that justify it are not applied (a later step may make them).
 
 use super::SeStep;
+use super::board::Ones;
 use super::board::{
     BLOCK, Board, COLUMN, INSIDE, REGION_CELLS, ROW, bit, crossing_set, digits, regions_of,
     subsets_of,
@@ -66,7 +67,7 @@ pub(super) fn hidden_set(b: &Board, step: &mut SeStep, degree: u32) -> bool {
                 continue;
             }
             let eligible = b.two_to_places(r, degree as usize);
-            if eligible.count_ones() < degree {
+            if eligible.ones() < degree {
                 continue;
             }
             let pos: [u16; 9] = std::array::from_fn(|i| b.positions(r, i as u8 + 1));
@@ -80,7 +81,7 @@ pub(super) fn hidden_set(b: &Board, step: &mut SeStep, degree: u32) -> bool {
                         continue;
                     }
                     let p = pos[d as usize - 1];
-                    if p.count_ones() > 1 && (p & !common).count_ones() == 1 {
+                    if p.ones() > 1 && (p & !common).ones() == 1 {
                         let cell = REGION_CELLS[r][(p & !common).trailing_zeros() as usize];
                         push_hidden(b, step, r, vals, common, false);
                         step.set(
@@ -137,12 +138,12 @@ pub(super) fn common_tuple(pos: &[u16; 9], vals: u16, degree: u32) -> Option<u16
     let mut union = 0u16;
     for d in digits(vals) {
         let p = pos[d as usize - 1];
-        if p.count_ones() <= 1 {
+        if p.ones() <= 1 {
             return None;
         }
         union |= p;
     }
-    (union.count_ones() == degree).then_some(union)
+    (union.ones() == degree).then_some(union)
 }
 
 /// The eliminations and pattern of a hidden set: digits `vals` confined to

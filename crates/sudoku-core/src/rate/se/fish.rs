@@ -5,6 +5,7 @@
 //! span exactly `size` cover lines with at least two places per base line.
 
 use super::SeStep;
+use super::board::Ones;
 use super::board::{Board, COLUMN, REGION_CELLS, ROW, subsets_of};
 use super::direct::two_to;
 
@@ -62,14 +63,14 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: u32, memo: &mut Memo) -
                 for i in 0..9 {
                     if lines & (1 << i) != 0 {
                         let p = b.positions(base * 9 + i, d);
-                        if p.count_ones() <= 1 {
+                        if p.ones() <= 1 {
                             ok = false;
                             break;
                         }
                         union |= p;
                     }
                 }
-                if !ok || union.count_ones() != degree {
+                if !ok || union.ones() != degree {
                     continue;
                 }
                 // Remove d from the cover lines outside the base lines.

@@ -45,6 +45,7 @@
 //!   pattern that finds it), then by suffix, then the order found.
 
 use super::SeStep;
+use super::board::Ones;
 use super::board::{Board, PEER_MASK, REGION_CELLS};
 
 const NO: u8 = u8::MAX;
@@ -266,7 +267,7 @@ fn kind_sets(degree: usize) -> Vec<Vec<usize>> {
     let bits = 3 * degree as u32;
     let mut sets = Vec::new();
     for m in 0u32..1 << bits {
-        if m.count_ones() != degree as u32 {
+        if m.ones() != degree as u32 {
             continue;
         }
         let mut kinds = vec![0; degree];
@@ -470,7 +471,7 @@ impl Search<'_> {
         let mut grouped = false;
         let mut cl = [NO; 6];
         let pots = self.b.positions(r, self.digit);
-        let count = pots.count_ones();
+        let count = pots.ones();
         if !(2..=6).contains(&count) {
             return out;
         }
@@ -513,7 +514,7 @@ impl Search<'_> {
                 return out;
             }
         }
-        let (c1, c2) = (blade1.count_ones(), blade2.count_ones());
+        let (c1, c2) = (blade1.ones(), blade2.ones());
         let block = kind == 0;
         let heart = if e < 9 { self.cell(r, e) } else { NO };
         let mut ordinal = 0;
@@ -596,7 +597,7 @@ impl Search<'_> {
                     }
                     if !eml {
                         ordinal = 1;
-                        if e < 9 && heart_pot.count_ones() == 1 {
+                        if e < 9 && heart_pot.ones() == 1 {
                             if c1 == 2 {
                                 cl[4] = heart;
                             }

@@ -8,6 +8,7 @@
 //! than twice its size (the other case is the complementary naked set).
 
 use super::SeStep;
+use super::board::Ones;
 use super::board::{BLOCK, Board, COLUMN, REGION_CELLS, ROW, digits, regions_of, subsets_of};
 use super::direct::{common_tuple, push_hidden, two_to};
 
@@ -36,13 +37,13 @@ pub(super) fn naked(b: &Board, step: &mut SeStep, degree: u32) -> bool {
                 let mut union = 0u16;
                 for i in 0..9 {
                     if cells & (1 << i) != 0 {
-                        if cand[i].count_ones() <= 1 {
+                        if cand[i].ones() <= 1 {
                             return false;
                         }
                         union |= cand[i];
                     }
                 }
-                if union.count_ones() != degree {
+                if union.ones() != degree {
                     return false;
                 }
                 let mut any = false;
@@ -84,7 +85,7 @@ pub(super) fn hidden(b: &Board, step: &mut SeStep, degree: u32) -> bool {
                 continue;
             }
             let eligible = b.two_to_places(r, degree as usize);
-            if eligible.count_ones() < degree {
+            if eligible.ones() < degree {
                 continue;
             }
             let pos: [u16; 9] = std::array::from_fn(|i| b.positions(r, i as u8 + 1));

@@ -28,6 +28,7 @@
 //! search at the number of extra digits. The profile chooses.
 
 use super::SeStep;
+use super::board::Ones;
 use super::board::{
     BLOCK, Board, CELL_REGIONS, COLUMN, PEERS, REGION_CELLS, ROW, bit, digits, see,
 };
@@ -46,7 +47,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, lk: bool) -> bool {
     let mut loops: Vec<Vec<u8>> = Vec::new();
     for cell in 0..81 {
         let m = b.cand[cell];
-        if m.count_ones() != 2 {
+        if m.ones() != 2 {
             continue;
         }
         let mut ds = digits(m);
@@ -133,14 +134,14 @@ fn walk(
                 if p & both != both {
                     continue;
                 }
-                let card = p.count_ones();
+                let card = p.ones();
                 let mut new_ex = if lk { *ex } else { shared };
                 new_ex |= p & !both;
                 if !lk {
                     shared = new_ex;
                 }
                 let fits = parity[path.len() % 2] & regions_of_cell(next) == 0;
-                if fits && (card == 2 || new_ex.count_ones() == 1 || allowed_ex > 0) {
+                if fits && (card == 2 || new_ex.ones() == 1 || allowed_ex > 0) {
                     let a = if card > 2 { allowed_ex - 1 } else { allowed_ex };
                     let mut child = new_ex;
                     walk(
@@ -238,7 +239,7 @@ fn hints(b: &Board, lp: &[u8], v1: u8, v2: u8, lk: bool) -> Vec<Found> {
     let extra: Vec<usize> = lp
         .iter()
         .map(|&c| c as usize)
-        .filter(|&c| b.cand[c].count_ones() > 2)
+        .filter(|&c| b.cand[c].ones() > 2)
         .collect();
     let base = base_difficulty(lp.len());
     match extra.len() {
@@ -251,11 +252,11 @@ fn hints(b: &Board, lp: &[u8], v1: u8, v2: u8, lk: bool) -> Vec<Found> {
         0 => {}
         n => {
             let ex_union = extra.iter().fold(0u16, |m, &c| m | b.cand[c]) & !both;
-            if n > 2 || ex_union.count_ones() == 1 {
+            if n > 2 || ex_union.ones() == 1 {
                 if let Some(f) = type2(b, lp, v1, v2, &extra, base) {
                     out.push(f);
                 }
-            } else if ex_union.count_ones() >= 2 {
+            } else if ex_union.ones() >= 2 {
                 type3(b, lp, v1, v2, extra[0], extra[1], base, lk, &mut out);
             }
             if n == 2 {
@@ -283,7 +284,7 @@ fn type2(b: &Board, lp: &[u8], v1: u8, v2: u8, extra: &[usize], base: f64) -> Op
 
 /// Index subsets of size `k` of `0..n`, as masks in increasing order.
 fn subsets(n: usize, k: u32) -> impl Iterator<Item = u16> {
-    (0u16..(1 << n)).filter(move |m| m.count_ones() == k)
+    (0u16..(1 << n)).filter(move |m| m.ones() == k)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -300,7 +301,7 @@ fn type3(
 ) {
     let both = bit(v1) | bit(v2);
     let extra = (b.cand[c1] | b.cand[c2]) & !both;
-    let ex_card = extra.count_ones();
+    let ex_card = extra.ones();
     let first = if lk { 2 } else { ex_card };
     for degree in first..=7 {
         for kind in [BLOCK, ROW, COLUMN] {
@@ -334,12 +335,12 @@ fn type3(
                             naked |= b.cand[c];
                             b.cand[c]
                         };
-                        if p.count_ones() <= 1 {
+                        if p.ones() <= 1 {
                             ok = false;
                         }
                         union |= p;
                     }
-                    if naked.count_ones() != degree || !ok || union.count_ones() != degree {
+                    if naked.ones() != degree || !ok || union.ones() != degree {
                         continue;
                     }
                     let mut f = new_step(lp, v1, v2, 3, base + f64::from(degree - 1) * 0.1);
@@ -392,17 +393,12 @@ fn type3(
                         }
                         union |= p;
                     }
-                    if !ok || union.count_ones() != degree {
+                    if !ok || union.ones() != degree {
                         continue;
                     }
                     let hidden = union & !(1 << i1) & !(1 << i2);
-                    let mut f = new_step(
-                        lp,
-                        v1,
-                        v2,
-                        3,
-                        base + (f64::from(hidden.count_ones()) - 1.0) * 0.1,
-                    );
+                    let mut f =
+                        new_step(lp, v1, v2, 3, base + (f64::from(hidden.ones()) - 1.0) * 0.1);
                     for i in 0..9 {
                         if hidden & (1 << i) != 0 {
                             let c = cells[i] as usize;

@@ -5,6 +5,7 @@
 //! XYZ-wing).
 
 use super::SeStep;
+use super::board::Ones;
 use super::board::{Board, PEERS, digits, see};
 
 /// An XY-wing, or with `xyz` an XYZ-wing.
@@ -12,14 +13,14 @@ pub(super) fn xy(b: &Board, step: &mut SeStep, xyz: bool) -> bool {
     let target = if xyz { 3 } else { 2 };
     for xy in 0..81 {
         let xy_v = b.cand[xy];
-        if xy_v.count_ones() != target {
+        if xy_v.ones() != target {
             continue;
         }
         // The bivalue peers, in Explainer's (ascending) order.
         let mut pairs = [0usize; 20];
         let mut n = 0;
         for &p in &PEERS[xy] {
-            if b.cand[p as usize].count_ones() == 2 {
+            if b.cand[p as usize].ones() == 2 {
                 pairs[n] = p as usize;
                 n += 1;
             }
@@ -27,14 +28,14 @@ pub(super) fn xy(b: &Board, step: &mut SeStep, xyz: bool) -> bool {
         let pairs = &pairs[..n];
         for &xz in pairs {
             let xz_v = b.cand[xz];
-            if (xy_v & !xz_v).count_ones() != 1 {
+            if (xy_v & !xz_v).ones() != 1 {
                 continue;
             }
             for &yz in pairs {
                 let yz_v = b.cand[yz];
                 let union = xy_v | xz_v | yz_v;
                 let inter = xy_v & xz_v & yz_v;
-                let ok = union.count_ones() == 3 && inter.count_ones() == u32::from(xyz);
+                let ok = union.ones() == 3 && inter.ones() == u32::from(xyz);
                 if !ok {
                     continue;
                 }
