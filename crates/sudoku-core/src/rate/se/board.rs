@@ -651,6 +651,22 @@ static SUBSETS: std::sync::LazyLock<[Vec<u16>; 10]> = std::sync::LazyLock::new(|
 /// The peers of each cell as an 81-bit set (bit `c` for cell `c`).
 pub(crate) static PEER_MASK: [u128; 81] = peer_mask();
 
+/// The cells of each region as a bit set.
+pub(crate) static REGION_BITS: [u128; 27] = {
+    let cells = region_cells();
+    let mut t = [0u128; 27];
+    let mut r = 0;
+    while r < 27 {
+        let mut i = 0;
+        while i < 9 {
+            t[r] |= 1u128 << cells[r][i];
+            i += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
 const fn peer_mask() -> [u128; 81] {
     let p = peers();
     let mut t = [0u128; 81];

@@ -35,7 +35,9 @@
 
 use super::SeStep;
 use super::board::Ones;
-use super::board::{Board, CELL_POS, CELL_REGIONS, PEER_MASK, PEERS, REGION_CELLS, bit};
+use super::board::{
+    Board, CELL_POS, CELL_REGIONS, PEER_MASK, PEERS, REGION_BITS, REGION_CELLS, bit,
+};
 
 const NONE: u32 = u32::MAX;
 
@@ -208,18 +210,18 @@ pub(super) fn on_to_off(b: &Board, c: u16, y: bool, out: &mut Vec<u16>) {
             m &= m - 1;
         }
     }
-    let mut added = 1u128 << cell;
+    // Each region's cells in reading order (ascending, as its positions
+    // go), those of an earlier region left out.
+    let mut done = 1u128 << cell;
+    let cells = b.cells_of(d);
     for k in 0..3 {
         let r = CELL_REGIONS[cell][k] as usize;
-        let mut pos = b.positions(r, d) & !(1 << CELL_POS[cell][k]);
-        while pos != 0 {
-            let i = pos.trailing_zeros() as usize;
-            pos &= pos - 1;
-            let o = REGION_CELLS[r][i] as usize;
-            if added & (1 << o) == 0 {
-                added |= 1 << o;
-                out.push(cand(o, d));
-            }
+        let mut m = REGION_BITS[r] & cells & !done;
+        done |= REGION_BITS[r];
+        while m != 0 {
+            let o = m.trailing_zeros() as usize;
+            m &= m - 1;
+            out.push(cand(o, d));
         }
     }
 }
