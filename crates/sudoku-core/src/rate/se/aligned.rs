@@ -189,23 +189,38 @@ fn exclude3(b: &Board, cells: [usize; 3], locks: &[u16], step: &mut SeStep) -> b
             if p0 == p1 && s01 {
                 continue;
             }
-            let m01 = m0 | (1 << (p1 - 1));
-            for p2 in digits(b.cand[c2]) {
-                if (p2 == p0 && s02) || (p2 == p1 && s12) {
-                    continue;
+            let m1 = 1u16 << (p1 - 1);
+            let m01 = m0 | m1;
+            // The third digits of the combinations with these two: those
+            // that conflict with them left out, and those completing a
+            // common excluder (one inside the two excludes every third).
+            let mut p2s = b.cand[c2];
+            if s02 {
+                p2s &= !m0;
+            }
+            if s12 {
+                p2s &= !m1;
+            }
+            for &l in locks {
+                let rest = l & !m01;
+                if rest & rest.wrapping_sub(1) == 0 {
+                    // Empty: every third digit; one digit: that one.
+                    p2s &= !rest;
+                    if rest == 0 {
+                        p2s = 0;
+                    }
                 }
-                let m = m01 | (1 << (p2 - 1));
-                if locks.iter().any(|&l| l & !m == 0) {
-                    continue;
-                }
-                ok[0] |= m0;
-                ok[1] |= 1 << (p1 - 1);
-                ok[2] |= 1 << (p2 - 1);
-                // Every digit of the three cells is in some combination:
-                // nothing can be removed (exact: `ok` only grows).
-                if ok == full {
-                    return false;
-                }
+            }
+            if p2s == 0 {
+                continue;
+            }
+            ok[0] |= m0;
+            ok[1] |= m1;
+            ok[2] |= p2s;
+            // Every digit of the three cells is in some combination:
+            // nothing can be removed (exact: `ok` only grows).
+            if ok == full {
+                return false;
             }
         }
     }
