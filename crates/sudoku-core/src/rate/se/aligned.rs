@@ -130,8 +130,15 @@ pub(super) fn find_triplet(b: &Board, step: &mut SeStep) -> bool {
                 if !two_or_more(common) {
                     continue;
                 }
+                // An excluder with a digit none of the three holds is in
+                // no combination: it excludes nothing.
+                let union = b.cand[c0] | b.cand[c1] | b.cand[tail];
                 locks.clear();
-                locks.extend(bits128(common).map(|c| b.cand[c]));
+                locks.extend(
+                    bits128(common)
+                        .map(|c| b.cand[c])
+                        .filter(|&l| l & !union == 0),
+                );
                 let cells = [c0, c1, tail];
                 if exclude3(b, cells, &locks, step) {
                     return true;
@@ -181,8 +188,10 @@ fn bits128(mut m: u128) -> impl Iterator<Item = usize> {
 fn exclude3(b: &Board, cells: [usize; 3], locks: &[u16], step: &mut SeStep) -> bool {
     let [c0, c1, c2] = cells;
     let (s01, s02, s12) = (see(c0, c1), see(c0, c2), see(c1, c2));
-    let mut ok = [0u16; 3];
-    let full = [b.cand[c0], b.cand[c1], b.cand[c2]];
+    // The digits of each cell in some combination so far, and all of
+    // them, in 16-bit lanes of one word.
+    let mut ok = 0u64;
+    let full = pack([b.cand[c0], b.cand[c1], b.cand[c2]]);
     for p0 in digits(b.cand[c0]) {
         let m0 = 1u16 << (p0 - 1);
         for p1 in digits(b.cand[c1]) {
@@ -214,9 +223,7 @@ fn exclude3(b: &Board, cells: [usize; 3], locks: &[u16], step: &mut SeStep) -> b
             if p2s == 0 {
                 continue;
             }
-            ok[0] |= m0;
-            ok[1] |= m1;
-            ok[2] |= p2s;
+            ok |= pack([m0, m1, p2s]);
             // Every digit of the three cells is in some combination:
             // nothing can be removed (exact: `ok` only grows).
             if ok == full {
@@ -224,10 +231,10 @@ fn exclude3(b: &Board, cells: [usize; 3], locks: &[u16], step: &mut SeStep) -> b
             }
         }
     }
-    let rem: [u16; 3] = std::array::from_fn(|k| full[k] & !ok[k]);
-    if rem.iter().all(|&r| r == 0) {
+    if full & !ok == 0 {
         return false;
     }
+    let rem: [u16; 3] = std::array::from_fn(|k| ((full & !ok) >> (16 * k)) as u16);
     step.set("Aligned Triplet Exclusion", 75);
     for k in 0..3 {
         for d in digits(rem[k]) {
@@ -236,4 +243,10 @@ fn exclude3(b: &Board, cells: [usize; 3], locks: &[u16], step: &mut SeStep) -> b
     }
     step.cells.extend(cells);
     true
+}
+
+/// Three cells' digit masks in the 16-bit lanes of a word.
+#[inline]
+fn pack(m: [u16; 3]) -> u64 {
+    u64::from(m[0]) | u64::from(m[1]) << 16 | u64::from(m[2]) << 32
 }
