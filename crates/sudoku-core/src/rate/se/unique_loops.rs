@@ -30,7 +30,7 @@
 use super::SeStep;
 use super::board::Ones;
 use super::board::{
-    BLOCK, Board, CELL_REGIONS, COLUMN, PEERS, REGION_CELLS, ROW, bit, digits, see,
+    BLOCK, Board, CELL_REGIONS, COLUMN, PEERS, REGION_BITS, REGION_CELLS, ROW, bit, digits, see,
 };
 
 /// One candidate step with Explainer's sort key.
@@ -116,6 +116,7 @@ fn walk(
     path.push(cell as u8);
     on_path |= 1 << cell;
     let both = bit(v1) | bit(v2);
+    let holding = b.cells_of(v1) & b.cells_of(v2);
     // Plain SE shares one set of extra digits among the branches of a call.
     let mut shared = *ex;
     for kind in [BLOCK, ROW, COLUMN] {
@@ -123,8 +124,16 @@ fn walk(
             continue;
         }
         let r = CELL_REGIONS[cell][kind] as usize;
-        for &next in &REGION_CELLS[r] {
-            let next = next as usize;
+        // The region's cells in order that could be next: off the path
+        // holding both digits (the others are passed over), or the start
+        // to close the loop.
+        let mut nexts = REGION_BITS[r] & holding & !on_path;
+        if path.len() >= 4 {
+            nexts |= REGION_BITS[r] & 1 << path[0];
+        }
+        while nexts != 0 {
+            let next = nexts.trailing_zeros() as usize;
+            nexts &= nexts - 1;
             if next == path[0] as usize && path.len() >= 4 {
                 if parity[0] == parity[1] {
                     out.push(path.clone());
