@@ -50,6 +50,8 @@ struct Search<'a> {
     removals: Vec<(usize, u8)>,
     /// The cells with two or more candidates (the only ones a set takes).
     multi: u128,
+    /// The bivalue cells (the only ones yz can be).
+    bivalue: u128,
 }
 
 /// The step of SukakuExplainer's wing of `k` set cells (3: WXYZ, 4: VWXYZ,
@@ -62,7 +64,12 @@ pub(super) fn find(b: &Board, step: &mut SeStep, k: usize) -> bool {
         best: None,
         removals: Vec::new(),
         multi: (0..81).fold(0, |m, c| if b.cand[c].ones() >= 2 { m | 1 << c } else { m }),
+        bivalue: (0..81).fold(0, |m, c| if b.cand[c].ones() == 2 { m | 1 << c } else { m }),
     };
+    // Every wing has a bivalue cell yz.
+    if s.bivalue == 0 {
+        return false;
+    }
     for c0 in 0..81 {
         let n = b.cand[c0].ones() as usize;
         if n > 1 && n < k + 2 {
@@ -149,7 +156,7 @@ impl Search<'_> {
             wing |= 1 << c;
             around |= PEER_MASK[c];
         }
-        around &= !wing;
+        around &= !wing & self.bivalue;
         let mut m = around;
         while m != 0 {
             let yz = m.trailing_zeros() as usize;
