@@ -46,7 +46,7 @@
 //! can take minutes: there a budget of
 //! [`GeneratorConfig::CHECK_NODES_25`] nodes makes a unique puzzle (about
 //! 270 clues) in a few seconds, usually not proven minimal (partial).
-//! A minimal 16×16 puzzle takes about 13 ms of one core.
+//! A minimal 16×16 puzzle takes about 9 ms of one core (loaded machine).
 //! [`Generator::with_progress`] counts the checks for a progress bar.
 //!
 //! # Reproducibility

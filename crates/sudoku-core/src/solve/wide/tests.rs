@@ -523,6 +523,7 @@ fn touched_houses_agree_with_whole_rescans_step_for_step() {
         }
         let limits = Limits::solutions(2).with_max_nodes(20_000);
         let mut nodes = 0;
+        let mut propagations = 0;
         let mut seen = [0u32; 3];
         for p in &puzzles {
             let mut a = Vec::new();
@@ -543,6 +544,7 @@ fn touched_houses_agree_with_whole_rescans_step_for_step() {
             assert!(!ta.is_empty() || ra.stats.solutions == 0);
             assert_eq!(ta, tb, "{kernel:?}, {}", p.to_line());
             nodes += ra.stats.nodes;
+            propagations += ta.len();
             seen[a.len().min(2)] += 1;
             // The generator's check: a clue dropped, its digit excluded,
             // the grid's digits first.
@@ -566,8 +568,92 @@ fn touched_houses_agree_with_whole_rescans_step_for_step() {
                 }
             }
         }
-        // Real searches, with every kind of outcome.
-        assert!(nodes > 1000, "{nodes}");
+        // Real searches, with every kind of outcome (lookahead keeps the
+        // nodes few; its probes are propagations too).
+        assert!(nodes > 100 && propagations > 2000, "{nodes} {propagations}");
         assert!(seen.iter().all(|&k| k > 0), "{seen:?}");
     }
+}
+
+/// Lookahead ([`Core::probe`]) against the search without it: the same
+/// counts and the same solution sets (all solutions enumerated up to a
+/// cap), on the generated 16×16 puzzles and random puzzles of every size,
+/// with none, one and several solutions, and the generator's check
+/// (local repair) finds another solution exactly when the search without
+/// lookahead does. On the generated puzzles it makes fewer nodes.
+#[test]
+fn lookahead_finds_the_same_solutions() {
+    let text = include_str!("../../../../../testdata/bench/gen16_90_120_20.txt");
+    let mut puzzles: Vec<Grid> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| parse_line(l).expect("parses"))
+        .collect();
+    let generated = puzzles.len();
+    for (size, keeps) in [
+        (Size::FOUR, &[3usize, 6][..]),
+        (Size::NINE, &[20, 26][..]),
+        (Size::SIXTEEN, &[90, 110, 130][..]),
+        (Size::TWENTY_FIVE, &[330, 380, 430][..]),
+    ] {
+        for seed in 0..3u64 {
+            for &keep in keeps {
+                puzzles.push(random_puzzle(size, seed + 900, keep, seed == 1));
+            }
+        }
+    }
+    let limits = Limits::solutions(20).with_max_nodes(20_000);
+    let (mut with, mut without) = (Wide::new(), Wide::new());
+    without.no_lookahead = true;
+    let mut seen = [0u32; 3];
+    let mut nodes = [0u64; 2];
+    for (i, p) in puzzles.iter().enumerate() {
+        let mut a = Vec::new();
+        let ra = with.search(p, &limits, &mut |g| {
+            assert!(g.is_solution_of(p) && g.first_conflict().is_none());
+            a.push(g.to_line());
+            ControlFlow::Continue(())
+        });
+        let mut b = Vec::new();
+        let rb = without.search(p, &limits, &mut |g| {
+            b.push(g.to_line());
+            ControlFlow::Continue(())
+        });
+        if i < generated {
+            nodes[0] += ra.stats.nodes;
+            nodes[1] += rb.stats.nodes;
+        }
+        // Complete searches (a cap on solutions or nodes stops the two at
+        // different places).
+        if ra.stop.is_complete() && rb.stop.is_complete() {
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "{}", p.to_line());
+            seen[a.len().min(2)] += 1;
+        }
+        // The generator's check for the first clue.
+        if a.len() == 1 && ra.stop.is_complete() {
+            let full = parse_line(&a[0]).expect("parses");
+            let clue = (0..p.size().cells()).find(|&c| p.get(c) != 0);
+            if let Some(clue) = clue {
+                let mut q = p.clone();
+                q.set(clue, 0);
+                let one = Limits::none().with_max_nodes(20_000);
+                let found = |w: &mut Wide| {
+                    let mut n = 0;
+                    let r = w.other_solution_near(&q, &full, clue, &one, &mut |g| {
+                        assert!(g.is_solution_of(&q) && g.get(clue) != full.get(clue));
+                        n += 1;
+                        ControlFlow::Continue(())
+                    });
+                    (n > 0 || r.stop.is_complete()).then_some(n)
+                };
+                if let (Some(x), Some(y)) = (found(&mut with), found(&mut without)) {
+                    assert_eq!(x, y, "{}", q.to_line());
+                }
+            }
+        }
+    }
+    assert!(seen.iter().all(|&k| k > 0), "{seen:?}");
+    assert!(nodes[0] < nodes[1], "{nodes:?}");
 }
