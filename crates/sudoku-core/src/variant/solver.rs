@@ -314,6 +314,24 @@ impl Model {
     }
 }
 
+/// Two houses that share two or more cells, for locked candidates: the
+/// house numbers, and where the shared cells, the rest of the first house
+/// and the rest of the second lie in `VariantSolver::crossing_cells`.
+#[derive(Clone, Copy, Debug)]
+struct Crossing {
+    a: u16,
+    b: u16,
+    /// Ends of the shared cells, the rest of `a` and the rest of `b`; the
+    /// first starts at `start`.
+    start: u32,
+    ends: [u32; 3],
+}
+
+/// A house's flag in `VariantSolver::dirty`: hidden singles should look at it.
+const DIRTY_SINGLES: u8 = 1;
+/// A house's flag in `VariantSolver::dirty`: locked candidates should look at it.
+const DIRTY_LOCKED: u8 = 2;
+
 /// A search frame: the cell branched on, its candidates there and the
 /// digit tried (the frame's saved state is the one before the try).
 #[derive(Clone, Copy, Debug)]
@@ -350,9 +368,21 @@ pub struct VariantSolver {
     all: u16,
     init: Vec<u16>,
     houses: Vec<Vec<u16>>,
-    /// Pairs of houses sharing two or more cells: (shared cells, the rest of
-    /// the first house, the rest of the second).
-    crossings: Vec<[Vec<u16>; 3]>,
+    /// Pairs of houses sharing two or more cells (see [`Crossing`]).
+    crossings: Vec<Crossing>,
+    /// The cells of the crossings, one after another.
+    crossing_cells: Vec<u16>,
+    /// Per cell, the houses it is in: `cell_houses[house_start[c]..house_start[c + 1]]`.
+    cell_houses: Vec<u16>,
+    house_start: Vec<u32>,
+    /// Per house, whether a cell of it narrowed since hidden singles
+    /// ([`DIRTY_SINGLES`]) or locked candidates ([`DIRTY_LOCKED`]) last
+    /// looked at it. Those rules skip the houses that did not: they read
+    /// the same masks as the last time, and found nothing then (the same
+    /// deductions, so the same fixed point and tree, for less work). Every
+    /// state the search returns to was a fixed point, so all are clear
+    /// there.
+    dirty: Vec<u8>,
     peers: Vec<Vec<u16>>,
     props: Vec<Prop>,
     watch: Vec<Vec<u32>>,
@@ -469,11 +499,44 @@ impl VariantSolver {
         }
         let props = model.props.len();
         let priority = priorities(&model);
+        let mut crossing_list = Vec::new();
+        let mut crossing_cells = Vec::new();
+        for (a, b, parts) in crossings_indexed(&model.houses, cells) {
+            let start = crossing_cells.len() as u32;
+            let mut ends = [0u32; 3];
+            for (end, part) in ends.iter_mut().zip(parts) {
+                crossing_cells.extend_from_slice(&part);
+                *end = crossing_cells.len() as u32;
+            }
+            crossing_list.push(Crossing {
+                a: a as u16,
+                b: b as u16,
+                start,
+                ends,
+            });
+        }
+        let mut of_cell = vec![Vec::new(); cells];
+        for (h, house) in model.houses.iter().enumerate() {
+            for &c in house {
+                of_cell[c as usize].push(h as u16);
+            }
+        }
+        let mut house_start = Vec::with_capacity(cells + 1);
+        let mut cell_houses = Vec::new();
+        for hs in &of_cell {
+            house_start.push(cell_houses.len() as u32);
+            cell_houses.extend_from_slice(hs);
+        }
+        house_start.push(cell_houses.len() as u32);
         VariantSolver {
             n,
             all: ((1u32 << n) - 1) as u16,
             init: model.init,
-            crossings: crossings(&model.houses, cells),
+            crossings: crossing_list,
+            crossing_cells,
+            cell_houses,
+            house_start,
+            dirty: vec![DIRTY_SINGLES | DIRTY_LOCKED; model.houses.len()],
             houses: model.houses,
             peers,
             props: model.props,
@@ -607,6 +670,7 @@ impl VariantSolver {
             }
         }
         self.queued.fill(true);
+        self.dirty.fill(DIRTY_SINGLES | DIRTY_LOCKED);
         self.conflicts.copy_from_slice(&self.priority);
         self.digit_conflicts = [0; 16];
         self.until_decay = DECAY;
@@ -658,6 +722,7 @@ impl VariantSolver {
                             });
                         }
                         stats.guesses += 1;
+                        self.dirty.fill(0);
                         self.masks[frame.cell as usize] = frame.bit;
                         self.changed.push(frame.cell);
                         consistent = self.propagate();
@@ -682,6 +747,9 @@ impl VariantSolver {
                 let at = self.saved.len() - cells;
                 self.masks.copy_from_slice(&self.saved[at..]);
                 self.saved.truncate(at);
+                // A fixed point: no house has anything left for singles
+                // or locked candidates.
+                self.dirty.fill(0);
                 if T::ON {
                     trace.step(TraceStep::Backtrack {
                         depth: self.frames.len() as u32 + 1,
@@ -899,6 +967,7 @@ impl VariantSolver {
                         }
                     }
                 }
+                self.mark(c);
                 for &w in &self.watch[c as usize] {
                     if !self.queued[w as usize] {
                         self.queued[w as usize] = true;
@@ -925,21 +994,49 @@ impl VariantSolver {
         }
     }
 
+    /// Mark the houses of `cell` for singles and locked candidates.
+    #[inline]
+    fn mark(&mut self, cell: u16) {
+        let (from, to) = (
+            self.house_start[cell as usize] as usize,
+            self.house_start[cell as usize + 1] as usize,
+        );
+        for &h in &self.cell_houses[from..to] {
+            self.dirty[h as usize] = DIRTY_SINGLES | DIRTY_LOCKED;
+        }
+    }
+
     /// Locked candidates (pointing and claiming): where two houses cross, a
     /// digit that one house can only place in the shared cells leaves the
-    /// rest of the other house. `true` if any candidate went.
+    /// rest of the other house. `true` if any candidate went. Only crossings
+    /// with a house marked in `dirty` are looked at.
     fn locked_candidates(&mut self) -> Result<bool, Contradiction> {
         let mut any = false;
-        for [shared, rest_a, rest_b] in &self.crossings {
+        for k in 0..self.crossings.len() {
+            let x = self.crossings[k];
+            if (self.dirty[x.a as usize] | self.dirty[x.b as usize]) & DIRTY_LOCKED == 0 {
+                continue;
+            }
+            let [e0, e1, e2] = x.ends.map(|e| e as usize);
+            let s = x.start as usize;
             let or = |cells: &[u16], m: &[u16]| cells.iter().fold(0u16, |a, &c| a | m[c as usize]);
-            let inside = or(shared, &self.masks);
-            let only_a = inside & !or(rest_a, &self.masks);
-            let only_b = inside & !or(rest_b, &self.masks);
-            for (only, rest) in [(only_a, rest_b), (only_b, rest_a)] {
+            // The digits of the undecided shared cells: a decided one's
+            // digit is in no other cell of either house already.
+            let inside = self.crossing_cells[s..e0].iter().fold(0u16, |a, &c| {
+                let m = self.masks[c as usize];
+                a | if m & m.wrapping_sub(1) == 0 { 0 } else { m }
+            });
+            if inside == 0 {
+                continue;
+            }
+            let only_a = inside & !or(&self.crossing_cells[e0..e1], &self.masks);
+            let only_b = inside & !or(&self.crossing_cells[e1..e2], &self.masks);
+            for (only, from, to) in [(only_a, e1, e2), (only_b, e0, e1)] {
                 if only == 0 {
                     continue;
                 }
-                for &c in rest {
+                for i in from..to {
+                    let c = self.crossing_cells[i];
                     let m = self.masks[c as usize];
                     if m & only != 0 {
                         let left = m & !only;
@@ -948,40 +1045,56 @@ impl VariantSolver {
                         }
                         self.masks[c as usize] = left;
                         self.changed.push(c);
+                        self.mark(c);
                         any = true;
                     }
                 }
             }
         }
+        // Every crossing with a marked house was looked at, and a cell
+        // narrowed here marks its houses again when `changed` is drained.
+        for d in &mut self.dirty {
+            *d &= !DIRTY_LOCKED;
+        }
         Ok(any)
     }
 
-    /// Place every digit that has one cell left in a house; `true` if any was.
+    /// Place every digit that has one cell left in a house; `true` if any
+    /// was. Only houses marked in `dirty` are looked at.
     fn hidden_singles(&mut self) -> Result<bool, Contradiction> {
         let mut any = false;
-        for house in &self.houses {
-            let (mut once, mut twice) = (0u16, 0u16);
-            for &c in house {
+        for h in 0..self.houses.len() {
+            if self.dirty[h] & DIRTY_SINGLES == 0 {
+                continue;
+            }
+            self.dirty[h] &= !DIRTY_SINGLES;
+            let (mut once, mut twice, mut solved) = (0u16, 0u16, 0u16);
+            for &c in &self.houses[h] {
                 let m = self.masks[c as usize];
                 twice |= once & m;
                 once |= m;
+                solved |= if m & m.wrapping_sub(1) == 0 { m } else { 0 };
             }
             if once != self.all {
                 return Err(Contradiction);
             }
-            let hidden = once & !twice;
+            // A decided cell's digit is in no other cell of the house (its
+            // peers lost it when `changed` was drained): nothing to place.
+            let hidden = once & !twice & !solved;
             if hidden == 0 {
                 continue;
             }
-            for &c in house {
+            for k in 0..self.houses[h].len() {
+                let c = self.houses[h][k];
                 let m = self.masks[c as usize];
-                let h = m & hidden;
-                if h != 0 && m != h {
-                    if h & (h - 1) != 0 {
+                let got = m & hidden;
+                if got != 0 && m != got {
+                    if got & (got - 1) != 0 {
                         return Err(Contradiction);
                     }
-                    self.masks[c as usize] = h;
+                    self.masks[c as usize] = got;
                     self.changed.push(c);
+                    self.mark(c);
                     any = true;
                 }
             }
@@ -1033,18 +1146,26 @@ fn priorities(model: &Model) -> Vec<u32> {
 /// The pairs of houses that share at least two cells, for
 /// [`VariantSolver::locked_candidates`].
 pub(crate) fn crossings(houses: &[Vec<u16>], cells: usize) -> Vec<[Vec<u16>; 3]> {
+    crossings_indexed(houses, cells)
+        .into_iter()
+        .map(|(_, _, parts)| parts)
+        .collect()
+}
+
+/// [`crossings`] with the numbers of the two houses of each.
+fn crossings_indexed(houses: &[Vec<u16>], cells: usize) -> Vec<(usize, usize, [Vec<u16>; 3])> {
     let mut out = Vec::new();
     let mut mark = vec![false; cells];
     for (i, a) in houses.iter().enumerate() {
         for &c in a {
             mark[c as usize] = true;
         }
-        for b in &houses[i + 1..] {
+        for (j, b) in houses.iter().enumerate().skip(i + 1) {
             let shared: Vec<u16> = b.iter().copied().filter(|&c| mark[c as usize]).collect();
             if shared.len() >= 2 && shared.len() < a.len() {
                 let rest_a = a.iter().copied().filter(|c| !shared.contains(c)).collect();
                 let rest_b = b.iter().copied().filter(|c| !shared.contains(c)).collect();
-                out.push([shared, rest_a, rest_b]);
+                out.push((i, j, [shared, rest_a, rest_b]));
             }
         }
         for &c in a {
