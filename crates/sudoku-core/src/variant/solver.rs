@@ -22,7 +22,8 @@
 //! may pick another cell. It picks the undecided cell with the highest
 //! conflict score per candidate: scores start from how much the rules bear
 //! on each cell and grow with each failed try there and in every cell of
-//! the rule that failed (weighted degree, `VariantSolver::conflict`); or, when a house has a
+//! the rule that failed, houses aside (weighted degree,
+//! `VariantSolver::conflict`); or, when a house has a
 //! digit in two places that scored much higher, that digit in one of them
 //! (see `VariantSolver::choose`). Every solution is checked against every
 //! rule before it is reported, so a propagator that prunes weakly can slow
@@ -329,11 +330,12 @@ struct Crossing {
 }
 
 /// Where a contradiction came from: two cells that had to differ (or one
-/// cell left empty), a house, or a propagator.
+/// cell left empty), a house (a digit with no place, or a cell with two
+/// digits that have no other place), or a propagator.
 #[derive(Clone, Copy, Debug)]
 enum Failed {
     Cells(u16, u16),
-    House(u32),
+    House,
     Prop(u32),
 }
 
@@ -802,17 +804,14 @@ impl VariantSolver {
     /// `self.failed` says.
     ///
     /// The cell tried scores one, and so does every cell of the rule the
-    /// contradiction came from ([`Failed`]): the weighted degree of
-    /// Boussemart, Hemery, Lecoutre and Sais ("Boosting systematic search
-    /// by weighting constraints", 2004), where a rule that fails gains
-    /// weight and a cell's weight is that of its rules, kept here directly
-    /// in the cells' scores. Against scoring the cell tried alone, on the
-    /// 154 puzzles of ISS's examples we read: nodes 0.77× (geometric mean),
-    /// 77 puzzles with fewer and 32 with more, I want to break free
-    /// 755,749 → 79,013, HARD_PENCILMARKS#3 3.8 M → 398 K, Hard renban 2
-    /// 1.18 M → 809 K; the largest rise Region sum lines, hard 4,151 →
-    /// 9,357. Counting only the rule's cells, or leaving out houses or the
-    /// derived sums, was measured and was worse overall.
+    /// contradiction came from ([`Failed`]; not a house): the weighted
+    /// degree of Boussemart, Hemery, Lecoutre and Sais ("Boosting
+    /// systematic search by weighting constraints", 2004), where a rule
+    /// that fails gains weight and a cell's weight is that of its rules,
+    /// kept here directly in the cells' scores. Against scoring the cell
+    /// tried alone: I want to break free 755,749 → 117,699 nodes,
+    /// HARD_PENCILMARKS#3 3.8 M → 807 K, Hard renban 2 1.18 M → 816 K
+    /// (BENCHMARKS.md, "weighted degree", for all puzzles).
     fn conflict(&mut self, cell: u16, digit: u16) {
         self.conflicts[cell as usize] += 1;
         match self.failed {
@@ -822,11 +821,11 @@ impl VariantSolver {
                     self.conflicts[b as usize] += 1;
                 }
             }
-            Failed::House(h) => {
-                for &c in &self.houses[h as usize] {
-                    self.conflicts[c as usize] += 1;
-                }
-            }
+            // Every cell is in as many houses as the others: weighting
+            // them tells the cells apart little, and on jigsaw layouts
+            // with no givens (iss-layout-363 of the shared corpus) it sent
+            // the search from 464,913 nodes to over 3 million.
+            Failed::House => {}
             Failed::Prop(p) => {
                 let (from, to) = (
                     self.prop_start[p as usize] as usize,
@@ -1141,7 +1140,7 @@ impl VariantSolver {
                 solved |= if m & m.wrapping_sub(1) == 0 { m } else { 0 };
             }
             if once != self.all {
-                self.failed = Failed::House(h as u32);
+                self.failed = Failed::House;
                 return Err(Contradiction);
             }
             // A decided cell's digit is in no other cell of the house (its
@@ -1156,7 +1155,7 @@ impl VariantSolver {
                 let got = m & hidden;
                 if got != 0 && m != got {
                     if got & (got - 1) != 0 {
-                        self.failed = Failed::House(h as u32);
+                        self.failed = Failed::House;
                         return Err(Contradiction);
                     }
                     self.masks[c as usize] = got;
