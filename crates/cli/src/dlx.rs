@@ -138,7 +138,7 @@ ENGINES:
          --trail stamped|each sets how it saves sizes for backtracking (default:
          chosen per problem; same tree and answers, only the speed differs);
          --general-walks turns off the search compiled for the problem's option
-         length (3 to 6 items; same tree and answers).
+         length (3 or 6 items; same tree and answers).
 
 EXIT CODES (the same table as 'sudoku'):
   0  complete answer: the whole search ran and found at least one solution.
@@ -215,7 +215,7 @@ pub struct Args {
     #[arg(long, value_enum)]
     pub trail: Option<TrailArg>,
     /// Cells engine: walk every option with the general loops (to the option's
-    /// spacer), even when nearly all options have one length of 3 to 6 items,
+    /// spacer), even when nearly all options have one length of 3 or 6 items,
     /// for which the engine otherwise runs a search compiled for that length.
     ///
     /// Same tree, solutions and counts either way; only the speed differs. The

@@ -415,22 +415,25 @@ impl Cells {
 
     /// Whether to use the walks compiled for one option length (default
     /// `true`). When nearly every option of the problem (all but at most
-    /// one in 16) has the same number of items, 3 to 6, the options of
-    /// that length `L` are laid out first at a stride of `L + 1` nodes (the
-    /// others after them, in the general layout), and the walks over an
-    /// option of that length, when hiding it and when trying it, are
-    /// unrolled loops of `L - 1` turns that find each node by arithmetic
-    /// (`first + (k + d) mod L` from the node's place `k` in its option)
-    /// instead of loops that stop at the option's spacer, whose exits a
-    /// processor mispredicts. The search is compiled for each such length;
-    /// it is used with MRV and pruning when mems are not counted, and the
-    /// general walks otherwise. Same tree, same solutions in the same
-    /// order, same counts; only the speed differs. Turning it off keeps
-    /// the layout and uses the general walks.
+    /// one in 16) has the same number of items, 3 or 6, the options of
+    /// that length `L` are laid out first, each at a stride of a power of
+    /// two nodes (its nodes, its spacer and copies of the spacer: 4 nodes
+    /// for 3 items, 8 for 6; the others after them, in the general
+    /// layout), and the walks over an option of that length, when hiding
+    /// it and when trying it, are unrolled loops of `L - 1` turns that find
+    /// each node by arithmetic (`first + (k + d) mod L`, from the node's
+    /// place `k` in its option, a mask of its index) instead of loops that
+    /// stop at the option's spacer, whose exits a processor mispredicts.
+    /// The search is compiled for each such length; it is used with MRV
+    /// and pruning when mems are not counted, and the general walks
+    /// otherwise. Same tree, same solutions in the same order, same
+    /// counts; only the speed differs. Turning it off keeps the layout and
+    /// uses the general walks.
     ///
-    /// Queens have options of 4 items (3 in the corners), Langford pairs 3,
-    /// pentominoes 6, the Sudoku's XCC 5 (the option imposing the givens
-    /// is longer).
+    /// Langford pairs have options of 3 items, pentominoes 6 (measured
+    /// 0.85x and 0.84x the time of the general walks); queens (4) and the
+    /// Sudoku's XCC (5) measured slower with walks of their length
+    /// (1.05x, 1.03x), so those lengths have none.
     pub fn set_fixed_walks(&mut self, on: bool) {
         self.fixed_walks = on;
     }
@@ -441,7 +444,7 @@ impl Cells {
         self.fixed_walks
     }
 
-    /// The option length the problem's walks are compiled for (3 to 6), if
+    /// The option length the problem's walks are compiled for (3 or 6), if
     /// any: see [`set_fixed_walks`](Self::set_fixed_walks).
     pub fn fixed_length(&self) -> Option<u32> {
         (self.sets.fixed != 0).then_some(self.sets.fixed)
@@ -617,8 +620,6 @@ impl Cells {
         if P && !M && mrv && self.fixed_walks {
             return match self.sets.fixed {
                 3 => self.drive_fixed::<FILL, P, E, 3>(limits, visit),
-                4 => self.drive_fixed::<FILL, P, E, 4>(limits, visit),
-                5 => self.drive_fixed::<FILL, P, E, 5>(limits, visit),
                 6 => self.drive_fixed::<FILL, P, E, 6>(limits, visit),
                 _ => self.drive_general::<FILL, P, M, E>(mrv, limits, visit),
             };
@@ -650,15 +651,21 @@ impl Cells {
         visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
     ) -> StopReason {
         match (self.sets.coloured, mrv, self.sets.track) {
-            (false, true, false) => self.drive::<FILL, false, true, false, P, M, E, 0>(limits, visit),
+            (false, true, false) => {
+                self.drive::<FILL, false, true, false, P, M, E, 0>(limits, visit)
+            }
             (false, true, true) => self.drive::<FILL, false, true, true, P, M, E, 0>(limits, visit),
             (false, false, false) => {
                 self.drive::<FILL, false, false, false, P, M, E, 0>(limits, visit)
             }
-            (false, false, true) => self.drive::<FILL, false, false, true, P, M, E, 0>(limits, visit),
+            (false, false, true) => {
+                self.drive::<FILL, false, false, true, P, M, E, 0>(limits, visit)
+            }
             (true, true, false) => self.drive::<FILL, true, true, false, P, M, E, 0>(limits, visit),
             (true, true, true) => self.drive::<FILL, true, true, true, P, M, E, 0>(limits, visit),
-            (true, false, false) => self.drive::<FILL, true, false, false, P, M, E, 0>(limits, visit),
+            (true, false, false) => {
+                self.drive::<FILL, true, false, false, P, M, E, 0>(limits, visit)
+            }
             (true, false, true) => self.drive::<FILL, true, false, true, P, M, E, 0>(limits, visit),
         }
     }

@@ -26,7 +26,12 @@ pub(crate) const NONE: u32 = u32::MAX;
 /// The option lengths that have a walk of their own (see [`Sets::fixed`]):
 /// a problem whose options nearly all have one of these lengths lays them
 /// out at a fixed stride, and the search is compiled for that length.
-pub(crate) const FIXED_LENGTHS: [u32; 4] = [3, 4, 5, 6];
+///
+/// Measured on the xc bench (2026-11-23, BENCHMARKS.md): length 3
+/// (Langford pairs) 0.85x the general walks' time and 6 (pentominoes)
+/// 0.84x, but 4 (queens) 1.05x and 5 (the Sudoku XCC instance) 1.03x, so
+/// those two keep the general walks.
+pub(crate) const FIXED_LENGTHS: [u32; 2] = [3, 6];
 
 /// The `item` field of a spacer node has this bit set; the other bits are
 /// the index of the option the spacer ends.
@@ -72,7 +77,8 @@ struct ItemRec {
 ///
 /// 1. *Nodes.* `nodes` is a run of options, each some *option nodes*
 ///    (`item < n`, no `SPACER` bit) followed by a spacer (`SPACER` bit set)
-///    whose `loc` is the option's first node. So an option node `x` has
+///    whose `loc` is the option's first node (and, at a fixed stride,
+///    copies of the spacer: invariant 6). So an option node `x` has
 ///    `x + 1 < nodes.len()`, and walking right from it meets only nodes of
 ///    its option up to the spacer. Only `load` writes `item` and the
 ///    spacers' `loc`.
@@ -98,10 +104,12 @@ struct ItemRec {
 ///    sets it; only `restore`, between steps, clears it), so the room
 ///    never runs out.
 /// 6. *Fixed stride.* When `fixed` is `L > 0`, `fixed_end <= nodes.len()`
-///    is a multiple of `L + 1` and every node `y < fixed_end` belongs to an
-///    option of exactly `L` option nodes starting at `y - y % (L + 1)`,
-///    whose spacer is at `y - y % (L + 1) + L`. (Only `load` lays the
-///    nodes out; `fixed` and `fixed_end` are never written after it.)
+///    is a multiple of `S = stride(L)` and every node `y < fixed_end`
+///    belongs to a run of `S` nodes starting at `y - y % S` (a power of
+///    two: `y & !(S - 1)`): an option of exactly `L` option nodes, its
+///    spacer, and copies of the spacer (same `item` and `loc`). (Only
+///    `load` lays the nodes out; `fixed` and `fixed_end` are never written
+///    after it.)
 #[derive(Clone, Debug)]
 pub(crate) struct Sets {
     nodes: Vec<Node>,
@@ -136,10 +144,10 @@ pub(crate) struct Sets {
     /// The common length `L` of the options laid out at a fixed stride
     /// (one of [`FIXED_LENGTHS`]), or 0. When it is not 0, the nodes below
     /// [`fixed_end`](Self::fixed_end) are options of exactly `L` option
-    /// nodes and a spacer each (option after option, `L + 1` nodes apart),
-    /// so that the option of a node `y` there starts at `y - y % (L + 1)`
-    /// and a walk over it has a trip count known before any node is read;
-    /// the options of other lengths follow them.
+    /// nodes, a spacer and copies of it each, [`stride`]`(L)` nodes apart
+    /// (a power of two), so that the option of a node `y` there starts at
+    /// `y & !(stride - 1)` and a walk over it has a trip count known before
+    /// any node is read; the options of other lengths follow them.
     pub fixed: u32,
     /// The end of the options of length [`fixed`](Self::fixed) (0 when it
     /// is 0).
@@ -250,15 +258,21 @@ impl Loader {
     }
 }
 
-/// Lay the options of one length out first, at a fixed stride, when
-/// nearly all options have that length and it is one of [`FIXED_LENGTHS`]
-/// (at most one option in 16 of another length): returns the length (0
-/// for none), the end of those options in `nodes`, and whether any option
-/// moved. The options keep their indices (in their spacers) and their
+/// The stride of options of `len` nodes laid out at a fixed stride: the
+/// option's nodes, its spacer, and copies of the spacer up to a power of
+/// two, so that a node's place in its option is a mask of its index.
+pub(crate) const fn stride(len: u32) -> u32 {
+    (len + 1).next_power_of_two()
+}
+
+/// Lay the options of one length out first, at a fixed stride
+/// ([`stride`]), when nearly all options have that length and it is one
+/// of [`FIXED_LENGTHS`] (at most one option in 16 of another length):
+/// returns the length (0 for none) and the end of those options in
+/// `nodes`. The options keep their indices (in their spacers) and their
 /// order within each of the two groups; the others follow, in order.
-/// `colour` (empty or a colour per node) moves with the nodes. Moving
-/// takes room for the options of other lengths only.
-fn lay_out_fixed(nodes: &mut [Node], colour: &mut [u32]) -> (u32, u32, bool) {
+/// `colour` (empty or a colour per node) moves with the nodes.
+fn lay_out_fixed(nodes: &mut Vec<Node>, colour: &mut Vec<u32>) -> (u32, u32) {
     let mut count = [0usize; FIXED_LENGTHS.len()];
     let mut options = 0usize;
     let mut first = 0u32;
@@ -272,48 +286,55 @@ fn lay_out_fixed(nodes: &mut [Node], colour: &mut [u32]) -> (u32, u32, bool) {
             first = x as u32 + 1;
         }
     }
-    let Some((k, &most)) = count.iter().enumerate().max_by_key(|&(k, &c)| (c, usize::MAX - k))
+    let Some((k, &most)) = count
+        .iter()
+        .enumerate()
+        .max_by_key(|&(k, &c)| (c, usize::MAX - k))
     else {
-        return (0, 0, false);
+        return (0, 0);
     };
     if most == 0 || (options - most) * 16 > options {
-        return (0, 0, false);
+        return (0, 0);
     }
-    let len = FIXED_LENGTHS[k];
+    let len = FIXED_LENGTHS[k] as usize;
+    let step = stride(len as u32) as usize;
     let coloured = !colour.is_empty();
-    // the options of length `len` slide down over the others, which wait
-    // in `rest` (nodes and colours)
-    let mut rest: Vec<(Node, u32)> = Vec::new();
-    let (mut to, mut from) = (0usize, 0usize);
-    for x in 0..nodes.len() {
-        if nodes[x].item & SPACER == 0 {
-            continue;
-        }
-        if x - from == len as usize {
-            nodes.copy_within(from..=x, to);
-            if coloured {
-                colour.copy_within(from..=x, to);
+    let total = most * step + (nodes.len() - most * (len + 1));
+    let mut out = Vec::with_capacity(total);
+    let mut out_colour = Vec::with_capacity(if coloured { total } else { 0 });
+    // the options of length `len` first, then the others
+    for pass in [true, false] {
+        let mut from = 0;
+        for x in 0..nodes.len() {
+            if nodes[x].item & SPACER == 0 {
+                continue;
             }
-            nodes[to + len as usize].loc = to as u32;
-            to += len as usize + 1;
-        } else {
-            rest.extend((from..=x).map(|y| (nodes[y], if coloured { colour[y] } else { 0 })));
+            if (x - from == len) == pass {
+                let at = out.len() as u32;
+                out.extend_from_slice(&nodes[from..=x]);
+                if coloured {
+                    out_colour.extend_from_slice(&colour[from..=x]);
+                }
+                let spacer = Node {
+                    item: nodes[x].item,
+                    loc: at,
+                };
+                *out.last_mut().expect("a spacer") = spacer;
+                if pass {
+                    // copies of the spacer up to the stride
+                    out.resize(at as usize + step, spacer);
+                    if coloured {
+                        out_colour.resize(at as usize + step, 0);
+                    }
+                }
+            }
+            from = x + 1;
         }
-        from = x + 1;
     }
-    let fixed_end = to as u32;
-    let mut start = to;
-    for (y, &(nd, c)) in rest.iter().enumerate() {
-        nodes[to + y] = nd;
-        if coloured {
-            colour[to + y] = c;
-        }
-        if nd.item & SPACER != 0 {
-            nodes[to + y].loc = start as u32;
-            start = to + y + 1;
-        }
-    }
-    (len, fixed_end, !rest.is_empty())
+    let fixed_end = (most * step) as u32;
+    *nodes = out;
+    *colour = out_colour;
+    (len as u32, fixed_end)
 }
 
 impl Sets {
@@ -343,7 +364,7 @@ impl Sets {
         n1: usize,
         seed: Option<u64>,
     ) -> Sets {
-        let (fixed, fixed_end, moved) = lay_out_fixed(&mut nodes, &mut colour);
+        let (fixed, fixed_end) = lay_out_fixed(&mut nodes, &mut colour);
         let n = size.len();
         let coloured = !colour.is_empty();
         let mut base = Vec::with_capacity(n);
@@ -367,9 +388,16 @@ impl Sets {
             }
             x
         };
-        // each option's first node, by the option's index
+        // each option's first node, by the option's index (the spacers
+        // of the options at a fixed stride have copies)
         let first_nodes = |nodes: &[Node]| {
-            let mut first = vec![0u32; nodes.iter().filter(|nd| nd.item & SPACER != 0).count()];
+            let options = nodes
+                .iter()
+                .filter(|nd| nd.item & SPACER != 0)
+                .map(|nd| (nd.item & !SPACER) + 1)
+                .max()
+                .unwrap_or(0);
+            let mut first = vec![0u32; options as usize];
             for nd in nodes.iter().filter(|nd| nd.item & SPACER != 0) {
                 first[(nd.item & !SPACER) as usize] = nd.loc;
             }
@@ -387,7 +415,7 @@ impl Sets {
             for &k in &order {
                 enter(first_node[k as usize], &mut nodes);
             }
-        } else if moved {
+        } else if fixed != 0 {
             // in the options' order (the sets list the options as they
             // came, wherever the layout put them)
             for x in first_nodes(&nodes) {
@@ -761,8 +789,7 @@ impl Sets {
         // order of the general walk (right of `x`, round to its start), in
         // unrolled loops
         let fixed = L > 0 && x < self.fixed_end;
-        let stride = L as u32 + 1;
-        let k = if fixed { x % stride } else { 0 };
+        let k = if fixed { x & (stride(L as u32) - 1) } else { 0 };
         let first = x - k;
         let at = |d: u32| {
             let mut at = k + d;
@@ -1053,8 +1080,7 @@ impl Hot<'_> {
             // the other `L - 1` nodes in the same order as below (right of
             // `y`, then from the start up to `y`), by arithmetic, each
             // place a select rather than a branch, in an unrolled loop
-            let stride = L as u32 + 1;
-            let k = y % stride;
+            let k = y & (stride(L as u32) - 1);
             let first = y - k;
             if M {
                 self.mems += 1;
@@ -1238,7 +1264,10 @@ mod tests {
         let mut first = 0;
         for (x, nd) in s.nodes.iter().enumerate() {
             if nd.item & SPACER != 0 {
-                assert_eq!(nd.loc as usize, first, "spacer {x}");
+                // a spacer, or a copy of the one before it (invariant 6)
+                if x == 0 || s.nodes[x - 1].item != nd.item {
+                    assert_eq!(nd.loc as usize, first, "spacer {x}");
+                }
                 first = x + 1;
             } else {
                 cap[nd.item as usize] += 1;
@@ -1248,13 +1277,18 @@ mod tests {
         if s.fixed == 0 {
             assert_eq!(s.fixed_end, 0);
         }
-        let stride = s.fixed as usize + 1;
-        assert_eq!(s.fixed_end as usize % stride, 0);
+        let step = stride(s.fixed) as usize;
+        assert_eq!(s.fixed_end as usize % step, 0);
         for y in 0..s.fixed_end as usize {
-            let start = y - y % stride;
-            let spacer = s.nodes[start + stride - 1];
+            let start = y & !(step - 1);
+            let spacer = s.nodes[start + s.fixed as usize];
             assert!(spacer.item & SPACER != 0 && spacer.loc as usize == start);
-            assert_eq!(y == start + stride - 1, s.nodes[y].item & SPACER != 0);
+            let k = y - start;
+            if k < s.fixed as usize {
+                assert_eq!(s.nodes[y].item & SPACER, 0);
+            } else {
+                assert_eq!((s.nodes[y].item, s.nodes[y].loc), (spacer.item, spacer.loc));
+            }
         }
         for nd in s.nodes.iter().filter(|nd| nd.item & SPACER == 0) {
             assert!(nd.loc < cap[nd.item as usize]);
@@ -1321,6 +1355,7 @@ mod tests {
         assert_eq!(s.option_of(0), 0);
         assert_eq!(s.option_of(4), 2);
         assert_eq!(s.option_of(17 * 4), 1);
+        assert_eq!(s.nodes.len(), 17 * 4 + 3);
         // item `a` (0): options 0, 2 (k = 0) and 7 (k = 5) first, in order
         let a: Vec<u32> = (0..3).map(|k| s.option_of(s.set[k])).collect();
         assert_eq!(a, [0, 2, 7]);
