@@ -49,6 +49,13 @@
 //! every node, so that a dead end or a forced move is the first bit set in
 //! a few words, found without scanning every item.
 //!
+//! When nearly every option has 3 or 6 items (Langford pairs,
+//! pentominoes), those options are laid out at a power-of-two stride and
+//! the search is compiled for that length: the walks over an option, when
+//! hiding it and when trying it, are unrolled loops that find its nodes by
+//! arithmetic instead of loops that stop at its spacer
+//! ([`Cells::set_fixed_walks`]).
+//!
 //! Hiding an option removes its nodes from their items' sets without
 //! checking whether each item is still active: an option in the active
 //! part of an active item's set is "live", a live option's primary items are all

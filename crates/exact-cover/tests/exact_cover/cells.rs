@@ -546,7 +546,10 @@ fn fixed_problem(
 
 /// Random options of `len` distinct items among `np + ns` (colours 0-2 on
 /// secondary items), and up to two of other lengths.
-fn fixed_options() -> impl Strategy<Value = (usize, usize, usize, Vec<Vec<(u32, u32)>>)> {
+/// An option: (item, colour) pairs.
+type Opt = Vec<(u32, u32)>;
+
+fn fixed_options() -> impl Strategy<Value = (usize, usize, usize, Vec<Opt>)> {
     (
         prop::sample::select(vec![3usize, 3, 6, 6, 4, 5]),
         0usize..=4,
