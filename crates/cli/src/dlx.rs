@@ -136,7 +136,9 @@ ENGINES:
          that leaves a primary item with no option (a smaller tree: fewer nodes);
          --no-prune searches the links engine's (DLX1's) tree instead.
          --trail stamped|each sets how it saves sizes for backtracking (default:
-         chosen per problem; same tree and answers, only the speed differs).
+         chosen per problem; same tree and answers, only the speed differs);
+         --general-walks turns off the search compiled for the problem's option
+         length (3 or 6 items; same tree and answers).
 
 EXIT CODES (the same table as 'sudoku'):
   0  complete answer: the whole search ran and found at least one solution.
@@ -212,6 +214,14 @@ pub struct Args {
     /// links engine ignores this flag.
     #[arg(long, value_enum)]
     pub trail: Option<TrailArg>,
+    /// Cells engine: walk every option with the general loops (to the option's
+    /// spacer), even when nearly all options have one length of 3 or 6 items,
+    /// for which the engine otherwise runs a search compiled for that length.
+    ///
+    /// Same tree, solutions and counts either way; only the speed differs. The
+    /// links engine ignores this flag.
+    #[arg(long)]
+    pub general_walks: bool,
     /// Cells engine: count mems, memory accesses as Knuth's programs count them
     /// (his cost measure), shown by --stats and in the JSON summary.
     ///
@@ -668,6 +678,7 @@ pub fn configure(args: &Args, load: Load, source: &str) -> anyhow::Result<Plan> 
                 Some(TrailArg::Each) => cells.set_trail(exact_cover::TrailStyle::EachRemoval),
                 None => {}
             }
+            cells.set_fixed_walks(!args.general_walks);
             Engine::Cells(cells)
         }
         other => other,
@@ -1146,9 +1157,10 @@ fn memo_run(args: &Args, input: &mut Input) -> anyhow::Result<ExitCode> {
         || args.no_prune
         || args.mems
         || args.trail.is_some()
+        || args.general_walks
     {
         anyhow::bail!(
-            "memoised search (--memo, --zdd, --sample, --best) adds up subproblems: leave out --limit, --engine, --no-prune, --trail and --mems"
+            "memoised search (--memo, --zdd, --sample, --best) adds up subproblems: leave out --limit, --engine, --no-prune, --trail, --general-walks and --mems"
         );
     }
     if args.every.is_some() || args.max_level.is_some() || args.verbose > 0 {

@@ -23,6 +23,16 @@ pub(crate) const TRACK_ITEMS: usize = 128;
 /// "No node".
 pub(crate) const NONE: u32 = u32::MAX;
 
+/// The option lengths that have a walk of their own (see [`Sets::fixed`]):
+/// a problem whose options nearly all have one of these lengths lays them
+/// out at a fixed stride, and the search is compiled for that length.
+///
+/// Measured on the xc bench (2026-11-23, BENCHMARKS.md): length 3
+/// (Langford pairs) 0.85x the general walks' time and 6 (pentominoes)
+/// 0.84x, but 4 (queens) 1.05x and 5 (the Sudoku XCC instance) 1.03x, so
+/// those two keep the general walks.
+pub(crate) const FIXED_LENGTHS: [u32; 2] = [3, 6];
+
 /// The `item` field of a spacer node has this bit set; the other bits are
 /// the index of the option the spacer ends.
 const SPACER: u32 = 1 << 31;
@@ -67,7 +77,8 @@ struct ItemRec {
 ///
 /// 1. *Nodes.* `nodes` is a run of options, each some *option nodes*
 ///    (`item < n`, no `SPACER` bit) followed by a spacer (`SPACER` bit set)
-///    whose `loc` is the option's first node. So an option node `x` has
+///    whose `loc` is the option's first node (and, at a fixed stride,
+///    copies of the spacer: invariant 6). So an option node `x` has
 ///    `x + 1 < nodes.len()`, and walking right from it meets only nodes of
 ///    its option up to the spacer. Only `load` writes `item` and the
 ///    spacers' `loc`.
@@ -92,6 +103,13 @@ struct ItemRec {
 ///    (`Hot::purify` only when the item's `purified` mark is 0, and then
 ///    sets it; only `restore`, between steps, clears it), so the room
 ///    never runs out.
+/// 6. *Fixed stride.* When `fixed` is `L > 0`, `fixed_end <= nodes.len()`
+///    is a multiple of `S = stride(L)` and every node `y < fixed_end`
+///    belongs to a run of `S` nodes starting at `y - y % S` (a power of
+///    two: `y & !(S - 1)`): an option of exactly `L` option nodes, its
+///    spacer, and copies of the spacer (same `item` and `loc`). (Only
+///    `load` lays the nodes out; `fixed` and `fixed_end` are never written
+///    after it.)
 #[derive(Clone, Debug)]
 pub(crate) struct Sets {
     nodes: Vec<Node>,
@@ -123,6 +141,17 @@ pub(crate) struct Sets {
     active: Vec<u64>,
     /// Number of primary items.
     n1: u32,
+    /// The common length `L` of the options laid out at a fixed stride
+    /// (one of [`FIXED_LENGTHS`]), or 0. When it is not 0, the nodes below
+    /// [`fixed_end`](Self::fixed_end) are options of exactly `L` option
+    /// nodes, a spacer and copies of it each, [`stride`]`(L)` nodes apart
+    /// (a power of two), so that the option of a node `y` there starts at
+    /// `y & !(stride - 1)` and a walk over it has a trip count known before
+    /// any node is read; the options of other lengths follow them.
+    pub fixed: u32,
+    /// The end of the options of length [`fixed`](Self::fixed) (0 when it
+    /// is 0).
+    fixed_end: u32,
     /// (item, old size) pairs, or (`PURIFIED | item`, 0).
     trail: Vec<(u32, u32)>,
     /// Current step, for `stamp`.
@@ -229,6 +258,85 @@ impl Loader {
     }
 }
 
+/// The stride of options of `len` nodes laid out at a fixed stride: the
+/// option's nodes, its spacer, and copies of the spacer up to a power of
+/// two, so that a node's place in its option is a mask of its index.
+pub(crate) const fn stride(len: u32) -> u32 {
+    (len + 1).next_power_of_two()
+}
+
+/// Lay the options of one length out first, at a fixed stride
+/// ([`stride`]), when nearly all options have that length and it is one
+/// of [`FIXED_LENGTHS`] (at most one option in 16 of another length):
+/// returns the length (0 for none) and the end of those options in
+/// `nodes`. The options keep their indices (in their spacers) and their
+/// order within each of the two groups; the others follow, in order.
+/// `colour` (empty or a colour per node) moves with the nodes.
+fn lay_out_fixed(nodes: &mut Vec<Node>, colour: &mut Vec<u32>) -> (u32, u32) {
+    let mut count = [0usize; FIXED_LENGTHS.len()];
+    let mut options = 0usize;
+    let mut first = 0u32;
+    for (x, nd) in nodes.iter().enumerate() {
+        if nd.item & SPACER != 0 {
+            let len = x as u32 - first;
+            if let Some(k) = FIXED_LENGTHS.iter().position(|&l| l == len) {
+                count[k] += 1;
+            }
+            options += 1;
+            first = x as u32 + 1;
+        }
+    }
+    let Some((k, &most)) = count
+        .iter()
+        .enumerate()
+        .max_by_key(|&(k, &c)| (c, usize::MAX - k))
+    else {
+        return (0, 0);
+    };
+    if most == 0 || (options - most) * 16 > options {
+        return (0, 0);
+    }
+    let len = FIXED_LENGTHS[k] as usize;
+    let step = stride(len as u32) as usize;
+    let coloured = !colour.is_empty();
+    let total = most * step + (nodes.len() - most * (len + 1));
+    let mut out = Vec::with_capacity(total);
+    let mut out_colour = Vec::with_capacity(if coloured { total } else { 0 });
+    // the options of length `len` first, then the others
+    for pass in [true, false] {
+        let mut from = 0;
+        for x in 0..nodes.len() {
+            if nodes[x].item & SPACER == 0 {
+                continue;
+            }
+            if (x - from == len) == pass {
+                let at = out.len() as u32;
+                out.extend_from_slice(&nodes[from..=x]);
+                if coloured {
+                    out_colour.extend_from_slice(&colour[from..=x]);
+                }
+                let spacer = Node {
+                    item: nodes[x].item,
+                    loc: at,
+                };
+                *out.last_mut().expect("a spacer") = spacer;
+                if pass {
+                    // copies of the spacer up to the stride
+                    out.resize(at as usize + step, spacer);
+                    if coloured {
+                        out_colour.resize(at as usize + step, 0);
+                    }
+                }
+            }
+            from = x + 1;
+        }
+    }
+    let fixed_end = (most * step) as u32;
+    *nodes = out;
+    *colour = out_colour;
+    (len as u32, fixed_end)
+}
+
 impl Sets {
     /// Lay out `p`. With a seed, each item's set starts in a random order
     /// (the options are entered in a shuffled order).
@@ -251,11 +359,12 @@ impl Sets {
     /// their colours if any, and `n1` primary items): lay out the sets.
     fn from_nodes(
         mut nodes: Vec<Node>,
-        colour: Vec<u32>,
+        mut colour: Vec<u32>,
         size: Vec<u32>,
         n1: usize,
         seed: Option<u64>,
     ) -> Sets {
+        let (fixed, fixed_end) = lay_out_fixed(&mut nodes, &mut colour);
         let n = size.len();
         let coloured = !colour.is_empty();
         let mut base = Vec::with_capacity(n);
@@ -279,13 +388,24 @@ impl Sets {
             }
             x
         };
-        if let Some(seed) = seed {
-            // the options in a shuffled order
-            let first_node: Vec<u32> = nodes
+        // each option's first node, by the option's index (the spacers
+        // of the options at a fixed stride have copies)
+        let first_nodes = |nodes: &[Node]| {
+            let options = nodes
                 .iter()
                 .filter(|nd| nd.item & SPACER != 0)
-                .map(|nd| nd.loc)
-                .collect();
+                .map(|nd| (nd.item & !SPACER) + 1)
+                .max()
+                .unwrap_or(0);
+            let mut first = vec![0u32; options as usize];
+            for nd in nodes.iter().filter(|nd| nd.item & SPACER != 0) {
+                first[(nd.item & !SPACER) as usize] = nd.loc;
+            }
+            first
+        };
+        if let Some(seed) = seed {
+            // the options in a shuffled order
+            let first_node = first_nodes(&nodes);
             let mut order: Vec<u32> = (0..first_node.len() as u32).collect();
             let mut rng = crate::SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
             for k in (1..order.len()).rev() {
@@ -294,6 +414,12 @@ impl Sets {
             }
             for &k in &order {
                 enter(first_node[k as usize], &mut nodes);
+            }
+        } else if fixed != 0 {
+            // in the options' order (the sets list the options as they
+            // came, wherever the layout put them)
+            for x in first_nodes(&nodes) {
+                enter(x, &mut nodes);
             }
         } else {
             // in order: no table of first nodes or order is needed (less
@@ -337,6 +463,8 @@ impl Sets {
             zero,
             active,
             n1: n1 as u32,
+            fixed,
+            fixed_end,
             trail: Vec::new(),
             epoch: 1,
             coloured,
@@ -543,6 +671,7 @@ impl Sets {
             small: &mut self.small,
             zero: &mut self.zero,
             ppos: &self.ppos,
+            fixed_end: self.fixed_end,
             watch: if check { self.np } else { 0 },
             dead: false,
             epoch: self.epoch,
@@ -573,10 +702,17 @@ impl Sets {
     /// every other item and make it inactive. Its own set stays as it is,
     /// so the options can be tried from it in turn.
     #[inline]
-    pub fn cover_chosen<const T: bool, const M: bool, const E: bool>(&mut self, i: u32) {
+    ///
+    /// `L`: [`fixed`](Self::fixed), or 0 for the general walks (always
+    /// right).
+    pub fn cover_chosen<const T: bool, const M: bool, const E: bool, const L: usize>(
+        &mut self,
+        i: u32,
+    ) {
+        debug_assert!(L == 0 || L as u32 == self.fixed);
         self.new_step::<E>();
         let mut hot = self.hot(false);
-        hot.hide_all::<T, false, M, E>(i, NONE);
+        hot.hide_all::<T, false, M, E, L>(i, NONE);
         let (updates, mems) = (hot.updates, hot.mems);
         self.updates += updates;
         if M {
@@ -617,13 +753,15 @@ impl Sets {
         const P: bool,
         const M: bool,
         const E: bool,
+        const L: usize,
     >(
         &mut self,
         x: u32,
     ) -> bool {
+        debug_assert!(L == 0 || L as u32 == self.fixed);
         // the mems are added up in a local (a register), not in `self`
         let mut mems = 0;
-        let live = self.apply_counting::<COLOURED, T, P, M, E>(x, &mut mems);
+        let live = self.apply_counting::<COLOURED, T, P, M, E, L>(x, &mut mems);
         if M {
             self.mems += mems;
         }
@@ -638,33 +776,59 @@ impl Sets {
         const P: bool,
         const M: bool,
         const E: bool,
+        const L: usize,
     >(
         &mut self,
         x: u32,
         mems: &mut u64,
     ) -> bool {
         self.new_step::<E>();
+        let n1 = self.n1;
+        // an option of `L` nodes at a fixed stride ([`Sets::fixed`]): its
+        // other nodes are `first + (k + d) mod L` for `d` in `1..L`, the
+        // order of the general walk (right of `x`, round to its start), in
+        // unrolled loops
+        let fixed = L > 0 && x < self.fixed_end;
+        let k = if fixed { x & (stride(L as u32) - 1) } else { 0 };
+        let first = x - k;
+        let at = |d: u32| {
+            let mut at = k + d;
+            if at >= L as u32 {
+                at -= L as u32;
+            }
+            first + at
+        };
         // every primary item of the option inactive first (with `P`, so
         // that covering them watches only the items still to cover; without
         // it the order does not matter, as nothing reads the positions)
-        let mut w = x + 1;
-        loop {
-            *mems += 1;
-            let nd = self.nodes[w as usize];
-            if nd.item & SPACER != 0 {
-                w = nd.loc;
-                continue;
+        if fixed {
+            for d in 1..L as u32 {
+                *mems += 1;
+                let nd = self.nodes[at(d) as usize];
+                if nd.item < n1 {
+                    *mems += 6;
+                    self.deactivate::<T>(nd.item);
+                }
             }
-            if w == x {
-                break;
+        } else {
+            let mut w = x + 1;
+            loop {
+                *mems += 1;
+                let nd = self.nodes[w as usize];
+                if nd.item & SPACER != 0 {
+                    w = nd.loc;
+                    continue;
+                }
+                if w == x {
+                    break;
+                }
+                if nd.item < n1 {
+                    *mems += 6;
+                    self.deactivate::<T>(nd.item);
+                }
+                w += 1;
             }
-            if nd.item < self.n1 {
-                *mems += 6;
-                self.deactivate::<T>(nd.item);
-            }
-            w += 1;
         }
-        let n1 = self.n1;
         // one borrow of the arrays for the whole option (field by field, not `hot()`: `colour` is read beside it)
         let mut hot = Hot {
             nodes: &mut self.nodes,
@@ -674,6 +838,7 @@ impl Sets {
             small: &mut self.small,
             zero: &mut self.zero,
             ppos: &self.ppos,
+            fixed_end: self.fixed_end,
             watch: if P { self.np } else { 0 },
             dead: false,
             epoch: self.epoch,
@@ -681,39 +846,37 @@ impl Sets {
             mems: 0,
         };
         let colour = &self.colour[..];
-        let mut w = x + 1;
-        let live = loop {
-            *mems += 1;
-            let nd = hot.nodes[w as usize];
-            if nd.item & SPACER != 0 {
-                w = nd.loc;
-                continue;
-            }
-            if w == x {
-                break true;
-            }
-            let j = nd.item;
-            if !COLOURED || j < n1 {
-                // a primary item, or (without colours) a secondary one: the
-                // option is still live, so no other option has used j
-                hot.hide_all::<T, P, M, E>(j, w);
-            } else if hot.items[j as usize].purified == 0 {
-                // the purified mark read, and the node's colour
-                *mems += 2;
-                let c = colour[w as usize];
-                if c == 0 {
-                    hot.hide_all::<T, P, M, E>(j, w);
-                } else {
-                    hot.purify::<T, P, M, E>(j, c, colour);
-                }
-            } else {
-                // the purified mark read
+        let live = if fixed {
+            let mut live = true;
+            for d in 1..L as u32 {
                 *mems += 1;
+                let w = at(d);
+                let j = hot.nodes[w as usize].item;
+                hot.cover_item::<COLOURED, T, P, M, E, L>(j, w, n1, colour, mems);
+                if P && hot.dead {
+                    live = false;
+                    break;
+                }
             }
-            if P && hot.dead {
-                break false;
+            live
+        } else {
+            let mut w = x + 1;
+            loop {
+                *mems += 1;
+                let nd = hot.nodes[w as usize];
+                if nd.item & SPACER != 0 {
+                    w = nd.loc;
+                    continue;
+                }
+                if w == x {
+                    break true;
+                }
+                hot.cover_item::<COLOURED, T, P, M, E, L>(nd.item, w, n1, colour, mems);
+                if P && hot.dead {
+                    break false;
+                }
+                w += 1;
             }
-            w += 1;
         };
         self.updates += hot.updates;
         *mems += hot.mems;
@@ -736,6 +899,8 @@ struct Hot<'a> {
     /// secondary items), and how many are active while the step watches
     /// for dead ends (0 when it does not).
     ppos: &'a [u32],
+    /// [`Sets::fixed_end`].
+    fixed_end: u32,
     watch: u32,
     /// Set when a removal left an active primary item with no option (only
     /// while watching).
@@ -906,10 +1071,35 @@ impl Hot<'_> {
     ///
     /// `y` is an option node.
     #[inline(always)]
-    unsafe fn hide<const T: bool, const P: bool, const M: bool, const E: bool>(
+    unsafe fn hide<const T: bool, const P: bool, const M: bool, const E: bool, const L: usize>(
         &mut self,
         y: u32,
     ) -> u64 {
+        if L > 0 && y < self.fixed_end {
+            // an option of `L` nodes at a fixed stride ([`Sets::fixed`]):
+            // the other `L - 1` nodes in the same order as below (right of
+            // `y`, then from the start up to `y`), by arithmetic, each
+            // place a select rather than a branch, in an unrolled loop
+            let k = y & (stride(L as u32) - 1);
+            let first = y - k;
+            if M {
+                self.mems += 1;
+            }
+            for d in 1..L as u32 {
+                let mut at = k + d;
+                if at >= L as u32 {
+                    at -= L as u32;
+                }
+                let w = first + at;
+                // SAFETY: `w` is a node of `y`'s option (invariant 6), an
+                // option node (not its spacer, at `first + L`).
+                unsafe {
+                    let nd = self.node(w);
+                    self.remove::<T, P, M, E>(w, nd);
+                }
+            }
+            return L as u64 - 1;
+        }
         // right of `y` up to the spacer, then from the option's start to
         // `y`: by invariant 1, every `w` below is a node of `y`'s option,
         // an option node where it has no `SPACER` bit
@@ -944,10 +1134,50 @@ impl Hot<'_> {
         n
     }
 
+    /// Cover item `j` of option node `w` of the option being applied: a
+    /// primary item, or (without colours) a secondary one, loses every
+    /// other option; a coloured secondary item is purified (nothing when
+    /// it is purified already). Adds the mems of the marks and colours read
+    /// to `mems`.
+    #[inline(always)]
+    fn cover_item<
+        const COLOURED: bool,
+        const T: bool,
+        const P: bool,
+        const M: bool,
+        const E: bool,
+        const L: usize,
+    >(
+        &mut self,
+        j: u32,
+        w: u32,
+        n1: u32,
+        colour: &[u32],
+        mems: &mut u64,
+    ) {
+        if !COLOURED || j < n1 {
+            // a primary item, or (without colours) a secondary one: the
+            // option is still live, so no other option has used j
+            self.hide_all::<T, P, M, E, L>(j, w);
+        } else if self.items[j as usize].purified == 0 {
+            // the purified mark read, and the node's colour
+            *mems += 2;
+            let c = colour[w as usize];
+            if c == 0 {
+                self.hide_all::<T, P, M, E, L>(j, w);
+            } else {
+                self.purify::<T, P, M, E, L>(j, c, colour);
+            }
+        } else {
+            // the purified mark read
+            *mems += 1;
+        }
+    }
+
     /// Hide every active option of item `i` but the one of node `keep`
     /// from the other items. `i` must be an item (checked).
     #[inline(always)]
-    fn hide_all<const T: bool, const P: bool, const M: bool, const E: bool>(
+    fn hide_all<const T: bool, const P: bool, const M: bool, const E: bool, const L: usize>(
         &mut self,
         i: u32,
         keep: u32,
@@ -966,7 +1196,7 @@ impl Hot<'_> {
                 }
                 let y = self.at(p);
                 if y != keep {
-                    n += self.hide::<T, P, M, E>(y);
+                    n += self.hide::<T, P, M, E, L>(y);
                     if P && self.dead {
                         break;
                     }
@@ -981,7 +1211,7 @@ impl Hot<'_> {
     /// `j` must be an item (checked); does nothing when `j` is purified
     /// already.
     #[inline]
-    fn purify<const T: bool, const P: bool, const M: bool, const E: bool>(
+    fn purify<const T: bool, const P: bool, const M: bool, const E: bool, const L: usize>(
         &mut self,
         j: u32,
         c: u32,
@@ -1009,7 +1239,7 @@ impl Hot<'_> {
                 }
                 let y = self.at(p);
                 if colour[y as usize] != c {
-                    let n = self.hide::<T, P, M, E>(y);
+                    let n = self.hide::<T, P, M, E, L>(y);
                     self.updates += n;
                     if P && self.dead {
                         break;
@@ -1034,13 +1264,32 @@ mod tests {
         let mut first = 0;
         for (x, nd) in s.nodes.iter().enumerate() {
             if nd.item & SPACER != 0 {
-                assert_eq!(nd.loc as usize, first, "spacer {x}");
+                // a spacer, or a copy of the one before it (invariant 6)
+                if x == 0 || s.nodes[x - 1].item != nd.item {
+                    assert_eq!(nd.loc as usize, first, "spacer {x}");
+                }
                 first = x + 1;
             } else {
                 cap[nd.item as usize] += 1;
             }
         }
         assert_eq!(first, s.nodes.len(), "the last node is a spacer");
+        if s.fixed == 0 {
+            assert_eq!(s.fixed_end, 0);
+        }
+        let step = stride(s.fixed) as usize;
+        assert_eq!(s.fixed_end as usize % step, 0);
+        for y in 0..s.fixed_end as usize {
+            let start = y & !(step - 1);
+            let spacer = s.nodes[start + s.fixed as usize];
+            assert!(spacer.item & SPACER != 0 && spacer.loc as usize == start);
+            let k = y - start;
+            if k < s.fixed as usize {
+                assert_eq!(s.nodes[y].item & SPACER, 0);
+            } else {
+                assert_eq!((s.nodes[y].item, s.nodes[y].loc), (spacer.item, spacer.loc));
+            }
+        }
         for nd in s.nodes.iter().filter(|nd| nd.item & SPACER == 0) {
             assert!(nd.loc < cap[nd.item as usize]);
         }
@@ -1068,16 +1317,16 @@ mod tests {
         check(&s);
         let (i, size) = s.min_item::<true>();
         assert!(size > 1);
-        s.cover_chosen::<true, true, false>(i);
+        s.cover_chosen::<true, true, false, 0>(i);
         check(&s);
         for pos in 0..size {
             let mark = s.trail_len();
             let np = s.np;
             let x = s.member::<true>(i, pos);
             if pos % 2 == 0 {
-                s.apply::<true, true, true, true, false>(x);
+                s.apply::<true, true, true, true, false, 0>(x);
             } else {
-                s.apply::<true, true, false, false, true>(x);
+                s.apply::<true, true, false, false, true, 0>(x);
             }
             check(&s);
             s.restore::<true, true, true>(mark);
@@ -1088,6 +1337,39 @@ mod tests {
         check(&s);
     }
 
+    /// Options of one length go first at a fixed stride, the others after
+    /// them; each keeps its index, and the sets list the options in the
+    /// problem's order.
+    #[test]
+    fn options_of_one_length_are_laid_out_at_a_stride() {
+        // 17 options of 3 items and one of 2, second in the input
+        let mut text = String::from("a b c d e f g h | x\na b c\nd e\n");
+        for k in 0..16 {
+            let t = ["a", "b", "c", "d", "e", "f", "g", "h"];
+            text.push_str(&format!("{} {} x:{}\n", t[k % 8], t[(k + 3) % 8], k % 2));
+        }
+        let p = parse(&text).unwrap().problem;
+        let s = Sets::load(&p, None);
+        check(&s);
+        assert_eq!((s.fixed, s.fixed_end), (3, 17 * 4));
+        assert_eq!(s.option_of(0), 0);
+        assert_eq!(s.option_of(4), 2);
+        assert_eq!(s.option_of(17 * 4), 1);
+        assert_eq!(s.nodes.len(), 17 * 4 + 3);
+        // item `a` (0): options 0, 2 (k = 0) and 7 (k = 5) first, in order
+        let a: Vec<u32> = (0..3).map(|k| s.option_of(s.set[k])).collect();
+        assert_eq!(a, [0, 2, 7]);
+        // item `e` (4): options 1 (the odd one), then 6 (k = 4), ...
+        let base = s.items[4].base as usize;
+        assert_eq!(s.option_of(s.set[base]), 1);
+        assert_eq!(s.option_of(s.set[base + 1]), 3);
+        // two odd options in 17 are too many: the general layout
+        text.push_str("g h\n");
+        let s = Sets::load(&parse(&text).unwrap().problem, Some(3));
+        check(&s);
+        assert_eq!((s.fixed, s.fixed_end), (0, 0));
+    }
+
     /// The methods the search calls check their arguments before the
     /// unchecked code runs.
     #[test]
@@ -1095,6 +1377,6 @@ mod tests {
     fn cover_chosen_checks_its_item() {
         let p = parse(TOY).unwrap().problem;
         let mut s = Sets::load(&p, None);
-        s.cover_chosen::<false, false, false>(4);
+        s.cover_chosen::<false, false, false, 0>(4);
     }
 }

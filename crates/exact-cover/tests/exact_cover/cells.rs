@@ -493,6 +493,162 @@ proptest! {
     }
 }
 
+// ---- the walks compiled for one option length ----
+
+/// Every solution in the order found (options in the order chosen), and the
+/// statistics, with the walks for one option length on or off.
+fn walk_run(p: &Problem, fixed: bool, style: TrailStyle) -> (Vec<Vec<usize>>, exact_cover::Stats) {
+    let mut cells = Cells::new(p).unwrap();
+    cells.set_fixed_walks(fixed);
+    cells.set_trail(style);
+    let mut out = Vec::new();
+    let r = cells.search(&Limits::none(), |s| {
+        out.push(s.to_vec());
+        ControlFlow::Continue(())
+    });
+    assert_eq!(r.stop, StopReason::Exhausted);
+    (out, r.stats)
+}
+
+/// The problem of `options`, (item, colour) lists (items `0..np` primary,
+/// the rest secondary), with `pad` more primary items first, covered by
+/// options of `len` pad items each (forced moves that change no count; with more than
+/// 128 primary items the engine keeps its bit sets).
+fn fixed_problem(
+    len: usize,
+    np: usize,
+    ns: usize,
+    options: &[Vec<(u32, u32)>],
+    pad: usize,
+) -> Problem {
+    let mut b = exact_cover::ProblemBuilder::new();
+    for k in 0..pad {
+        b.primary(&format!("pad{k}"));
+    }
+    for k in 0..np {
+        b.primary(&format!("p{k}"));
+    }
+    for k in 0..ns {
+        b.secondary(&format!("s{k}"));
+    }
+    let colours = [b.colour("1"), b.colour("2")];
+    for o in options {
+        b.option(o.iter().map(|&(i, c)| {
+            let c = (i as usize >= np && c > 0).then(|| colours[c as usize - 1]);
+            (exact_cover::ItemId(i + pad as u32), c)
+        }));
+    }
+    for chunk in (0..pad as u32).collect::<Vec<_>>().chunks(len) {
+        b.option_ids(chunk);
+    }
+    b.build().unwrap()
+}
+
+/// Random options of `len` distinct items among `np + ns` (colours 0-2 on
+/// secondary items), and up to two of other lengths.
+/// An option: (item, colour) pairs.
+type Opt = Vec<(u32, u32)>;
+
+fn fixed_options() -> impl Strategy<Value = (usize, usize, usize, Vec<Opt>)> {
+    (
+        prop::sample::select(vec![3usize, 3, 6, 6, 4, 5]),
+        0usize..=4,
+        0usize..=3,
+    )
+        .prop_flat_map(|(len, extra, ns)| {
+            let np = len + extra;
+            let n = (np + ns) as u32;
+            let option = move |len: usize| {
+                (
+                    Just((0..n).collect::<Vec<u32>>()).prop_shuffle(),
+                    prop::collection::vec(0u32..=2, len),
+                )
+                    .prop_map(move |(items, colours)| {
+                        items.into_iter().zip(colours).take(len).collect::<Vec<_>>()
+                    })
+            };
+            (
+                Just(len),
+                Just(np),
+                Just(ns),
+                prop::collection::vec(option(len), 1..=40),
+                prop::collection::vec((1usize..=8).prop_flat_map(option), 0..=2),
+            )
+                .prop_map(|(len, np, ns, mut options, odd)| {
+                    // the odd ones anywhere among the others
+                    for (k, o) in odd.into_iter().enumerate() {
+                        let at = (k * 7 + o.len()) % (options.len() + 1);
+                        options.insert(at, o);
+                    }
+                    (len, np, ns, options)
+                })
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: proptest_cases(300, 2000), ..ProptestConfig::default() })]
+
+    /// The walks for one option length find the same solutions in the same
+    /// order as the general walks, with the same statistics, on either
+    /// trail and with the bit sets of large problems; the count is
+    /// dancing links'.
+    #[test]
+    fn fixed_walks_search_as_the_general_ones((len, np, ns, options) in fixed_options()) {
+        for pad in [0, 130] {
+            let p = fixed_problem(len, np, ns, &options, pad);
+            let want = Dlx::new(&p).count(&Limits::none()).stats.solutions;
+            let cells = Cells::new(&p).unwrap();
+            // the rule: the most common length of 3 and 6 (the shorter on
+            // ties), when at most one option in 16 has another length
+            let mut lens: Vec<usize> = options.iter().map(Vec::len).collect();
+            lens.extend((0..pad).collect::<Vec<_>>().chunks(len).map(<[usize]>::len));
+            let most = [3, 6usize]
+                .into_iter()
+                .map(|l| (lens.iter().filter(|&&m| m == l).count(), l))
+                .max_by_key(|&(c, l)| (c, std::cmp::Reverse(l)))
+                .filter(|&(c, _)| c > 0 && (lens.len() - c) * 16 <= lens.len())
+                .map(|(_, l)| l as u32);
+            prop_assert_eq!(cells.fixed_length(), most);
+            for style in [TrailStyle::Stamped, TrailStyle::EachRemoval] {
+                let (general, g) = walk_run(&p, false, style);
+                let (fixed, f) = walk_run(&p, true, style);
+                prop_assert_eq!(g.solutions, want);
+                prop_assert_eq!(&fixed, &general);
+                prop_assert_eq!(f.solutions, g.solutions);
+                prop_assert_eq!(f.nodes, g.nodes);
+                prop_assert_eq!(f.guesses, g.guesses);
+                prop_assert_eq!(f.updates, g.updates);
+                prop_assert_eq!(f.max_depth, g.max_depth);
+            }
+        }
+    }
+}
+
+#[test]
+fn fixed_walks_search_the_bundled_instances_as_the_general_ones() {
+    for k in known_counts_to_run() {
+        let name = k.file.as_str();
+        let p = k.problem();
+        let cells = Cells::new(&p).unwrap();
+        let expect = match name {
+            n if n.starts_with("pent") => Some(6),
+            n if n.starts_with("langford") => Some(3),
+            _ => None,
+        };
+        assert_eq!(cells.fixed_length(), expect, "{name}");
+        let (general, g) = walk_run(&p, false, cells.trail());
+        let (fixed, f) = walk_run(&p, true, cells.trail());
+        assert_eq!(f.solutions, k.solutions, "{name}");
+        assert_eq!(f.nodes, k.pruned_nodes, "{name}");
+        assert_eq!(fixed, general, "{name}");
+        assert_eq!(
+            (f.guesses, f.updates, f.max_depth),
+            (g.guesses, g.updates, g.max_depth),
+            "{name}"
+        );
+    }
+}
+
 #[test]
 fn parallel_count_matches_sequential() {
     for name in [
