@@ -99,10 +99,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         let grid: Grid = f[2].parse()?;
         let rater = if f[0] == "sx-diabolical" { &sx } else { &plain };
-        let limits = SeLimits {
-            deadline: seconds.map(|s| Instant::now() + Duration::from_secs_f64(s)),
+        // Each run (the timed one, then the paths written) gets its own
+        // deadline.
+        let limited = || {
+            rater.clone().with_limits(SeLimits {
+                deadline: seconds.map(|s| Instant::now() + Duration::from_secs_f64(s)),
+            })
         };
-        let rater = &rater.clone().with_limits(limits);
+        let rater = &limited();
         let t = thread_cpu_secs();
         let r: SeRating = rater.rate(&grid);
         let secs = thread_cpu_secs() - t;
@@ -110,7 +114,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             use std::io::Write;
             writeln!(out, "{}", f[1])?;
             let mut res = Ok(());
-            rater.run(&grid, |s| {
+            limited().run(&grid, |s| {
                 if res.is_ok() {
                     res = writeln!(out, "  {}", s.prose());
                 }
@@ -122,7 +126,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let Uniqueness::Unique(sol) = solver.uniqueness(&grid, &Limits::default()).0 else {
                 return Err(format!("{file}: line {}: not uniquely solvable", n + 2).into());
             };
-            rater.run(&grid, |s| {
+            limited().run(&grid, |s| {
                 checked += 1;
                 let bad = s.placement.is_some_and(|p| sol.get(p.cell) != p.digit)
                     || s.eliminations.iter().any(|e| sol.get(e.cell) == e.digit);
