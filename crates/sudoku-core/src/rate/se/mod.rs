@@ -14,22 +14,21 @@
 //! (LGPL) and SukakuExplainer's; the code is ours. Explainer's rules are
 //! cited per technique file.
 //!
-//! # Partial
+//! # Coverage
 //!
-//! The ladder is implemented up to the techniques listed in
-//! [`Producer::is_implemented`]: all of SE 1.2.1 up to dynamic forcing
-//! chains (+) and SukakuExplainer's additions (strong-link fishes, WXYZ- to
-//! TUVWXYZ-wings), and the nested forcing chains in serate's order: "+
+//! The whole ladder is implemented ([`Producer::is_implemented`]): all of
+//! SE 1.2.1 and SukakuExplainer's additions (strong-link fishes, WXYZ- to
+//! TUVWXYZ-wings), up to the nested forcing chains in serate's order: "+
 //! Forcing Chains" (9.5), "+ Multiple Forcing Chains" (10.0) and "+ Dynamic
 //! Forcing Chains" (10.5) with the inner dynamic chains nested up to its
 //! `nestingLimit` 3. The deeper of these are slow (an inner forcing-chain
 //! search each time an assumption's consequences run out): the
 //! [`SeLimits`] deadline is checked within the searches too. A puzzle whose
-//! path reaches a technique that is not implemented, or the deadline, is
-//! answered [`SeOutcome::Unrated`] with the technique's name (or "time
-//! limit"): never a wrong number. (Explainer takes the first technique in
-//! its order that finds a step; skipping one could change the path, so the
-//! rater stops there.)
+//! path passes the deadline, or reaches a grid where no technique applies
+//! (serate says 20.0), is answered [`SeOutcome::Unrated`] with "time
+//! limit" (or the last ladder entry's name): never a wrong number.
+//! (Explainer takes the first technique in its order that finds a step;
+//! skipping one could change the path, so the rater stops there.)
 //!
 //! ```
 //! use sudoku_core::{Grid, rate::se::{Profile, SeRater, SeOutcome}};
@@ -555,9 +554,10 @@ impl SeStep {
 pub enum SeOutcome {
     /// The puzzle was solved along Explainer's path; ER, EP and ED are its.
     Rated,
-    /// Not rated within the limit: the path reached a technique this rater
-    /// does not implement yet ([`SeRating::stopped_at`]), or the time limit
-    /// passed. The figures so far are lower bounds, not a rating.
+    /// Not rated within the limit: the time limit passed, or the path
+    /// reached a grid no technique of the ladder (or of the profile's
+    /// selection) applies to ([`SeRating::stopped_at`]). The figures so far
+    /// are lower bounds, not a rating.
     Unrated,
     /// The puzzle is not 9×9, or its givens conflict.
     Invalid,
@@ -579,8 +579,8 @@ pub struct SeRating {
     pub ed: u16,
     /// Explainer's name of the first step with difficulty ER.
     pub hardest: Option<&'static str>,
-    /// For an unrated puzzle: the ladder entry the path reached and this
-    /// rater lacks, or "time limit".
+    /// For an unrated puzzle: "time limit", or the last ladder entry the
+    /// path reached without a step.
     pub stopped_at: Option<&'static str>,
     /// Steps taken.
     pub steps: u32,
