@@ -29,12 +29,12 @@ pub enum RateProfile {
     /// Sudoku Explainer scale where the techniques are shared).
     Default,
     /// Sudoku Explainer 1.2.1: its techniques, order and values; prints
-    /// ER/EP/ED. Partial: up to dynamic forcing chains (no dynamic+ or
-    /// nested forcing chains yet).
+    /// ER/EP/ED. Its whole ladder, the nested forcing chains as serate 1.18
+    /// runs them; the deepest levels can take long (see --timeout).
     Se,
     /// SukakuExplainer (serate 1.18): SE plus its added techniques
-    /// (strong-link fishes, WXYZ- to TUVWXYZ-wings). Partial like `se`: no
-    /// dynamic+ or nested forcing chains yet.
+    /// (strong-link fishes, WXYZ- to TUVWXYZ-wings), the same chains as
+    /// `se`.
     Sukaku,
 }
 
@@ -79,9 +79,10 @@ pub struct RateArgs {
     #[arg(long, value_name = "TECHNIQUE")]
     pub disable: Vec<String>,
     /// Rater: default (this project's), se (Sudoku Explainer 1.2.1's ladder,
-    /// printing ER/EP/ED), sukaku (SukakuExplainer's). The Explainer
-    /// profiles are partial: a puzzle whose path needs a technique not
-    /// implemented yet is answered "unrated within the limit".
+    /// printing ER/EP/ED), sukaku (SukakuExplainer's). A puzzle the
+    /// Explainer profiles cannot finish (past --timeout, or where no
+    /// technique of the ladder applies) is answered "unrated within the
+    /// limit".
     #[arg(long, value_enum, default_value_t = RateProfile::Default)]
     pub profile: RateProfile,
     /// Give up on a puzzle after this many seconds ("unrated within the

@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! cargo run --release -p sudoku-core --example se_agreement -- \
-//!     [--profile se|sukaku] [--limit N] [--mismatches] [--times OUT] FILE.tsv
+//!     [--profile se|sukaku] [--limit N] [--mismatches] [--times OUT] \
+//!     [--seconds S] FILE.tsv
 //! ```
 //!
 //! FILE is the calibration list's format (tab-separated: src, id, puzzle,
@@ -15,7 +16,10 @@
 //! implemented ladder), ER equal, all published figures equal, of the
 //! rated ones the share equal, and puzzles per second of this thread's CPU
 //! time (rated and unrated together). `--times OUT` writes one line per
-//! puzzle: id, published ER, rated (1) or not (0), microseconds of CPU.
+//! puzzle: id, published ER, rated (1) or not (0), microseconds of CPU, our
+//! ER/EP/ED, and the hardest step's name (rated) or where the path stopped.
+//! `--seconds S` gives each puzzle a deadline of S seconds (wall clock):
+//! past it, "unrated (time limit)".
 //! `--check` also replays every step of every path (rated or not) against
 //! the puzzle's unique solution (outside the timed part) and prints how
 //! many steps were checked and how many were wrong. `--steps OUT` writes
@@ -24,7 +28,11 @@
 
 use std::collections::BTreeMap;
 
-use sudoku_core::rate::se::{Producer, Profile, SeOutcome, SeRater, SeRating};
+use std::time::Duration;
+
+use sudoku_core::time::Instant;
+
+use sudoku_core::rate::se::{Producer, Profile, SeLimits, SeOutcome, SeRater, SeRating};
 use sudoku_core::solve::Method;
 use sudoku_core::{Grid, Limits, Uniqueness};
 
@@ -46,6 +54,7 @@ fn tenths(s: &str) -> Option<u16> {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut profile = Profile::Sukaku;
     let mut limit = usize::MAX;
+    let mut seconds: Option<f64> = None;
     let mut show = false;
     let mut file = None;
     let mut times: Option<std::fs::File> = None;
@@ -60,6 +69,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 profile = Profile::from_name(&v).ok_or(format!("--profile: unknown {v:?}"))?;
             }
             "--limit" => limit = args.next().unwrap_or_default().parse()?,
+            "--seconds" => seconds = Some(args.next().unwrap_or_default().parse::<f64>()?),
             "--mismatches" => show = true,
             "--check" => check = true,
             "--steps" => {
@@ -89,6 +99,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         let grid: Grid = f[2].parse()?;
         let rater = if f[0] == "sx-diabolical" { &sx } else { &plain };
+        // Each run (the timed one, then the paths written) gets its own
+        // deadline.
+        let limited = || {
+            rater.clone().with_limits(SeLimits {
+                deadline: seconds.map(|s| Instant::now() + Duration::from_secs_f64(s)),
+            })
+        };
+        let rater = &limited();
         let t = thread_cpu_secs();
         let r: SeRating = rater.rate(&grid);
         let secs = thread_cpu_secs() - t;
@@ -96,7 +114,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             use std::io::Write;
             writeln!(out, "{}", f[1])?;
             let mut res = Ok(());
-            rater.run(&grid, |s| {
+            limited().run(&grid, |s| {
                 if res.is_ok() {
                     res = writeln!(out, "  {}", s.prose());
                 }
@@ -108,7 +126,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let Uniqueness::Unique(sol) = solver.uniqueness(&grid, &Limits::default()).0 else {
                 return Err(format!("{file}: line {}: not uniquely solvable", n + 2).into());
             };
-            rater.run(&grid, |s| {
+            limited().run(&grid, |s| {
                 checked += 1;
                 let bad = s.placement.is_some_and(|p| sol.get(p.cell) != p.digit)
                     || s.eliminations.iter().any(|e| sol.get(e.cell) == e.digit);
@@ -123,7 +141,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if let Some(t) = times.as_mut() {
             use std::io::Write;
             let rated = u8::from(r.outcome == SeOutcome::Rated);
-            writeln!(t, "{}\t{}\t{rated}\t{:.1}", f[1], f[3], secs * 1e6)?;
+            writeln!(
+                t,
+                "{}\t{}\t{rated}\t{:.1}\t{}/{}/{}\t{}",
+                f[1],
+                f[3],
+                secs * 1e6,
+                SeRating::format(r.er),
+                SeRating::format(r.ep),
+                SeRating::format(r.ed),
+                r.hardest
+                    .filter(|_| rated == 1)
+                    .or(r.stopped_at)
+                    .unwrap_or("")
+            )?;
         }
         let b = bands.entry(er / 10).or_default();
         b.puzzles += 1;

@@ -3,10 +3,27 @@
 //! chains, 8.0), dynamic forcing chains (contradiction, double, cell and
 //! region, 8.5) and dynamic forcing chains (+) (the same with the basic
 //! techniques of [`super::dynamic_plus`] inside the chains, 9.0) and the
-//! first level of nested forcing chains ("+ Forcing Chains": the same, then
-//! the forcing chains and cycles of [`super::nested`], 9.5), each plus the
-//! chain-length penalty of [`super::chains`] (for the nested level, of the
-//! complexity with each distinct inner chain's added once).
+//! nested forcing chains: "+ Forcing Chains" (the same, then the forcing
+//! chains and cycles of [`super::nested`], 9.5), "+ Multiple Forcing
+//! Chains" (then, where those find nothing, the cell and region forcing
+//! chains, 10.0) and "+ Dynamic Forcing Chains" (the basic techniques, then
+//! the dynamic forcing chains of nesting level 0 to 3, 10.5), each plus
+//! the chain-length penalty of [`super::chains`] (for the nested levels, of
+//! the complexity with each distinct inner chain's added once).
+//!
+//! The nesting (Explainer's `Chaining.getAdvancedPotentials`, serate 1.18's
+//! `nestingLimit`; LGPL, the code here is ours): when an assumption's
+//! consequences run out, the inner search runs on the grid the assumption
+//! has reduced and yields *every* step, sorted as below, a later step that
+//! removes the same candidates dropped; a step counts only if it relies on
+//! candidates the outer chain removed, its "rule parents": for every "on"
+//! potential among its chains' ancestors, the candidates of its cause (its
+//! cell for a naked single, the digit's places in the region for a hidden
+//! single; a cell forcing chain's roots count as naked singles, a region
+//! forcing chain's as hidden singles of its region) that the outer chain
+//! removed. Each candidate such a step removes becomes an "off"
+//! consequence with the rule parents as its parents, and the outer step's
+//! complexity adds each distinct inner step's complexity once.
 //!
 //! The rules, from Sudoku Explainer's `Chaining` producer (LGPL; the code
 //! here is ours):
@@ -43,6 +60,7 @@
 use super::SeStep;
 use super::board::{Board, CELL_POS, CELL_REGIONS, REGION_CELLS, bit};
 use super::chains::{Key, cand, cell_of, digit_of, length_penalty, on_to_off};
+use crate::time::Instant;
 
 const NONE: u32 = u32::MAX;
 
@@ -62,6 +80,16 @@ pub(super) enum Mode {
     /// whose consequences also use "Forcing Chains & Cycles"
     /// ([`super::nested`]).
     Nested,
+    /// Nested forcing chains, "+ Multiple Forcing Chains" (10.0): the same,
+    /// then (where "Forcing Chains & Cycles" finds nothing) the multiple
+    /// forcing chains (cell and region) on the chain's grid.
+    NestedMultiple,
+    /// Nested forcing chains, "+ Dynamic Forcing Chains" (10.5): dynamic (+)
+    /// chains whose consequences, after the basic techniques, use the
+    /// dynamic forcing chains of nesting level `n` on the chain's grid (0:
+    /// dynamic, 1: dynamic (+), 2: "+ Forcing Chains", 3: "+ Multiple
+    /// Forcing Chains"; Explainer's `nestingLimit`).
+    NestedDynamic(u8),
 }
 
 impl Mode {
@@ -76,19 +104,94 @@ impl Mode {
             Mode::Dynamic => 8.5,
             Mode::DynamicPlus => 9.0,
             Mode::Nested => 9.5,
+            Mode::NestedMultiple => 10.0,
+            Mode::NestedDynamic(_) => 10.5,
         }
     }
 
     /// Dynamic chains beyond Nishio's (double, cell and region steps).
     fn full_dynamic(self) -> bool {
-        matches!(self, Mode::Dynamic | Mode::DynamicPlus | Mode::Nested)
+        !matches!(self, Mode::Nishio | Mode::Multiple)
     }
 
     /// The basic techniques inside the chains (Explainer's levels 1 and up).
     fn plus(self) -> bool {
-        matches!(self, Mode::DynamicPlus | Mode::Nested)
+        !matches!(self, Mode::Nishio | Mode::Multiple | Mode::Dynamic)
+    }
+
+    /// "Forcing Chains & Cycles" inside the chains (levels 2 and 3).
+    fn cycles(self) -> bool {
+        matches!(self, Mode::Nested | Mode::NestedMultiple)
+    }
+
+    /// The forcing-chain search inside the chains (levels 3 and 4), asked
+    /// after the basic techniques and "Forcing Chains & Cycles".
+    fn inner(self) -> Option<Mode> {
+        match self {
+            Mode::NestedMultiple => Some(Mode::Multiple),
+            Mode::NestedDynamic(0) => Some(Mode::Dynamic),
+            Mode::NestedDynamic(1) => Some(Mode::DynamicPlus),
+            Mode::NestedDynamic(2) => Some(Mode::Nested),
+            Mode::NestedDynamic(_) => Some(Mode::NestedMultiple),
+            _ => None,
+        }
+    }
+
+    /// Explainer's name of a step: `kind` 0 contradiction, 1 double, 2
+    /// region, 3 cell.
+    fn name(self, kind: usize) -> &'static str {
+        const NAMES: [[&str; 4]; 7] = [
+            ["Nishio Forcing Chains", "", "", ""],
+            ["", "", "Region Forcing Chains", "Cell Forcing Chains"],
+            [
+                "Dynamic Contradiction Forcing Chains",
+                "Dynamic Double Forcing Chains",
+                "Dynamic Region Forcing Chains",
+                "Dynamic Cell Forcing Chains",
+            ],
+            [
+                "Dynamic Contradiction Forcing Chains (+)",
+                "Dynamic Double Forcing Chains (+)",
+                "Dynamic Region Forcing Chains (+)",
+                "Dynamic Cell Forcing Chains (+)",
+            ],
+            [
+                "Dynamic Contradiction Forcing Chains (+ Forcing Chains)",
+                "Dynamic Double Forcing Chains (+ Forcing Chains)",
+                "Dynamic Region Forcing Chains (+ Forcing Chains)",
+                "Dynamic Cell Forcing Chains (+ Forcing Chains)",
+            ],
+            [
+                "Dynamic Contradiction Forcing Chains (+ Multiple Forcing Chains)",
+                "Dynamic Double Forcing Chains (+ Multiple Forcing Chains)",
+                "Dynamic Region Forcing Chains (+ Multiple Forcing Chains)",
+                "Dynamic Cell Forcing Chains (+ Multiple Forcing Chains)",
+            ],
+            [
+                "Dynamic Contradiction Forcing Chains (+ Dynamic Forcing Chains)",
+                "Dynamic Double Forcing Chains (+ Dynamic Forcing Chains)",
+                "Dynamic Region Forcing Chains (+ Dynamic Forcing Chains)",
+                "Dynamic Cell Forcing Chains (+ Dynamic Forcing Chains)",
+            ],
+        ];
+        let row = match self {
+            Mode::Nishio => 0,
+            Mode::Multiple => 1,
+            Mode::Dynamic => 2,
+            Mode::DynamicPlus => 3,
+            Mode::Nested => 4,
+            Mode::NestedMultiple => 5,
+            Mode::NestedDynamic(_) => 6,
+        };
+        NAMES[row][kind]
     }
 }
+
+/// A node's cause, for the rule parents of an inner step: the region of a
+/// hidden-single link (0..27), a naked single, or none (a root, an "off"
+/// potential).
+const CAUSE_CELL: u8 = 27;
+const CAUSE_NONE: u8 = u8::MAX;
 
 #[derive(Clone, Copy, Debug)]
 struct Node {
@@ -102,6 +205,8 @@ struct Node {
     /// complexity; `NONE` if none.
     nested: u32,
     nested_cx: u32,
+    /// Why it holds (`CAUSE_*`, or a region).
+    cause: u8,
 }
 
 /// The consequences of one assumption.
@@ -128,6 +233,7 @@ impl Outcome {
             len: 0,
             nested: NONE,
             nested_cx: 0,
+            cause: CAUSE_NONE,
         });
         (self.nodes.len() - 1) as u32
     }
@@ -168,6 +274,16 @@ pub(super) struct Scratch {
     hb: Vec<u32>,
     plus: super::dynamic_plus::Scratch,
     nested: super::nested::Scratch,
+    /// The forcing-chain search inside the chains (levels 3 and 4), with
+    /// its own memory.
+    inner: Option<Box<Scratch>>,
+    /// Buffers of the step search ([`Walk`]) and of an inner search's
+    /// steps ([`Collect`]), taken out while a search runs.
+    walk: Walk,
+    collect: Collect,
+    /// Give up (and say so in `timed_out`) after this instant.
+    pub(super) deadline: Option<Instant>,
+    pub(super) timed_out: bool,
 }
 
 impl Scratch {
@@ -249,10 +365,22 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
                 if pend_off.len() > before {
                     continue;
                 }
-            } else if mode == Mode::Nested && super::nested::find(src, &g, &mut sc.nested) {
-                // Then "Forcing Chains & Cycles" on the reduced grid
-                // (Explainer asks it only when the basic techniques find
-                // nothing).
+            } else if (mode.cycles() && super::nested::find(src, &g, &mut sc.nested))
+                || mode.inner().is_some_and(|m| {
+                    // Then the forcing chains of the level below (levels
+                    // 3 and 4; level 3 asks them only when "Forcing
+                    // Chains & Cycles" finds nothing).
+                    let inner = sc.inner.get_or_insert_with(Default::default);
+                    inner.deadline = sc.deadline;
+                    let found = inner_steps(src, &g, m, inner, &mut sc.nested);
+                    if inner.timed_out {
+                        sc.timed_out = true;
+                    }
+                    found
+                })
+            {
+                // "Forcing Chains & Cycles" on the reduced grid (Explainer
+                // asks it only when the basic techniques find nothing).
                 let before = pend_off.len();
                 for (q, parents, id) in sc.nested.found() {
                     if o.off_ver[q as usize] != NONE {
@@ -288,7 +416,7 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
         // search removed that the link relies on).
         // Up to four links (the cell's other digit, one per region), each
         // with its hidden parents in `hb[start..end]`.
-        let mut found = [(0u16, 0usize, 0usize); 4];
+        let mut found = [(0u16, 0usize, 0usize, CAUSE_NONE); 4];
         let mut nf = 0;
         hb.clear();
         if y && g.cand[cell].count_ones() == 2 {
@@ -302,7 +430,7 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
                     hb.push(o.off_ver[cand(cell, x) as usize]);
                 }
             }
-            found[nf] = (cand(cell, other), start, hb.len());
+            found[nf] = (cand(cell, other), start, hb.len(), CAUSE_CELL);
             nf += 1;
         }
         for k in 0..3 {
@@ -324,13 +452,13 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
                     hb.push(o.off_ver[cand(REGION_CELLS[r][i] as usize, d) as usize]);
                 }
             }
-            found[nf] = (to, start, hb.len());
+            found[nf] = (to, start, hb.len(), r as u8);
             nf += 1;
         }
         if dynamic {
             g.eliminate(cell, d);
         }
-        for &(q, h0, h1) in &found[..nf] {
+        for &(q, h0, h1, cause) in &found[..nf] {
             let hidden = &hb[h0..h1];
             let known_off = o.off_ver[q as usize];
             if known_off == NONE && o.on_ver[q as usize] != NONE {
@@ -339,6 +467,7 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
             let n = o.node(q, true, p);
             debug_assert!(hidden.iter().all(|&h| h != NONE), "hidden parent not found");
             o.nodes[n as usize].len = hidden.len() as u16;
+            o.nodes[n as usize].cause = cause;
             o.hidden.extend_from_slice(hidden);
             if known_off != NONE {
                 o.absurd = Some((n, known_off));
@@ -352,61 +481,179 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
     o
 }
 
-/// Distinct potentials among the ancestors of `n` (itself included),
-/// following every parent. `seen` marks potentials with the stamp `mark`
-/// (a fresh stamp per call, so nothing needs clearing).
-fn ancestors(
-    o: &Outcome,
-    n: u32,
-    seen: &mut Vec<u32>,
-    mark: &mut u32,
-    stack: &mut Vec<u32>,
-    nested: &mut Vec<(u32, u32)>,
-) -> u32 {
-    if seen.len() != 1458 || *mark == u32::MAX {
-        seen.clear();
-        seen.resize(1458, 0);
-        *mark = 0;
-    }
-    *mark += 1;
-    let m = *mark;
-    stack.clear();
-    stack.push(n);
-    let mut count = 0;
-    while let Some(x) = stack.pop() {
-        let node = o.nodes[x as usize];
-        let key = node.cand as usize * 2 + node.on as usize;
-        if seen[key] == m {
-            continue;
-        }
-        seen[key] = m;
-        count += 1;
-        if node.nested != NONE {
-            nested.push((node.nested, node.nested_cx));
-        }
-        if node.parent != NONE {
-            stack.push(node.parent);
-        }
-        let s = node.start as usize;
-        stack.extend_from_slice(&o.hidden[s..s + node.len as usize]);
-    }
-    count
-}
-
-/// The best step so far, by Explainer's order.
-struct Best<'a> {
-    key: Option<Key>,
-    step: &'a mut SeStep,
+/// Buffers of the walks over a step's chains.
+#[derive(Default)]
+struct Walk {
+    /// Potentials seen, by stamp (`cand * 2 + on`).
     seen: Vec<u32>,
     mark: u32,
     stack: Vec<u32>,
+    /// The inner chains met: (id, complexity).
     nested: Vec<(u32, u32)>,
+    /// Rule parents already taken (inner steps).
+    taken: Vec<bool>,
+}
+
+impl Walk {
+    /// A fresh stamp for a new walk.
+    fn stamp(&mut self) -> u32 {
+        if self.seen.len() != 1458 || self.mark == u32::MAX {
+            self.seen.clear();
+            self.seen.resize(1458, 0);
+            self.mark = 0;
+        }
+        self.mark += 1;
+        self.mark
+    }
+
+    /// Distinct potentials among the ancestors of `n` (itself included),
+    /// following every parent; the inner chains met go to `nested`.
+    fn ancestors(&mut self, o: &Outcome, n: u32) -> u32 {
+        let m = self.stamp();
+        self.stack.clear();
+        self.stack.push(n);
+        let mut count = 0;
+        while let Some(x) = self.stack.pop() {
+            let node = o.nodes[x as usize];
+            let key = node.cand as usize * 2 + node.on as usize;
+            if self.seen[key] == m {
+                continue;
+            }
+            self.seen[key] = m;
+            count += 1;
+            if node.nested != NONE {
+                self.nested.push((node.nested, node.nested_cx));
+            }
+            if node.parent != NONE {
+                self.stack.push(node.parent);
+            }
+            let s = node.start as usize;
+            self.stack
+                .extend_from_slice(&o.hidden[s..s + node.len as usize]);
+        }
+        count
+    }
+
+    /// The rule parents of the chain ending at `n` (Explainer's
+    /// `collectRuleParents`): for every "on" potential among its ancestors,
+    /// the candidates of its cause (the cell for a naked single, the
+    /// digit's places in the region for a hidden single; `root` for the
+    /// roots) that `src` has and `g` has not, into `out` (each once, marked
+    /// in `taken`). Also appends the chain's potentials to `sig`.
+    #[allow(clippy::too_many_arguments)]
+    fn rule_parents(
+        &mut self,
+        o: &Outcome,
+        n: u32,
+        root: u8,
+        src: &Board,
+        g: &Board,
+        out: &mut Vec<u16>,
+        sig: &mut Vec<u32>,
+    ) {
+        if self.taken.len() != 729 {
+            self.taken = vec![false; 729];
+        }
+        let m = self.stamp();
+        self.stack.clear();
+        self.stack.push(n);
+        while let Some(x) = self.stack.pop() {
+            let node = o.nodes[x as usize];
+            let key = node.cand as usize * 2 + node.on as usize;
+            if self.seen[key] == m {
+                continue;
+            }
+            self.seen[key] = m;
+            sig.push(key as u32);
+            if node.parent != NONE {
+                self.stack.push(node.parent);
+            }
+            let s = node.start as usize;
+            self.stack
+                .extend_from_slice(&o.hidden[s..s + node.len as usize]);
+            if !node.on {
+                continue;
+            }
+            let cause = if node.parent == NONE && node.cause == CAUSE_NONE {
+                root
+            } else {
+                node.cause
+            };
+            let (cell, d) = (cell_of(node.cand), digit_of(node.cand));
+            let mut take = |c: usize, d: u8, out: &mut Vec<u16>| {
+                let q = cand(c, d);
+                if src.has(c, d) && !g.has(c, d) && !self.taken[q as usize] {
+                    self.taken[q as usize] = true;
+                    out.push(q);
+                }
+            };
+            if cause == CAUSE_CELL {
+                for x in super::board::digits(src.cand[cell]) {
+                    take(cell, x, out);
+                }
+            } else if cause != CAUSE_NONE {
+                for &c in &REGION_CELLS[cause as usize] {
+                    take(c as usize, d, out);
+                }
+            }
+        }
+    }
+}
+
+/// The steps of an inner search (levels 3 and 4): per set of removable
+/// candidates, the first in Explainer's order (its hints' `equals` is the
+/// removable candidates, kept in a `LinkedHashSet` after sorting).
+#[derive(Default)]
+struct Collect {
+    entries: Vec<Entry>,
+    /// Entry per (cell, removed digits), `NONE` if none.
+    index: Vec<u32>,
+    parents: Vec<u16>,
+    sigs: Vec<u32>,
+    seq: u32,
+    order: Vec<u32>,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    key: Key,
+    seq: u32,
+    cell: u8,
+    mask: u16,
+    parents: (u32, u32),
+    sig: (u32, u32),
+}
+
+impl Collect {
+    fn reset(&mut self) {
+        if self.index.len() != 81 * 512 {
+            self.index = vec![NONE; 81 * 512];
+        }
+        for e in &self.entries {
+            self.index[e.cell as usize * 512 + e.mask as usize] = NONE;
+        }
+        self.entries.clear();
+        self.parents.clear();
+        self.sigs.clear();
+        self.seq = 0;
+    }
+}
+
+/// The best step so far, by Explainer's order; or, for an inner search
+/// (`outer` set: the outer chain's starting grid), every step.
+struct Best<'a> {
+    key: Option<Key>,
+    step: Option<&'a mut SeStep>,
+    outer: Option<&'a Board>,
+    walk: Walk,
+    collect: Collect,
 }
 
 impl Best<'_> {
     /// Offer a step: `chains` are the (outcome, node) ends whose ancestors
     /// make the complexity; `target` the concluded potential; `sort_key`
-    /// Explainer's.
+    /// Explainer's; `root` the cause of the chains' roots (a cell or region
+    /// forcing chain's; for the rule parents of an inner step).
     #[allow(clippy::too_many_arguments)]
     fn offer(
         &mut self,
@@ -417,54 +664,79 @@ impl Best<'_> {
         chains: &[(&Outcome, u32)],
         target: (u16, bool),
         place: bool,
+        root: u8,
     ) {
         let (c, d) = (cell_of(target.0), digit_of(target.0));
         // Worth it only if it removes something.
-        if target.1 && b.cand[c] & !bit(d) == 0 {
+        let mask = if target.1 {
+            b.cand[c] & !bit(d)
+        } else {
+            bit(d)
+        };
+        if mask == 0 {
             return;
         }
-        self.nested.clear();
-        let mut complexity: u32 = chains
-            .iter()
-            .map(|&(o, n)| {
-                ancestors(
-                    o,
-                    n,
-                    &mut self.seen,
-                    &mut self.mark,
-                    &mut self.stack,
-                    &mut self.nested,
-                )
-            })
-            .sum();
+        self.walk.nested.clear();
+        let mut complexity: u32 = chains.iter().map(|&(o, n)| self.walk.ancestors(o, n)).sum();
         // Each distinct inner chain once (Explainer's
         // `getNestedComplexity`).
-        if !self.nested.is_empty() {
-            self.nested.sort_unstable();
-            self.nested.dedup_by_key(|e| e.0);
-            complexity += self.nested.iter().map(|e| e.1).sum::<u32>();
+        if !self.walk.nested.is_empty() {
+            self.walk.nested.sort_unstable();
+            self.walk.nested.dedup_by_key(|e| e.0);
+            complexity += self.walk.nested.iter().map(|e| e.1).sum::<u32>();
         }
         let key = Key {
             difficulty: mode.base() + length_penalty(complexity),
             complexity,
             sort_key,
         };
+        if let Some(src) = self.outer {
+            let col = &mut self.collect;
+            let seq = col.seq;
+            col.seq += 1;
+            let slot = c * 512 + mask as usize;
+            let at = col.index[slot];
+            if at != NONE && !key.less(&col.entries[at as usize].key) {
+                return;
+            }
+            let p0 = col.parents.len() as u32;
+            let s0 = col.sigs.len() as u32;
+            col.sigs.push(10 + sort_key as u32);
+            for &(o, n) in chains {
+                col.sigs.push(NONE);
+                self.walk
+                    .rule_parents(o, n, root, src, b, &mut col.parents, &mut col.sigs);
+            }
+            for &q in &col.parents[p0 as usize..] {
+                self.walk.taken[q as usize] = false;
+            }
+            let e = Entry {
+                key,
+                seq,
+                cell: c as u8,
+                mask,
+                parents: (p0, col.parents.len() as u32),
+                sig: (s0, col.sigs.len() as u32),
+            };
+            if at != NONE {
+                col.entries[at as usize] = e;
+            } else {
+                col.index[slot] = col.entries.len() as u32;
+                col.entries.push(e);
+            }
+            return;
+        }
         if self.key.is_some_and(|k| !key.less(&k)) {
             return;
         }
         self.key = Some(key);
-        let step = &mut *self.step;
+        let Some(step) = self.step.as_deref_mut() else {
+            return;
+        };
         step.clear();
         step.set(name, key.tenths());
-        if target.1 {
-            let mut m = b.cand[c] & !bit(d);
-            while m != 0 {
-                let x = m.trailing_zeros() as u8 + 1;
-                m &= m - 1;
-                step.remove(c, x);
-            }
-        } else {
-            step.remove(c, d);
+        for x in super::board::digits(mask) {
+            step.remove(c, x);
         }
         if place {
             step.place(c, d);
@@ -496,18 +768,87 @@ impl Memo<'_> {
 }
 
 /// The step Explainer's Nishio, multiple or dynamic forcing chains entry
-/// takes, if any.
+/// takes, if any. `false` also when the deadline passed (then
+/// `sc.timed_out` is set).
 #[inline(never)]
 pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode, sc: &mut Scratch) -> bool {
+    sc.timed_out = false;
     let mut best = Best {
         key: None,
-        step,
-        seen: Vec::new(),
-        mark: 0,
-        stack: Vec::new(),
-        nested: Vec::new(),
+        step: Some(step),
+        outer: None,
+        walk: std::mem::take(&mut sc.walk),
+        collect: Collect::default(),
     };
-    if mode == Mode::Nested {
+    search(b, mode, sc, &mut best);
+    sc.walk = best.walk;
+    best.key.is_some() && !sc.timed_out
+}
+
+/// Explainer's levels 3 and 4 inside a chain: every step of the forcing
+/// chains `mode` on the chain's grid `g` (reduced from `src`), in
+/// Explainer's order, without a later step removing the same candidates;
+/// each that relies on the chain (its rule parents: the candidates of its
+/// "on" potentials' causes that the chain removed, as in [`super::nested`])
+/// goes to `out`. Returns whether one did.
+fn inner_steps(
+    src: &Board,
+    g: &Board,
+    mode: Mode,
+    sc: &mut Scratch,
+    out: &mut super::nested::Scratch,
+) -> bool {
+    out.begin();
+    sc.timed_out = false;
+    let mut collect = std::mem::take(&mut sc.collect);
+    collect.reset();
+    let mut best = Best {
+        key: None,
+        step: None,
+        outer: Some(src),
+        walk: std::mem::take(&mut sc.walk),
+        collect,
+    };
+    search(g, mode, sc, &mut best);
+    sc.walk = best.walk;
+    let mut col = best.collect;
+    if !sc.timed_out {
+        let mut order = std::mem::take(&mut col.order);
+        order.clear();
+        order.extend(0..col.entries.len() as u32);
+        let es = &col.entries;
+        order.sort_by(|&x, &y| {
+            let (a, b) = (&es[x as usize], &es[y as usize]);
+            if a.key.less(&b.key) {
+                std::cmp::Ordering::Less
+            } else if b.key.less(&a.key) {
+                std::cmp::Ordering::Greater
+            } else {
+                a.seq.cmp(&b.seq)
+            }
+        });
+        for &i in &order {
+            let e = es[i as usize];
+            if e.parents.0 == e.parents.1 {
+                continue;
+            }
+            out.add_step(
+                &col.sigs[e.sig.0 as usize..e.sig.1 as usize],
+                e.key.complexity,
+                &col.parents[e.parents.0 as usize..e.parents.1 as usize],
+                e.cell as usize,
+                e.mask,
+            );
+        }
+        col.order = order;
+    }
+    sc.collect = col;
+    out.has_found()
+}
+
+/// Explainer's search for `mode` on `b`: every step offered to `best`.
+fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
+    if mode.cycles() {
         sc.nested.clear_ids();
     }
     if sc.slots.len() != 729 {
@@ -519,6 +860,10 @@ pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode, sc: &mut Scratch) -
         if b.value[cell] != 0 || n < 2 || (n < 3 && !mode.dynamic()) {
             continue;
         }
+        if memo.sc.timed_out || memo.sc.deadline.is_some_and(|d| Instant::now() >= d) {
+            memo.sc.timed_out = true;
+            break;
+        }
         let mut values = b.cand[cell];
         while values != 0 {
             let d = values.trailing_zeros() as u8 + 1;
@@ -529,17 +874,30 @@ pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode, sc: &mut Scratch) -
             let on = memo.outcome(c);
             if let Some(off) = &off {
                 // Contradictions (sort key 7).
-                let name: &'static str = match mode {
-                    Mode::Nishio => "Nishio Forcing Chains",
-                    Mode::DynamicPlus => "Dynamic Contradiction Forcing Chains (+)",
-                    Mode::Nested => "Dynamic Contradiction Forcing Chains (+ Forcing Chains)",
-                    _ => "Dynamic Contradiction Forcing Chains",
-                };
+                let name = mode.name(0);
                 if let Some((a, z)) = on.absurd {
-                    best.offer(b, mode, name, 7, &[(on, a), (on, z)], (c, false), false);
+                    best.offer(
+                        b,
+                        mode,
+                        name,
+                        7,
+                        &[(on, a), (on, z)],
+                        (c, false),
+                        false,
+                        CAUSE_NONE,
+                    );
                 }
                 if let Some((a, z)) = off.absurd {
-                    best.offer(b, mode, name, 7, &[(off, a), (off, z)], (c, true), true);
+                    best.offer(
+                        b,
+                        mode,
+                        name,
+                        7,
+                        &[(off, a), (off, z)],
+                        (c, true),
+                        true,
+                        CAUSE_NONE,
+                    );
                 }
                 // Double implications (sort key 1), cells of 3+ candidates.
                 if mode.full_dynamic() && n >= 3 {
@@ -555,17 +913,12 @@ pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode, sc: &mut Scratch) -
                                 best.offer(
                                     b,
                                     mode,
-                                    match mode {
-                                        Mode::DynamicPlus => "Dynamic Double Forcing Chains (+)",
-                                        Mode::Nested => {
-                                            "Dynamic Double Forcing Chains (+ Forcing Chains)"
-                                        }
-                                        _ => "Dynamic Double Forcing Chains",
-                                    },
+                                    mode.name(1),
                                     1,
                                     &[(on, a), (off, f)],
                                     (q, value),
                                     value,
+                                    CAUSE_NONE,
                                 );
                             }
                         }
@@ -576,11 +929,11 @@ pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode, sc: &mut Scratch) -
                 memo.sc.pool.push(off);
             }
             if mode != Mode::Nishio {
-                regions(b, cell, d, mode, &mut memo, &mut best);
+                regions(b, cell, d, mode, &mut memo, best);
             }
         }
         if mode != Mode::Nishio {
-            cell_chains(b, cell, mode, &mut memo, &mut best);
+            cell_chains(b, cell, mode, &mut memo, best);
         }
     }
     // Every outcome back to the pool for the next search.
@@ -588,25 +941,6 @@ pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode, sc: &mut Scratch) -
         if let Some(o) = slot.take() {
             memo.sc.pool.push(o);
         }
-    }
-    best.key.is_some()
-}
-
-fn region_name(mode: Mode) -> &'static str {
-    match mode {
-        Mode::Dynamic => "Dynamic Region Forcing Chains",
-        Mode::DynamicPlus => "Dynamic Region Forcing Chains (+)",
-        Mode::Nested => "Dynamic Region Forcing Chains (+ Forcing Chains)",
-        _ => "Region Forcing Chains",
-    }
-}
-
-fn cell_name(mode: Mode) -> &'static str {
-    match mode {
-        Mode::Dynamic => "Dynamic Cell Forcing Chains",
-        Mode::DynamicPlus => "Dynamic Cell Forcing Chains (+)",
-        Mode::Nested => "Dynamic Cell Forcing Chains (+ Forcing Chains)",
-        _ => "Cell Forcing Chains",
     }
 }
 
@@ -630,7 +964,7 @@ fn regions(b: &Board, cell: usize, d: u8, mode: Mode, memo: &mut Memo, best: &mu
                 n += 1;
             }
         }
-        branches_meet(b, mode, memo, &cands[..n], region_name(mode), 6, best);
+        branches_meet(b, mode, memo, &cands[..n], 2, r as u8, best);
     }
 }
 
@@ -642,18 +976,20 @@ fn cell_chains(b: &Board, cell: usize, mode: Mode, memo: &mut Memo, best: &mut B
         cands[n] = cand(cell, d);
         n += 1;
     }
-    branches_meet(b, mode, memo, &cands[..n], cell_name(mode), 5, best);
+    branches_meet(b, mode, memo, &cands[..n], 3, CAUSE_CELL, best);
 }
 
 /// The consequences of each branch of a forcing chain (one of `cands` is
 /// true), worked out once each through `memo`, and what all of them imply.
+/// `kind` 2 region (sort key 6), 3 cell (sort key 5); `root` the roots'
+/// cause.
 fn branches_meet(
     b: &Board,
     mode: Mode,
     memo: &mut Memo,
     cands: &[u16],
-    name: &'static str,
-    sort_key: u8,
+    kind: usize,
+    root: u8,
     best: &mut Best,
 ) {
     for &c in cands {
@@ -663,19 +999,11 @@ fn branches_meet(
     for (k, &c) in cands.iter().enumerate() {
         outs[k] = memo.outcome(c);
     }
-    intersect(b, mode, &outs[..cands.len()], name, sort_key, best);
-}
-
-/// Potentials implied "on" (then "off") by every branch, in the first
-/// branch's order.
-fn intersect(
-    b: &Board,
-    mode: Mode,
-    outs: &[&Outcome],
-    name: &'static str,
-    sort_key: u8,
-    best: &mut Best,
-) {
+    let sort_key = if kind == 2 { 6 } else { 5 };
+    let name = mode.name(kind);
+    let outs = &outs[..cands.len()];
+    // Potentials implied "on" (then "off") by every branch, in the first
+    // branch's order.
     let mut chains: [(&Outcome, u32); 9] = [(outs[0], 0); 9];
     for on in [true, false] {
         let order = if on {
@@ -695,7 +1023,16 @@ fn intersect(
                 }
                 chains[k] = (o, v);
             }
-            best.offer(b, mode, name, sort_key, &chains[..outs.len()], (q, on), on);
+            best.offer(
+                b,
+                mode,
+                name,
+                sort_key,
+                &chains[..outs.len()],
+                (q, on),
+                on,
+                root,
+            );
         }
     }
 }

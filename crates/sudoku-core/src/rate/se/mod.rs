@@ -14,18 +14,21 @@
 //! (LGPL) and SukakuExplainer's; the code is ours. Explainer's rules are
 //! cited per technique file.
 //!
-//! # Partial
+//! # Coverage
 //!
-//! The ladder is implemented up to the techniques listed in
-//! [`Producer::is_implemented`]: all of SE 1.2.1 up to dynamic forcing
-//! chains (+) and SukakuExplainer's additions (strong-link fishes, WXYZ- to
-//! TUVWXYZ-wings), and of the nested forcing chains the first level only,
-//! "+ Forcing Chains" (9.5 and up). A puzzle whose path reaches a technique
-//! (or a nesting level: "+ Multiple Forcing Chains", "+ Dynamic Forcing
-//! Chains") that is not implemented yet is answered [`SeOutcome::Unrated`]
-//! with the technique's name: never a wrong number. (Explainer takes the first
-//! technique in its order that finds a step; skipping one could change the
-//! path, so the rater stops there.)
+//! The whole ladder is implemented ([`Producer::is_implemented`]): all of
+//! SE 1.2.1 and SukakuExplainer's additions (strong-link fishes, WXYZ- to
+//! TUVWXYZ-wings), up to the nested forcing chains in serate's order: "+
+//! Forcing Chains" (9.5), "+ Multiple Forcing Chains" (10.0) and "+ Dynamic
+//! Forcing Chains" (10.5) with the inner dynamic chains nested up to its
+//! `nestingLimit` 3. The deeper of these are slow (an inner forcing-chain
+//! search each time an assumption's consequences run out): the
+//! [`SeLimits`] deadline is checked within the searches too. A puzzle whose
+//! path passes the deadline, or reaches a grid where no technique applies
+//! (serate says 20.0), is answered [`SeOutcome::Unrated`] with "time
+//! limit" (or the last ladder entry's name): never a wrong number.
+//! (Explainer takes the first technique in its order that finds a step;
+//! skipping one could change the path, so the rater stops there.)
 //!
 //! ```
 //! use sudoku_core::{Grid, rate::se::{Profile, SeRater, SeOutcome}};
@@ -315,7 +318,8 @@ impl Producer {
         self.find_with(b, step, profile, &mut Memo::default())
     }
 
-    /// The same, with what earlier steps of the path left in `memo`.
+    /// The same, with what earlier steps of the path left in `memo`. `false`
+    /// also when the deadline in `memo` passed (then `memo.forcing.timed_out`).
     fn find_with(self, b: &Board, step: &mut SeStep, profile: Profile, memo: &mut Memo) -> bool {
         // SukakuExplainer's defaults include lkSudoku's fixes to the unique
         // loop and BUG searches; plain SE 1.2.1 has the original ones.
@@ -362,10 +366,25 @@ impl Producer {
             DynamicForcingChainsPlus => {
                 forcing::find(b, step, forcing::Mode::DynamicPlus, &mut memo.forcing)
             }
-            // Explainer's first nesting level only ("+ Forcing Chains");
-            // where it finds nothing, the next levels are missing and the
-            // ladder stops (below).
-            NestedForcingChains => forcing::find(b, step, forcing::Mode::Nested, &mut memo.forcing),
+            // Explainer's nesting levels in its order, the first that finds
+            // a step: "+ Forcing Chains" (9.5), "+ Multiple Forcing Chains"
+            // (10.0), then "+ Dynamic Forcing Chains" (10.5) with the
+            // dynamic chains inside nested 0 to 3 levels deep (its
+            // `nestingLimit`).
+            NestedForcingChains => {
+                use forcing::Mode::*;
+                [
+                    Nested,
+                    NestedMultiple,
+                    NestedDynamic(0),
+                    NestedDynamic(1),
+                    NestedDynamic(2),
+                    NestedDynamic(3),
+                ]
+                .into_iter()
+                .any(|m| forcing::find(b, step, m, &mut memo.forcing) || memo.forcing.timed_out)
+                    && !memo.forcing.timed_out
+            }
         }
     }
 }
@@ -380,6 +399,14 @@ struct Memo {
     chains: chains::Chains,
     fish: fish::Memo,
     forcing: forcing::Scratch,
+}
+
+/// Why the ladder found no step.
+enum Stop {
+    /// It reached a ladder entry this rater does not implement.
+    At(Producer),
+    /// The deadline passed.
+    TimeLimit,
 }
 
 /// A technique name built at run time (SukakuExplainer's names carry a
@@ -527,9 +554,10 @@ impl SeStep {
 pub enum SeOutcome {
     /// The puzzle was solved along Explainer's path; ER, EP and ED are its.
     Rated,
-    /// Not rated within the limit: the path reached a technique this rater
-    /// does not implement yet ([`SeRating::stopped_at`]), or the time limit
-    /// passed. The figures so far are lower bounds, not a rating.
+    /// Not rated within the limit: the time limit passed, or the path
+    /// reached a grid no technique of the ladder (or of the profile's
+    /// selection) applies to ([`SeRating::stopped_at`]). The figures so far
+    /// are lower bounds, not a rating.
     Unrated,
     /// The puzzle is not 9×9, or its givens conflict.
     Invalid,
@@ -551,8 +579,8 @@ pub struct SeRating {
     pub ed: u16,
     /// Explainer's name of the first step with difficulty ER.
     pub hardest: Option<&'static str>,
-    /// For an unrated puzzle: the ladder entry the path reached and this
-    /// rater lacks, or "time limit".
+    /// For an unrated puzzle: "time limit", or the last ladder entry the
+    /// path reached without a step.
     pub stopped_at: Option<&'static str>,
     /// Steps taken.
     pub steps: u32,
@@ -643,19 +671,22 @@ impl SeRater {
         let mut step = SeStep::new();
         self.find(&mut b, &mut step, &mut Memo::default())
             .map(|_| step)
-            .map_err(Some)
+            .map_err(|e| match e {
+                Stop::At(p) => Some(p),
+                Stop::TimeLimit => None,
+            })
     }
 
     /// The next step on `b`; brings the board's scan words up to date
     /// (and starts keeping them once the ladder first passes the hidden
     /// singles, which read them only when kept).
-    fn find(&self, b: &mut Board, step: &mut SeStep, memo: &mut Memo) -> Result<(), Producer> {
+    fn find(&self, b: &mut Board, step: &mut SeStep, memo: &mut Memo) -> Result<(), Stop> {
         for &p in self.profile.ladder() {
             if self.disabled.contains(&p) {
                 continue;
             }
             if !p.is_implemented() {
-                return Err(p);
+                return Err(Stop::At(p));
             }
             if p != Producer::HiddenSingle || b.is_tracking() {
                 b.settle();
@@ -664,8 +695,11 @@ impl SeRater {
                 step.producer = p;
                 return Ok(());
             }
+            if memo.forcing.timed_out {
+                return Err(Stop::TimeLimit);
+            }
         }
-        Err(Producer::NestedForcingChains)
+        Err(Stop::At(Producer::NestedForcingChains))
     }
 
     fn run_board(&self, board: Option<Board>, mut on_step: impl FnMut(&SeStep)) -> SeRating {
@@ -684,6 +718,9 @@ impl SeRater {
         };
         let mut step = SeStep::new();
         let mut memo = Memo::default();
+        // The long searches (the forcing chains) also stop at the deadline
+        // within a step.
+        memo.forcing.deadline = self.limits.deadline;
         let mut first_placed = false;
         r.outcome = loop {
             if b.is_solved() {
@@ -693,8 +730,11 @@ impl SeRater {
                 r.stopped_at = Some("time limit");
                 break SeOutcome::Unrated;
             }
-            if let Err(p) = self.find(&mut b, &mut step, &mut memo) {
-                r.stopped_at = Some(p.title());
+            if let Err(e) = self.find(&mut b, &mut step, &mut memo) {
+                r.stopped_at = Some(match e {
+                    Stop::At(p) => p.title(),
+                    Stop::TimeLimit => "time limit",
+                });
                 break SeOutcome::Unrated;
             }
             on_step(&step);

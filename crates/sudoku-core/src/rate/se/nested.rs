@@ -2,7 +2,10 @@
 //! Chains" (9.5): dynamic forcing chains whose consequences, once the
 //! basic techniques of [`super::dynamic_plus`] find nothing more, are
 //! extended by the "Forcing Chains & Cycles" search of [`super::chains`]
-//! run on the grid the chain has reduced.
+//! run on the grid the chain has reduced. The deeper levels ("+ Multiple
+//! Forcing Chains", "+ Dynamic Forcing Chains") run the forcing-chain
+//! searches of [`super::forcing`] inside instead (there), with the same
+//! rules; their steps are recorded here too ([`Scratch::add_step`]).
 //!
 //! The rules, from Sudoku Explainer's `Chaining.getAdvancedPotentials`,
 //! `ChainingHint.collectRuleParents` and `getNestedComplexity` (LGPL;
@@ -57,6 +60,46 @@ impl Scratch {
     /// The complexity of inner chain `id`.
     pub(super) fn complexity(&self, id: u32) -> u32 {
         self.complexity[id as usize]
+    }
+
+    /// Start collecting the steps of a new inner search.
+    pub(super) fn begin(&mut self) {
+        self.found.clear();
+        self.parents.clear();
+    }
+
+    /// Whether the last inner search found a step relying on the chain.
+    pub(super) fn has_found(&self) -> bool {
+        !self.found.is_empty()
+    }
+
+    /// Record a step of an inner forcing-chain search (levels 3 and 4): its
+    /// chains' identity `sig`, its complexity, its rule parents and the
+    /// digits `mask` it removes from `cell`.
+    pub(super) fn add_step(
+        &mut self,
+        sig: &[u32],
+        complexity: u32,
+        parents: &[u16],
+        cell: usize,
+        mask: u16,
+    ) {
+        let next = self.complexity.len() as u32;
+        // a key is allocated only for an inner chain not met before
+        let id = match self.ids.get(sig) {
+            Some(&id) => id,
+            None => {
+                self.ids.insert(sig.to_vec(), next);
+                self.complexity.push(complexity);
+                next
+            }
+        };
+        let s0 = self.parents.len() as u32;
+        self.parents.extend_from_slice(parents);
+        let e0 = self.parents.len() as u32;
+        for d in digits(mask) {
+            self.found.push((cand(cell, d), s0, e0, id));
+        }
     }
 
     /// The candidates to turn off, each with its rule parents (candidates
