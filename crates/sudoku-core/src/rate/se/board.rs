@@ -436,18 +436,6 @@ impl Board {
         self.pos[r][d as usize - 1]
     }
 
-    /// The digits (bit `d - 1`) with exactly one place in region `r`, from
-    /// the positions (the scan words need not be kept): branch-free, nine
-    /// words of one region read together.
-    #[inline]
-    pub fn single_digits(&self, r: usize) -> u16 {
-        let mut m = 0u16;
-        for (i, &p) in self.pos[r].iter().enumerate() {
-            m |= u16::from(p != 0 && p & p.wrapping_sub(1) == 0) << i;
-        }
-        m
-    }
-
     /// Empty cells in region `r`.
     #[inline]
     pub fn empty_in(&self, r: usize) -> u32 {

@@ -41,18 +41,16 @@ fn hidden_by_positions(b: &Board, step: &mut SeStep) -> bool {
     for alone in [true, false] {
         for kind in [BLOCK, COLUMN, ROW] {
             for r in regions_of(kind) {
-                let empty = b.empty_in(r);
-                // A full region has no candidate.
-                if empty == 0 || (empty == 1) != alone {
+                if (b.empty_in(r) == 1) != alone {
                     continue;
                 }
-                let m = b.single_digits(r);
-                if m != 0 {
-                    let d = m.trailing_zeros() as u8 + 1;
+                for d in 1..=9u8 {
                     let p = b.positions(r, d);
-                    let cell = REGION_CELLS[r][p.trailing_zeros() as usize] as usize;
-                    single(step, cell, d, r, alone);
-                    return true;
+                    if p != 0 && p & (p - 1) == 0 {
+                        let cell = REGION_CELLS[r][p.trailing_zeros() as usize] as usize;
+                        single(step, cell, d, r, alone);
+                        return true;
+                    }
                 }
             }
         }
