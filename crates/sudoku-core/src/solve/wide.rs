@@ -775,7 +775,8 @@ impl<const N: usize, const B: usize> Core<N, B> {
         // The best branch so far (`best.3 == 0`: none yet); its boards are
         // kept in `pre[k]`.
         let mut best = (0u64, 0usize, 0usize, 0u32);
-        if self.pre.len() <= k {
+        // (Lookahead may start deep in a search: grow to depth `k`.)
+        while self.pre.len() <= k {
             let top = self.boards[k];
             self.pre.push([top; 2]);
         }
