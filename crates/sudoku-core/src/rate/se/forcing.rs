@@ -509,10 +509,25 @@ impl Walk {
     /// Distinct potentials among the ancestors of `n` (itself included),
     /// following every parent; the inner chains met go to `nested`.
     fn ancestors(&mut self, o: &Outcome, n: u32) -> u32 {
+        let mut count = 0;
+        let mut nested = std::mem::take(&mut self.nested);
+        self.each_ancestor(o, n, |node, _| {
+            count += 1;
+            if node.nested != NONE {
+                nested.push((node.nested, node.nested_cx));
+            }
+        });
+        self.nested = nested;
+        count
+    }
+
+    /// Calls `visit` once for every distinct potential among the ancestors
+    /// of `n` (itself included, following every parent), with its key
+    /// `cand * 2 + on`.
+    fn each_ancestor(&mut self, o: &Outcome, n: u32, mut visit: impl FnMut(Node, usize)) {
         let m = self.stamp();
         self.stack.clear();
         self.stack.push(n);
-        let mut count = 0;
         while let Some(x) = self.stack.pop() {
             let node = o.nodes[x as usize];
             let key = node.cand as usize * 2 + node.on as usize;
@@ -520,10 +535,7 @@ impl Walk {
                 continue;
             }
             self.seen[key] = m;
-            count += 1;
-            if node.nested != NONE {
-                self.nested.push((node.nested, node.nested_cx));
-            }
+            visit(node, key);
             if node.parent != NONE {
                 self.stack.push(node.parent);
             }
@@ -531,7 +543,6 @@ impl Walk {
             self.stack
                 .extend_from_slice(&o.hidden[s..s + node.len as usize]);
         }
-        count
     }
 
     /// The rule parents of the chain ending at `n` (Explainer's
@@ -554,25 +565,11 @@ impl Walk {
         if self.taken.len() != 729 {
             self.taken = vec![false; 729];
         }
-        let m = self.stamp();
-        self.stack.clear();
-        self.stack.push(n);
-        while let Some(x) = self.stack.pop() {
-            let node = o.nodes[x as usize];
-            let key = node.cand as usize * 2 + node.on as usize;
-            if self.seen[key] == m {
-                continue;
-            }
-            self.seen[key] = m;
+        let mut taken = std::mem::take(&mut self.taken);
+        self.each_ancestor(o, n, |node, key| {
             sig.push(key as u32);
-            if node.parent != NONE {
-                self.stack.push(node.parent);
-            }
-            let s = node.start as usize;
-            self.stack
-                .extend_from_slice(&o.hidden[s..s + node.len as usize]);
             if !node.on {
-                continue;
+                return;
             }
             let cause = if node.parent == NONE && node.cause == CAUSE_NONE {
                 root
@@ -582,8 +579,8 @@ impl Walk {
             let (cell, d) = (cell_of(node.cand), digit_of(node.cand));
             let mut take = |c: usize, d: u8, out: &mut Vec<u16>| {
                 let q = cand(c, d);
-                if src.has(c, d) && !g.has(c, d) && !self.taken[q as usize] {
-                    self.taken[q as usize] = true;
+                if src.has(c, d) && !g.has(c, d) && !taken[q as usize] {
+                    taken[q as usize] = true;
                     out.push(q);
                 }
             };
@@ -596,7 +593,8 @@ impl Walk {
                     take(c as usize, d, out);
                 }
             }
-        }
+        });
+        self.taken = taken;
     }
 }
 
