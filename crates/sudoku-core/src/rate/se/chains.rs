@@ -124,7 +124,7 @@ pub(super) struct Chains {
 /// searches (both explore everything they reach, never meeting their
 /// target) are skipped, which changes no step. A board with several
 /// solutions, or none, skips nothing.
-struct Truth {
+pub(super) struct Truth {
     solver: Option<Box<crate::solve::fast::Fast>>,
     /// Per cell, the solution's digit as a bit (0: no unique solution).
     digit: [u16; 81],
@@ -141,7 +141,7 @@ impl Default for Truth {
 
 impl Truth {
     /// Solve `b` (up to two solutions) and keep the solution if unique.
-    fn update(&mut self, b: &Board) {
+    pub(super) fn update(&mut self, b: &Board) {
         use crate::solve::Solver;
         use std::ops::ControlFlow;
         let solver = self.solver.get_or_insert_with(|| {
@@ -172,10 +172,15 @@ impl Truth {
         self.digit = if found == 1 { digit } else { [0; 81] };
     }
 
+    /// Forget the solution (every search may then succeed).
+    pub(super) fn clear(&mut self) {
+        self.digit = [0; 81];
+    }
+
     /// Whether the search from candidate `d` of `cell` in state `on` can
     /// reach the opposite state (false only where it provably cannot).
     #[inline]
-    fn may_force(&self, cell: usize, d: u8, on: bool) -> bool {
+    pub(super) fn may_force(&self, cell: usize, d: u8, on: bool) -> bool {
         let t = self.digit[cell];
         t == 0 || (t == bit(d)) != on
     }

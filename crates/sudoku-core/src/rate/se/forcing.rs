@@ -59,7 +59,7 @@
 
 use super::SeStep;
 use super::board::{Board, CELL_POS, CELL_REGIONS, REGION_CELLS, bit};
-use super::chains::{Key, cand, cell_of, digit_of, length_penalty, on_to_off};
+use super::chains::{Key, cand, cell_of, digit_of, length_penalty};
 use crate::time::Instant;
 
 const NONE: u32 = u32::MAX;
@@ -268,12 +268,14 @@ pub(super) struct Scratch {
     #[allow(clippy::vec_box)]
     pool: Vec<Box<Outcome>>,
     slots: Vec<Option<Box<Outcome>>>,
-    pend_on: std::collections::VecDeque<u32>,
-    pend_off: std::collections::VecDeque<u32>,
-    buf: Vec<u16>,
+    pend_on: Vec<u32>,
+    pend_off: Vec<u32>,
     hb: Vec<u32>,
     plus: super::dynamic_plus::Scratch,
     nested: super::nested::Scratch,
+    /// The searched board's unique solution, if it has one (top-level
+    /// searches only; see [`search`]).
+    truth: super::chains::Truth,
     /// The forcing-chain search inside the chains (levels 3 and 4), with
     /// its own memory.
     inner: Option<Box<Scratch>>,
@@ -299,44 +301,66 @@ impl Scratch {
 fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box<Outcome> {
     let y = mode != Mode::Nishio;
     let dynamic = mode.dynamic();
+    let plus = mode.plus();
     let mut g = src.clone();
     let mut o = sc.outcome();
     let root = o.node(start, on, NONE);
+    // The queues: `pend_*[head_*..]` are pending.
     let pend_on = &mut sc.pend_on;
     let pend_off = &mut sc.pend_off;
     pend_on.clear();
     pend_off.clear();
+    let (mut head_on, mut head_off) = (0, 0);
     if on {
         o.on_ver[start as usize] = root;
         o.on_order.push(start);
-        pend_on.push_back(root);
+        pend_on.push(root);
     } else {
         o.off_ver[start as usize] = root;
         o.off_order.push(start);
-        pend_off.push_back(root);
+        pend_off.push(root);
     }
-    let buf = &mut sc.buf;
     let hb = &mut sc.hb;
     loop {
-        if let Some(p) = pend_on.pop_front() {
+        if let Some(&p) = pend_on.get(head_on) {
+            head_on += 1;
+            // On → off in Explainer's order (the rules of
+            // [`super::chains::on_to_off`], read from the reduced grid):
+            // the cell's other digits, then the digit's other places in
+            // the block, the row and the column, each cell once.
             let c = o.nodes[p as usize].cand;
-            on_to_off(&g, c, y, buf);
-            for &q in buf.iter() {
-                if o.on_ver[q as usize] != NONE {
-                    let n = o.node(q, false, p);
-                    o.absurd = Some((o.on_ver[q as usize], n));
-                    return o;
+            let (cell, d) = (cell_of(c), digit_of(c));
+            if y {
+                let mut m = g.cand[cell] & !bit(d);
+                while m != 0 {
+                    let x = m.trailing_zeros() as u8 + 1;
+                    m &= m - 1;
+                    if off_link(&mut o, pend_off, cand(cell, x), p) {
+                        return o;
+                    }
                 }
-                if o.off_ver[q as usize] == NONE {
-                    let n = o.node(q, false, p);
-                    o.off_ver[q as usize] = n;
-                    o.off_order.push(q);
-                    pend_off.push_back(n);
+            }
+            // Per region, the places left out: the cell (block), the
+            // row's or the column's three cells in the block.
+            let skip = [
+                1u16 << CELL_POS[cell][0],
+                0b111 << (cell % 9 / 3 * 3),
+                0b111 << (cell / 27 * 3),
+            ];
+            for k in 0..3 {
+                let r = CELL_REGIONS[cell][k] as usize;
+                let mut m = g.positions(r, d) & !skip[k];
+                while m != 0 {
+                    let i = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    if off_link(&mut o, pend_off, cand(REGION_CELLS[r][i] as usize, d), p) {
+                        return o;
+                    }
                 }
             }
             continue;
         }
-        let Some(p) = pend_off.pop_front() else {
+        let Some(&p) = pend_off.get(head_off) else {
             // Dynamic (+): once nothing is pending, the basic techniques
             // may remove more on the reduced grid (Explainer's
             // `getAdvancedPotentials`).
@@ -360,7 +384,7 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
                     o.nodes[n as usize].len = parents.len() as u16;
                     o.off_ver[q as usize] = n;
                     o.off_order.push(q);
-                    pend_off.push_back(n);
+                    pend_off.push(n);
                 }
                 if pend_off.len() > before {
                     continue;
@@ -402,7 +426,7 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
                     node.nested_cx = sc.nested.complexity(id);
                     o.off_ver[q as usize] = n;
                     o.off_order.push(q);
-                    pend_off.push_back(n);
+                    pend_off.push(n);
                 }
                 if pend_off.len() > before {
                     continue;
@@ -410,6 +434,7 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
             }
             break;
         };
+        head_off += 1;
         let c = o.nodes[p as usize].cand;
         let (cell, d) = (cell_of(c), digit_of(c));
         // Off → on, with the hidden parents of each link (candidates the
@@ -419,7 +444,10 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
         let mut found = [(0u16, 0usize, 0usize, CAUSE_NONE); 4];
         let mut nf = 0;
         hb.clear();
-        if y && g.cand[cell].count_ones() == 2 {
+        // (bit tests, not `count_ones`: the default target has no
+        // `popcnt`)
+        let rest = g.cand[cell] & g.cand[cell].wrapping_sub(1);
+        if y && rest != 0 && rest & (rest - 1) == 0 {
             let other = (g.cand[cell] & !bit(d)).trailing_zeros() as u8 + 1;
             let start = hb.len();
             if dynamic {
@@ -436,7 +464,7 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
         for k in 0..3 {
             let r = CELL_REGIONS[cell][k] as usize;
             let pos = g.positions(r, d) & !(1 << CELL_POS[cell][k]);
-            if pos.count_ones() != 1 {
+            if pos == 0 || pos & (pos - 1) != 0 {
                 continue;
             }
             let to = cand(REGION_CELLS[r][pos.trailing_zeros() as usize] as usize, d);
@@ -455,8 +483,13 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
             found[nf] = (to, start, hb.len(), r as u8);
             nf += 1;
         }
-        if dynamic {
+        if plus {
             g.eliminate(cell, d);
+        } else if dynamic {
+            // Only the candidates and positions are read (no basic
+            // technique runs on this grid): the scan words' upkeep is
+            // left out.
+            g.eliminate_plain(cell, d);
         }
         for &(q, h0, h1, cause) in &found[..nf] {
             let hidden = &hb[h0..h1];
@@ -475,10 +508,30 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
             }
             o.on_ver[q as usize] = n;
             o.on_order.push(q);
-            pend_on.push_back(n);
+            pend_on.push(n);
         }
     }
     o
+}
+
+/// One on → off link of a chain from node `p` to candidate `q` "off": a
+/// contradiction if `q` is "on" (then `true`), else a new "off" node if
+/// `q` has none yet.
+#[inline(always)]
+fn off_link(o: &mut Outcome, pend_off: &mut Vec<u32>, q: u16, p: u32) -> bool {
+    let on = o.on_ver[q as usize];
+    if on != NONE {
+        let n = o.node(q, false, p);
+        o.absurd = Some((on, n));
+        return true;
+    }
+    if o.off_ver[q as usize] == NONE {
+        let n = o.node(q, false, p);
+        o.off_ver[q as usize] = n;
+        o.off_order.push(q);
+        pend_off.push(n);
+    }
+    false
 }
 
 /// Buffers of the walks over a step's chains.
@@ -852,6 +905,13 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
     if sc.slots.len() != 729 {
         sc.slots = (0..729).map(|_| None).collect();
     }
+    // The solution only for a top-level search (an inner search collects
+    // every step; its grids, reduced by an assumption, often have none).
+    if best.outer.is_none() {
+        sc.truth.update(b);
+    } else {
+        sc.truth.clear();
+    }
     let mut memo = Memo { sc };
     for cell in 0..81 {
         let n = b.cand[cell].count_ones();
@@ -867,13 +927,23 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
             let d = values.trailing_zeros() as u8 + 1;
             values &= values - 1;
             let c = cand(cell, d);
-            memo.get(b, c, mode);
-            let off = (mode.dynamic()).then(|| chain(b, c, false, mode, memo.sc));
-            let on = memo.outcome(c);
-            if let Some(off) = &off {
+            // With the board's unique solution known, a chain from the
+            // solution's candidate "on" or from another candidate "off"
+            // never meets a contradiction (every link is sound): Nishio
+            // (contradictions only) leaves out the first, and every mode
+            // the second unless it is needed for a double implication.
+            let need_on = mode != Mode::Nishio || memo.sc.truth.may_force(cell, d, true);
+            let need_off = mode.dynamic()
+                && (memo.sc.truth.may_force(cell, d, false) || (mode.full_dynamic() && n >= 3));
+            if need_on {
+                memo.get(b, c, mode);
+            }
+            let off = need_off.then(|| chain(b, c, false, mode, memo.sc));
+            if mode.dynamic() {
                 // Contradictions (sort key 7).
                 let name = mode.name(0);
-                if let Some((a, z)) = on.absurd {
+                if need_on && let Some((a, z)) = memo.outcome(c).absurd {
+                    let on = memo.outcome(c);
                     best.offer(
                         b,
                         mode,
@@ -885,7 +955,9 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
                         CAUSE_NONE,
                     );
                 }
-                if let Some((a, z)) = off.absurd {
+                if let Some(off) = &off
+                    && let Some((a, z)) = off.absurd
+                {
                     best.offer(
                         b,
                         mode,
@@ -898,7 +970,11 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
                     );
                 }
                 // Double implications (sort key 1), cells of 3+ candidates.
-                if mode.full_dynamic() && n >= 3 {
+                if mode.full_dynamic()
+                    && n >= 3
+                    && let Some(off) = &off
+                {
+                    let on = memo.outcome(c);
                     // what both branches make true, then what both make false
                     for (order, on_ver, off_ver, value) in [
                         (&on.on_order, &on.on_ver, &off.on_ver, true),
