@@ -207,6 +207,10 @@ struct Node {
     nested_cx: u32,
     /// Why it holds (`CAUSE_*`, or a region).
     cause: u8,
+    /// The nodes from it up to its root along `parent` (1 for a root):
+    /// the distinct potentials among its ancestors are at least one fewer
+    /// (at most one node, a contradiction's last, repeats a potential).
+    depth: u16,
 }
 
 /// The consequences of one assumption.
@@ -225,6 +229,11 @@ struct Outcome {
 
 impl Outcome {
     fn node(&mut self, cand: u16, on: bool, parent: u32) -> u32 {
+        let depth = if parent == NONE {
+            1
+        } else {
+            self.nodes[parent as usize].depth + 1
+        };
         self.nodes.push(Node {
             cand,
             on,
@@ -234,6 +243,7 @@ impl Outcome {
             nested: NONE,
             nested_cx: 0,
             cause: CAUSE_NONE,
+            depth,
         });
         (self.nodes.len() - 1) as u32
     }
@@ -268,8 +278,6 @@ pub(super) struct Scratch {
     #[allow(clippy::vec_box)]
     pool: Vec<Box<Outcome>>,
     slots: Vec<Option<Box<Outcome>>>,
-    pend_on: Vec<u32>,
-    pend_off: Vec<u32>,
     hb: Vec<u32>,
     plus: super::dynamic_plus::Scratch,
     nested: super::nested::Scratch,
@@ -305,37 +313,32 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
     let mut g = src.clone();
     let mut o = sc.outcome();
     let root = o.node(start, on, NONE);
-    // The queues: `pend_*[head_*..]` are pending.
-    let pend_on = &mut sc.pend_on;
-    let pend_off = &mut sc.pend_off;
-    pend_on.clear();
-    pend_off.clear();
+    // The queues: every potential is queued as it is kept, so the
+    // pending ones are `on_order[head_on..]` and `off_order[head_off..]`.
     let (mut head_on, mut head_off) = (0, 0);
     if on {
         o.on_ver[start as usize] = root;
         o.on_order.push(start);
-        pend_on.push(root);
     } else {
         o.off_ver[start as usize] = root;
         o.off_order.push(start);
-        pend_off.push(root);
     }
     let hb = &mut sc.hb;
     loop {
-        if let Some(&p) = pend_on.get(head_on) {
+        if let Some(&c) = o.on_order.get(head_on) {
             head_on += 1;
+            let p = o.on_ver[c as usize];
             // On → off in Explainer's order (the rules of
             // [`super::chains::on_to_off`], read from the reduced grid):
             // the cell's other digits, then the digit's other places in
             // the block, the row and the column, each cell once.
-            let c = o.nodes[p as usize].cand;
             let (cell, d) = (cell_of(c), digit_of(c));
             if y {
                 let mut m = g.cand[cell] & !bit(d);
                 while m != 0 {
                     let x = m.trailing_zeros() as u8 + 1;
                     m &= m - 1;
-                    if off_link(&mut o, pend_off, cand(cell, x), p) {
+                    if off_link(&mut o, cand(cell, x), p) {
                         return o;
                     }
                 }
@@ -353,14 +356,14 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
                 while m != 0 {
                     let i = m.trailing_zeros() as usize;
                     m &= m - 1;
-                    if off_link(&mut o, pend_off, cand(REGION_CELLS[r][i] as usize, d), p) {
+                    if off_link(&mut o, cand(REGION_CELLS[r][i] as usize, d), p) {
                         return o;
                     }
                 }
             }
             continue;
         }
-        let Some(&p) = pend_off.get(head_off) else {
+        let Some(&c) = o.off_order.get(head_off) else {
             // Dynamic (+): once nothing is pending, the basic techniques
             // may remove more on the reduced grid (Explainer's
             // `getAdvancedPotentials`).
@@ -370,7 +373,7 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
                 g.settle();
                 super::dynamic_plus::advanced(src, &g, &mut sc.plus)
             } {
-                let before = pend_off.len();
+                let before = o.off_order.len();
                 for (q, parents) in sc.plus.found() {
                     if o.off_ver[q as usize] != NONE {
                         continue;
@@ -384,9 +387,8 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
                     o.nodes[n as usize].len = parents.len() as u16;
                     o.off_ver[q as usize] = n;
                     o.off_order.push(q);
-                    pend_off.push(n);
                 }
-                if pend_off.len() > before {
+                if o.off_order.len() > before {
                     continue;
                 }
             } else if (mode.cycles() && super::nested::find(src, &g, &mut sc.nested))
@@ -405,7 +407,7 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
             {
                 // "Forcing Chains & Cycles" on the reduced grid (Explainer
                 // asks it only when the basic techniques find nothing).
-                let before = pend_off.len();
+                let before = o.off_order.len();
                 for (q, parents, id) in sc.nested.found() {
                     if o.off_ver[q as usize] != NONE {
                         continue;
@@ -426,16 +428,15 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
                     node.nested_cx = sc.nested.complexity(id);
                     o.off_ver[q as usize] = n;
                     o.off_order.push(q);
-                    pend_off.push(n);
                 }
-                if pend_off.len() > before {
+                if o.off_order.len() > before {
                     continue;
                 }
             }
             break;
         };
         head_off += 1;
-        let c = o.nodes[p as usize].cand;
+        let p = o.off_ver[c as usize];
         let (cell, d) = (cell_of(c), digit_of(c));
         // Off → on, with the hidden parents of each link (candidates the
         // search removed that the link relies on).
@@ -508,7 +509,6 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
             }
             o.on_ver[q as usize] = n;
             o.on_order.push(q);
-            pend_on.push(n);
         }
     }
     o
@@ -518,7 +518,7 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
 /// contradiction if `q` is "on" (then `true`), else a new "off" node if
 /// `q` has none yet.
 #[inline(always)]
-fn off_link(o: &mut Outcome, pend_off: &mut Vec<u32>, q: u16, p: u32) -> bool {
+fn off_link(o: &mut Outcome, q: u16, p: u32) -> bool {
     let on = o.on_ver[q as usize];
     if on != NONE {
         let n = o.node(q, false, p);
@@ -529,7 +529,6 @@ fn off_link(o: &mut Outcome, pend_off: &mut Vec<u32>, q: u16, p: u32) -> bool {
         let n = o.node(q, false, p);
         o.off_ver[q as usize] = n;
         o.off_order.push(q);
-        pend_off.push(n);
     }
     false
 }
@@ -725,6 +724,35 @@ impl Best<'_> {
             bit(d)
         };
         if mask == 0 {
+            return;
+        }
+        // A lower bound of the complexity from the chains' depths: a step
+        // that cannot sort before the one it would have to beat (the best
+        // so far; for an inner search, the kept step removing the same
+        // candidates) is dropped before its ancestors are walked. Keys
+        // grow with the complexity, so this drops only steps the full
+        // comparison below would drop.
+        let low: u32 = chains
+            .iter()
+            .map(|&(o, n)| u32::from(o.nodes[n as usize].depth) - 1)
+            .sum();
+        let low_key = Key {
+            difficulty: mode.base() + length_penalty(low),
+            complexity: low,
+            sort_key,
+        };
+        let rival = match self.outer {
+            Some(_) => {
+                let at = self.collect.index[c * 512 + mask as usize];
+                (at != NONE).then(|| self.collect.entries[at as usize].key)
+            }
+            None => self.key,
+        };
+        if rival.is_some_and(|k| !low_key.less(&k)) {
+            if self.outer.is_some() {
+                // (the inner steps' found order counts every offer)
+                self.collect.seq += 1;
+            }
             return;
         }
         self.walk.nested.clear();
