@@ -128,6 +128,9 @@ pub(super) struct Truth {
     solver: Option<Box<crate::solve::fast::Fast>>,
     /// Per cell, the solution's digit as a bit (0: no unique solution).
     digit: [u16; 81],
+    /// The candidates (a placed cell's digit) of the board solved last:
+    /// the searches of one step ask about the same board.
+    last: [u16; 81],
 }
 
 impl Default for Truth {
@@ -135,6 +138,7 @@ impl Default for Truth {
         Truth {
             solver: None,
             digit: [0; 81],
+            last: [0; 81],
         }
     }
 }
@@ -157,6 +161,10 @@ impl Truth {
                 b.cand[c]
             };
         }
+        if masks == self.last {
+            return;
+        }
+        self.last = masks;
         let mut found = 0u32;
         let mut digit = [0u16; 81];
         let limits = crate::Limits::solutions(2);
@@ -175,6 +183,7 @@ impl Truth {
     /// Forget the solution (every search may then succeed).
     pub(super) fn clear(&mut self) {
         self.digit = [0; 81];
+        self.last = [0; 81];
     }
 
     /// Whether the search from candidate `d` of `cell` in state `on` can

@@ -935,7 +935,8 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
     }
     // The solution only for a top-level search (an inner search collects
     // every step; its grids, reduced by an assumption, often have none).
-    if best.outer.is_none() {
+    // (Multiple forcing chains have no contradiction steps: no need.)
+    if best.outer.is_none() && mode.dynamic() {
         sc.truth.update(b);
     } else {
         sc.truth.clear();
