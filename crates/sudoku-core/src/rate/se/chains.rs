@@ -278,21 +278,39 @@ impl Graph {
     /// Rebuild for `b` with Y-links (`y`) and X-links in off → on (`x`).
     #[inline(never)]
     fn build(&mut self, b: &Board, y: bool, x: bool) {
+        self.build_on(b, y);
+        self.build_off(b, y, x);
+    }
+
+    /// Rebuild the on → off consequences only (with Y-links if `y`).
+    fn build_on(&mut self, b: &Board, y: bool) {
         let mut buf = Vec::with_capacity(32);
         self.on_start.clear();
         self.on.clear();
-        self.off_start.clear();
-        self.off.clear();
         self.on_start.push(0);
-        self.off_start.push(0);
         for c in 0..729u16 {
             if b.cand[cell_of(c)] & bit(digit_of(c)) != 0 {
                 on_to_off(b, c, y, &mut buf);
                 self.on.extend_from_slice(&buf);
+            }
+            self.on_start.push(self.on.len() as u32);
+        }
+    }
+
+    /// Rebuild the off → on consequences only: after a build with the same
+    /// `b` and `y`, the same as a whole build with `x` (the on → off links
+    /// do not depend on `x`).
+    #[inline(never)]
+    fn build_off(&mut self, b: &Board, y: bool, x: bool) {
+        let mut buf = Vec::with_capacity(8);
+        self.off_start.clear();
+        self.off.clear();
+        self.off_start.push(0);
+        for c in 0..729u16 {
+            if b.cand[cell_of(c)] & bit(digit_of(c)) != 0 {
                 off_to_on(b, c, y, x, &mut buf);
                 self.off.extend_from_slice(&buf);
             }
-            self.on_start.push(self.on.len() as u32);
             self.off_start.push(self.off.len() as u32);
         }
     }
@@ -789,7 +807,12 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
     }
     // Y-links only, then both (Explainer's other two loop searches).
     for (y, x) in [(true, false), (true, true)] {
-        g.build(b, y, x);
+        // (the second search has the first's on → off links)
+        if x {
+            g.build_off(b, y, x);
+        } else {
+            g.build(b, y, x);
+        }
         if x {
             fast.build(b, y);
         }
@@ -1084,7 +1107,12 @@ pub(super) fn all_steps(b: &Board, ch: &mut Chains, out: &mut AllSteps) {
     let mut g = ch.graph.take().unwrap_or_default();
     let mut fast = ch.fast.take().unwrap_or_default();
     for (y, x) in [(false, true), (true, false), (true, true)] {
-        g.build(b, y, x);
+        // (the third search has the second's on → off links)
+        if y && x {
+            g.build_off(b, y, x);
+        } else {
+            g.build(b, y, x);
+        }
         if x {
             fast.build(b, y);
         }
