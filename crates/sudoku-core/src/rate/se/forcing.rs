@@ -55,7 +55,13 @@
 //!
 //! The consequences of one assumption do not depend on which step asks for
 //! them, so each is computed once per grid and shared (Explainer recomputes
-//! them for every region).
+//! them for every region). When the board has a unique solution, the
+//! chains that provably meet no contradiction and serve no other step (from
+//! a candidate "off" that is not the solution's, outside double
+//! implications; Nishio's from the solution's candidate "on") are not
+//! computed, and a step whose chains' depths already bound its complexity
+//! past the step it must beat is dropped unwalked: neither changes the
+//! step taken.
 
 use super::SeStep;
 use super::board::{Board, CELL_POS, CELL_REGIONS, REGION_CELLS, bit};
