@@ -1308,6 +1308,99 @@ mod tests {
         assert_eq!(s.active.len(), n.div_ceil(64));
     }
 
+    /// The bit sets of a search that keeps them (`T`) are exact for every
+    /// active primary item: `small` set exactly when it has at most one
+    /// option, `zero` when it has none, `active` when it is active.
+    fn check_bits(s: &Sets) {
+        for i in 0..s.n1 {
+            let (w, b) = ((i / 64) as usize, i % 64);
+            let on = s.ppos[i as usize] < s.np;
+            assert_eq!(s.active[w] >> b & 1 == 1, on, "item {i}: active");
+            if on {
+                let size = s.items[i as usize].size;
+                assert_eq!(s.small[w] >> b & 1 == 1, size <= 1, "item {i}: small");
+                assert_eq!(s.zero[w] >> b & 1 == 1, size == 0, "item {i}: zero");
+            }
+        }
+    }
+
+    /// A search step by step on a problem of more than [`TRACK_ITEMS`]
+    /// primary items (a chain of 150 items, options covering two
+    /// neighbours, every third item alone, and some three items apart, so
+    /// that sizes go down to 1 and 0): after every step and every undoing, the bits are exact.
+    #[test]
+    fn bit_sets_stay_exact() {
+        let n = 150;
+        // and a triangle first: choosing one of its edges leaves the third
+        // corner with no option
+        let mut text = "t0 t1 t2 ".to_string();
+        text.extend((0..n).map(|k| format!("i{k} ")));
+        text.push_str("\nt0 t1\nt0 t2\nt1 t2\n");
+        for k in 0..n {
+            if k % 3 == 0 {
+                text.push_str(&format!("i{k}\n"));
+            }
+            if k + 1 < n {
+                text.push_str(&format!("i{k} i{}\n", k + 1));
+            }
+            if k % 4 == 1 && k + 5 < n {
+                text.push_str(&format!("i{k} i{} i{}\n", k + 3, k + 5));
+            }
+        }
+        let p = parse(&text).unwrap().problem;
+        let mut s = Sets::load(&p, None);
+        assert!(s.track);
+        check(&s);
+        check_bits(&s);
+        // depth-first over the first levels, every option in turn, pruning
+        // or not, each trail style; counts the sizes MRV met
+        fn walk(s: &mut Sets, depth: usize, k: usize, met: &mut [u32; 3]) {
+            if depth == 0 || s.np == 0 {
+                return;
+            }
+            let (i, size) = s.min_item::<false>();
+            met[size.min(2) as usize] += 1;
+            if size == 0 {
+                return;
+            }
+            let (mark0, np0) = (s.trail_len(), s.np);
+            if size == 1 {
+                s.cover_forced::<true, false>(i);
+            } else if k % 2 == 0 {
+                s.cover_chosen::<true, false, false, 0>(i);
+            } else {
+                s.cover_chosen::<true, false, true, 0>(i);
+            }
+            check(s);
+            check_bits(s);
+            let (mark1, np1) = (s.trail_len(), s.np);
+            for pos in 0..size {
+                let x = s.member::<false>(i, pos);
+                let live = match (k + pos as usize) % 3 {
+                    0 => s.apply::<false, true, true, false, false, 0>(x),
+                    1 => s.apply::<false, true, true, false, true, 0>(x),
+                    _ => s.apply::<false, true, false, false, true, 0>(x),
+                };
+                if live {
+                    check(s);
+                    check_bits(s);
+                    walk(s, depth - 1, k + 1, met);
+                }
+                s.restore::<false, true, false>(mark1);
+                s.reactivate(np1);
+                check(s);
+                check_bits(s);
+            }
+            s.restore::<false, true, false>(mark0);
+            s.reactivate(np0);
+            check(s);
+            check_bits(s);
+        }
+        let mut met = [0; 3];
+        walk(&mut s, 10, 0, &mut met);
+        assert!(met.iter().all(|&m| m > 0), "sizes met {met:?}");
+    }
+
     /// A loaded structure meets the invariants, and so do the steps and
     /// their undoing.
     #[test]
