@@ -303,8 +303,7 @@ fn house_cover_sums(
         let mut total = 0;
         let mut any = false;
         for (cs, s) in sums {
-            if cs.iter().any(|&c| in_base[c as usize]) && !cs.iter().any(|&c| covered[c as usize])
-            {
+            if cs.iter().any(|&c| in_base[c as usize]) && !cs.iter().any(|&c| covered[c as usize]) {
                 for &c in cs {
                     covered[c as usize] = true;
                 }
@@ -527,5 +526,67 @@ fn combined_sums(sums: &[(Vec<u16>, i32)], n: usize, cells: usize, m: &mut Model
             let terms = r.cells.iter().map(|&c| (c, 1)).collect();
             m.props.push(Prop::Linear(Linear::new(terms, r.total)));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Puzzle;
+    use super::super::prim::Linear;
+    use super::super::solver::Prop;
+
+    /// The unit-coefficient sums the derivation added, as (sorted cells,
+    /// total).
+    fn derived_sums(text: &str) -> Vec<(Vec<u16>, i32)> {
+        let puzzle: Puzzle = text.parse().expect("a puzzle");
+        let m = puzzle.lower().expect("lowered");
+        m.props[m.derived.clone()]
+            .iter()
+            .filter_map(|p| match p {
+                Prop::Linear(Linear { terms, rhs, .. }) if terms.iter().all(|t| t.1 == 1) => {
+                    let mut cs: Vec<u16> = terms.iter().map(|t| t.0).collect();
+                    cs.sort_unstable();
+                    Some((cs, *rhs))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// ISS's Hailstone little killer: the little killers crossing the
+    /// anti-diagonal, with the boxes filling its gaps, cover it, and the
+    /// covered cells outside it (less the whole houses among them) make a
+    /// known total: r2c4 r3c4 r3c5 r4c2 r4c3 r5c3 r5c7 r6c7 r6c8 r7c5 r7c6
+    /// r8c6 add up to 81. Every derived sum holds in the solution.
+    #[test]
+    fn a_covered_diagonal_gives_the_cells_outside_it_a_sum() {
+        let hailstone = ".Cage~14~R5C3~R5C4~R6C4.Cage~19~R6C6~R6C5~R7C5.Cage~14~R4C4~R4C5~R3C5\
+            .Cage~14~R4C6~R5C6~R5C7.Diagonal~1.Diagonal~-1.LittleKiller~47~R3C1\
+            .LittleKiller~49~R2C1.LittleKiller~30~R8C9.LittleKiller~45~R7C9\
+            .LittleKiller~43~R1C7.LittleKiller~44~R1C8.LittleKiller~34~R9C2\
+            .LittleKiller~52~R9C3";
+        let sums = derived_sums(hailstone);
+        let want: Vec<u16> = vec![12, 21, 22, 28, 29, 38, 42, 51, 52, 58, 59, 68];
+        assert!(
+            sums.iter().any(|(cs, t)| *cs == want && *t == 81),
+            "no sum of 81 over {want:?} in {sums:?}"
+        );
+        // The derived sums hold in the puzzle's solution.
+        let puzzle: Puzzle = hailstone.parse().expect("a puzzle");
+        let mut solver = super::super::VariantSolver::new(&puzzle).expect("solver");
+        let (answer, _) = solver.uniqueness(&Default::default());
+        let crate::Uniqueness::Unique(grid) = answer else {
+            panic!("Hailstone has one solution: {answer:?}");
+        };
+        for (cs, t) in &sums {
+            let got: i32 = cs.iter().map(|&c| grid[c as usize] as i32).sum();
+            assert_eq!(got, *t, "derived sum over {cs:?}");
+        }
+    }
+
+    /// Without sums reaching into a house, nothing is derived from it.
+    #[test]
+    fn no_sums_no_derived_sums() {
+        assert!(derived_sums(".Diagonal~1.~R1C1_5").is_empty());
     }
 }
