@@ -199,7 +199,12 @@ pub(crate) struct Board {
     places: [u64; 27],
     /// The regions where some digit has one place (bit `r`).
     single_regions: u32,
-    /// The regions with exactly one empty cell (bit `r`).
+    /// The digits with exactly one place per region (bit `d - 1`), kept by
+    /// `eliminate` only until the scan words are kept (then all 0: lane 0
+    /// of `places` holds the same), so that a path of singles finds its
+    /// next hidden single without rescanning every region's positions.
+    ones: [u16; 27],
+    /// The regions with exactly one empty cell (bit `r`), kept always.
     alone: u32,
     /// The empty cells with exactly one candidate.
     naked: u128,
@@ -229,6 +234,7 @@ impl Board {
             cells: [0; 9],
             places: [0; 27],
             single_regions: 0,
+            ones: [0; 27],
             alone: 0,
             naked: 0,
             locked: [[0; 9]; 4],
@@ -252,10 +258,11 @@ impl Board {
         Some(b)
     }
 
-    /// The board of a 9×9 puzzle (`None` for another size): the same as
-    /// [`Board::from_candidates`] of its candidate grid (an empty cell's
-    /// candidates are the digits none of its peers holds), built directly.
-    /// The givens are assumed free of conflicts.
+    /// The board of a 9×9 puzzle (`None` for another size, or when two
+    /// givens of a region are equal): the same as [`Board::from_candidates`]
+    /// of its candidate grid (an empty cell's candidates are the digits none
+    /// of its peers holds), built directly. The conflict check comes free
+    /// with the digits each region holds (no separate pass over the grid).
     pub fn from_grid(g: &crate::grid::Grid) -> Option<Board> {
         if g.side() != 9 {
             return None;
@@ -265,8 +272,14 @@ impl Board {
         let mut used = [0u16; 27];
         for (cell, &v) in g.cells().iter().enumerate() {
             if v != 0 {
+                if v > 9 {
+                    return None;
+                }
                 b.value[cell] = v;
                 for &r in &CELL_REGIONS[cell] {
+                    if used[r as usize] & bit(v) != 0 {
+                        return None;
+                    }
                     used[r as usize] |= bit(v);
                 }
             }
@@ -313,11 +326,25 @@ impl Board {
                 }
             }
         }
+        for r in 0..27 {
+            if self.empty[r] == 1 {
+                self.alone |= 1 << r;
+            }
+            // The digits in one of the region's cells and not in two.
+            let (mut once, mut twice) = (0u16, 0u16);
+            for &c in &REGION_CELLS[r] {
+                let m = self.cand[c as usize];
+                twice |= once & m;
+                once |= m;
+            }
+            self.ones[r] = once & !twice;
+        }
     }
 
     /// Compute the scan words from the positions and keep them from now on.
     fn start_tracking(&mut self) {
         self.tracking = true;
+        self.ones = [0; 27];
         self.dirty = [0; 27];
         self.dirty_regions = 0;
         self.alone = 0;
@@ -367,14 +394,6 @@ impl Board {
         }
     }
 
-    /// The digits (bit `d - 1`) with exactly `n` places (1 to 4) in region
-    /// `r`.
-    #[inline]
-    pub fn with_places(&self, r: usize, n: usize) -> u16 {
-        debug_assert!(self.is_settled(), "scan words read before settle");
-        (self.places[r] >> (16 * (n - 1))) as u16
-    }
-
     /// The digits with two to `n` places (`n` 2 to 4) in region `r`.
     #[inline]
     pub fn two_to_places(&self, r: usize, n: usize) -> u16 {
@@ -390,10 +409,22 @@ impl Board {
         self.single_regions
     }
 
+    /// The digits (bit `d - 1`) with exactly one place in region `r`: from
+    /// the scan words once they are kept (then after [`Board::settle`]),
+    /// before that from what [`Board::eliminate`] keeps.
+    #[inline]
+    pub fn single_digits(&self, r: usize) -> u16 {
+        if self.tracking {
+            debug_assert!(self.is_settled(), "scan words read before settle");
+            self.places[r] as u16
+        } else {
+            self.ones[r]
+        }
+    }
+
     /// The regions with exactly one empty cell (bit `r`).
     #[inline]
     pub fn alone_regions(&self) -> u32 {
-        debug_assert!(self.is_settled(), "scan words read before settle");
         self.alone
     }
 
@@ -458,13 +489,7 @@ impl Board {
         for &r in &CELL_REGIONS[cell] {
             let r = r as usize;
             self.empty[r] -= 1;
-            if self.tracking {
-                if self.empty[r] == 1 {
-                    self.alone |= 1 << r;
-                } else {
-                    self.alone &= !(1 << r);
-                }
-            }
+            self.alone = self.alone & !(1 << r) | u32::from(self.empty[r] == 1) << r;
         }
         if self.tracking {
             self.rescan_cell(cell);
@@ -482,15 +507,27 @@ impl Board {
     /// scan words of its regions are brought up to date by
     /// [`Board::settle`] (once per region and digit, however many places
     /// a step removed).
+    /// Until the scan words are kept, it keeps the single-place digits
+    /// ([`Board::single_digits`]) itself.
     #[inline]
     pub fn eliminate(&mut self, cell: usize, d: u8) {
-        if self.eliminate_plain(cell, d) && self.tracking {
+        if !self.eliminate_plain(cell, d) {
+            return;
+        }
+        if self.tracking {
             for k in 0..3 {
                 let r = CELL_REGIONS[cell][k] as usize;
                 self.dirty[r] |= bit(d);
                 self.dirty_regions |= 1 << r;
             }
             self.rescan_cell(cell);
+        } else {
+            let i = d as usize - 1;
+            for k in 0..3 {
+                let r = CELL_REGIONS[cell][k] as usize;
+                let one = u16::from(ONE_PLACE[self.pos[r][i] as usize]);
+                self.ones[r] = self.ones[r] & !(1 << i) | one << i;
+            }
         }
     }
 
@@ -561,7 +598,7 @@ impl Board {
             return false;
         }
         self.cand[cell] &= !b;
-        self.cells[d as usize - 1] &= !(1 << cell);
+        self.cells[d as usize - 1] &= !CELL_BIT[cell];
         for k in 0..3 {
             let r = CELL_REGIONS[cell][k] as usize;
             self.pos[r][d as usize - 1] &= !(1 << CELL_POS[cell][k]);
@@ -569,6 +606,29 @@ impl Board {
         true
     }
 }
+
+/// Whether a region's position set (9 bits) has exactly one member.
+static ONE_PLACE: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut p = 1;
+    while p < 512 {
+        t[p] = (p & (p - 1) == 0) as u8;
+        p += 1;
+    }
+    t
+};
+
+/// Each cell's bit in an 81-cell set (a table: a shift of a `u128` by a
+/// variable amount is several instructions).
+static CELL_BIT: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut c = 0;
+    while c < 81 {
+        t[c] = 1 << c;
+        c += 1;
+    }
+    t
+};
 
 /// [`SCAN`]: the number of positions (low four bits).
 const SCAN_COUNT: u8 = 0xf;

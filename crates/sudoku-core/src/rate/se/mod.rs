@@ -646,10 +646,8 @@ impl SeRater {
 
     /// Rate a puzzle, calling `on_step` with each step before it is applied.
     pub fn run(&self, grid: &Grid, on_step: impl FnMut(&SeStep)) -> SeRating {
-        let board = (grid.first_conflict().is_none())
-            .then(|| Board::from_grid(grid))
-            .flatten();
-        self.run_board(board, on_step)
+        // `None` also for conflicting givens (checked as the board is built).
+        self.run_board(Board::from_grid(grid), on_step)
     }
 
     /// Rate a candidate grid (pencilmarks).
