@@ -191,23 +191,19 @@ pub(crate) struct Board {
     /// The cells holding each digit as a candidate (`cells[d - 1]`, bit
     /// `cell`), kept likewise.
     cells: [u128; 9],
-    /// Scan words, kept likewise, so that the cheap searches (singles,
-    /// direct techniques, subsets) read a few bits instead of rescanning
-    /// every region: lane `k` (bits `16 k ..`) of `places[r]` has bit
+    /// Scan words, kept likewise, so that the cheap searches (direct
+    /// techniques, pointing and claiming, subsets) read a few bits instead
+    /// of rescanning every region: lane `k` (bits `16 k ..`) of `places[r]` has bit
     /// `d - 1` when digit `d` has exactly `k + 1` places in region `r` (one
     /// to four).
     places: [u64; 27],
-    /// The regions where some digit has one place (bit `r`).
-    single_regions: u32,
     /// The digits with exactly one place per region (bit `d - 1`), kept by
-    /// `eliminate` only until the scan words are kept (then all 0: lane 0
-    /// of `places` holds the same), so that a path of singles finds its
-    /// next hidden single without rescanning every region's positions.
+    /// `eliminate` (not by `eliminate_plain`) whether or not the scan words
+    /// are, so that the hidden singles need neither a rescan of every
+    /// region's positions nor a [`Board::settle`].
     ones: [u16; 27],
     /// The regions with exactly one empty cell (bit `r`), kept always.
     alone: u32,
-    /// The empty cells with exactly one candidate.
-    naked: u128,
     /// `locked[pair][d - 1]`: for the region-kind pairs of
     /// [`super::locking::PAIRS`], the regions of the first kind (bit =
     /// index within the kind) where `d` has two or more places, all in one
@@ -233,10 +229,8 @@ impl Board {
             empty: [0; 27],
             cells: [0; 9],
             places: [0; 27],
-            single_regions: 0,
             ones: [0; 27],
             alone: 0,
-            naked: 0,
             locked: [[0; 9]; 4],
             dirty: [0; 27],
             dirty_regions: 0,
@@ -252,7 +246,12 @@ impl Board {
         let mut b = Board::blank();
         for cell in 0..81 {
             b.value[cell] = c.value(cell);
-            b.cand[cell] = c.mask(cell) as u16;
+            // (a filled cell has no candidate)
+            b.cand[cell] = if b.value[cell] == 0 {
+                c.mask(cell) as u16
+            } else {
+                0
+            };
         }
         b.refresh();
         Some(b)
@@ -301,9 +300,7 @@ impl Board {
         self.empty = [0; 27];
         self.cells = [0; 9];
         self.places = [0; 27];
-        self.single_regions = 0;
         self.alone = 0;
-        self.naked = 0;
         self.locked = [[0; 9]; 4];
         self.dirty = [0; 27];
         self.dirty_regions = 0;
@@ -344,16 +341,10 @@ impl Board {
     /// Compute the scan words from the positions and keep them from now on.
     fn start_tracking(&mut self) {
         self.tracking = true;
-        self.ones = [0; 27];
         self.dirty = [0; 27];
         self.dirty_regions = 0;
         self.alone = 0;
-        self.naked = 0;
-        self.single_regions = 0;
         self.locked = [[0; 9]; 4];
-        for c in 0..81 {
-            self.rescan_cell(c);
-        }
         for r in 0..27 {
             if self.empty[r] == 1 {
                 self.alone |= 1 << r;
@@ -377,20 +368,6 @@ impl Board {
                 }
             }
             self.places[r] = w;
-            if w & 0xffff != 0 {
-                self.single_regions |= 1 << r;
-            }
-        }
-    }
-
-    /// Recompute the naked-single bit of a cell.
-    #[inline]
-    fn rescan_cell(&mut self, c: usize) {
-        let m = self.cand[c];
-        if self.value[c] == 0 && m != 0 && m & (m - 1) == 0 {
-            self.naked |= 1 << c;
-        } else {
-            self.naked &= !(1 << c);
         }
     }
 
@@ -402,24 +379,11 @@ impl Board {
         (1..n).fold(0, |m, k| m | (w >> (16 * k)) as u16)
     }
 
-    /// The regions where some digit has one place (bit `r`).
-    #[inline]
-    pub fn single_regions(&self) -> u32 {
-        debug_assert!(self.is_settled(), "scan words read before settle");
-        self.single_regions
-    }
-
-    /// The digits (bit `d - 1`) with exactly one place in region `r`: from
-    /// the scan words once they are kept (then after [`Board::settle`]),
-    /// before that from what [`Board::eliminate`] keeps.
+    /// The digits (bit `d - 1`) with exactly one place in region `r`
+    /// (kept by [`Board::eliminate`]; no [`Board::settle`] needed).
     #[inline]
     pub fn single_digits(&self, r: usize) -> u16 {
-        if self.tracking {
-            debug_assert!(self.is_settled(), "scan words read before settle");
-            self.places[r] as u16
-        } else {
-            self.ones[r]
-        }
+        self.ones[r]
     }
 
     /// The regions with exactly one empty cell (bit `r`).
@@ -428,11 +392,17 @@ impl Board {
         self.alone
     }
 
-    /// The empty cells with exactly one candidate.
+    /// The empty cells with exactly one candidate: from the cells of each
+    /// digit, the cells in one of them and not in two (a filled cell has
+    /// no candidate).
     #[inline]
     pub fn naked_cells(&self) -> u128 {
-        debug_assert!(self.is_settled(), "scan words read before settle");
-        self.naked
+        let (mut once, mut twice) = (0u128, 0u128);
+        for &m in &self.cells {
+            twice |= once & m;
+            once |= m;
+        }
+        once & !twice
     }
 
     /// See the field: the regions of `PAIRS[pair].0`'s kind (bits 0..9)
@@ -491,9 +461,6 @@ impl Board {
             self.empty[r] -= 1;
             self.alone = self.alone & !(1 << r) | u32::from(self.empty[r] == 1) << r;
         }
-        if self.tracking {
-            self.rescan_cell(cell);
-        }
         // Only the peers holding `d` change.
         let mut m = self.cells[d as usize - 1] & PEER_MASK[cell];
         while m != 0 {
@@ -507,26 +474,23 @@ impl Board {
     /// scan words of its regions are brought up to date by
     /// [`Board::settle`] (once per region and digit, however many places
     /// a step removed).
-    /// Until the scan words are kept, it keeps the single-place digits
-    /// ([`Board::single_digits`]) itself.
+    /// It keeps the single-place digits ([`Board::single_digits`]) itself.
     #[inline]
     pub fn eliminate(&mut self, cell: usize, d: u8) {
         if !self.eliminate_plain(cell, d) {
             return;
+        }
+        let i = d as usize - 1;
+        for k in 0..3 {
+            let r = CELL_REGIONS[cell][k] as usize;
+            let one = u16::from(ONE_PLACE[self.pos[r][i] as usize]);
+            self.ones[r] = self.ones[r] & !(1 << i) | one << i;
         }
         if self.tracking {
             for k in 0..3 {
                 let r = CELL_REGIONS[cell][k] as usize;
                 self.dirty[r] |= bit(d);
                 self.dirty_regions |= 1 << r;
-            }
-            self.rescan_cell(cell);
-        } else {
-            let i = d as usize - 1;
-            for k in 0..3 {
-                let r = CELL_REGIONS[cell][k] as usize;
-                let one = u16::from(ONE_PLACE[self.pos[r][i] as usize]);
-                self.ones[r] = self.ones[r] & !(1 << i) | one << i;
             }
         }
     }
@@ -570,8 +534,6 @@ impl Board {
                 *l = *l & !(1 << i) | band;
             }
             self.places[r] = w;
-            let one = u32::from(w & 0xffff != 0);
-            self.single_regions = self.single_regions & !(1 << r) | one << r;
         }
     }
 
@@ -581,16 +543,11 @@ impl Board {
         self.tracking && self.dirty_regions == 0
     }
 
-    /// Whether the scan words are kept (see the field).
-    #[inline]
-    pub fn is_tracking(&self) -> bool {
-        self.tracking
-    }
-
     /// Remove candidate `d` from `cell`, keeping the candidates, positions
-    /// and cells of each digit but not the scan words (which are then stale:
-    /// for a scratch board that reads only those, as the forcing chains'
-    /// boards do). Returns whether `d` was a candidate.
+    /// and cells of each digit but neither the scan words nor the
+    /// single-place digits (which are then stale: for a scratch board that
+    /// reads only those, as the forcing chains' boards do). Returns whether
+    /// `d` was a candidate.
     #[inline]
     pub fn eliminate_plain(&mut self, cell: usize, d: u8) -> bool {
         let b = bit(d);
@@ -686,7 +643,8 @@ pub(crate) fn subsets_of(mask: u16, k: u32, mut f: impl FnMut(u16) -> bool) -> b
         *slot = m.trailing_zeros() as u8;
         m &= m - 1;
     }
-    for &s in SUBSETS[k as usize].iter() {
+    let k = k as usize;
+    for &s in &SUBSETS.0[SUBSETS.1[k] as usize..SUBSETS.1[k + 1] as usize] {
         if s >> n != 0 {
             // Ascending: every later subset uses a bit past `n` too.
             break;
@@ -704,9 +662,28 @@ pub(crate) fn subsets_of(mask: u16, k: u32, mut f: impl FnMut(u16) -> bool) -> b
     false
 }
 
-static SUBSETS: std::sync::LazyLock<[Vec<u16>; 10]> = std::sync::LazyLock::new(|| {
-    std::array::from_fn(|k| (0u16..512).filter(|m| m.count_ones() == k as u32).collect())
-});
+/// The 512 subsets of nine bits by size, each size's in increasing order
+/// (`.0`), and where each size starts (`.1[k]`; `.1[10]` is 512).
+static SUBSETS: ([u16; 512], [u16; 11]) = {
+    let mut t = [0u16; 512];
+    let mut start = [0u16; 11];
+    let mut n = 0;
+    let mut k = 0;
+    while k <= 9 {
+        start[k] = n as u16;
+        let mut m = 0u16;
+        while m < 512 {
+            if m.count_ones() as usize == k {
+                t[n] = m;
+                n += 1;
+            }
+            m += 1;
+        }
+        k += 1;
+    }
+    start[10] = n as u16;
+    (t, start)
+};
 
 /// The peers of each cell as an 81-bit set (bit `c` for cell `c`).
 pub(crate) static PEER_MASK: [u128; 81] = peer_mask();

@@ -675,9 +675,10 @@ impl SeRater {
             })
     }
 
-    /// The next step on `b`; brings the board's scan words up to date
-    /// (and starts keeping them once the ladder first passes the hidden
-    /// singles, which read them only when kept).
+    /// The next step on `b`; brings the board's scan words up to date when
+    /// the ladder passes the hidden singles (and starts keeping them the
+    /// first time; the hidden singles read what the board keeps without
+    /// them).
     fn find(&self, b: &mut Board, step: &mut SeStep, memo: &mut Memo) -> Result<(), Stop> {
         for &p in self.profile.ladder() {
             if self.disabled.contains(&p) {
@@ -686,7 +687,7 @@ impl SeRater {
             if !p.is_implemented() {
                 return Err(Stop::At(p));
             }
-            if p != Producer::HiddenSingle || b.is_tracking() {
+            if p != Producer::HiddenSingle {
                 b.settle();
             }
             if p.find_with(b, step, self.profile, memo) {

@@ -9,47 +9,29 @@ use super::board::{BLOCK, Board, COLUMN, REGION_CELLS, ROW};
 
 /// Hidden singles: the first one in Explainer's order (regions with one
 /// empty cell first; blocks, columns, rows; regions ascending; digits
-/// ascending), read from the board's scan words once it keeps them, before
-/// that from its single-place digits per region (kept at every elimination,
-/// so no region's positions are rescanned).
+/// ascending), read from the board's single-place digits per region (kept
+/// at every elimination, so no region's positions are rescanned and the
+/// scan words need not be settled).
 pub(super) fn hidden(b: &Board, step: &mut SeStep) -> bool {
     let alone = b.alone_regions();
-    if !b.is_tracking() {
-        for kind in [BLOCK, COLUMN, ROW] {
-            let mut k = alone >> (kind * 9) & 0x1ff;
-            while k != 0 {
-                let r = kind * 9 + k.trailing_zeros() as usize;
-                k &= k - 1;
-                if b.single_digits(r) != 0 {
-                    single_of(b, step, r, true);
-                    return true;
-                }
-            }
-        }
-        // (a region with one empty cell holding a single was met above)
-        for kind in [BLOCK, COLUMN, ROW] {
-            for r in kind * 9..kind * 9 + 9 {
-                if b.single_digits(r) != 0 {
-                    single_of(b, step, r, false);
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-    let with = b.single_regions();
-    if with == 0 {
-        return false;
-    }
-    for m in [with & alone, with & !alone] {
-        for kind in [BLOCK, COLUMN, ROW] {
-            let k = m >> (kind * 9) & 0x1ff;
-            if k == 0 {
-                continue;
-            }
+    for kind in [BLOCK, COLUMN, ROW] {
+        let mut k = alone >> (kind * 9) & 0x1ff;
+        while k != 0 {
             let r = kind * 9 + k.trailing_zeros() as usize;
-            single_of(b, step, r, m & alone != 0);
-            return true;
+            k &= k - 1;
+            if b.single_digits(r) != 0 {
+                single_of(b, step, r, true);
+                return true;
+            }
+        }
+    }
+    // (a region with one empty cell holding a single was met above)
+    for kind in [BLOCK, COLUMN, ROW] {
+        for r in kind * 9..kind * 9 + 9 {
+            if b.single_digits(r) != 0 {
+                single_of(b, step, r, false);
+                return true;
+            }
         }
     }
     false
