@@ -444,29 +444,66 @@ impl Board {
     }
 
     /// Place `d` in `cell` and remove it from the cell's peers (Explainer's
-    /// "set value and cancel"). Keeps the cached positions and counts.
+    /// "set value and cancel"). Keeps the cached positions and counts: the
+    /// same as eliminating each of the cell's candidates and then `d` from
+    /// each peer holding it, done in bulk (the cell's three regions lose
+    /// every place of `d`, so only a peer's other regions are updated one
+    /// by one).
     pub fn place(&mut self, cell: usize, d: u8) {
         if self.value[cell] != 0 {
             return;
         }
-        let mut m = self.cand[cell];
+        let i = d as usize - 1;
+        let regs = CELL_REGIONS[cell];
+        let at = CELL_POS[cell];
+        let own = self.cand[cell];
+        self.cand[cell] = 0;
+        let mut m = own;
         while m != 0 {
-            let x = m.trailing_zeros() as u8 + 1;
-            self.eliminate(cell, x);
+            let j = m.trailing_zeros() as usize;
             m &= m - 1;
+            self.cells[j] &= !CELL_BIT[cell];
+            for k in 0..3 {
+                let r = regs[k] as usize;
+                let p = self.pos[r][j] & !(1 << at[k]);
+                self.pos[r][j] = p;
+                self.ones[r] = self.ones[r] & !(1 << j) | u16::from(ONE_PLACE[p as usize]) << j;
+            }
         }
         self.value[cell] = d;
-        for &r in &CELL_REGIONS[cell] {
-            let r = r as usize;
+        for k in 0..3 {
+            let r = regs[k] as usize;
             self.empty[r] -= 1;
             self.alone = self.alone & !(1 << r) | u32::from(self.empty[r] == 1) << r;
+            // The places of `d` left here are all peers: every one goes.
+            self.pos[r][i] = 0;
+            self.ones[r] &= !(1 << i);
+            if self.tracking {
+                self.dirty[r] |= own | bit(d);
+                self.dirty_regions |= 1 << r;
+            }
         }
         // Only the peers holding `d` change.
-        let mut m = self.cells[d as usize - 1] & PEER_MASK[cell];
+        let peers = self.cells[i] & PEER_MASK[cell];
+        self.cells[i] &= !peers;
+        let mut m = peers;
         while m != 0 {
             let p = m.trailing_zeros() as usize;
             m &= m - 1;
-            self.eliminate(p, d);
+            self.cand[p] &= !bit(d);
+            for k in 0..3 {
+                let r = CELL_REGIONS[p][k] as usize;
+                if r == regs[k] as usize {
+                    continue;
+                }
+                let q = self.pos[r][i] & !(1 << CELL_POS[p][k]);
+                self.pos[r][i] = q;
+                self.ones[r] = self.ones[r] & !(1 << i) | u16::from(ONE_PLACE[q as usize]) << i;
+                if self.tracking {
+                    self.dirty[r] |= bit(d);
+                    self.dirty_regions |= 1 << r;
+                }
+            }
         }
     }
 
