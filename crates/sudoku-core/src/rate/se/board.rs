@@ -283,13 +283,32 @@ impl Board {
                 }
             }
         }
+        // What `refresh` computes, in one pass over the empty cells: a
+        // region without conflicts has one given per digit it holds.
+        for r in 0..27 {
+            b.empty[r] = 9 - used[r].ones() as u8;
+            b.alone |= u32::from(b.empty[r] == 1) << r;
+        }
         for cell in 0..81 {
-            if b.value[cell] == 0 {
-                let [r0, r1, r2] = CELL_REGIONS[cell];
-                b.cand[cell] = 0x1ff & !(used[r0 as usize] | used[r1 as usize] | used[r2 as usize]);
+            if b.value[cell] != 0 {
+                continue;
+            }
+            let [r0, r1, r2] = CELL_REGIONS[cell].map(usize::from);
+            let [a0, a1, a2] = CELL_POS[cell];
+            let m = 0x1ff & !(used[r0] | used[r1] | used[r2]);
+            b.cand[cell] = m;
+            let at = CELL_BIT[cell];
+            let mut x = m;
+            while x != 0 {
+                let d = x.trailing_zeros() as usize;
+                x &= x - 1;
+                b.cells[d] |= at;
+                b.pos[r0][d] |= 1 << a0;
+                b.pos[r1][d] |= 1 << a1;
+                b.pos[r2][d] |= 1 << a2;
             }
         }
-        b.refresh();
+        b.count_ones();
         Some(b)
     }
 
@@ -317,7 +336,7 @@ impl Board {
             while m != 0 {
                 let d = m.trailing_zeros() as usize;
                 m &= m - 1;
-                self.cells[d] |= 1 << c;
+                self.cells[d] |= CELL_BIT[c];
                 for k in 0..3 {
                     self.pos[regs[k] as usize][d] |= 1 << at[k];
                 }
@@ -327,7 +346,14 @@ impl Board {
             if self.empty[r] == 1 {
                 self.alone |= 1 << r;
             }
-            // The digits in one of the region's cells and not in two.
+        }
+        self.count_ones();
+    }
+
+    /// The single-place digits of every region, from the candidates: the
+    /// digits in one of the region's cells and not in two.
+    fn count_ones(&mut self) {
+        for r in 0..27 {
             let (mut once, mut twice) = (0u16, 0u16);
             for &c in &REGION_CELLS[r] {
                 let m = self.cand[c as usize];
