@@ -269,19 +269,20 @@ impl Board {
         let mut b = Board::blank();
         // The digits each region holds.
         let mut used = [0u16; 27];
+        // (without a branch per cell: digit 0 has no bit; a digit past 9
+        // sets bit 9, refused below with the conflicts)
+        let mut clash = 0u16;
         for (cell, &v) in g.cells().iter().enumerate() {
-            if v != 0 {
-                if v > 9 {
-                    return None;
-                }
-                b.value[cell] = v;
-                for &r in &CELL_REGIONS[cell] {
-                    if used[r as usize] & bit(v) != 0 {
-                        return None;
-                    }
-                    used[r as usize] |= bit(v);
-                }
+            let v = v.min(10);
+            let m = DIGIT_BIT[v as usize];
+            b.value[cell] = v;
+            for &r in &CELL_REGIONS[cell] {
+                clash |= used[r as usize] & m;
+                used[r as usize] |= m;
             }
+        }
+        if clash != 0 || used.iter().any(|&u| u > 0x1ff) {
+            return None;
         }
         // What `refresh` computes, in one pass over the empty cells: a
         // region without conflicts has one given per digit it holds.
@@ -369,32 +370,50 @@ impl Board {
         self.tracking = true;
         self.dirty = [0; 27];
         self.dirty_regions = 0;
-        self.alone = 0;
         self.locked = [[0; 9]; 4];
+        self.places = [0; 27];
         for r in 0..27 {
-            if self.empty[r] == 1 {
-                self.alone |= 1 << r;
-            }
-            let (kind, i) = (r / 9, r % 9);
-            let mut w = 0u64;
-            for d in 0..9 {
-                let info = SCAN[self.pos[r][d] as usize];
-                let n = (info & SCAN_COUNT) as usize;
-                if (1..=4).contains(&n) {
-                    w |= 1u64 << (d + 16 * (n - 1));
-                }
-                let band = u16::from(info & SCAN_BAND != 0) << i;
-                match kind {
-                    BLOCK => {
-                        self.locked[0][d] |= u16::from(info & SCAN_STACK != 0) << i;
-                        self.locked[1][d] |= band;
-                    }
-                    ROW => self.locked[3][d] |= band,
-                    _ => self.locked[2][d] |= band,
-                }
-            }
-            self.places[r] = w;
+            self.settle_region(r, 0x1ff);
         }
+    }
+
+    /// Recompute the scan words of region `r` for the digits `dirty` (bit
+    /// `d - 1`) from their positions: their lanes of `places[r]` cleared at
+    /// once, then each set from a table, and their bits of `locked`; one
+    /// loop per region kind (the kind decides which `locked` words).
+    #[inline]
+    fn settle_region(&mut self, r: usize, dirty: u16) {
+        let (kind, i) = (r / 9, r % 9);
+        let mut w = self.places[r] & !(u64::from(dirty) * 0x0001_0001_0001_0001);
+        let keep = !(1u16 << i);
+        let mut m = dirty;
+        let pair = match kind {
+            BLOCK => {
+                while m != 0 {
+                    let d = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let info = SCAN[self.pos[r][d] as usize];
+                    w |= LANE[(info & SCAN_COUNT) as usize] << d;
+                    let stack = u16::from(info & SCAN_STACK != 0) << i;
+                    let band = u16::from(info & SCAN_BAND != 0) << i;
+                    self.locked[0][d] = self.locked[0][d] & keep | stack;
+                    self.locked[1][d] = self.locked[1][d] & keep | band;
+                }
+                self.places[r] = w;
+                return;
+            }
+            ROW => 3,
+            _ => 2,
+        };
+        while m != 0 {
+            let d = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let info = SCAN[self.pos[r][d] as usize];
+            w |= LANE[(info & SCAN_COUNT) as usize] << d;
+            let band = u16::from(info & SCAN_BAND != 0) << i;
+            self.locked[pair][d] = self.locked[pair][d] & keep | band;
+        }
+        self.places[r] = w;
     }
 
     /// The digits with two to `n` places (`n` 2 to 4) in region `r`.
@@ -569,34 +588,7 @@ impl Board {
             let r = self.dirty_regions.trailing_zeros() as usize;
             self.dirty_regions &= self.dirty_regions - 1;
             let dirty = std::mem::take(&mut self.dirty[r]);
-            // The region's changed digits together: their lanes cleared
-            // at once, then each set from its positions.
-            let (kind, i) = (r / 9, r % 9);
-            let mut w = self.places[r] & !(u64::from(dirty) * 0x0001_0001_0001_0001);
-            let mut m = dirty;
-            while m != 0 {
-                let d = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let info = SCAN[self.pos[r][d] as usize];
-                let n = (info & SCAN_COUNT) as usize;
-                if (1..=4).contains(&n) {
-                    w |= 1u64 << (d + 16 * (n - 1));
-                }
-                let band = u16::from(info & SCAN_BAND != 0) << i;
-                let pair = match kind {
-                    BLOCK => {
-                        let stack = u16::from(info & SCAN_STACK != 0) << i;
-                        let l = &mut self.locked[0][d];
-                        *l = *l & !(1 << i) | stack;
-                        1
-                    }
-                    ROW => 3,
-                    _ => 2,
-                };
-                let l = &mut self.locked[pair][d];
-                *l = *l & !(1 << i) | band;
-            }
-            self.places[r] = w;
+            self.settle_region(r, dirty);
         }
     }
 
@@ -657,6 +649,21 @@ const SCAN_COUNT: u8 = 0xf;
 const SCAN_BAND: u8 = 0x10;
 /// [`SCAN`]: two or more positions, all within one of a block's columns.
 const SCAN_STACK: u8 = 0x20;
+
+/// A digit's bit in a candidate mask, 0 for no digit, bit 9 for 10.
+static DIGIT_BIT: [u16; 11] = [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+
+/// A digit's bit in lane `n - 1` of a scan word (`places`) for `n` places
+/// (none for 0 or more than four).
+static LANE: [u64; 16] = {
+    let mut t = [0u64; 16];
+    let mut n = 1;
+    while n <= 4 {
+        t[n] = 1 << (16 * (n - 1));
+        n += 1;
+    }
+    t
+};
 
 /// What the scan words need of a region's position set: its size and
 /// whether it is locked, per 9-bit set.

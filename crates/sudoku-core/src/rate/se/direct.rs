@@ -18,9 +18,7 @@
 
 use super::SeStep;
 use super::board::Ones;
-use super::board::{
-    BLOCK, Board, COLUMN, INSIDE, REGION_CELLS, ROW, crossing_set, digits, regions_of,
-};
+use super::board::{BLOCK, Board, COLUMN, INSIDE, REGION_CELLS, ROW, crossing_set, digits};
 use super::locking;
 
 /// Direct pointing or claiming.
@@ -66,15 +64,19 @@ pub(super) fn locking(b: &Board, step: &mut SeStep) -> bool {
 /// to `degree` places, so its common-tuple test is the union of their
 /// places having exactly `degree` members.
 pub(super) fn hidden_set(b: &Board, step: &mut SeStep, degree: u32) -> bool {
+    // The regions worth a look (more empty cells than the set, and enough
+    // eligible digits), first for all 27 without a branch.
+    let mut worth = 0u32;
+    for r in 0..27 {
+        let enough = b.two_to_places(r, degree as usize).ones() >= degree;
+        worth |= u32::from(enough & (b.empty_in(r) > degree)) << r;
+    }
     for kind in [BLOCK, COLUMN, ROW] {
-        for r in regions_of(kind) {
-            if b.empty_in(r) <= degree {
-                continue;
-            }
+        let mut k = worth >> (kind * 9) & 0x1ff;
+        while k != 0 {
+            let r = kind * 9 + k.trailing_zeros() as usize;
+            k &= k - 1;
             let eligible = b.two_to_places(r, degree as usize);
-            if eligible.ones() < degree {
-                continue;
-            }
             let pos: [u16; 9] = std::array::from_fn(|i| b.positions(r, i as u8 + 1));
             let mut hi = eligible;
             while hi != 0 {
