@@ -64,6 +64,7 @@ mod unique_loops;
 mod wings;
 
 use crate::time::Instant;
+use std::cell::Cell;
 use std::fmt;
 
 use crate::Candidates;
@@ -715,7 +716,9 @@ impl SeRater {
         let Some(mut b) = board else {
             return r;
         };
-        let mut step = SeStep::new();
+        // The step's vectors keep their capacity from one rating to the
+        // next on this thread (no allocation per puzzle once warm).
+        let mut step = SPARE_STEP.with(Cell::take).unwrap_or_else(SeStep::new);
         let mut memo = Memo::default();
         // The long searches (the forcing chains) also stop at the deadline
         // within a step.
@@ -758,6 +761,12 @@ impl SeRater {
                 b.place(p.cell, p.digit);
             }
         };
+        SPARE_STEP.with(|spare| spare.set(Some(step)));
         r
     }
+}
+
+thread_local! {
+    /// A step kept between ratings on this thread (see `run_board`).
+    static SPARE_STEP: Cell<Option<SeStep>> = const { Cell::new(None) };
 }
