@@ -743,17 +743,37 @@ pub struct Position {
 /// Errors are about the input (exit code 1); unreadable files are I/O errors.
 pub fn read_position(arg: &str) -> Result<Position, PositionError> {
     let text = if arg == "-" {
-        let mut s = String::new();
-        io::Read::read_to_string(&mut io::stdin().lock(), &mut s)
+        let mut b = Vec::new();
+        io::Read::read_to_end(&mut io::stdin().lock(), &mut b)
             .map_err(|e| PositionError::Io(format!("cannot read standard input: {e}")))?;
-        s
+        utf8_text(b).map_err(|e| PositionError::Input(format!("standard input: {e}")))?
     } else if std::path::Path::new(arg).is_file() {
-        std::fs::read_to_string(arg)
-            .map_err(|e| PositionError::Io(format!("cannot read {arg}: {e}")))?
+        let b =
+            std::fs::read(arg).map_err(|e| PositionError::Io(format!("cannot read {arg}: {e}")))?;
+        utf8_text(b).map_err(|e| PositionError::Input(format!("{arg}: {e}")))?
     } else {
         arg.to_string()
     };
     parse_position(&text).map_err(PositionError::Input)
+}
+
+/// The bytes as text, or where the first byte that is not UTF-8 is (line
+/// and column counted in characters, both from 1), in the words the batch
+/// commands use.
+fn utf8_text(bytes: Vec<u8>) -> Result<String, String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        let good = &bytes[..at];
+        let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let line = 1 + good.iter().filter(|&&b| b == b'\n').count();
+        // `good` is valid UTF-8, so this counts its characters
+        let column = 1 + String::from_utf8_lossy(&good[line_start..]).chars().count();
+        format!(
+            "line {line}, column {column}: the line is not UTF-8 text (byte 0x{:02X})",
+            bytes[at]
+        )
+    })
 }
 
 /// Why a position could not be read.

@@ -385,3 +385,32 @@ fn answers_stream_before_the_input_ends() {
         assert!(child.wait().unwrap().success());
     }
 }
+
+/// `hint` reads one position from a file or standard input: bytes that are
+/// not UTF-8 are an input error (exit 1) that says where, as the batch
+/// commands do, not an I/O error without a position.
+#[test]
+fn hint_names_the_line_and_column_of_a_byte_that_is_not_utf8() {
+    let bytes = b"# a comment \xc3\xa9\n..3.\xff2.6\n".to_vec();
+    sudoku()
+        .args(["hint", "-"])
+        .write_stdin(bytes.clone())
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "standard input: line 2, column 5: the line is not UTF-8 text (byte 0xFF)",
+        ));
+    let path = temp_dir("hint-utf8").join("latin1.txt");
+    std::fs::write(&path, &bytes).unwrap();
+    sudoku()
+        .arg("hint")
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "line 2, column 5: the line is not UTF-8 text (byte 0xFF)",
+        ));
+    // the same file in UTF-8 gives a hint
+    std::fs::write(&path, format!("# a comment \u{e9}\n{PUZZLE}\n")).unwrap();
+    sudoku().arg("hint").arg(&path).assert().success();
+}

@@ -124,10 +124,13 @@ pub(super) struct Chains {
 /// searches (both explore everything they reach, never meeting their
 /// target) are skipped, which changes no step. A board with several
 /// solutions, or none, skips nothing.
-struct Truth {
+pub(super) struct Truth {
     solver: Option<Box<crate::solve::fast::Fast>>,
     /// Per cell, the solution's digit as a bit (0: no unique solution).
     digit: [u16; 81],
+    /// The candidates (a placed cell's digit) of the board solved last:
+    /// the searches of one step ask about the same board.
+    last: [u16; 81],
 }
 
 impl Default for Truth {
@@ -135,13 +138,14 @@ impl Default for Truth {
         Truth {
             solver: None,
             digit: [0; 81],
+            last: [0; 81],
         }
     }
 }
 
 impl Truth {
     /// Solve `b` (up to two solutions) and keep the solution if unique.
-    fn update(&mut self, b: &Board) {
+    pub(super) fn update(&mut self, b: &Board) {
         use crate::solve::Solver;
         use std::ops::ControlFlow;
         let solver = self.solver.get_or_insert_with(|| {
@@ -157,6 +161,10 @@ impl Truth {
                 b.cand[c]
             };
         }
+        if masks == self.last {
+            return;
+        }
+        self.last = masks;
         let mut found = 0u32;
         let mut digit = [0u16; 81];
         let limits = crate::Limits::solutions(2);
@@ -172,10 +180,16 @@ impl Truth {
         self.digit = if found == 1 { digit } else { [0; 81] };
     }
 
+    /// Forget the solution (every search may then succeed).
+    pub(super) fn clear(&mut self) {
+        self.digit = [0; 81];
+        self.last = [0; 81];
+    }
+
     /// Whether the search from candidate `d` of `cell` in state `on` can
     /// reach the opposite state (false only where it provably cannot).
     #[inline]
-    fn may_force(&self, cell: usize, d: u8, on: bool) -> bool {
+    pub(super) fn may_force(&self, cell: usize, d: u8, on: bool) -> bool {
         let t = self.digit[cell];
         t == 0 || (t == bit(d)) != on
     }
@@ -264,21 +278,39 @@ impl Graph {
     /// Rebuild for `b` with Y-links (`y`) and X-links in off → on (`x`).
     #[inline(never)]
     fn build(&mut self, b: &Board, y: bool, x: bool) {
+        self.build_on(b, y);
+        self.build_off(b, y, x);
+    }
+
+    /// Rebuild the on → off consequences only (with Y-links if `y`).
+    fn build_on(&mut self, b: &Board, y: bool) {
         let mut buf = Vec::with_capacity(32);
         self.on_start.clear();
         self.on.clear();
-        self.off_start.clear();
-        self.off.clear();
         self.on_start.push(0);
-        self.off_start.push(0);
         for c in 0..729u16 {
             if b.cand[cell_of(c)] & bit(digit_of(c)) != 0 {
                 on_to_off(b, c, y, &mut buf);
                 self.on.extend_from_slice(&buf);
+            }
+            self.on_start.push(self.on.len() as u32);
+        }
+    }
+
+    /// Rebuild the off → on consequences only: after a build with the same
+    /// `b` and `y`, the same as a whole build with `x` (the on → off links
+    /// do not depend on `x`).
+    #[inline(never)]
+    fn build_off(&mut self, b: &Board, y: bool, x: bool) {
+        let mut buf = Vec::with_capacity(8);
+        self.off_start.clear();
+        self.off.clear();
+        self.off_start.push(0);
+        for c in 0..729u16 {
+            if b.cand[cell_of(c)] & bit(digit_of(c)) != 0 {
                 off_to_on(b, c, y, x, &mut buf);
                 self.off.extend_from_slice(&buf);
             }
-            self.on_start.push(self.on.len() as u32);
             self.off_start.push(self.off.len() as u32);
         }
     }
@@ -775,7 +807,12 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
     }
     // Y-links only, then both (Explainer's other two loop searches).
     for (y, x) in [(true, false), (true, true)] {
-        g.build(b, y, x);
+        // (the second search has the first's on → off links)
+        if x {
+            g.build_off(b, y, x);
+        } else {
+            g.build(b, y, x);
+        }
         if x {
             fast.build(b, y);
         }
@@ -1070,7 +1107,12 @@ pub(super) fn all_steps(b: &Board, ch: &mut Chains, out: &mut AllSteps) {
     let mut g = ch.graph.take().unwrap_or_default();
     let mut fast = ch.fast.take().unwrap_or_default();
     for (y, x) in [(false, true), (true, false), (true, true)] {
-        g.build(b, y, x);
+        // (the third search has the second's on → off links)
+        if y && x {
+            g.build_off(b, y, x);
+        } else {
+            g.build(b, y, x);
+        }
         if x {
             fast.build(b, y);
         }

@@ -55,11 +55,17 @@
 //!
 //! The consequences of one assumption do not depend on which step asks for
 //! them, so each is computed once per grid and shared (Explainer recomputes
-//! them for every region).
+//! them for every region). When the board has a unique solution, the
+//! chains that provably meet no contradiction and serve no other step (from
+//! a candidate "off" that is not the solution's, outside double
+//! implications; Nishio's from the solution's candidate "on") are not
+//! computed, and a step whose chains' depths already bound its complexity
+//! past the step it must beat is dropped unwalked: neither changes the
+//! step taken.
 
 use super::SeStep;
 use super::board::{Board, CELL_POS, CELL_REGIONS, REGION_CELLS, bit};
-use super::chains::{Key, cand, cell_of, digit_of, length_penalty, on_to_off};
+use super::chains::{Key, cand, cell_of, digit_of, length_penalty};
 use crate::time::Instant;
 
 const NONE: u32 = u32::MAX;
@@ -207,6 +213,10 @@ struct Node {
     nested_cx: u32,
     /// Why it holds (`CAUSE_*`, or a region).
     cause: u8,
+    /// The nodes from it up to its root along `parent` (1 for a root):
+    /// the distinct potentials among its ancestors are at least one fewer
+    /// (at most one node, a contradiction's last, repeats a potential).
+    depth: u16,
 }
 
 /// The consequences of one assumption.
@@ -225,6 +235,11 @@ struct Outcome {
 
 impl Outcome {
     fn node(&mut self, cand: u16, on: bool, parent: u32) -> u32 {
+        let depth = if parent == NONE {
+            1
+        } else {
+            self.nodes[parent as usize].depth + 1
+        };
         self.nodes.push(Node {
             cand,
             on,
@@ -234,6 +249,7 @@ impl Outcome {
             nested: NONE,
             nested_cx: 0,
             cause: CAUSE_NONE,
+            depth,
         });
         (self.nodes.len() - 1) as u32
     }
@@ -268,12 +284,12 @@ pub(super) struct Scratch {
     #[allow(clippy::vec_box)]
     pool: Vec<Box<Outcome>>,
     slots: Vec<Option<Box<Outcome>>>,
-    pend_on: std::collections::VecDeque<u32>,
-    pend_off: std::collections::VecDeque<u32>,
-    buf: Vec<u16>,
     hb: Vec<u32>,
     plus: super::dynamic_plus::Scratch,
     nested: super::nested::Scratch,
+    /// The searched board's unique solution, if it has one (top-level
+    /// searches only; see [`search`]).
+    truth: super::chains::Truth,
     /// The forcing-chain search inside the chains (levels 3 and 4), with
     /// its own memory.
     inner: Option<Box<Scratch>>,
@@ -299,44 +315,61 @@ impl Scratch {
 fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box<Outcome> {
     let y = mode != Mode::Nishio;
     let dynamic = mode.dynamic();
+    let plus = mode.plus();
     let mut g = src.clone();
     let mut o = sc.outcome();
     let root = o.node(start, on, NONE);
-    let pend_on = &mut sc.pend_on;
-    let pend_off = &mut sc.pend_off;
-    pend_on.clear();
-    pend_off.clear();
+    // The queues: every potential is queued as it is kept, so the
+    // pending ones are `on_order[head_on..]` and `off_order[head_off..]`.
+    let (mut head_on, mut head_off) = (0, 0);
     if on {
         o.on_ver[start as usize] = root;
         o.on_order.push(start);
-        pend_on.push_back(root);
     } else {
         o.off_ver[start as usize] = root;
         o.off_order.push(start);
-        pend_off.push_back(root);
     }
-    let buf = &mut sc.buf;
     let hb = &mut sc.hb;
     loop {
-        if let Some(p) = pend_on.pop_front() {
-            let c = o.nodes[p as usize].cand;
-            on_to_off(&g, c, y, buf);
-            for &q in buf.iter() {
-                if o.on_ver[q as usize] != NONE {
-                    let n = o.node(q, false, p);
-                    o.absurd = Some((o.on_ver[q as usize], n));
-                    return o;
+        if let Some(&c) = o.on_order.get(head_on) {
+            head_on += 1;
+            let p = o.on_ver[c as usize];
+            // On → off in Explainer's order (the rules of
+            // [`super::chains::on_to_off`], read from the reduced grid):
+            // the cell's other digits, then the digit's other places in
+            // the block, the row and the column, each cell once.
+            let (cell, d) = (cell_of(c), digit_of(c));
+            if y {
+                let mut m = g.cand[cell] & !bit(d);
+                while m != 0 {
+                    let x = m.trailing_zeros() as u8 + 1;
+                    m &= m - 1;
+                    if off_link(&mut o, cand(cell, x), p) {
+                        return o;
+                    }
                 }
-                if o.off_ver[q as usize] == NONE {
-                    let n = o.node(q, false, p);
-                    o.off_ver[q as usize] = n;
-                    o.off_order.push(q);
-                    pend_off.push_back(n);
+            }
+            // Per region, the places left out: the cell (block), the
+            // row's or the column's three cells in the block.
+            let skip = [
+                1u16 << CELL_POS[cell][0],
+                0b111 << (cell % 9 / 3 * 3),
+                0b111 << (cell / 27 * 3),
+            ];
+            for k in 0..3 {
+                let r = CELL_REGIONS[cell][k] as usize;
+                let mut m = g.positions(r, d) & !skip[k];
+                while m != 0 {
+                    let i = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    if off_link(&mut o, cand(REGION_CELLS[r][i] as usize, d), p) {
+                        return o;
+                    }
                 }
             }
             continue;
         }
-        let Some(p) = pend_off.pop_front() else {
+        let Some(&c) = o.off_order.get(head_off) else {
             // Dynamic (+): once nothing is pending, the basic techniques
             // may remove more on the reduced grid (Explainer's
             // `getAdvancedPotentials`).
@@ -346,7 +379,7 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
                 g.settle();
                 super::dynamic_plus::advanced(src, &g, &mut sc.plus)
             } {
-                let before = pend_off.len();
+                let before = o.off_order.len();
                 for (q, parents) in sc.plus.found() {
                     if o.off_ver[q as usize] != NONE {
                         continue;
@@ -360,9 +393,8 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
                     o.nodes[n as usize].len = parents.len() as u16;
                     o.off_ver[q as usize] = n;
                     o.off_order.push(q);
-                    pend_off.push_back(n);
                 }
-                if pend_off.len() > before {
+                if o.off_order.len() > before {
                     continue;
                 }
             } else if (mode.cycles() && super::nested::find(src, &g, &mut sc.nested))
@@ -381,7 +413,7 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
             {
                 // "Forcing Chains & Cycles" on the reduced grid (Explainer
                 // asks it only when the basic techniques find nothing).
-                let before = pend_off.len();
+                let before = o.off_order.len();
                 for (q, parents, id) in sc.nested.found() {
                     if o.off_ver[q as usize] != NONE {
                         continue;
@@ -402,15 +434,15 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
                     node.nested_cx = sc.nested.complexity(id);
                     o.off_ver[q as usize] = n;
                     o.off_order.push(q);
-                    pend_off.push_back(n);
                 }
-                if pend_off.len() > before {
+                if o.off_order.len() > before {
                     continue;
                 }
             }
             break;
         };
-        let c = o.nodes[p as usize].cand;
+        head_off += 1;
+        let p = o.off_ver[c as usize];
         let (cell, d) = (cell_of(c), digit_of(c));
         // Off → on, with the hidden parents of each link (candidates the
         // search removed that the link relies on).
@@ -419,7 +451,10 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
         let mut found = [(0u16, 0usize, 0usize, CAUSE_NONE); 4];
         let mut nf = 0;
         hb.clear();
-        if y && g.cand[cell].count_ones() == 2 {
+        // (bit tests, not `count_ones`: the default target has no
+        // `popcnt`)
+        let rest = g.cand[cell] & g.cand[cell].wrapping_sub(1);
+        if y && rest != 0 && rest & (rest - 1) == 0 {
             let other = (g.cand[cell] & !bit(d)).trailing_zeros() as u8 + 1;
             let start = hb.len();
             if dynamic {
@@ -436,7 +471,7 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
         for k in 0..3 {
             let r = CELL_REGIONS[cell][k] as usize;
             let pos = g.positions(r, d) & !(1 << CELL_POS[cell][k]);
-            if pos.count_ones() != 1 {
+            if pos == 0 || pos & (pos - 1) != 0 {
                 continue;
             }
             let to = cand(REGION_CELLS[r][pos.trailing_zeros() as usize] as usize, d);
@@ -455,8 +490,13 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
             found[nf] = (to, start, hb.len(), r as u8);
             nf += 1;
         }
-        if dynamic {
+        if plus {
             g.eliminate(cell, d);
+        } else if dynamic {
+            // Only the candidates and positions are read (no basic
+            // technique runs on this grid): the scan words' upkeep is
+            // left out.
+            g.eliminate_plain(cell, d);
         }
         for &(q, h0, h1, cause) in &found[..nf] {
             let hidden = &hb[h0..h1];
@@ -475,10 +515,28 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
             }
             o.on_ver[q as usize] = n;
             o.on_order.push(q);
-            pend_on.push_back(n);
         }
     }
     o
+}
+
+/// One on → off link of a chain from node `p` to candidate `q` "off": a
+/// contradiction if `q` is "on" (then `true`), else a new "off" node if
+/// `q` has none yet.
+#[inline(always)]
+fn off_link(o: &mut Outcome, q: u16, p: u32) -> bool {
+    let on = o.on_ver[q as usize];
+    if on != NONE {
+        let n = o.node(q, false, p);
+        o.absurd = Some((on, n));
+        return true;
+    }
+    if o.off_ver[q as usize] == NONE {
+        let n = o.node(q, false, p);
+        o.off_ver[q as usize] = n;
+        o.off_order.push(q);
+    }
+    false
 }
 
 /// Buffers of the walks over a step's chains.
@@ -674,6 +732,35 @@ impl Best<'_> {
         if mask == 0 {
             return;
         }
+        // A lower bound of the complexity from the chains' depths: a step
+        // that cannot sort before the one it would have to beat (the best
+        // so far; for an inner search, the kept step removing the same
+        // candidates) is dropped before its ancestors are walked. Keys
+        // grow with the complexity, so this drops only steps the full
+        // comparison below would drop.
+        let low: u32 = chains
+            .iter()
+            .map(|&(o, n)| u32::from(o.nodes[n as usize].depth) - 1)
+            .sum();
+        let low_key = Key {
+            difficulty: mode.base() + length_penalty(low),
+            complexity: low,
+            sort_key,
+        };
+        let rival = match self.outer {
+            Some(_) => {
+                let at = self.collect.index[c * 512 + mask as usize];
+                (at != NONE).then(|| self.collect.entries[at as usize].key)
+            }
+            None => self.key,
+        };
+        if rival.is_some_and(|k| !low_key.less(&k)) {
+            if self.outer.is_some() {
+                // (the inner steps' found order counts every offer)
+                self.collect.seq += 1;
+            }
+            return;
+        }
         self.walk.nested.clear();
         let mut complexity: u32 = chains.iter().map(|&(o, n)| self.walk.ancestors(o, n)).sum();
         // Each distinct inner chain once (Explainer's
@@ -852,6 +939,14 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
     if sc.slots.len() != 729 {
         sc.slots = (0..729).map(|_| None).collect();
     }
+    // The solution only for a top-level search (an inner search collects
+    // every step; its grids, reduced by an assumption, often have none).
+    // (Multiple forcing chains have no contradiction steps: no need.)
+    if best.outer.is_none() && mode.dynamic() {
+        sc.truth.update(b);
+    } else {
+        sc.truth.clear();
+    }
     let mut memo = Memo { sc };
     for cell in 0..81 {
         let n = b.cand[cell].count_ones();
@@ -867,13 +962,23 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
             let d = values.trailing_zeros() as u8 + 1;
             values &= values - 1;
             let c = cand(cell, d);
-            memo.get(b, c, mode);
-            let off = (mode.dynamic()).then(|| chain(b, c, false, mode, memo.sc));
-            let on = memo.outcome(c);
-            if let Some(off) = &off {
+            // With the board's unique solution known, a chain from the
+            // solution's candidate "on" or from another candidate "off"
+            // never meets a contradiction (every link is sound): Nishio
+            // (contradictions only) leaves out the first, and every mode
+            // the second unless it is needed for a double implication.
+            let need_on = mode != Mode::Nishio || memo.sc.truth.may_force(cell, d, true);
+            let need_off = mode.dynamic()
+                && (memo.sc.truth.may_force(cell, d, false) || (mode.full_dynamic() && n >= 3));
+            if need_on {
+                memo.get(b, c, mode);
+            }
+            let off = need_off.then(|| chain(b, c, false, mode, memo.sc));
+            if mode.dynamic() {
                 // Contradictions (sort key 7).
                 let name = mode.name(0);
-                if let Some((a, z)) = on.absurd {
+                if need_on && let Some((a, z)) = memo.outcome(c).absurd {
+                    let on = memo.outcome(c);
                     best.offer(
                         b,
                         mode,
@@ -885,7 +990,9 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
                         CAUSE_NONE,
                     );
                 }
-                if let Some((a, z)) = off.absurd {
+                if let Some(off) = &off
+                    && let Some((a, z)) = off.absurd
+                {
                     best.offer(
                         b,
                         mode,
@@ -898,7 +1005,11 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
                     );
                 }
                 // Double implications (sort key 1), cells of 3+ candidates.
-                if mode.full_dynamic() && n >= 3 {
+                if mode.full_dynamic()
+                    && n >= 3
+                    && let Some(off) = &off
+                {
+                    let on = memo.outcome(c);
                     // what both branches make true, then what both make false
                     for (order, on_ver, off_ver, value) in [
                         (&on.on_order, &on.on_ver, &off.on_ver, true),
