@@ -191,18 +191,19 @@ pub(crate) struct Board {
     /// The cells holding each digit as a candidate (`cells[d - 1]`, bit
     /// `cell`), kept likewise.
     cells: [u128; 9],
-    /// Scan words, kept likewise, so that the cheap searches (singles,
-    /// direct techniques, subsets) read a few bits instead of rescanning
-    /// every region: lane `k` (bits `16 k ..`) of `places[r]` has bit
+    /// Scan words, kept likewise, so that the cheap searches (direct
+    /// techniques, pointing and claiming, subsets) read a few bits instead
+    /// of rescanning every region: lane `k` (bits `16 k ..`) of `places[r]` has bit
     /// `d - 1` when digit `d` has exactly `k + 1` places in region `r` (one
     /// to four).
     places: [u64; 27],
-    /// The regions where some digit has one place (bit `r`).
-    single_regions: u32,
-    /// The regions with exactly one empty cell (bit `r`).
+    /// The digits with exactly one place per region (bit `d - 1`), kept by
+    /// `eliminate` (not by `eliminate_plain`) whether or not the scan words
+    /// are, so that the hidden singles need neither a rescan of every
+    /// region's positions nor a [`Board::settle`].
+    ones: [u16; 27],
+    /// The regions with exactly one empty cell (bit `r`), kept always.
     alone: u32,
-    /// The empty cells with exactly one candidate.
-    naked: u128,
     /// `locked[pair][d - 1]`: for the region-kind pairs of
     /// [`super::locking::PAIRS`], the regions of the first kind (bit =
     /// index within the kind) where `d` has two or more places, all in one
@@ -228,9 +229,8 @@ impl Board {
             empty: [0; 27],
             cells: [0; 9],
             places: [0; 27],
-            single_regions: 0,
+            ones: [0; 27],
             alone: 0,
-            naked: 0,
             locked: [[0; 9]; 4],
             dirty: [0; 27],
             dirty_regions: 0,
@@ -246,16 +246,22 @@ impl Board {
         let mut b = Board::blank();
         for cell in 0..81 {
             b.value[cell] = c.value(cell);
-            b.cand[cell] = c.mask(cell) as u16;
+            // (a filled cell has no candidate)
+            b.cand[cell] = if b.value[cell] == 0 {
+                c.mask(cell) as u16
+            } else {
+                0
+            };
         }
         b.refresh();
         Some(b)
     }
 
-    /// The board of a 9×9 puzzle (`None` for another size): the same as
-    /// [`Board::from_candidates`] of its candidate grid (an empty cell's
-    /// candidates are the digits none of its peers holds), built directly.
-    /// The givens are assumed free of conflicts.
+    /// The board of a 9×9 puzzle (`None` for another size, or when two
+    /// givens of a region are equal): the same as [`Board::from_candidates`]
+    /// of its candidate grid (an empty cell's candidates are the digits none
+    /// of its peers holds), built directly. The conflict check comes free
+    /// with the digits each region holds (no separate pass over the grid).
     pub fn from_grid(g: &crate::grid::Grid) -> Option<Board> {
         if g.side() != 9 {
             return None;
@@ -263,21 +269,47 @@ impl Board {
         let mut b = Board::blank();
         // The digits each region holds.
         let mut used = [0u16; 27];
+        // (without a branch per cell: digit 0 has no bit; a digit past 9
+        // sets bit 9, refused below with the conflicts)
+        let mut clash = 0u16;
         for (cell, &v) in g.cells().iter().enumerate() {
-            if v != 0 {
-                b.value[cell] = v;
-                for &r in &CELL_REGIONS[cell] {
-                    used[r as usize] |= bit(v);
-                }
+            let v = v.min(10);
+            let m = DIGIT_BIT[v as usize];
+            b.value[cell] = v;
+            for &r in &CELL_REGIONS[cell] {
+                clash |= used[r as usize] & m;
+                used[r as usize] |= m;
             }
+        }
+        if clash != 0 || used.iter().any(|&u| u > 0x1ff) {
+            return None;
+        }
+        // What `refresh` computes, in one pass over the empty cells: a
+        // region without conflicts has one given per digit it holds.
+        for r in 0..27 {
+            b.empty[r] = 9 - used[r].ones() as u8;
+            b.alone |= u32::from(b.empty[r] == 1) << r;
         }
         for cell in 0..81 {
-            if b.value[cell] == 0 {
-                let [r0, r1, r2] = CELL_REGIONS[cell];
-                b.cand[cell] = 0x1ff & !(used[r0 as usize] | used[r1 as usize] | used[r2 as usize]);
+            if b.value[cell] != 0 {
+                continue;
+            }
+            let [r0, r1, r2] = CELL_REGIONS[cell].map(usize::from);
+            let [a0, a1, a2] = CELL_POS[cell];
+            let m = 0x1ff & !(used[r0] | used[r1] | used[r2]);
+            b.cand[cell] = m;
+            let at = CELL_BIT[cell];
+            let mut x = m;
+            while x != 0 {
+                let d = x.trailing_zeros() as usize;
+                x &= x - 1;
+                b.cells[d] |= at;
+                b.pos[r0][d] |= 1 << a0;
+                b.pos[r1][d] |= 1 << a1;
+                b.pos[r2][d] |= 1 << a2;
             }
         }
-        b.refresh();
+        b.count_ones();
         Some(b)
     }
 
@@ -288,9 +320,7 @@ impl Board {
         self.empty = [0; 27];
         self.cells = [0; 9];
         self.places = [0; 27];
-        self.single_regions = 0;
         self.alone = 0;
-        self.naked = 0;
         self.locked = [[0; 9]; 4];
         self.dirty = [0; 27];
         self.dirty_regions = 0;
@@ -307,11 +337,31 @@ impl Board {
             while m != 0 {
                 let d = m.trailing_zeros() as usize;
                 m &= m - 1;
-                self.cells[d] |= 1 << c;
+                self.cells[d] |= CELL_BIT[c];
                 for k in 0..3 {
                     self.pos[regs[k] as usize][d] |= 1 << at[k];
                 }
             }
+        }
+        for r in 0..27 {
+            if self.empty[r] == 1 {
+                self.alone |= 1 << r;
+            }
+        }
+        self.count_ones();
+    }
+
+    /// The single-place digits of every region, from the candidates: the
+    /// digits in one of the region's cells and not in two.
+    fn count_ones(&mut self) {
+        for r in 0..27 {
+            let (mut once, mut twice) = (0u16, 0u16);
+            for &c in &REGION_CELLS[r] {
+                let m = self.cand[c as usize];
+                twice |= once & m;
+                once |= m;
+            }
+            self.ones[r] = once & !twice;
         }
     }
 
@@ -320,59 +370,50 @@ impl Board {
         self.tracking = true;
         self.dirty = [0; 27];
         self.dirty_regions = 0;
-        self.alone = 0;
-        self.naked = 0;
-        self.single_regions = 0;
         self.locked = [[0; 9]; 4];
-        for c in 0..81 {
-            self.rescan_cell(c);
-        }
+        self.places = [0; 27];
         for r in 0..27 {
-            if self.empty[r] == 1 {
-                self.alone |= 1 << r;
-            }
-            let (kind, i) = (r / 9, r % 9);
-            let mut w = 0u64;
-            for d in 0..9 {
-                let info = SCAN[self.pos[r][d] as usize];
-                let n = (info & SCAN_COUNT) as usize;
-                if (1..=4).contains(&n) {
-                    w |= 1u64 << (d + 16 * (n - 1));
-                }
-                let band = u16::from(info & SCAN_BAND != 0) << i;
-                match kind {
-                    BLOCK => {
-                        self.locked[0][d] |= u16::from(info & SCAN_STACK != 0) << i;
-                        self.locked[1][d] |= band;
-                    }
-                    ROW => self.locked[3][d] |= band,
-                    _ => self.locked[2][d] |= band,
-                }
-            }
-            self.places[r] = w;
-            if w & 0xffff != 0 {
-                self.single_regions |= 1 << r;
-            }
+            self.settle_region(r, 0x1ff);
         }
     }
 
-    /// Recompute the naked-single bit of a cell.
+    /// Recompute the scan words of region `r` for the digits `dirty` (bit
+    /// `d - 1`) from their positions: their lanes of `places[r]` cleared at
+    /// once, then each set from a table, and their bits of `locked`; one
+    /// loop per region kind (the kind decides which `locked` words).
     #[inline]
-    fn rescan_cell(&mut self, c: usize) {
-        let m = self.cand[c];
-        if self.value[c] == 0 && m != 0 && m & (m - 1) == 0 {
-            self.naked |= 1 << c;
-        } else {
-            self.naked &= !(1 << c);
+    fn settle_region(&mut self, r: usize, dirty: u16) {
+        let (kind, i) = (r / 9, r % 9);
+        let mut w = self.places[r] & !(u64::from(dirty) * 0x0001_0001_0001_0001);
+        let keep = !(1u16 << i);
+        let mut m = dirty;
+        let pair = match kind {
+            BLOCK => {
+                while m != 0 {
+                    let d = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let info = SCAN[self.pos[r][d] as usize];
+                    w |= LANE[(info & SCAN_COUNT) as usize] << d;
+                    let stack = u16::from(info & SCAN_STACK != 0) << i;
+                    let band = u16::from(info & SCAN_BAND != 0) << i;
+                    self.locked[0][d] = self.locked[0][d] & keep | stack;
+                    self.locked[1][d] = self.locked[1][d] & keep | band;
+                }
+                self.places[r] = w;
+                return;
+            }
+            ROW => 3,
+            _ => 2,
+        };
+        while m != 0 {
+            let d = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let info = SCAN[self.pos[r][d] as usize];
+            w |= LANE[(info & SCAN_COUNT) as usize] << d;
+            let band = u16::from(info & SCAN_BAND != 0) << i;
+            self.locked[pair][d] = self.locked[pair][d] & keep | band;
         }
-    }
-
-    /// The digits (bit `d - 1`) with exactly `n` places (1 to 4) in region
-    /// `r`.
-    #[inline]
-    pub fn with_places(&self, r: usize, n: usize) -> u16 {
-        debug_assert!(self.is_settled(), "scan words read before settle");
-        (self.places[r] >> (16 * (n - 1))) as u16
+        self.places[r] = w;
     }
 
     /// The digits with two to `n` places (`n` 2 to 4) in region `r`.
@@ -383,25 +424,30 @@ impl Board {
         (1..n).fold(0, |m, k| m | (w >> (16 * k)) as u16)
     }
 
-    /// The regions where some digit has one place (bit `r`).
+    /// The digits (bit `d - 1`) with exactly one place in region `r`
+    /// (kept by [`Board::eliminate`]; no [`Board::settle`] needed).
     #[inline]
-    pub fn single_regions(&self) -> u32 {
-        debug_assert!(self.is_settled(), "scan words read before settle");
-        self.single_regions
+    pub fn single_digits(&self, r: usize) -> u16 {
+        self.ones[r]
     }
 
     /// The regions with exactly one empty cell (bit `r`).
     #[inline]
     pub fn alone_regions(&self) -> u32 {
-        debug_assert!(self.is_settled(), "scan words read before settle");
         self.alone
     }
 
-    /// The empty cells with exactly one candidate.
+    /// The empty cells with exactly one candidate: from the cells of each
+    /// digit, the cells in one of them and not in two (a filled cell has
+    /// no candidate).
     #[inline]
     pub fn naked_cells(&self) -> u128 {
-        debug_assert!(self.is_settled(), "scan words read before settle");
-        self.naked
+        let (mut once, mut twice) = (0u128, 0u128);
+        for &m in &self.cells {
+            twice |= once & m;
+            once |= m;
+        }
+        once & !twice
     }
 
     /// See the field: the regions of `PAIRS[pair].0`'s kind (bits 0..9)
@@ -443,38 +489,66 @@ impl Board {
     }
 
     /// Place `d` in `cell` and remove it from the cell's peers (Explainer's
-    /// "set value and cancel"). Keeps the cached positions and counts.
+    /// "set value and cancel"). Keeps the cached positions and counts: the
+    /// same as eliminating each of the cell's candidates and then `d` from
+    /// each peer holding it, done in bulk (the cell's three regions lose
+    /// every place of `d`, so only a peer's other regions are updated one
+    /// by one).
     pub fn place(&mut self, cell: usize, d: u8) {
         if self.value[cell] != 0 {
             return;
         }
-        let mut m = self.cand[cell];
+        let i = d as usize - 1;
+        let regs = CELL_REGIONS[cell];
+        let at = CELL_POS[cell];
+        let own = self.cand[cell];
+        self.cand[cell] = 0;
+        let mut m = own;
         while m != 0 {
-            let x = m.trailing_zeros() as u8 + 1;
-            self.eliminate(cell, x);
+            let j = m.trailing_zeros() as usize;
             m &= m - 1;
-        }
-        self.value[cell] = d;
-        for &r in &CELL_REGIONS[cell] {
-            let r = r as usize;
-            self.empty[r] -= 1;
-            if self.tracking {
-                if self.empty[r] == 1 {
-                    self.alone |= 1 << r;
-                } else {
-                    self.alone &= !(1 << r);
-                }
+            self.cells[j] &= !CELL_BIT[cell];
+            for k in 0..3 {
+                let r = regs[k] as usize;
+                let p = self.pos[r][j] & !(1 << at[k]);
+                self.pos[r][j] = p;
+                self.ones[r] = self.ones[r] & !(1 << j) | u16::from(ONE_PLACE[p as usize]) << j;
             }
         }
-        if self.tracking {
-            self.rescan_cell(cell);
+        self.value[cell] = d;
+        for k in 0..3 {
+            let r = regs[k] as usize;
+            self.empty[r] -= 1;
+            self.alone = self.alone & !(1 << r) | u32::from(self.empty[r] == 1) << r;
+            // The places of `d` left here are all peers: every one goes.
+            self.pos[r][i] = 0;
+            self.ones[r] &= !(1 << i);
+            if self.tracking {
+                self.dirty[r] |= own | bit(d);
+                self.dirty_regions |= 1 << r;
+            }
         }
         // Only the peers holding `d` change.
-        let mut m = self.cells[d as usize - 1] & PEER_MASK[cell];
+        let peers = self.cells[i] & PEER_MASK[cell];
+        self.cells[i] &= !peers;
+        let mut m = peers;
         while m != 0 {
             let p = m.trailing_zeros() as usize;
             m &= m - 1;
-            self.eliminate(p, d);
+            self.cand[p] &= !bit(d);
+            for k in 0..3 {
+                let r = CELL_REGIONS[p][k] as usize;
+                if r == regs[k] as usize {
+                    continue;
+                }
+                let q = self.pos[r][i] & !(1 << CELL_POS[p][k]);
+                self.pos[r][i] = q;
+                self.ones[r] = self.ones[r] & !(1 << i) | u16::from(ONE_PLACE[q as usize]) << i;
+                if self.tracking {
+                    self.dirty[r] |= bit(d);
+                    self.dirty_regions |= 1 << r;
+                }
+            }
         }
     }
 
@@ -482,15 +556,24 @@ impl Board {
     /// scan words of its regions are brought up to date by
     /// [`Board::settle`] (once per region and digit, however many places
     /// a step removed).
+    /// It keeps the single-place digits ([`Board::single_digits`]) itself.
     #[inline]
     pub fn eliminate(&mut self, cell: usize, d: u8) {
-        if self.eliminate_plain(cell, d) && self.tracking {
+        if !self.eliminate_plain(cell, d) {
+            return;
+        }
+        let i = d as usize - 1;
+        for k in 0..3 {
+            let r = CELL_REGIONS[cell][k] as usize;
+            let one = u16::from(ONE_PLACE[self.pos[r][i] as usize]);
+            self.ones[r] = self.ones[r] & !(1 << i) | one << i;
+        }
+        if self.tracking {
             for k in 0..3 {
                 let r = CELL_REGIONS[cell][k] as usize;
                 self.dirty[r] |= bit(d);
                 self.dirty_regions |= 1 << r;
             }
-            self.rescan_cell(cell);
         }
     }
 
@@ -505,36 +588,7 @@ impl Board {
             let r = self.dirty_regions.trailing_zeros() as usize;
             self.dirty_regions &= self.dirty_regions - 1;
             let dirty = std::mem::take(&mut self.dirty[r]);
-            // The region's changed digits together: their lanes cleared
-            // at once, then each set from its positions.
-            let (kind, i) = (r / 9, r % 9);
-            let mut w = self.places[r] & !(u64::from(dirty) * 0x0001_0001_0001_0001);
-            let mut m = dirty;
-            while m != 0 {
-                let d = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let info = SCAN[self.pos[r][d] as usize];
-                let n = (info & SCAN_COUNT) as usize;
-                if (1..=4).contains(&n) {
-                    w |= 1u64 << (d + 16 * (n - 1));
-                }
-                let band = u16::from(info & SCAN_BAND != 0) << i;
-                let pair = match kind {
-                    BLOCK => {
-                        let stack = u16::from(info & SCAN_STACK != 0) << i;
-                        let l = &mut self.locked[0][d];
-                        *l = *l & !(1 << i) | stack;
-                        1
-                    }
-                    ROW => 3,
-                    _ => 2,
-                };
-                let l = &mut self.locked[pair][d];
-                *l = *l & !(1 << i) | band;
-            }
-            self.places[r] = w;
-            let one = u32::from(w & 0xffff != 0);
-            self.single_regions = self.single_regions & !(1 << r) | one << r;
+            self.settle_region(r, dirty);
         }
     }
 
@@ -544,16 +598,11 @@ impl Board {
         self.tracking && self.dirty_regions == 0
     }
 
-    /// Whether the scan words are kept (see the field).
-    #[inline]
-    pub fn is_tracking(&self) -> bool {
-        self.tracking
-    }
-
     /// Remove candidate `d` from `cell`, keeping the candidates, positions
-    /// and cells of each digit but not the scan words (which are then stale:
-    /// for a scratch board that reads only those, as the forcing chains'
-    /// boards do). Returns whether `d` was a candidate.
+    /// and cells of each digit but neither the scan words nor the
+    /// single-place digits (which are then stale: for a scratch board that
+    /// reads only those, as the forcing chains' boards do). Returns whether
+    /// `d` was a candidate.
     #[inline]
     pub fn eliminate_plain(&mut self, cell: usize, d: u8) -> bool {
         let b = bit(d);
@@ -561,7 +610,7 @@ impl Board {
             return false;
         }
         self.cand[cell] &= !b;
-        self.cells[d as usize - 1] &= !(1 << cell);
+        self.cells[d as usize - 1] &= !CELL_BIT[cell];
         for k in 0..3 {
             let r = CELL_REGIONS[cell][k] as usize;
             self.pos[r][d as usize - 1] &= !(1 << CELL_POS[cell][k]);
@@ -570,6 +619,29 @@ impl Board {
     }
 }
 
+/// Whether a region's position set (9 bits) has exactly one member.
+static ONE_PLACE: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut p = 1;
+    while p < 512 {
+        t[p] = (p & (p - 1) == 0) as u8;
+        p += 1;
+    }
+    t
+};
+
+/// Each cell's bit in an 81-cell set (a table: a shift of a `u128` by a
+/// variable amount is several instructions).
+static CELL_BIT: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut c = 0;
+    while c < 81 {
+        t[c] = 1 << c;
+        c += 1;
+    }
+    t
+};
+
 /// [`SCAN`]: the number of positions (low four bits).
 const SCAN_COUNT: u8 = 0xf;
 /// [`SCAN`]: two or more positions, all within one band of three (a
@@ -577,6 +649,21 @@ const SCAN_COUNT: u8 = 0xf;
 const SCAN_BAND: u8 = 0x10;
 /// [`SCAN`]: two or more positions, all within one of a block's columns.
 const SCAN_STACK: u8 = 0x20;
+
+/// A digit's bit in a candidate mask, 0 for no digit, bit 9 for 10.
+static DIGIT_BIT: [u16; 11] = [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+
+/// A digit's bit in lane `n - 1` of a scan word (`places`) for `n` places
+/// (none for 0 or more than four).
+static LANE: [u64; 16] = {
+    let mut t = [0u64; 16];
+    let mut n = 1;
+    while n <= 4 {
+        t[n] = 1 << (16 * (n - 1));
+        n += 1;
+    }
+    t
+};
 
 /// What the scan words need of a region's position set: its size and
 /// whether it is locked, per 9-bit set.
@@ -626,7 +713,8 @@ pub(crate) fn subsets_of(mask: u16, k: u32, mut f: impl FnMut(u16) -> bool) -> b
         *slot = m.trailing_zeros() as u8;
         m &= m - 1;
     }
-    for &s in SUBSETS[k as usize].iter() {
+    let k = k as usize;
+    for &s in &SUBSETS.0[SUBSETS.1[k] as usize..SUBSETS.1[k + 1] as usize] {
         if s >> n != 0 {
             // Ascending: every later subset uses a bit past `n` too.
             break;
@@ -644,9 +732,28 @@ pub(crate) fn subsets_of(mask: u16, k: u32, mut f: impl FnMut(u16) -> bool) -> b
     false
 }
 
-static SUBSETS: std::sync::LazyLock<[Vec<u16>; 10]> = std::sync::LazyLock::new(|| {
-    std::array::from_fn(|k| (0u16..512).filter(|m| m.count_ones() == k as u32).collect())
-});
+/// The 512 subsets of nine bits by size, each size's in increasing order
+/// (`.0`), and where each size starts (`.1[k]`; `.1[10]` is 512).
+static SUBSETS: ([u16; 512], [u16; 11]) = {
+    let mut t = [0u16; 512];
+    let mut start = [0u16; 11];
+    let mut n = 0;
+    let mut k = 0;
+    while k <= 9 {
+        start[k] = n as u16;
+        let mut m = 0u16;
+        while m < 512 {
+            if m.count_ones() as usize == k {
+                t[n] = m;
+                n += 1;
+            }
+            m += 1;
+        }
+        k += 1;
+    }
+    start[10] = n as u16;
+    (t, start)
+};
 
 /// The peers of each cell as an 81-bit set (bit `c` for cell `c`).
 pub(crate) static PEER_MASK: [u128; 81] = peer_mask();

@@ -18,10 +18,7 @@
 
 use super::SeStep;
 use super::board::Ones;
-use super::board::{
-    BLOCK, Board, COLUMN, INSIDE, REGION_CELLS, ROW, bit, crossing_set, digits, regions_of,
-    subsets_of,
-};
+use super::board::{BLOCK, Board, COLUMN, INSIDE, REGION_CELLS, ROW, crossing_set, digits};
 use super::locking;
 
 /// Direct pointing or claiming.
@@ -60,47 +57,92 @@ pub(super) fn locking(b: &Board, step: &mut SeStep) -> bool {
 }
 
 /// Direct hidden pair (`degree` 2) or triplet (3).
+///
+/// Explainer's value sets are tried in increasing numeric order of their
+/// digit masks (colexicographic: the highest digit varies slowest), here
+/// as nested loops over the eligible digits; every eligible digit has two
+/// to `degree` places, so its common-tuple test is the union of their
+/// places having exactly `degree` members.
 pub(super) fn hidden_set(b: &Board, step: &mut SeStep, degree: u32) -> bool {
+    // The regions worth a look (more empty cells than the set, and enough
+    // eligible digits), first for all 27 without a branch.
+    let mut worth = 0u32;
+    for r in 0..27 {
+        let enough = b.two_to_places(r, degree as usize).ones() >= degree;
+        worth |= u32::from(enough & (b.empty_in(r) > degree)) << r;
+    }
     for kind in [BLOCK, COLUMN, ROW] {
-        for r in regions_of(kind) {
-            if b.empty_in(r) <= degree {
-                continue;
-            }
+        let mut k = worth >> (kind * 9) & 0x1ff;
+        while k != 0 {
+            let r = kind * 9 + k.trailing_zeros() as usize;
+            k &= k - 1;
             let eligible = b.two_to_places(r, degree as usize);
-            if eligible.ones() < degree {
-                continue;
-            }
             let pos: [u16; 9] = std::array::from_fn(|i| b.positions(r, i as u8 + 1));
-            let found = subsets_of(eligible, degree, |vals| {
-                let Some(common) = common_tuple(&pos, vals, degree) else {
-                    return false;
-                };
-                // The digit the set leaves with one place.
-                for d in 1..=9u8 {
-                    if vals & bit(d) != 0 {
+            let mut hi = eligible;
+            while hi != 0 {
+                let c = hi.trailing_zeros() as usize;
+                hi &= hi - 1;
+                let mut mid = eligible & ((1 << c) - 1);
+                while mid != 0 {
+                    let m = mid.trailing_zeros() as usize;
+                    mid &= mid - 1;
+                    let two = pos[c] | pos[m];
+                    if degree == 2 {
+                        if two.ones() == 2 && direct_place(b, step, r, &pos, 1 << c | 1 << m, two) {
+                            return true;
+                        }
                         continue;
                     }
-                    let p = pos[d as usize - 1];
-                    if p.ones() > 1 && (p & !common).ones() == 1 {
-                        let cell = REGION_CELLS[r][(p & !common).trailing_zeros() as usize];
-                        push_hidden(b, step, r, vals, common, false);
-                        step.set(
-                            if degree == 2 {
-                                "Direct Hidden Pair"
-                            } else {
-                                "Direct Hidden Triplet"
-                            },
-                            if degree == 2 { 20 } else { 25 },
-                        );
-                        step.place(cell as usize, d);
-                        return true;
+                    if two.ones() > 3 {
+                        continue;
+                    }
+                    let mut lo = eligible & ((1 << m) - 1);
+                    while lo != 0 {
+                        let l = lo.trailing_zeros() as usize;
+                        lo &= lo - 1;
+                        let three = two | pos[l];
+                        if three.ones() == 3
+                            && direct_place(b, step, r, &pos, 1 << c | 1 << m | 1 << l, three)
+                        {
+                            return true;
+                        }
                     }
                 }
-                false
-            });
-            if found {
-                return true;
             }
+        }
+    }
+    false
+}
+
+/// A hidden set's direct step, if any: the first digit, ascending, outside
+/// the set (digits `vals`, on positions `common` of region `r`) with two or
+/// more places of which exactly one lies outside the set's cells (a digit of
+/// the set has none outside).
+fn direct_place(
+    b: &Board,
+    step: &mut SeStep,
+    r: usize,
+    pos: &[u16; 9],
+    vals: u16,
+    common: u16,
+) -> bool {
+    for i in 0..9 {
+        let p = pos[i];
+        let out = p & !common;
+        if out != 0 && out & (out - 1) == 0 && p & common != 0 {
+            let degree = vals.ones();
+            let cell = REGION_CELLS[r][out.trailing_zeros() as usize];
+            push_hidden(b, step, r, vals, common, false);
+            step.set(
+                if degree == 2 {
+                    "Direct Hidden Pair"
+                } else {
+                    "Direct Hidden Triplet"
+                },
+                if degree == 2 { 20 } else { 25 },
+            );
+            step.place(cell as usize, i as u8 + 1);
+            return true;
         }
     }
     false

@@ -7,7 +7,7 @@
 //! holds all of them.
 
 use super::SeStep;
-use super::board::{BLOCK, Board, CELL_REGIONS, COLUMN, REGION_CELLS, ROW, in_region};
+use super::board::{BLOCK, Board, CELL_REGIONS, COLUMN, REGION_BITS, REGION_CELLS, ROW, in_region};
 
 /// The region-kind pairs in Explainer's order.
 pub(super) const PAIRS: [(usize, usize); 4] =
@@ -40,13 +40,12 @@ pub(super) fn each(b: &Board, mut f: impl FnMut(usize, usize, u8) -> bool) -> bo
 /// Pointing or claiming: the first locked set that removes something.
 pub(super) fn find(b: &Board, step: &mut SeStep) -> bool {
     each(b, |r1, r2, d| {
-        let mut any = false;
-        for &c in &REGION_CELLS[r2] {
-            let c = c as usize;
-            if !in_region(c, r1) && b.has(c, d) {
-                step.remove(c, d);
-                any = true;
-            }
+        // The places of `d` in r2 outside r1, read from the digit's cells.
+        let mut gone = b.cells_of(d) & REGION_BITS[r2] & !REGION_BITS[r1];
+        let any = gone != 0;
+        while gone != 0 {
+            step.remove(gone.trailing_zeros() as usize, d);
+            gone &= gone - 1;
         }
         if any {
             let pointing = r1 / 9 == BLOCK;

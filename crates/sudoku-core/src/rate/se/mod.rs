@@ -64,6 +64,7 @@ mod unique_loops;
 mod wings;
 
 use crate::time::Instant;
+use std::cell::Cell;
 use std::fmt;
 
 use crate::Candidates;
@@ -646,10 +647,8 @@ impl SeRater {
 
     /// Rate a puzzle, calling `on_step` with each step before it is applied.
     pub fn run(&self, grid: &Grid, on_step: impl FnMut(&SeStep)) -> SeRating {
-        let board = (grid.first_conflict().is_none())
-            .then(|| Board::from_grid(grid))
-            .flatten();
-        self.run_board(board, on_step)
+        // `None` also for conflicting givens (checked as the board is built).
+        self.run_board(Board::from_grid(grid), on_step)
     }
 
     /// Rate a candidate grid (pencilmarks).
@@ -677,9 +676,10 @@ impl SeRater {
             })
     }
 
-    /// The next step on `b`; brings the board's scan words up to date
-    /// (and starts keeping them once the ladder first passes the hidden
-    /// singles, which read them only when kept).
+    /// The next step on `b`; brings the board's scan words up to date when
+    /// the ladder passes the hidden singles (and starts keeping them the
+    /// first time; the hidden singles read what the board keeps without
+    /// them).
     fn find(&self, b: &mut Board, step: &mut SeStep, memo: &mut Memo) -> Result<(), Stop> {
         for &p in self.profile.ladder() {
             if self.disabled.contains(&p) {
@@ -688,7 +688,7 @@ impl SeRater {
             if !p.is_implemented() {
                 return Err(Stop::At(p));
             }
-            if p != Producer::HiddenSingle || b.is_tracking() {
+            if p != Producer::HiddenSingle {
                 b.settle();
             }
             if p.find_with(b, step, self.profile, memo) {
@@ -716,7 +716,9 @@ impl SeRater {
         let Some(mut b) = board else {
             return r;
         };
-        let mut step = SeStep::new();
+        // The step's vectors keep their capacity from one rating to the
+        // next on this thread (no allocation per puzzle once warm).
+        let mut step = SPARE_STEP.with(Cell::take).unwrap_or_else(SeStep::new);
         let mut memo = Memo::default();
         // The long searches (the forcing chains) also stop at the deadline
         // within a step.
@@ -759,6 +761,12 @@ impl SeRater {
                 b.place(p.cell, p.digit);
             }
         };
+        SPARE_STEP.with(|spare| spare.set(Some(step)));
         r
     }
+}
+
+thread_local! {
+    /// A step kept between ratings on this thread (see `run_board`).
+    static SPARE_STEP: Cell<Option<SeStep>> = const { Cell::new(None) };
 }

@@ -5,57 +5,43 @@
 //! reading order.
 
 use super::SeStep;
-use super::board::{BLOCK, Board, COLUMN, REGION_CELLS, ROW, regions_of};
+use super::board::{BLOCK, Board, COLUMN, REGION_CELLS, ROW};
 
 /// Hidden singles: the first one in Explainer's order (regions with one
 /// empty cell first; blocks, columns, rows; regions ascending; digits
-/// ascending), read from the board's scan words.
+/// ascending), read from the board's single-place digits per region (kept
+/// at every elimination, so no region's positions are rescanned and the
+/// scan words need not be settled).
 pub(super) fn hidden(b: &Board, step: &mut SeStep) -> bool {
-    if !b.is_settled() {
-        return hidden_by_positions(b, step);
-    }
-    let with = b.single_regions();
-    if with == 0 {
-        return false;
-    }
     let alone = b.alone_regions();
-    for m in [with & alone, with & !alone] {
-        for kind in [BLOCK, COLUMN, ROW] {
-            let k = m >> (kind * 9) & 0x1ff;
-            if k == 0 {
-                continue;
-            }
+    for kind in [BLOCK, COLUMN, ROW] {
+        let mut k = alone >> (kind * 9) & 0x1ff;
+        while k != 0 {
             let r = kind * 9 + k.trailing_zeros() as usize;
-            let d = b.with_places(r, 1).trailing_zeros() as u8 + 1;
-            let cell = REGION_CELLS[r][b.positions(r, d).trailing_zeros() as usize] as usize;
-            single(step, cell, d, r, m & alone != 0);
-            return true;
+            k &= k - 1;
+            if b.single_digits(r) != 0 {
+                single_of(b, step, r, true);
+                return true;
+            }
+        }
+    }
+    // (a region with one empty cell holding a single was met above)
+    for kind in [BLOCK, COLUMN, ROW] {
+        for r in kind * 9..kind * 9 + 9 {
+            if b.single_digits(r) != 0 {
+                single_of(b, step, r, false);
+                return true;
+            }
         }
     }
     false
 }
 
-/// The same, read from the positions (before the board keeps its scan
-/// words).
-fn hidden_by_positions(b: &Board, step: &mut SeStep) -> bool {
-    for alone in [true, false] {
-        for kind in [BLOCK, COLUMN, ROW] {
-            for r in regions_of(kind) {
-                if (b.empty_in(r) == 1) != alone {
-                    continue;
-                }
-                for d in 1..=9u8 {
-                    let p = b.positions(r, d);
-                    if p != 0 && p & (p - 1) == 0 {
-                        let cell = REGION_CELLS[r][p.trailing_zeros() as usize] as usize;
-                        single(step, cell, d, r, alone);
-                        return true;
-                    }
-                }
-            }
-        }
-    }
-    false
+/// The step of region `r`'s first single-place digit.
+fn single_of(b: &Board, step: &mut SeStep, r: usize, alone: bool) {
+    let d = b.single_digits(r).trailing_zeros() as u8 + 1;
+    let cell = REGION_CELLS[r][b.positions(r, d).trailing_zeros() as usize] as usize;
+    single(step, cell, d, r, alone);
 }
 
 /// Fill in a hidden single's step.

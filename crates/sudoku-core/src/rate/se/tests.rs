@@ -571,3 +571,105 @@ fn profiles_by_name() {
     }
     assert_eq!(Profile::from_name("explainer"), None);
 }
+
+/// The hidden and naked singles read from what the board keeps (its
+/// single-place digits per region, its digits' cell sets) are the ones a
+/// rescan of every region's positions and every cell finds in Explainer's
+/// order, at every state of a path, whether the scan words are kept yet or
+/// not (the path's board starts keeping them at its first step past the
+/// hidden singles).
+#[test]
+fn singles_from_what_the_board_keeps_equal_a_rescan() {
+    let mut rows = slice("se121_reference");
+    rows.extend(slice("se_calibration").into_iter().step_by(7));
+    let (mut hidden_seen, mut naked_seen) = (0, 0);
+    for row in &rows {
+        let Some(mut b) = Board::from_grid(&row.grid) else {
+            panic!("{}: not a 9x9 puzzle", row.id);
+        };
+        let rater = SeRater::new(Profile::Sukaku);
+        let (mut step, mut memo) = (SeStep::new(), Memo::default());
+        for n in 0..200 {
+            if b.is_solved() {
+                break;
+            }
+            // Hidden: regions with one empty cell first, then blocks,
+            // columns, rows, each ascending; digits ascending.
+            let mut want = None;
+            'scan: for alone in [true, false] {
+                for kind in [board::BLOCK, board::COLUMN, board::ROW] {
+                    for r in kind * 9..kind * 9 + 9 {
+                        if (b.empty_in(r) == 1) != alone {
+                            continue;
+                        }
+                        for d in 1..=9u8 {
+                            let p = b.positions(r, d);
+                            if p.count_ones() == 1 {
+                                let c = board::REGION_CELLS[r][p.trailing_zeros() as usize];
+                                want = Some((c as usize, d));
+                                break 'scan;
+                            }
+                        }
+                    }
+                }
+            }
+            let mut got = SeStep::new();
+            let found = singles::hidden(&b, &mut got);
+            assert_eq!(
+                found
+                    .then(|| got.placement.map(|p| (p.cell, p.digit)))
+                    .flatten(),
+                want,
+                "{} state {n}: hidden single",
+                row.id
+            );
+            hidden_seen += usize::from(found);
+            // Naked: the first empty cell in reading order with one
+            // candidate.
+            let want = (0..81).find(|&c| b.value[c] == 0 && b.cand[c].count_ones() == 1);
+            let got = b.naked_cells();
+            assert_eq!(
+                (got != 0).then(|| got.trailing_zeros() as usize),
+                want,
+                "{} state {n}: naked single",
+                row.id
+            );
+            naked_seen += usize::from(want.is_some());
+            if rater.find(&mut b, &mut step, &mut memo).is_err() {
+                break;
+            }
+            for e in &step.eliminations {
+                b.eliminate(e.cell, e.digit);
+            }
+            if let Some(p) = step.placement {
+                b.place(p.cell, p.digit);
+            }
+        }
+    }
+    assert!(
+        hidden_seen > 1000 && naked_seen > 1000,
+        "{hidden_seen} {naked_seen}"
+    );
+}
+
+/// Conflicting givens in any region kind, or a digit past 9 (possible
+/// through `Grid::cells_mut`), give no board: invalid, never a panic.
+#[test]
+fn conflicts_and_digits_past_nine_give_no_board() {
+    // (cells 0 and 20 share block 1 only; 0 and 72 column 1 only)
+    for (a, b, d) in [(0, 20, 5), (0, 72, 9), (3, 8, 2)] {
+        let mut g = Grid::from_cells(vec![0; 81]).expect("81 empty cells");
+        g.set(a, d);
+        g.set(b, d);
+        assert!(Board::from_grid(&g).is_none(), "{a} {b}");
+        g.set(b, d % 9 + 1);
+        assert!(Board::from_grid(&g).is_some(), "{a} {b}");
+    }
+    let mut g = Grid::from_cells(vec![0; 81]).expect("81 empty cells");
+    g.cells_mut()[40] = 10;
+    assert!(Board::from_grid(&g).is_none());
+    assert_eq!(
+        SeRater::new(Profile::Se).rate(&g).outcome,
+        SeOutcome::Invalid
+    );
+}
