@@ -54,7 +54,12 @@
 //! board and the best cell's two boards start its branches, which then only
 //! add the locked candidates (the same fixed point as propagating from
 //! scratch); a probe that fills the grid ends the sweep at once (branching
-//! there). On
+//! there). Every probed cell's boards are kept for the sweep: when a sweep
+//! forces a digit, the next sweep (deciding again on the new board) reuses
+//! the probes made after the last forced digit as they are and starts the
+//! earlier ones from their old boards narrowed to the new board (a
+//! superset of the new fixed point, so the same result; 8.6% fewer
+//! instructions, 1.05× less time on those puzzles). On
 //! generated 16×16 puzzles with 90–120 clues this cuts the nodes from 383
 //! to about 12 per puzzle and the time 2.4-fold (with the kept boards;
 //! 2.2-fold without). The
@@ -832,8 +837,11 @@ impl<const N: usize, const B: usize> Core<N, B> {
     /// Lookahead before branching at depth `k` (the board propagated): up
     /// to [`Core::lookahead`] cells with two candidates (the best by
     /// [`Core::choose`]'s tie-break, the `prefer` cells first when there
-    /// are any) have each digit placed and propagated on the scratch board
-    /// `k + 1`. A digit that fails forces the other one on board `k`
+    /// are any) have each digit placed and propagated on a board of
+    /// [`Core::probes`] (the cell's slot: both digits' boards are kept for
+    /// the sweep, and for the next one when this one forces a digit; see
+    /// [`Core::kept`] and [`Core::narrow`]). A digit that fails forces the
+    /// other one on board `k`
     /// (failed-literal reasoning: both failing is a dead end); otherwise
     /// the cell whose two branches fill the most cells (the product of the
     /// two counts, as in lookahead SAT solvers such as march) is the
