@@ -809,29 +809,27 @@ impl<const N: usize, const B: usize> Core<N, B> {
     /// so propagating the narrowed board reaches that fixed point (or the
     /// same dead end). Its digits that lost a candidate are marked for a
     /// whole hidden-single scan; cells that lost one are found by the
-    /// naked-single pass, which looks at every cell. (Locked candidates:
-    /// see below.)
+    /// naked-single pass, which looks at every cell.
     #[inline(always)]
     fn narrow(p: &mut Board<N>, node: &Board<N>) {
-        let (mut changed, mut apart) = (0u32, 0u32);
-        for (e, (lanes, from)) in p.cand.iter_mut().zip(&node.cand).enumerate() {
-            let (mut lost, mut fewer) = (0u32, 0u32);
-            for (x, &y) in lanes.iter_mut().zip(from) {
-                lost |= *x & !y;
-                *x &= y;
-                fewer |= y & !*x;
+        let mut changed = 0u32;
+        for e in 0..N {
+            let (lanes, from) = (&mut p.cand[e], &node.cand[e]);
+            let mut lost = 0u32;
+            for r in 0..N {
+                lost |= lanes[r] & !from[r];
+                lanes[r] &= from[r];
             }
             changed |= u32::from(lost != 0) << e;
-            apart |= u32::from(fewer != 0) << e;
         }
-        for (x, &y) in p.filled.iter_mut().zip(&node.filled) {
-            *x |= y;
+        for r in 0..N {
+            p.filled[r] |= node.filled[r];
         }
         p.dirty_hidden = changed;
-        // The digits whose boards differ from the node's (which is at a
-        // fixed point of locked candidates too): should this probe force
-        // its digit, they are the ones the node's propagation revisits.
-        p.dirty_locked = apart;
+        // Should this probe force its digit, the node's propagation
+        // revisits every digit for locked candidates (which digits differ
+        // from the node's board is not tracked here: a rare case).
+        p.dirty_locked = Self::FULL;
     }
 
     /// Lookahead before branching at depth `k` (the board propagated): up
