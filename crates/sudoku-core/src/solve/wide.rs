@@ -904,7 +904,10 @@ impl<const N: usize, const B: usize> Core<N, B> {
             let top = self.boards[k];
             self.probes.resize(2 * LOOKAHEAD_MAX, top);
         }
-        // The slots of the kept cells probed again.
+        // The slots of the kept cells probed again. Every cell of the sweep
+        // takes one slot, its kept one or a free one (a kept cell still
+        // with two candidates has the same two, since candidates only go),
+        // so at most `width` slots are in use.
         let kept = &kept[..kept_len];
         let mut used = 0u32;
         for e in kept {
