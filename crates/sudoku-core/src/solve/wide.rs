@@ -972,7 +972,7 @@ impl<const N: usize, const B: usize> Core<N, B> {
                 };
                 let mut ds = digits;
                 // Digit `i` is probed on board `2 * slot + i`.
-                for i in 0..2 {
+                for (i, (fail, filled)) in failed.iter_mut().zip(&mut p.filled).enumerate() {
                     let d = ds.trailing_zeros() as usize;
                     ds &= ds - 1;
                     let at = 2 * slot + i;
@@ -992,10 +992,10 @@ impl<const N: usize, const B: usize> Core<N, B> {
                     match res {
                         Ok(()) => {
                             let f = base_filled(&self.probes[at]);
-                            p.filled[i] = f - base;
+                            *filled = f - base;
                             p.full |= f == total;
                         }
-                        Err(Dead) => failed[i] = true,
+                        Err(Dead) => *fail = true,
                     }
                 }
                 p
