@@ -20,7 +20,6 @@ use exact_cover::format::{Loaded, OptionTexts, ParseError, Parsed, Warning, pars
 use exact_cover::split::{Subproblem, split, subproblem_solver};
 use exact_cover::{
     Cells, Config, Dlx, Heuristic, Limits, Observer, Problem, Report, Stats, StopReason,
-    count_parallel,
 };
 
 use crate::{When, deadline_after, exit, open_output, parse_secs, worker_threads};
@@ -68,8 +67,8 @@ OUTPUT (standard output, or -o FILE):
                                "bytes": .., "seconds": ..}}
                   where "stop" is exhausted, solution-limit, node-limit or deadline and
                   "complete" is true only for exhausted (the count is exact). "mems"
-                  counts memory accesses as Knuth's programs do (--engine cells
-                  --mems; null otherwise).
+                  counts memory accesses as Knuth's programs do (--mems; null
+                  otherwise).
   Standard error gets the number of solutions (and why the search stopped when it
   was cut short), warnings, --stats and the progress bar.
 
@@ -127,7 +126,8 @@ KNUTH'S OPTIONS:
   --every M (his m: every M-th solution printed), --max-level L (a level limit;
   the answer is then a lower bound), -v/-vv/-vvv with --delta N (progress reports
   with the current state, each solution's level, every choice), several input
-  files (read as one problem). Not yet: his mems count.
+  files (read as one problem), and his mems count (--mems, either engine: in
+  --stats, the JSON summary and the -v reports).
 
 ENGINES:
   links  Dancing Links (Knuth's DLX); handles multiplicities; progress bar.
@@ -222,12 +222,12 @@ pub struct Args {
     /// links engine ignores this flag.
     #[arg(long)]
     pub general_walks: bool,
-    /// Cells engine: count mems, memory accesses as Knuth's programs count them
-    /// (his cost measure), shown by --stats and in the JSON summary.
+    /// Count mems, memory accesses as Knuth's programs count them (his cost
+    /// measure), shown by --stats, in the JSON summary and in the -v reports.
     ///
-    /// Counted access by access (what counts: the docs of exact_cover::Cells);
-    /// costs some time (about 10% more instructions on Sudoku XCC), so it is off
-    /// unless asked for. The links engine does not count mems.
+    /// Counted access by access (what counts: the docs of exact_cover::Cells and
+    /// Dlx::set_mems); a search compiled for counting, so it is off unless asked
+    /// for (about 10% more instructions on Sudoku XCC with the cells engine).
     #[arg(long)]
     pub mems: bool,
     /// With --count: memoised counting (DXZ): subproblems with the same items left
@@ -386,20 +386,23 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         return memo_run(args, &mut input);
     }
     // the text moves into the result as the options' texts (not copied);
-    // the cells engine is loaded straight from the parser (no `Problem`
-    // beside it), so the peak memory of a big file is the text and the
-    // engine's arrays
-    let (load, texts) =
-        if args.engine == EngineArg::Cells && args.split.is_none() && args.subproblem.is_none() {
-            let loaded = load_cells(&mut input, config_of(args))?;
-            (Load::Cells(Box::new(loaded.engine)), loaded.option_texts)
-        } else {
-            let parsed = parse_input(&mut input)?;
-            if let Some(depth) = args.split {
-                return write_split(args, &parsed, &input.source, depth);
-            }
-            (Load::Problem(Box::new(parsed.problem)), parsed.option_texts)
-        };
+    // both engines are loaded straight from the parser (no `Problem`
+    // beside them; `--split` and `--subproblem` need one), so the peak
+    // memory of a big file is the text and the engine's arrays
+    let direct = args.split.is_none() && args.subproblem.is_none();
+    let (load, texts) = if args.engine == EngineArg::Cells && direct {
+        let loaded = load_cells(&mut input, config_of(args))?;
+        (Load::Cells(Box::new(loaded.engine)), loaded.option_texts)
+    } else if direct {
+        let loaded = load_links(&mut input, config_of(args))?;
+        (Load::Links(Box::new(loaded.engine)), loaded.option_texts)
+    } else {
+        let parsed = parse_input(&mut input)?;
+        if let Some(depth) = args.split {
+            return write_split(args, &parsed, &input.source, depth);
+        }
+        (Load::Problem(Box::new(parsed.problem)), parsed.option_texts)
+    };
     let mut plan = configure(args, load, &input.source)?;
     let mut out = open_output(args.output.as_deref())?;
     let destination = match &args.output {
@@ -562,6 +565,13 @@ pub fn load_cells(input: &mut Input, config: Config) -> anyhow::Result<Loaded<Ce
     Ok(loaded)
 }
 
+/// [`parse_input`] straight into the links engine (see [`Dlx::parse`]).
+pub fn load_links(input: &mut Input, config: Config) -> anyhow::Result<Loaded<Dlx>> {
+    let loaded = Dlx::parse(std::mem::take(&mut input.text), config).map_err(|e| input.error(e))?;
+    input.warn(&loaded.warnings);
+    Ok(loaded)
+}
+
 impl Input {
     /// A parse error, with the file and its own line.
     fn error(&self, e: ParseError) -> anyhow::Error {
@@ -578,19 +588,19 @@ impl Input {
     }
 }
 
-/// The problem as loaded: parsed, or straight into the cells engine.
+/// The problem as loaded: parsed, or straight into an engine.
 #[derive(Debug)]
 pub enum Load {
     Problem(Box<Problem>),
+    Links(Box<Dlx>),
     Cells(Box<Cells>),
 }
 
 /// The solver a plan runs.
 #[derive(Debug)]
 pub enum Engine {
-    /// Dancing links on this problem, built when the search starts (a
-    /// parallel count builds one per thread).
-    Links(Box<Problem>),
+    /// Dancing links (a parallel count copies it for each thread).
+    Links(Box<Dlx>),
     /// Dancing cells, built (and checked) by [`configure`].
     Cells(Box<Cells>),
     /// Dancing links with the options of a `--subproblem` token selected.
@@ -634,6 +644,7 @@ pub fn configure(args: &Args, load: Load, source: &str) -> anyhow::Result<Plan> 
             anyhow::bail!("--subproblem runs on the links engine: leave out --engine cells")
         }
         (_, _, Load::Cells(cells)) => Engine::Cells(cells),
+        (_, _, Load::Links(dlx)) => Engine::Links(dlx),
         (EngineArg::Links, Some(token), Load::Problem(problem)) => {
             let sub: Subproblem = token
                 .parse()
@@ -642,16 +653,13 @@ pub fn configure(args: &Args, load: Load, source: &str) -> anyhow::Result<Plan> 
                 .map_err(|e| anyhow!("--subproblem '{token}': {e} ({source})"))?;
             Engine::Subproblem(Box::new(dlx))
         }
-        (EngineArg::Links, None, Load::Problem(problem)) => Engine::Links(problem),
+        (EngineArg::Links, None, Load::Problem(problem)) => {
+            Engine::Links(Box::new(Dlx::with_config(&problem, config)))
+        }
         (EngineArg::Cells, None, Load::Problem(problem)) => Engine::Cells(Box::new(
             Cells::with_config(&problem, config).map_err(|e| anyhow!("{source}: {e}"))?,
         )),
     };
-    if args.mems && args.engine != EngineArg::Cells {
-        anyhow::bail!(
-            "--mems is counted by the cells engine only: add --engine cells (the links engine does not count mems)"
-        );
-    }
     if args.engine == EngineArg::Cells && (args.max_level.is_some() || args.verbose > 0) {
         anyhow::bail!("--max-level and -v run on the links engine: leave out --engine cells");
     }
@@ -681,7 +689,14 @@ pub fn configure(args: &Args, load: Load, source: &str) -> anyhow::Result<Plan> 
             cells.set_fixed_walks(!args.general_walks);
             Engine::Cells(cells)
         }
-        other => other,
+        Engine::Links(mut dlx) => {
+            dlx.set_mems(args.mems);
+            Engine::Links(dlx)
+        }
+        Engine::Subproblem(mut dlx) => {
+            dlx.set_mems(args.mems);
+            Engine::Subproblem(dlx)
+        }
     };
     Ok(Plan {
         engine,
@@ -743,10 +758,9 @@ pub fn search(plan: &mut Plan, texts: &OptionTexts, out: &mut dyn Write) -> io::
             dlx.set_max_level(plan.max_level);
             search_links(dlx, &plan.limits, watch, texts, &mut visit)
         }
-        Engine::Links(problem) => {
-            let mut dlx = Dlx::with_config(problem, plan.config);
+        Engine::Links(dlx) => {
             dlx.set_max_level(plan.max_level);
-            search_links(&mut dlx, &plan.limits, watch, texts, &mut visit)
+            search_links(dlx, &plan.limits, watch, texts, &mut visit)
         }
     };
     match sink.error.take() {
@@ -822,13 +836,10 @@ fn count(plan: &mut Plan, texts: &OptionTexts) -> Report {
             dlx.set_max_level(plan.max_level);
             search_links(dlx, &plan.limits, watch, texts, &mut none)
         }
-        Engine::Links(problem) if plan.threads > 1 => {
-            count_parallel(problem, plan.config, &plan.limits, plan.threads)
-        }
-        Engine::Links(problem) => {
-            let mut dlx = Dlx::with_config(problem, plan.config);
+        Engine::Links(dlx) if plan.threads > 1 => dlx.count_parallel(&plan.limits, plan.threads),
+        Engine::Links(dlx) => {
             dlx.set_max_level(plan.max_level);
-            search_links(&mut dlx, &plan.limits, watch, texts, &mut none)
+            search_links(dlx, &plan.limits, watch, texts, &mut none)
         }
     }
 }
@@ -863,11 +874,12 @@ impl<'a> Knuth<'a> {
     /// The closing line, as Knuth's programs end.
     fn report(&self, stats: &Stats) {
         eprintln!(
-            "Altogether {} solution{}, {} nodes, {} updates, max level {}.",
+            "Altogether {} solution{}, {} nodes, {} updates{}, max level {}.",
             stats.solutions,
             if stats.solutions == 1 { "" } else { "s" },
             stats.nodes,
             stats.updates,
+            mems_part(stats),
             stats.max_depth
         );
     }
@@ -920,10 +932,24 @@ impl Observer for Knuth<'_> {
             }
         }
         text.push_str(&format!(
-            " {} solutions, {} nodes, {} updates, max level {} so far; about {:.5} done\n",
-            stats.solutions, stats.nodes, stats.updates, stats.max_depth, progress
+            " {} solutions, {} nodes, {} updates{}, max level {} so far; about {:.5} done\n",
+            stats.solutions,
+            stats.nodes,
+            stats.updates,
+            mems_part(stats),
+            stats.max_depth,
+            progress
         ));
         eprint!("{text}");
+    }
+}
+
+/// `, N mems` for Knuth's report lines when mems are counted.
+fn mems_part(stats: &Stats) -> String {
+    if stats.mems > 0 {
+        format!(", {} mems", stats.mems)
+    } else {
+        String::new()
     }
 }
 
@@ -1078,7 +1104,7 @@ struct Summary {
 struct SummaryStats {
     nodes: u64,
     updates: u64,
-    /// Knuth's mems (`--engine cells --mems`; null when not counted).
+    /// Knuth's mems (`--mems`; null when not counted).
     mems: Option<u64>,
     max_depth: u32,
     bytes: u64,

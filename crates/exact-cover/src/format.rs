@@ -216,7 +216,8 @@ pub(crate) fn build_error(e: BuildError) -> ParseError {
 
 /// A problem parsed straight into a solver's own arrays, with each
 /// option's source text and line, and warnings (as in [`Parsed`], without
-/// a [`Problem`] beside the solver: see [`Cells::parse`](crate::Cells::parse)).
+/// a [`Problem`] beside the solver: see [`Dlx::parse`](crate::Dlx::parse) and
+/// [`Cells::parse`](crate::Cells::parse)).
 #[derive(Clone, Debug)]
 pub struct Loaded<E> {
     /// The solver, loaded with the problem.

@@ -18,8 +18,9 @@
 //!    From text, [`format::parse`] reads Knuth's DLX1/DLX2/DLX3 format, with
 //!    line and column in its errors; a [`Problem`] prints back in the same
 //!    format. For a big file, [`format::parse_owned`] keeps the text as the
-//!    options' texts instead of copying them, and [`Cells::parse`] reads it
-//!    straight into the dancing-cells engine (no [`Problem`] beside it).
+//!    options' texts instead of copying them, and [`Dlx::parse`] and
+//!    [`Cells::parse`] read it straight into an engine (no [`Problem`]
+//!    beside it).
 //! 2. **Pick an engine.**
 //!    - [`Dlx`] (dancing links) is the complete one: multiplicities, a
 //!      solution iterator ([`Dlx::solutions`]), an [`Observer`] for traces and

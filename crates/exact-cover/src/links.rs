@@ -9,14 +9,20 @@
 //! - Spacer node: `top <= 0` (the spacer after option `k` has `top = -(k+1)`),
 //!   `up` is the first node of the option before it, `down` the last node of
 //!   the option after it.
-//! - `colour`: 0 = none, `> 0` a colour, `< 0` "already known to match" (set
-//!   by `purify`).
+//! - `aux`: in problems with colours or multiplicities, an option node's
+//!   colour: 0 = none, `> 0` a colour, `< 0` "already known to match" (set
+//!   by `purify`). In plain problems (neither, and no option of more than
+//!   65,536 items), the node's distances to the ends of its option, so
+//!   that `hide` finds them in the node it reads anyway: `(e - x) << 16 |
+//!   (x - s)` for node `x` of the option `s..=e`.
 //! - Primary items are `1..=n1` in a circular list through `llink`/`rlink`
 //!   rooted at 0; secondary items `n1+1..=n` in their own list rooted at `n+1`,
 //!   which nothing walks: covering a secondary item leaves it in that list
 //!   (and in `active`), only its options are hidden.
-//! - `span`: the first and last node of each option node's option, so that
-//!   `hide` walks an option in two plain loops.
+//! - `span`: in problems with colours or multiplicities only (where `aux`
+//!   holds the colour), the first and last node of each option node's
+//!   option. Either way `hide` walks an option in two plain loops, without
+//!   testing for the spacer.
 //! - `active` and `small`: bit sets of the active items and of the items
 //!   with at most one option left, from which the search finds dead ends and
 //!   forced moves without scanning every item.
@@ -31,19 +37,21 @@
 //! runs, and the unchecked primitives are `unsafe fn`s whose contracts the
 //! `// SAFETY:` notes at their call sites discharge from those invariants.
 
-use crate::problem::Problem;
+use crate::problem::{Item, Problem};
 
 /// Problems with more primary items than this keep the bit set of items
 /// with at most one option (see [`Links::track`]).
 pub(crate) const TRACK_ITEMS: u32 = 128;
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C)]
 struct Node {
     top: i32,
     up: u32,
     down: u32,
-    colour: i32,
+    /// The colour (problems with colours or multiplicities) or the last
+    /// node of the option (plain problems); 0 for headers and spacers.
+    aux: i32,
 }
 
 /// The dancing-links structure of one problem.
@@ -55,7 +63,7 @@ struct Node {
 /// that a panic halfway leaves the empty structure, not a half-built one),
 /// the fields they involve are private, and every method keeps them:
 ///
-/// 1. *Sizes.* `nodes` and `span` have the same length, at least `n + 2`;
+/// 1. *Sizes.* `nodes` has at least `n + 2` entries, `span` none or as many;
 ///    `len`, `inactive`, `llink` and `rlink` have `n + 2` entries, `small`
 ///    and `active` `(n + 2).div_ceil(64)` words; `n1 <= n`.
 /// 2. *Kinds.* Nodes `0..=n` are the headers (`top == 0`). Every other
@@ -65,11 +73,17 @@ struct Node {
 ///    headers or option nodes. (The link updates follow and write only
 ///    those fields, and store only option nodes and values read from
 ///    them; spacers' links are never followed.)
-/// 4. *Spans.* The span `(s, e)` of an option node has `s <= x <= e` and
-///    only option nodes in `s..=e`; headers and spacers have `(0, 0)`. Only
-///    `load` writes `span`.
+/// 4. *Spans.* With `span` empty (plain problems: see
+///    [`is_plain`](Self::is_plain)), the `aux` of every header and spacer
+///    is 0, and that of an option node `x` is `(e - x) << 16 | (x - s)`
+///    where `s..=e` (`s <= x <= e`) are the option nodes of its option.
+///    With `span` not empty (the others, where `aux` is the colour), the
+///    span `(s, e)` of an option node has `s <= x <= e` and only option
+///    nodes in `s..=e`; headers and spacers have `(0, 0)`. Only `finish`
+///    writes `span` and, with `span` empty, `aux`; `span` is empty exactly
+///    when the problem is plain.
 /// 5. *Header list.* Every entry of `llink` and `rlink` is at most `n + 1`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Links {
     nodes: Vec<Node>,
     /// Length of each item's list (indexed by item, `n + 2` entries).
@@ -84,9 +98,11 @@ pub(crate) struct Links {
     /// is never set. With `small` it finds a forced move or a dead end
     /// without scanning every length.
     active: Vec<u64>,
-    /// First and last node of the option of each option node (zero for
-    /// headers and spacers): lets `hide` run over an option in a loop of
-    /// fixed length instead of stopping at a spacer.
+    /// For problems with colours or multiplicities only (empty for plain
+    /// ones, whose option nodes hold their option's last node in `aux`):
+    /// first and last node of the option of each option node (zero for
+    /// headers and spacers). Either way `hide` runs over an option in
+    /// loops of known length instead of stopping at a spacer.
     span: Vec<(u32, u32)>,
     /// Scratch: first node of each option (reused by `load`).
     starts: Vec<u32>,
@@ -104,6 +120,9 @@ pub(crate) struct Links {
     pub multi: bool,
     /// Whether any option gives a secondary item a colour.
     pub coloured: bool,
+    /// Whether some option has more than 65,536 items, too many for the
+    /// distances packed in `aux`: the problem then takes the general path.
+    wide: bool,
     /// Whether `small` is kept up to date: for problems with more than
     /// [`TRACK_ITEMS`] primary items, where it spares scanning them all at
     /// every node. The plain code path skips the upkeep otherwise (it costs
@@ -122,6 +141,16 @@ pub(crate) struct Links {
     pub to_problem: Vec<u32>,
     /// Link updates performed (Knuth's "updates").
     pub updates: u64,
+    /// Mems counted so far (Knuth's cost measure; see [`Dlx`](crate::Dlx)):
+    /// only by the code compiled with `M = true`, 0 otherwise.
+    pub mems: u64,
+    /// Whether the search counts mems: chooses the `M = true` code for the
+    /// paths of problems with colours or multiplicities, which take it at
+    /// run time (the plain path is compiled for it).
+    pub count_mems: bool,
+    /// While loading: whether options are threaded into their items'
+    /// lists as they come (else by [`finish`](Self::finish)).
+    threaded: bool,
 }
 
 impl Default for Links {
@@ -145,12 +174,16 @@ impl Default for Links {
             count: Vec::new(),
             multi: false,
             coloured: false,
+            wide: false,
             track: false,
             stale: false,
             zeros: 0,
             to_engine: Vec::new(),
             to_problem: Vec::new(),
             updates: 0,
+            mems: 0,
+            count_mems: false,
+            threaded: true,
         };
         l.fill(&Problem::default(), None);
         l
@@ -385,6 +418,22 @@ impl Links {
         (best, best_len)
     }
 
+    /// Active primary items up to and including `i` (all of them for `i
+    /// >= n1`): what Knuth's walk of the active list visits before it
+    /// stops at `i`. For the mems count only (a popcount per word).
+    pub fn active_upto(&self, i: u32) -> u64 {
+        let i = i.min(self.n1);
+        let mut count = 0u64;
+        for w in 0..=(i / 64) as usize {
+            let mut m = self.active[w];
+            if w == (i / 64) as usize && i % 64 != 63 {
+                m &= (1u64 << (i % 64 + 1)) - 1;
+            }
+            count += m.count_ones() as u64;
+        }
+        count
+    }
+
     /// The next active item after `i` in its header list (`i <= n + 1`,
     /// checked).
     #[inline(always)]
@@ -423,10 +472,32 @@ impl Links {
         *self = built;
     }
 
-    /// [`load`](Self::load) into whatever the arrays hold, with checked
-    /// indexing only; the invariants hold once it returns.
+    /// [`load`](Self::load) into whatever the arrays hold, through the
+    /// same steps as a problem streamed from the parser ([`begin`],
+    /// [`push_option`], [`finish`]); the invariants hold once it returns.
+    ///
+    /// [`begin`]: Self::begin
+    /// [`push_option`]: Self::push_option
+    /// [`finish`]: Self::finish
     fn fill(&mut self, p: &Problem, order: Option<&[u32]>) {
-        let items = p.items();
+        self.begin(p.items(), order.is_none());
+        let n = self.n as usize;
+        self.nodes
+            .reserve(n + 2 + p.entry_count() + p.option_count());
+        let (entries, bounds) = p.raw_parts();
+        for w in bounds.windows(2) {
+            let opt = &entries[w[0] as usize..w[1] as usize];
+            self.push_option(opt.iter().map(|e| (e.item, e.colour)));
+        }
+        self.finish(order);
+    }
+
+    /// Start loading a problem of these items (in problem order): the
+    /// headers and the first spacer, no option yet. `thread`: thread each
+    /// option into its items' lists as it comes (else [`finish`](Self::finish)
+    /// threads them in its order). Until `finish` returns, only
+    /// [`push_option`](Self::push_option) may be called.
+    pub(crate) fn begin(&mut self, items: &[Item], thread: bool) {
         let n = items.len() as u32;
         let n1 = items.iter().filter(|i| !i.is_secondary()).count() as u32;
         self.n = n;
@@ -489,70 +560,95 @@ impl Links {
         }
         // nodes: headers 0..=n, first spacer n+1, then options
         self.nodes.clear();
-        self.nodes
-            .reserve(n as usize + 2 + p.entry_count() + p.option_count());
         for i in 0..=n {
             self.nodes.push(Node {
                 top: 0,
                 up: i,
                 down: i,
-                colour: 0,
+                aux: 0,
             });
         }
         self.nodes.push(Node {
             top: 0,
             up: 0,
             down: 0,
-            colour: 0,
+            aux: 0,
         });
-        // Lay out every option's nodes (in problem order) with their spans,
-        // threading the vertical lists at once when there is no order.
-        let (entries, bounds) = p.raw_parts();
         self.starts.clear();
         self.span.clear();
-        self.span.resize(n as usize + 2, (0, 0));
-        let mut last_spacer = n as usize + 1;
-        for (k, w) in bounds.windows(2).enumerate() {
-            let opt = &entries[w[0] as usize..w[1] as usize];
-            let first = self.nodes.len() as u32;
-            let last = first + opt.len() as u32 - 1;
-            self.starts.push(first);
-            for e in opt {
-                let i = self.to_engine[e.item as usize];
-                let x = self.nodes.len() as u32;
-                let (up, down) = if order.is_none() {
-                    let up = self.nodes[i as usize].up;
-                    self.nodes[up as usize].down = x;
-                    self.nodes[i as usize].up = x;
-                    self.len[i as usize] += 1;
-                    (up, i)
-                } else {
-                    (0, 0)
-                };
-                self.nodes.push(Node {
-                    top: i as i32,
-                    up,
-                    down,
-                    colour: e.colour as i32,
-                });
-                self.span.push((first, last));
-            }
-            self.nodes[last_spacer].down = last;
+        self.coloured = false;
+        self.wide = false;
+        self.threaded = thread;
+    }
+
+    /// Number of nodes so far (headers, spacers and option nodes).
+    pub(crate) fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Append the next option after [`begin`](Self::begin): its entries as
+    /// (problem item, colour or 0), at least one, items in range and not
+    /// repeated (as [`Problem`] guarantees; the parser checks them first).
+    pub(crate) fn push_option(&mut self, entries: impl IntoIterator<Item = (u32, u32)>) {
+        let k = self.starts.len();
+        let first = self.nodes.len() as u32;
+        let thread = self.threaded;
+        for (item, colour) in entries {
+            let i = self.to_engine[item as usize];
+            let x = self.nodes.len() as u32;
+            let (up, down) = if thread {
+                let up = self.nodes[i as usize].up;
+                self.nodes[up as usize].down = x;
+                self.nodes[i as usize].up = x;
+                self.len[i as usize] += 1;
+                (up, i)
+            } else {
+                (0, 0)
+            };
+            self.coloured |= colour != 0;
             self.nodes.push(Node {
-                top: -(k as i32) - 1,
-                up: first,
-                down: 0,
-                colour: 0,
+                top: i as i32,
+                up,
+                down,
+                aux: colour as i32,
             });
-            self.span.push((0, 0));
-            last_spacer = self.nodes.len() - 1;
         }
+        let last = self.nodes.len() as u32 - 1;
+        assert!(last >= first, "an option has at least one item");
+        self.wide |= last - first >= 1 << 16;
+        // the spacer before the option points at its last node
+        let last_spacer = first as usize - 1;
+        self.nodes[last_spacer].down = last;
+        self.nodes.push(Node {
+            top: -(k as i32) - 1,
+            up: first,
+            down: 0,
+            aux: 0,
+        });
+        self.starts.push(first);
+    }
+
+    /// End loading: thread the options in `order` if they were not
+    /// threaded as they came, give each option node its option's span (in
+    /// `aux` for plain problems, in `span` for others), and set up the bit
+    /// sets and counters. The invariants hold once it returns.
+    pub(crate) fn finish(&mut self, order: Option<&[u32]>) {
+        let n = self.n;
+        let n1 = self.n1;
+        let h = n as usize + 2;
         // thread vertical lists in `order`
-        if let Some(ord) = order {
+        if !self.threaded {
+            let identity: Vec<u32>;
+            let ord = match order {
+                Some(o) => o,
+                None => {
+                    identity = (0..self.starts.len() as u32).collect();
+                    &identity
+                }
+            };
             for &k in ord {
-                let s = self.starts[k as usize] as usize;
-                let (_, e) = self.span[s];
-                for x in s..=e as usize {
+                let mut x = self.starts[k as usize] as usize;
+                while self.nodes[x].top > 0 {
                     let i = self.nodes[x].top as usize;
                     let last = self.nodes[i].up;
                     self.nodes[x].up = last;
@@ -560,8 +656,36 @@ impl Links {
                     self.nodes[last as usize].down = x as u32;
                     self.nodes[i].up = x as u32;
                     self.len[i] += 1;
+                    x += 1;
                 }
             }
+            self.threaded = true;
+        }
+        // spans: the last node in `aux` (plain problems), or the `span`
+        // array beside the colours
+        let plain = self.is_plain();
+        if !plain {
+            self.span.clear();
+            self.span.resize(self.nodes.len(), (0, 0));
+        }
+        let mut x = h;
+        while x < self.nodes.len() {
+            let s = x;
+            while self.nodes[x].top > 0 {
+                x += 1;
+            }
+            // `x` is the spacer after the option `s..x`
+            let e = x as u32 - 1;
+            for y in s..x {
+                if plain {
+                    // both distances below 2^16 (not `wide`)
+                    let packed = (e - y as u32) << 16 | (y - s) as u32;
+                    self.nodes[y].aux = packed as i32;
+                } else {
+                    self.span[y] = (s as u32, e);
+                }
+            }
+            x += 1;
         }
         let words = h.div_ceil(64);
         self.small.clear();
@@ -574,11 +698,11 @@ impl Links {
             }
             self.active[(i / 64) as usize] |= 1 << (i % 64);
         }
-        self.coloured = p.has_colours();
-        self.track = !self.is_plain() || n1 > TRACK_ITEMS;
+        self.track = !plain || n1 > TRACK_ITEMS;
         self.stale = false;
         self.zeros = (1..=n1).filter(|&i| self.len[i as usize] == 0).count() as u32;
         self.updates = 0;
+        self.mems = 0;
     }
 
     /// Recompute `small` and `zeros` from the lengths if they are stale.
@@ -602,7 +726,7 @@ impl Links {
     /// item, and `hide` never meets a purified node.
     #[inline]
     pub fn is_plain(&self) -> bool {
-        !self.multi && !self.coloured
+        !self.multi && !self.coloured && !self.wide
     }
 
     pub fn bytes(&self) -> u64 {
@@ -630,7 +754,7 @@ impl Links {
     /// The first node of option `k` with a primary item (`None` when the
     /// option has none: the search can never choose it).
     fn primary_node(&self, k: usize) -> Option<u32> {
-        let (s, e) = self.span[self.starts[k] as usize];
+        let (s, e) = self.option_span(self.starts[k]);
         (s..=e).find(|&p| self.nodes[p as usize].top as u32 <= self.n1)
     }
 
@@ -661,8 +785,8 @@ impl Links {
         if self.is_plain() {
             // without the bit set upkeep: `resync` redoes it once for all
             // the selections, before the search
-            self.cover_g::<false, false>(i);
-            self.apply_others_g::<true, false>(x);
+            self.cover_g::<false, false, false>(i);
+            self.apply_others_g::<true, false, false>(x);
             self.stale = self.track;
             return x;
         }
@@ -684,8 +808,8 @@ impl Links {
     pub fn unselect(&mut self, x: u32) {
         let i = self.nodes[x as usize].top as u32;
         if self.is_plain() {
-            self.unapply_others_g::<true, false>(x);
-            self.uncover_g::<false, false>(i);
+            self.unapply_others_g::<true, false, false>(x);
+            self.uncover_g::<false, false, false>(i);
             self.stale = self.track;
             return;
         }
@@ -704,7 +828,7 @@ impl Links {
     /// The option (problem index) that node `x` belongs to: the spacer
     /// after the option's last node holds it.
     pub fn option_of(&self, x: u32) -> u32 {
-        let (_, e) = self.span[x as usize];
+        let (_, e) = self.option_span(x);
         (-self.nodes[e as usize + 1].top - 1) as u32
     }
 
@@ -713,22 +837,35 @@ impl Links {
     #[inline(always)]
     fn option_span(&self, x: u32) -> (u32, u32) {
         assert!(self.nodes[x as usize].top > 0, "an option node");
-        // SAFETY: `x < nodes.len()` (the indexing above did not panic),
-        // and `span` is as long as `nodes` (invariant 1).
-        unsafe { self.span_of(x) }
+        if self.span.is_empty() {
+            // SAFETY: `x < nodes.len()` (the indexing above did not panic),
+            // and the problem is plain.
+            unsafe { self.span_of::<false>(x) }
+        } else {
+            self.span[x as usize]
+        }
     }
 
-    /// The first and last node of the option of node `p`.
+    /// The first and last node of the option of node `p`: from the
+    /// distances in `aux` on the plain path (`C = false`), from `span` on
+    /// the general path (checked indexing). `(p, p)` for a header or a
+    /// spacer on the plain path, `(0, 0)` on the general path.
     ///
     /// # Safety
     ///
-    /// `p < self.nodes.len()`.
+    /// `p < self.nodes.len()`, and with `C = false` the problem is plain
+    /// (`span` is empty), as the entry points check.
     #[inline(always)]
-    unsafe fn span_of(&self, p: u32) -> (u32, u32) {
-        debug_assert!((p as usize) < self.span.len());
-        // SAFETY: `span` is as long as `nodes` (invariant 1), and `p` is
-        // in bounds by the caller's contract.
-        unsafe { *self.span.get_unchecked(p as usize) }
+    unsafe fn span_of<const C: bool>(&self, p: u32) -> (u32, u32) {
+        if C {
+            self.span[p as usize]
+        } else {
+            debug_assert!(self.span.is_empty());
+            // SAFETY: `p` is a node; its `aux` holds the distances to the
+            // ends of its option, or 0 (invariant 4).
+            let a = unsafe { self.nd(p) }.aux as u32;
+            (p - (a & 0xffff), p + (a >> 16))
+        }
     }
 
     /// One node of [`hide_g`](Self::hide_g): 1 when it was unlinked.
@@ -743,7 +880,7 @@ impl Links {
             top,
             up,
             down,
-            colour,
+            aux: colour,
         } = *unsafe { self.nd(q) };
         if !C || colour >= 0 {
             // SAFETY: `up` and `down` are nodes (invariant 3), and `top`,
@@ -765,13 +902,13 @@ impl Links {
     ///
     /// `q` is a header or an option node.
     #[inline(always)]
-    unsafe fn unhide_node<const C: bool, const T: bool>(&mut self, q: u32) {
+    unsafe fn unhide_node<const C: bool, const T: bool>(&mut self, q: u32) -> u64 {
         // SAFETY: headers and option nodes are nodes.
         let Node {
             top,
             up,
             down,
-            colour,
+            aux: colour,
         } = *unsafe { self.nd(q) };
         if !C || colour >= 0 {
             // SAFETY: as in `hide_node`; the stored `q` is a header or an
@@ -781,6 +918,9 @@ impl Links {
                 self.nd_mut(down).up = q;
                 self.inc_len::<T>(top as u32);
             }
+            1
+        } else {
+            0
         }
     }
 
@@ -794,16 +934,22 @@ impl Links {
     /// of one option are distinct, so the order of the updates within an
     /// option does not matter.
     /// `T`: keep the `small` bit set up to date (see [`track`](Self::track)).
+    /// `M`: count mems: 2 for each other node read (its two words), 4 more
+    /// for each node taken out (two links written, its item's length read
+    /// and written), as Knuth's DLX1 and DLX2 charge hiding, and 1 on the
+    /// general path for the option's span (on the plain path it is in the
+    /// word of `p` just read for its link; DLX1 pays 2 for the spacer).
     ///
     /// # Safety
     ///
-    /// `p` is a header or an option node. (For a header, which has the span
-    /// `(0, 0)`, the loops visit the headers `0..p`: nonsense, but in
-    /// bounds; the search never hides a header.)
+    /// `p` is a header or an option node, and with `C = false` the problem
+    /// is plain. (For a header the loops visit nothing, or on the general
+    /// path the headers below `p`: nonsense, but in bounds; the search
+    /// never hides a header.)
     #[inline(always)]
-    unsafe fn hide_g<const C: bool, const T: bool>(&mut self, p: u32) {
+    unsafe fn hide_g<const C: bool, const T: bool, const M: bool>(&mut self, p: u32) {
         // SAFETY: `p` is a node.
-        let (s, e) = unsafe { self.span_of(p) };
+        let (s, e) = unsafe { self.span_of::<C>(p) };
         let mut updates = 0;
         let mut q = p + 1;
         while q <= e {
@@ -814,31 +960,38 @@ impl Links {
         let mut q = s;
         while q < p {
             // SAFETY: `q` is in `s..p`: option nodes (invariant 4), or for a
-            // header `p` (`s == 0`) headers below it.
+            // header `p` headers below it (general path).
             updates += unsafe { self.hide_node::<C, T>(q) };
             q += 1;
         }
         self.updates += updates;
+        if M {
+            self.mems += C as u64 + 2 * (e - s) as u64 + 4 * updates;
+        }
     }
 
     /// # Safety
     ///
     /// As for [`hide_g`](Self::hide_g).
     #[inline(always)]
-    unsafe fn unhide_g<const C: bool, const T: bool>(&mut self, p: u32) {
+    unsafe fn unhide_g<const C: bool, const T: bool, const M: bool>(&mut self, p: u32) {
         // SAFETY: `p` is a node.
-        let (s, e) = unsafe { self.span_of(p) };
+        let (s, e) = unsafe { self.span_of::<C>(p) };
+        let mut relinked = 0;
         let mut q = p;
         while q > s {
             q -= 1;
             // SAFETY: `q` is in `s..p`, as in `hide_g`.
-            unsafe { self.unhide_node::<C, T>(q) };
+            relinked += unsafe { self.unhide_node::<C, T>(q) };
         }
         let mut q = e + 1;
         while q > p + 1 {
             q -= 1;
             // SAFETY: `q` is in `p+1..=e`, as in `hide_g`.
-            unsafe { self.unhide_node::<C, T>(q) };
+            relinked += unsafe { self.unhide_node::<C, T>(q) };
+        }
+        if M {
+            self.mems += C as u64 + 2 * (e - s) as u64 + 4 * relinked;
         }
     }
 
@@ -846,18 +999,18 @@ impl Links {
     ///
     /// As for [`hide_g`](Self::hide_g).
     #[inline(always)]
-    unsafe fn hide(&mut self, p: u32) {
+    unsafe fn hide<const M: bool>(&mut self, p: u32) {
         // SAFETY: the same contract.
-        unsafe { self.hide_g::<true, true>(p) }
+        unsafe { self.hide_g::<true, true, M>(p) }
     }
 
     /// # Safety
     ///
     /// As for [`hide_g`](Self::hide_g).
     #[inline(always)]
-    unsafe fn unhide(&mut self, p: u32) {
+    unsafe fn unhide<const M: bool>(&mut self, p: u32) {
         // SAFETY: the same contract.
-        unsafe { self.unhide_g::<true, true>(p) }
+        unsafe { self.unhide_g::<true, true, M>(p) }
     }
 
     /// Take primary item `i` out of the active list and bit set. Secondary
@@ -915,37 +1068,55 @@ impl Links {
     /// Remove item `i` from its header list and hide every option in its
     /// list; `C` as in `hide_g`. `i` must be an item (checked).
     #[inline(always)]
-    pub fn cover_g<const C: bool, const T: bool>(&mut self, i: u32) {
+    pub fn cover_g<const C: bool, const T: bool, const M: bool>(&mut self, i: u32) {
         assert!(i <= self.n, "an item");
+        assert!(
+            C || self.span.is_empty(),
+            "the plain path on a plain problem"
+        );
         // SAFETY: just checked.
-        unsafe { self.cover_item::<C, T>(i) }
+        unsafe { self.cover_item::<C, T, M>(i) }
     }
 
-    /// [`cover_g`](Self::cover_g) without the check.
+    /// [`cover_g`](Self::cover_g) without the check. `M`: count mems, as
+    /// DLX1 does: 1 per link followed down the item's list (the header's
+    /// and each option's), the hiding, and for a primary item 4 to take it
+    /// out of the active list (its two links read, two written; the bit
+    /// set and the `inactive` flag, kept for the scans, are not counted).
     ///
     /// # Safety
     ///
     /// `i <= self.n`: an item (or the root).
     #[inline(always)]
-    unsafe fn cover_item<const C: bool, const T: bool>(&mut self, i: u32) {
+    unsafe fn cover_item<const C: bool, const T: bool, const M: bool>(&mut self, i: u32) {
         // SAFETY: header `i` is a node (invariant 1); every `p` met is a
         // header or an option node (invariant 3), as `hide_g` requires.
         unsafe {
             let mut p = self.nd(i).down;
             while p != i {
-                self.hide_g::<C, T>(p);
+                self.hide_g::<C, T, M>(p);
+                if M {
+                    self.mems += 1;
+                }
                 p = self.nd(p).down;
             }
+        }
+        if M {
+            self.mems += 1 + 4 * (i <= self.n1) as u64;
         }
         self.deactivate::<T>(i);
     }
 
     /// Undo [`cover_g`](Self::cover_g). `i` must be an item (checked).
     #[inline(always)]
-    pub fn uncover_g<const C: bool, const T: bool>(&mut self, i: u32) {
+    pub fn uncover_g<const C: bool, const T: bool, const M: bool>(&mut self, i: u32) {
         assert!(i <= self.n, "an item");
+        assert!(
+            C || self.span.is_empty(),
+            "the plain path on a plain problem"
+        );
         // SAFETY: just checked.
-        unsafe { self.uncover_item::<C, T>(i) }
+        unsafe { self.uncover_item::<C, T, M>(i) }
     }
 
     /// [`uncover_g`](Self::uncover_g) without the check.
@@ -954,81 +1125,121 @@ impl Links {
     ///
     /// `i <= self.n`: an item (or the root).
     #[inline(always)]
-    unsafe fn uncover_item<const C: bool, const T: bool>(&mut self, i: u32) {
+    unsafe fn uncover_item<const C: bool, const T: bool, const M: bool>(&mut self, i: u32) {
         self.reactivate::<T>(i);
         // SAFETY: as in `cover_item`.
         unsafe {
             let mut p = self.nd(i).up;
             while p != i {
-                self.unhide_g::<C, T>(p);
+                self.unhide_g::<C, T, M>(p);
+                if M {
+                    self.mems += 1;
+                }
                 p = self.nd(p).up;
             }
+        }
+        if M {
+            self.mems += 1 + 4 * (i <= self.n1) as u64;
         }
     }
 
     /// `cover` on the code path for plain problems (`PLAIN`) or any problem.
     #[inline(always)]
-    pub fn cover_p<const PLAIN: bool, const T: bool>(&mut self, i: u32) {
+    pub fn cover_p<const PLAIN: bool, const T: bool, const M: bool>(&mut self, i: u32) {
         if PLAIN {
-            self.cover_g::<false, T>(i)
+            self.cover_g::<false, T, M>(i)
         } else {
-            self.cover_g::<true, true>(i)
+            self.cover_g::<true, true, M>(i)
         }
     }
 
     #[inline(always)]
-    pub fn uncover_p<const PLAIN: bool, const T: bool>(&mut self, i: u32) {
+    pub fn uncover_p<const PLAIN: bool, const T: bool, const M: bool>(&mut self, i: u32) {
         if PLAIN {
-            self.uncover_g::<false, T>(i)
+            self.uncover_g::<false, T, M>(i)
         } else {
-            self.uncover_g::<true, true>(i)
+            self.uncover_g::<true, true, M>(i)
         }
     }
 
-    /// Remove item `i` from its header list and hide every option in its list.
+    /// Remove item `i` from its header list and hide every option in its
+    /// list, counting mems if [`count_mems`](Self::count_mems).
     #[inline]
     pub fn cover(&mut self, i: u32) {
-        self.cover_g::<true, true>(i)
+        match (self.is_plain(), self.count_mems) {
+            (true, true) => self.cover_g::<false, true, true>(i),
+            (true, false) => self.cover_g::<false, true, false>(i),
+            (false, true) => self.cover_g::<true, true, true>(i),
+            (false, false) => self.cover_g::<true, true, false>(i),
+        }
     }
 
     #[inline]
     pub fn uncover(&mut self, i: u32) {
-        self.uncover_g::<true, true>(i)
+        match (self.is_plain(), self.count_mems) {
+            (true, true) => self.uncover_g::<false, true, true>(i),
+            (true, false) => self.uncover_g::<false, true, false>(i),
+            (false, true) => self.uncover_g::<true, true, true>(i),
+            (false, false) => self.uncover_g::<true, true, false>(i),
+        }
     }
 
+    /// Hide the options of item `p`'s item with another colour than
+    /// `p`'s and mark those with the same. `M`: mems as DLX2 charges them
+    /// (the node read, each link followed and colour read, each mark
+    /// written, the hiding).
     #[inline]
-    fn purify(&mut self, p: u32) {
-        let Node {
-            top: i, colour: c, ..
-        } = self.nodes[p as usize];
+    fn purify<const M: bool>(&mut self, p: u32) {
+        let Node { top: i, aux: c, .. } = self.nodes[p as usize];
         let i = i as u32;
         let mut q = self.nodes[i as usize].down;
+        let mut mems = 2;
         while q != i {
-            if self.nodes[q as usize].colour == c {
-                self.nodes[q as usize].colour = -1;
+            mems += 2;
+            if self.nodes[q as usize].aux == c {
+                self.nodes[q as usize].aux = -1;
+                mems += 1;
             } else {
                 // SAFETY: `q` is a header or an option node (invariant 3).
-                unsafe { self.hide(q) };
+                unsafe { self.hide::<M>(q) };
             }
             q = self.nodes[q as usize].down;
+        }
+        if M {
+            self.mems += mems;
         }
     }
 
     #[inline]
-    fn unpurify(&mut self, p: u32) {
-        let Node {
-            top: i, colour: c, ..
-        } = self.nodes[p as usize];
+    fn unpurify<const M: bool>(&mut self, p: u32) {
+        let Node { top: i, aux: c, .. } = self.nodes[p as usize];
         let i = i as u32;
         let mut q = self.nodes[i as usize].up;
+        let mut mems = 2;
         while q != i {
-            if self.nodes[q as usize].colour < 0 {
-                self.nodes[q as usize].colour = c;
+            mems += 2;
+            if self.nodes[q as usize].aux < 0 {
+                self.nodes[q as usize].aux = c;
+                mems += 1;
             } else {
                 // SAFETY: `q` is a header or an option node (invariant 3).
-                unsafe { self.unhide(q) };
+                unsafe { self.unhide::<M>(q) };
             }
             q = self.nodes[q as usize].up;
+        }
+        if M {
+            self.mems += mems;
+        }
+    }
+
+    /// The colour of option node `p` (0 in plain problems, whose `aux`
+    /// holds the option's last node instead).
+    #[inline(always)]
+    fn colour_of(&self, p: u32) -> i32 {
+        if self.span.is_empty() {
+            0
+        } else {
+            self.nodes[p as usize].aux
         }
     }
 
@@ -1038,22 +1249,25 @@ impl Links {
     ///
     /// `p` is an option node and `j` its item.
     #[inline]
-    unsafe fn commit(&mut self, p: u32, j: u32) {
+    unsafe fn commit<const M: bool>(&mut self, p: u32, j: u32) {
+        if M {
+            // the count read and written, or the colour read
+            self.mems += if j <= self.n1 { 2 } else { 1 };
+        }
         if j <= self.n1 {
             let c = &mut self.count[j as usize];
             *c += 1;
             if *c == self.hi[j as usize] {
                 // SAFETY: `j` is an item.
-                unsafe { self.cover_item::<true, true>(j) };
+                unsafe { self.cover_item::<true, true, M>(j) };
             }
         } else {
-            // SAFETY: option nodes are nodes.
-            let c = unsafe { self.nd(p) }.colour;
+            let c = self.colour_of(p);
             if c == 0 {
                 // SAFETY: `j` is an item.
-                unsafe { self.cover_item::<true, true>(j) };
+                unsafe { self.cover_item::<true, true, M>(j) };
             } else if c > 0 {
-                self.purify(p);
+                self.purify::<M>(p);
             }
         }
     }
@@ -1064,21 +1278,23 @@ impl Links {
     ///
     /// `p` is an option node and `j` its item.
     #[inline]
-    unsafe fn uncommit(&mut self, p: u32, j: u32) {
+    unsafe fn uncommit<const M: bool>(&mut self, p: u32, j: u32) {
+        if M {
+            self.mems += if j <= self.n1 { 2 } else { 1 };
+        }
         if j <= self.n1 {
             if self.count[j as usize] == self.hi[j as usize] {
                 // SAFETY: `j` is an item.
-                unsafe { self.uncover_item::<true, true>(j) };
+                unsafe { self.uncover_item::<true, true, M>(j) };
             }
             self.count[j as usize] -= 1;
         } else {
-            // SAFETY: option nodes are nodes.
-            let c = unsafe { self.nd(p) }.colour;
+            let c = self.colour_of(p);
             if c == 0 {
                 // SAFETY: `j` is an item.
-                unsafe { self.uncover_item::<true, true>(j) };
+                unsafe { self.uncover_item::<true, true, M>(j) };
             } else if c > 0 {
-                self.unpurify(p);
+                self.unpurify::<M>(p);
             }
         }
     }
@@ -1087,8 +1303,19 @@ impl Links {
     /// `PLAIN` (no colours, no multiplicities: see [`is_plain`](Self::is_plain))
     /// committing is covering. `x` must be an option node (checked).
     #[inline(always)]
-    pub fn apply_others_g<const PLAIN: bool, const T: bool>(&mut self, x: u32) {
+    ///
+    /// `M`: count mems: 1 for each other node's item read, 1 on the
+    /// general path for the span (DLX1 pays 2 for the spacer), and the
+    /// covering.
+    pub fn apply_others_g<const PLAIN: bool, const T: bool, const M: bool>(&mut self, x: u32) {
+        assert!(
+            !PLAIN || self.span.is_empty(),
+            "the plain path on a plain problem"
+        );
         let (s, e) = self.option_span(x);
+        if M {
+            self.mems += !PLAIN as u64 + (e - s) as u64;
+        }
         // the nodes after `x`, then those before it (Knuth's cyclic order)
         for p in (x + 1..e + 1).chain(s..x) {
             // SAFETY: `p` is in the span of option node `x`: an option node
@@ -1096,10 +1323,10 @@ impl Links {
             let j = unsafe { self.nd(p) }.top as u32;
             if PLAIN {
                 // SAFETY: `j` is an item.
-                unsafe { self.cover_item::<false, T>(j) };
+                unsafe { self.cover_item::<false, T, M>(j) };
             } else {
                 // SAFETY: `p` is an option node and `j` its item.
-                unsafe { self.commit(p, j) };
+                unsafe { self.commit::<M>(p, j) };
             }
         }
     }
@@ -1107,29 +1334,46 @@ impl Links {
     /// Undo [`apply_others_g`](Self::apply_others_g). `x` must be an
     /// option node (checked).
     #[inline(always)]
-    pub fn unapply_others_g<const PLAIN: bool, const T: bool>(&mut self, x: u32) {
+    pub fn unapply_others_g<const PLAIN: bool, const T: bool, const M: bool>(&mut self, x: u32) {
+        assert!(
+            !PLAIN || self.span.is_empty(),
+            "the plain path on a plain problem"
+        );
         let (s, e) = self.option_span(x);
+        if M {
+            self.mems += !PLAIN as u64 + (e - s) as u64;
+        }
         for p in (s..x).rev().chain((x + 1..e + 1).rev()) {
             // SAFETY: as in `apply_others_g`.
             let j = unsafe { self.nd(p) }.top as u32;
             if PLAIN {
                 // SAFETY: `j` is an item.
-                unsafe { self.uncover_item::<false, T>(j) };
+                unsafe { self.uncover_item::<false, T, M>(j) };
             } else {
                 // SAFETY: `p` is an option node and `j` its item.
-                unsafe { self.uncommit(p, j) };
+                unsafe { self.uncommit::<M>(p, j) };
             }
         }
     }
 
     #[inline]
     pub fn apply_others(&mut self, x: u32) {
-        self.apply_others_g::<false, true>(x)
+        match (self.is_plain(), self.count_mems) {
+            (true, true) => self.apply_others_g::<true, true, true>(x),
+            (true, false) => self.apply_others_g::<true, true, false>(x),
+            (false, true) => self.apply_others_g::<false, true, true>(x),
+            (false, false) => self.apply_others_g::<false, true, false>(x),
+        }
     }
 
     #[inline]
     pub fn unapply_others(&mut self, x: u32) {
-        self.unapply_others_g::<false, true>(x)
+        match (self.is_plain(), self.count_mems) {
+            (true, true) => self.unapply_others_g::<true, true, true>(x),
+            (true, false) => self.unapply_others_g::<true, true, false>(x),
+            (false, true) => self.unapply_others_g::<false, true, true>(x),
+            (false, false) => self.unapply_others_g::<false, true, false>(x),
+        }
     }
 
     /// Take the whole option of `x` out of every list, including `x` from its
@@ -1138,8 +1382,15 @@ impl Links {
     pub fn hide_fully(&mut self, x: u32) {
         let Node { top, up, down, .. } = self.nodes[x as usize];
         assert!(top > 0, "an option node");
-        // SAFETY: `x` is an option node (checked above).
-        unsafe { self.hide(x) };
+        if self.count_mems {
+            // the node read, its two neighbours' links, its item's length
+            self.mems += 5;
+            // SAFETY: `x` is an option node (checked above).
+            unsafe { self.hide::<true>(x) };
+        } else {
+            // SAFETY: as above.
+            unsafe { self.hide::<false>(x) };
+        }
         self.nodes[up as usize].down = down;
         self.nodes[down as usize].up = up;
         // SAFETY: `top` is an item (invariant 2).
@@ -1158,7 +1409,12 @@ impl Links {
         // SAFETY: `top` is an item (invariant 2), and `x` an option node.
         unsafe {
             self.inc_len::<true>(top as u32);
-            self.unhide(x);
+            if self.count_mems {
+                self.mems += 5;
+                self.unhide::<true>(x);
+            } else {
+                self.unhide::<false>(x);
+            }
         }
     }
 
@@ -1198,7 +1454,8 @@ mod tests {
     fn check(l: &Links) {
         let n = l.n as usize;
         assert!(l.nodes.len() >= n + 2);
-        assert_eq!(l.span.len(), l.nodes.len());
+        assert!(l.span.is_empty() || l.span.len() == l.nodes.len());
+        assert_eq!(l.span.is_empty(), l.is_plain());
         for v in [&l.len, &l.inactive, &l.llink, &l.rlink] {
             assert_eq!(v.len(), n + 2);
         }
@@ -1217,12 +1474,24 @@ mod tests {
                     assert!(y as usize <= n || option(y), "node {x} links to {y}");
                 }
             }
-            let (s, e) = l.span[x];
-            if is_option {
-                assert!(s as usize <= x && x <= e as usize);
-                assert!((s..=e).all(option));
+            if l.span.is_empty() {
+                if is_option {
+                    let a = nd.aux as u32;
+                    let (s, e) = (x - (a & 0xffff) as usize, x + (a >> 16) as usize);
+                    assert!(e + 1 < l.nodes.len(), "node {x}: aux {a:#x}");
+                    assert!((s as u32..=e as u32).all(option), "node {x}: aux {a:#x}");
+                    assert!(l.nodes[e + 1].top <= 0 && l.nodes[s - 1].top <= 0);
+                } else {
+                    assert_eq!(nd.aux, 0);
+                }
             } else {
-                assert_eq!((s, e), (0, 0));
+                let (s, e) = l.span[x];
+                if is_option {
+                    assert!(s as usize <= x && x <= e as usize);
+                    assert!((s..=e).all(option));
+                } else {
+                    assert_eq!((s, e), (0, 0));
+                }
             }
         }
         assert!(l.llink.iter().chain(&l.rlink).all(|&v| v <= l.n + 1));
@@ -1251,13 +1520,19 @@ mod tests {
     #[test]
     fn entry_points_check_their_arguments() {
         type Case = (&'static str, fn(&mut Links));
-        let cases: [Case; 4] = [
+        let cases: [Case; 6] = [
             ("an item", |l| l.cover(l.n + 1)),
             // node n + 1 is the first spacer
             ("an option node", |l| l.apply_others(l.n + 1)),
             ("an option node", |l| l.hide_fully(1)),
             ("out of bounds", |l| {
-                l.unapply_others_g::<true, true>(l.nodes.len() as u32)
+                l.unapply_others_g::<false, true, false>(l.nodes.len() as u32)
+            }),
+            // the toy problem has colours: the plain path is refused
+            ("the plain path", |l| l.cover_g::<false, true, false>(1)),
+            ("the plain path", |l| {
+                let x = l.down_of(1);
+                l.apply_others_g::<true, false, false>(x)
             }),
         ];
         for (expected, f) in cases {

@@ -41,12 +41,23 @@ pub fn count_parallel(
     limits: &Limits,
     threads: usize,
 ) -> Report {
-    let mut proto = Dlx::with_config(problem, config);
+    Dlx::with_config(problem, config).count_parallel(limits, threads)
+}
+
+impl Dlx {
+    /// Count all solutions on `threads` threads (0 = all cores), as
+    /// [`count_parallel`] does: each thread counts on a copy of this solver.
+    pub fn count_parallel(&mut self, limits: &Limits, threads: usize) -> Report {
+        count_with(self, limits, threads)
+    }
+}
+
+fn count_with(proto: &mut Dlx, limits: &Limits, threads: usize) -> Report {
     let threads = thread_count(threads);
     if threads <= 1 || limits.max_solutions.is_some() || limits.max_nodes.is_some() {
         return proto.count(limits);
     }
-    let (paths, above, split_stats) = split_paths(&mut proto, threads * 64);
+    let (paths, above, split_stats) = split_paths(proto, threads * 64);
     let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
         Ok(p) => p,
         Err(_) => return proto.count(limits),

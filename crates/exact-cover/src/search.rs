@@ -14,9 +14,10 @@
 use crate::rng::SplitMix64;
 use std::ops::ControlFlow;
 
+use crate::format::{self, Loaded, ParseError, Sink};
 use crate::limits::Limits;
 use crate::links::Links;
-use crate::problem::Problem;
+use crate::problem::{ItemId, Problem, ProblemBuilder};
 use crate::stats::{Report, Stats, StopReason};
 
 /// How the search picks the item to branch on.
@@ -139,6 +140,44 @@ enum Step {
     Stop(StopReason),
 }
 
+/// The parser's sink for [`Dlx::parse`]: the options go straight into
+/// the node array (started when the items line is read).
+struct ToLinks {
+    links: Links,
+    /// Whether the items line was read.
+    items: bool,
+    /// Thread the options into their lists as they come (no seed).
+    thread: bool,
+}
+
+impl Sink for ToLinks {
+    fn items(&mut self, b: &ProblemBuilder) -> Result<(), String> {
+        self.links.begin(b.declared_items(), self.thread);
+        self.items = true;
+        Ok(())
+    }
+
+    fn option(
+        &mut self,
+        b: &mut ProblemBuilder,
+        entries: &[(ItemId, Option<&str>)],
+    ) -> Result<(), String> {
+        if !self.items {
+            return Err("an option before the items line".to_string());
+        }
+        // the same bound as the problem builder's
+        if self.links.node_count() + entries.len() + 1 >= (i32::MAX / 2) as usize {
+            return Err("too many items or options for 32-bit indices".to_string());
+        }
+        self.links.push_option(
+            entries
+                .iter()
+                .map(|&(id, c)| (id.0, c.map_or(0, |c| b.colour(c).0))),
+        );
+        Ok(())
+    }
+}
+
 /// What sees each solution: its options, in the order chosen.
 type Visitor<'a> = dyn FnMut(&[usize]) -> ControlFlow<()> + 'a;
 
@@ -183,7 +222,14 @@ impl Dlx {
 
     /// Load `problem` with `config`.
     pub fn with_config(problem: &Problem, config: Config) -> Dlx {
-        let mut d = Dlx {
+        let mut d = Dlx::unloaded(config);
+        d.load(problem);
+        d
+    }
+
+    /// The solver of the empty problem, with `config`.
+    fn unloaded(config: Config) -> Dlx {
+        Dlx {
             links: Links::default(),
             config,
             levels: Vec::new(),
@@ -200,27 +246,82 @@ impl Dlx {
             max_level: usize::MAX,
             order: Vec::new(),
             selected: Vec::new(),
+        }
+    }
+
+    /// Parse `text` (Knuth's format, read as [`format::parse_owned`] reads
+    /// it) straight into a solver with `config`: each option goes into the
+    /// engine's node array as it is read, and no [`Problem`] is built
+    /// beside it, so a big file loads in less memory. The errors are
+    /// [`format::parse`]'s; the solver is the one
+    /// [`Dlx::with_config`] builds from the parsed problem (same
+    /// solutions in the same order, same statistics).
+    ///
+    /// ```
+    /// use exact_cover::{Config, Dlx, Limits};
+    /// let text = "A B C | X\nA X:1\nB C X:1\nB\nC\n".to_string();
+    /// let mut loaded = Dlx::parse(text, Config::default())?;
+    /// assert_eq!(loaded.engine.count(&Limits::none()).stats.solutions, 2);
+    /// assert_eq!(&loaded.option_texts[1], "B C X:1");
+    /// # Ok::<(), exact_cover::format::ParseError>(())
+    /// ```
+    pub fn parse(text: String, config: Config) -> Result<Loaded<Dlx>, ParseError> {
+        let mut b = ProblemBuilder::new();
+        let mut sink = ToLinks {
+            links: Links::default(),
+            items: false,
+            thread: config.seed.is_none(),
         };
-        d.load(problem);
-        d
+        let read = format::read(&text, &mut b, &mut sink)?;
+        // the builder's own checks of the items (it holds no option)
+        b.build().map_err(format::build_error)?;
+        if !sink.items {
+            // `read` fails without an items line
+            return Err(ParseError {
+                line: 1,
+                column: 1,
+                message: "expected a line of item names, found none".to_string(),
+            });
+        }
+        let mut dlx = Dlx::unloaded(config);
+        dlx.links = sink.links;
+        let order = dlx.shuffle(dlx.links.option_count());
+        dlx.links.finish(order.then_some(&dlx.order[..]));
+        dlx.reset();
+        Ok(Loaded {
+            engine: dlx,
+            option_texts: format::OptionTexts::shared(text, read.starts),
+            option_lines: read.lines,
+            warnings: read.warnings,
+        })
     }
 
     /// Replace the problem, reusing memory.
     pub fn load(&mut self, problem: &Problem) {
-        let order = match self.config.seed {
-            Some(seed) => {
-                self.rng = SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
-                self.order.clear();
-                self.order.extend(0..problem.option_count() as u32);
-                for k in (1..self.order.len()).rev() {
-                    let j = (self.next_random() % (k as u64 + 1)) as usize;
-                    self.order.swap(k, j);
-                }
-                Some(&self.order[..])
-            }
-            None => None,
+        let order = self.shuffle(problem.option_count());
+        self.links.load(problem, order.then_some(&self.order[..]));
+        self.reset();
+    }
+
+    /// With a seed, put in `order` a random (reproducible) order of
+    /// `options` options, in which [`load`](Self::load) threads them into
+    /// their items' lists, and return `true`; without one, `false`.
+    fn shuffle(&mut self, options: usize) -> bool {
+        let Some(seed) = self.config.seed else {
+            return false;
         };
-        self.links.load(problem, order);
+        self.rng = SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
+        self.order.clear();
+        self.order.extend(0..options as u32);
+        for k in (1..self.order.len()).rev() {
+            let j = (self.next_random() % (k as u64 + 1)) as usize;
+            self.order.swap(k, j);
+        }
+        true
+    }
+
+    /// The search state of a newly loaded problem.
+    fn reset(&mut self) {
         self.selected.clear();
         self.level = 0;
         self.phase = Phase::Enter;
@@ -293,6 +394,56 @@ impl Dlx {
         if let Some(s) = config.seed {
             self.rng = SplitMix64::new(s ^ 0x9E37_79B9_7F4A_7C15);
         }
+    }
+
+    /// Whether to count mems (`stats.mems`; default off, and then
+    /// `stats.mems` is 0), memory accesses as Knuth's DLX1 and DLX2 count
+    /// them (his `o` macro: one mem per read or write of a word of the
+    /// search's data, none for values held in registers), counted by the
+    /// code that makes them. The search is compiled separately for
+    /// counting, so with it off the code is the one that does not count.
+    ///
+    /// What costs what (DLX1's charges for the same accesses, except where
+    /// said): covering an item 1 per link followed down its list (the
+    /// header's and each option's) and, for a primary item, 4 to take it
+    /// out of the active list (DLX1: 3, its two links being one word);
+    /// hiding an option 2 for each other node read, 4 more for each node
+    /// taken out (two links, its item's length read and written), and on
+    /// the general path (colours, multiplicities) 1 for its span (DLX1: 2
+    /// for its spacer; plain problems keep the span in the word of the
+    /// node read for its link); trying an option 1 for the link to it,
+    /// 1 per other node (its item) and the span as in hiding; 1 per
+    /// node for the root's link (is any primary item left?); choosing an
+    /// item what the code reads: 1 (the length) for a dead end or forced
+    /// move found from the bit sets, 1 per active item visited when
+    /// walking their bits, 2 per primary item when scanning the lengths,
+    /// and 1 plus 2 per item visited when walking the active list (DLX1
+    /// always walks it: 1 plus 2 per active item, stopping at a dead
+    /// end); colours and multiplicities as DLX2 charges purifying (the
+    /// node, each link and colour, each mark). Not counted: the bit sets
+    /// (64 items a word), the `inactive` flags beside the lengths, the
+    /// stack of levels (DLX1 pays 1 to store each choice). So on the
+    /// same tree our count is somewhat below DLX1's; see BENCHMARKS.md
+    /// (issue 18, ninth milestone) for the comparison.
+    ///
+    /// ```
+    /// use exact_cover::{format, Dlx, Limits};
+    /// let p = format::parse("A B C | X\nA X:1\nB C X:1\nB\nC\n").unwrap().problem;
+    /// let mut dlx = Dlx::new(&p);
+    /// assert_eq!(dlx.count(&Limits::none()).stats.mems, 0);
+    /// dlx.set_mems(true);
+    /// let counted = dlx.count(&Limits::none());
+    /// assert!(counted.stats.mems > 0);
+    /// assert_eq!(counted.stats.solutions, 2);
+    /// ```
+    pub fn set_mems(&mut self, count: bool) {
+        self.unwind();
+        self.links.count_mems = count;
+    }
+
+    /// Whether mems are counted (see [`set_mems`](Self::set_mems)).
+    pub fn counts_mems(&self) -> bool {
+        self.links.count_mems
     }
 
     /// Bytes of the search structure (links, headers, stacks).
@@ -391,6 +542,7 @@ impl Dlx {
 
     fn report(&mut self, stop: StopReason) -> Report {
         self.stats.updates = self.links.updates;
+        self.stats.mems = self.links.mems;
         self.stats.peak_bytes = self.bytes();
         Report {
             stats: self.stats,
@@ -524,6 +676,7 @@ impl Dlx {
         self.stats.nodes = 0;
         self.stats.guesses = 0;
         self.links.updates = 0;
+        self.links.mems = 0;
         self.drive(limits, None, &mut NoObserver)
     }
 
@@ -556,7 +709,7 @@ impl Dlx {
             match lv.mode {
                 Mode::Simple => {
                     if l.is_plain() {
-                        l.unapply_others_g::<true, true>(lv.x);
+                        l.unapply_others_g::<true, true, false>(lv.x);
                     } else {
                         l.unapply_others(lv.x);
                     }
@@ -584,6 +737,7 @@ impl Dlx {
         self.base_level = 0;
         self.pause_at = self.max_level;
         self.links.updates = 0;
+        self.links.mems = 0;
         self.stats = Stats::default();
         if let Some(s) = self.config.seed {
             self.rng = SplitMix64::new(s ^ 0x9E37_79B9_7F4A_7C15);
@@ -602,8 +756,62 @@ impl Dlx {
         }
     }
 
-    #[inline]
-    fn choose<const PLAIN: bool, const T: bool>(&mut self) -> (u32, i64) {
+    #[inline(always)]
+    fn choose<const PLAIN: bool, const T: bool, const M: bool>(&mut self) -> (u32, i64) {
+        let (i, theta) = self.choose_item::<PLAIN, T>();
+        if M {
+            self.links.mems += self.choice_mems::<PLAIN, T>(i, theta);
+        }
+        (i, theta)
+    }
+
+    /// The mems of [`choose_item`](Self::choose_item)'s answer `(i,
+    /// theta)`, as the code that found it reads: the bit sets' words are
+    /// not counted (as in [`Cells`](crate::Cells)), so a dead end or
+    /// forced move found from them costs 1 (the length read), a walk over
+    /// the active items' bits 1 per item visited (up to a dead end, or
+    /// all), a scan of the lengths 2 per primary item scanned (its length
+    /// and its `inactive` flag), and a walk of the active list as DLX1
+    /// charges it: 1, and 2 per item visited (its link and its length; 2
+    /// more for the bounds of items with multiplicity).
+    #[inline(never)]
+    fn choice_mems<const PLAIN: bool, const T: bool>(&self, i: u32, theta: i64) -> u64 {
+        let l = &self.links;
+        let n1 = l.n1() as u64;
+        // items visited by a walk in order that stops after a dead end
+        let visited = if theta <= 0 {
+            l.active_upto(i)
+        } else {
+            l.active_upto(u32::MAX)
+        };
+        if self.config.heuristic == Heuristic::First {
+            return 2;
+        }
+        let random = self.config.seed.is_some();
+        if !random && (PLAIN || !l.multi) {
+            if l.n1() <= 2048 {
+                if T && theta <= 1 {
+                    return 1;
+                }
+                if l.n1() <= crate::links::TRACK_ITEMS {
+                    return visited;
+                }
+                let scanned = if theta <= 0 {
+                    (((i as u64 - 1) / 32 + 1) * 32).min(n1)
+                } else {
+                    n1
+                };
+                return 2 * scanned + 2 * ((i as u64 - 1) % 32 + 1);
+            }
+            return 1 + 2 * visited;
+        }
+        1 + if l.multi { 4 } else { 2 } * visited
+    }
+
+    /// The item to branch on and its branching degree. Inlined into the
+    /// search loop (as a call it cost 7% more instructions on Langford).
+    #[inline(always)]
+    fn choose_item<const PLAIN: bool, const T: bool>(&mut self) -> (u32, i64) {
         let first = self.links.first_active();
         if self.config.heuristic == Heuristic::First {
             return (first, self.links.theta(first));
@@ -664,10 +872,17 @@ impl Dlx {
     /// run a copy of the loop without the colour and multiplicity checks.
     #[inline]
     fn step<O: Observer>(&mut self, limits: &Limits, obs: &mut O) -> Step {
-        match (self.links.is_plain(), self.links.track) {
-            (true, true) => self.step_g::<O, true, true>(limits, obs),
-            (true, false) => self.step_g::<O, true, false>(limits, obs),
-            (false, _) => self.step_g::<O, false, true>(limits, obs),
+        match (
+            self.links.is_plain(),
+            self.links.track,
+            self.links.count_mems,
+        ) {
+            (true, true, false) => self.step_g::<O, true, true, false>(limits, obs),
+            (true, false, false) => self.step_g::<O, true, false, false>(limits, obs),
+            (false, _, false) => self.step_g::<O, false, true, false>(limits, obs),
+            (true, true, true) => self.step_g::<O, true, true, true>(limits, obs),
+            (true, false, true) => self.step_g::<O, true, false, true>(limits, obs),
+            (false, _, true) => self.step_g::<O, false, true, true>(limits, obs),
         }
     }
 
@@ -676,7 +891,7 @@ impl Dlx {
     /// body, and unrelated edits elsewhere in it moved the pentomino
     /// instance's time by up to 5%.)
     #[inline(never)]
-    fn step_g<O: Observer, const PLAIN: bool, const T: bool>(
+    fn step_g<O: Observer, const PLAIN: bool, const T: bool, const M: bool>(
         &mut self,
         limits: &Limits,
         obs: &mut O,
@@ -701,11 +916,18 @@ impl Dlx {
                     if O::ENABLED && self.stats.nodes & 0xffff == 0 {
                         let p = self.progress();
                         self.stats.updates = self.links.updates;
+                        self.stats.mems = self.links.mems;
                         obs.tick(p, &self.stats);
                     }
                     let l = self.level;
                     if l as u32 > self.stats.max_depth {
                         self.stats.max_depth = l as u32;
+                    }
+                    if M {
+                        // the root's link read, to see whether any
+                        // primary item is left (DLX1 reads it after each
+                        // option applied)
+                        self.links.mems += 1;
                     }
                     if self.links.first_active() == 0 {
                         if O::ENABLED {
@@ -717,7 +939,7 @@ impl Dlx {
                     }
                     let (i, theta) = match self.forced.get(l) {
                         Some(&(item, _)) => (item, self.links.theta(item)),
-                        None => self.choose::<PLAIN, T>(),
+                        None => self.choose::<PLAIN, T, M>(),
                     };
                     if theta <= 0 {
                         if O::ENABLED {
@@ -739,8 +961,11 @@ impl Dlx {
                     lv.pos = 0;
                     lv.total = theta as u32;
                     if PLAIN || self.links.is_simple(i) {
-                        self.links.cover_p::<PLAIN, T>(i);
+                        self.links.cover_p::<PLAIN, T, M>(i);
                         lv.x = self.links.down_of(i);
+                        if M {
+                            self.links.mems += 1;
+                        }
                         lv.mode = Mode::Simple;
                         self.phase = Phase::TrySimple;
                     } else {
@@ -755,7 +980,7 @@ impl Dlx {
                         item: i, x, pos, ..
                     } = self.levels[l];
                     if x == i {
-                        self.links.uncover_p::<PLAIN, T>(i);
+                        self.links.uncover_p::<PLAIN, T, M>(i);
                         self.phase = Phase::Backtrack;
                         continue;
                     }
@@ -770,7 +995,7 @@ impl Dlx {
                         obs.try_option(l, self.links.option_of(x) as usize);
                     }
                     self.stats.guesses += (self.levels[l].total > 1) as u64;
-                    self.links.apply_others_g::<PLAIN, T>(x);
+                    self.links.apply_others_g::<PLAIN, T, M>(x);
                     self.chosen.push(x);
                     self.level += 1;
                     self.phase = Phase::Enter;
@@ -781,6 +1006,10 @@ impl Dlx {
                     let links = &mut self.links;
                     let x = links.down_of(i);
                     let (c, lo) = (links.count[i as usize], links.lo[i as usize]);
+                    if M {
+                        // the link, the count, the bound, the length
+                        links.mems += 4;
+                    }
                     let forced_alt = self.forced.get(l).map(|&(_, a)| a);
                     if x != i && c + links.len(i) >= lo {
                         links.hide_fully(x);
@@ -830,15 +1059,18 @@ impl Dlx {
                     let links = &mut self.links;
                     match lv.mode {
                         Mode::Simple => {
-                            links.unapply_others_g::<PLAIN, T>(lv.x);
+                            links.unapply_others_g::<PLAIN, T, M>(lv.x);
                             self.chosen.pop();
                             self.levels[l].x = links.down_of(lv.x);
+                            if M {
+                                links.mems += 1;
+                            }
                             self.levels[l].pos += 1;
                             self.phase = Phase::TrySimple;
                         }
                         Mode::Multi => {
                             let i = lv.item as usize;
-                            links.unapply_others_g::<PLAIN, T>(lv.x);
+                            links.unapply_others_g::<PLAIN, T, M>(lv.x);
                             if links.count[i] == links.hi[i] {
                                 links.uncover(lv.item);
                             }
@@ -884,6 +1116,7 @@ impl Solutions<'_> {
     pub fn report(&self) -> (Stats, Option<StopReason>) {
         let mut s = self.dlx.stats;
         s.updates = self.dlx.links.updates;
+        s.mems = self.dlx.links.mems;
         s.peak_bytes = self.dlx.bytes();
         (s, self.stop)
     }
@@ -927,5 +1160,73 @@ impl Iterator for Solutions<'_> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse;
+
+    /// Issue 18 (load memory): `Dlx::parse` builds the very arrays that
+    /// loading the parsed problem builds (every field of the links
+    /// structure equal), plain, with colours, with multiplicities, seeded
+    /// or not, and keeps the option texts and lines.
+    #[test]
+    fn parsed_straight_into_links_is_the_same_structure() {
+        let texts = [
+            "A B C | X\nA X:1\nB C X:1\nB\nC\n",
+            "| queens 4, rows and columns primary\nr0 r1 r2 r3 c0 c1 c2 c3 | a0 a1 a2 a3 a4 a5 a6 b0 b1 b2 b3 b4 b5 b6\n\
+             r0 c0 a0 b3\nr0 c1 a1 b2\nr0 c2 a2 b1\nr0 c3 a3 b0\nr1 c0 a1 b4\nr1 c1 a2 b3\n\
+             r1 c2 a3 b2\nr1 c3 a4 b1\nr2 c0 a2 b5\nr2 c1 a3 b4\nr2 c2 a4 b3\nr2 c3 a5 b2\n\
+             r3 c0 a3 b6\nr3 c1 a4 b5\nr3 c2 a5 b4\nr3 c3 a6 b3\n",
+            "2|A 0:2|B C | x y\nA B x:red\nA y:blue\nB C\nA C x:red y:blue\nC\nB\n",
+            "A B | x\nx\nA x\nB\nA B\n",
+        ];
+        for text in texts {
+            let parsed = parse(text).unwrap();
+            for seed in [None, Some(5)] {
+                let config = Config {
+                    heuristic: Heuristic::Mrv,
+                    seed,
+                };
+                let loaded = Dlx::parse(text.to_string(), config).unwrap();
+                let built = Dlx::with_config(&parsed.problem, config);
+                assert!(loaded.engine.links == built.links, "{text:?} {seed:?}");
+                assert_eq!(loaded.engine.order, built.order);
+                assert_eq!(loaded.option_texts, parsed.option_texts);
+                assert_eq!(loaded.option_lines, parsed.option_lines);
+                assert_eq!(loaded.warnings, parsed.warnings);
+            }
+        }
+    }
+
+    /// An option of more than 65,536 items does not fit the distances packed
+    /// in a plain problem's nodes: the problem takes the general path, and
+    /// both loads agree.
+    #[test]
+    fn an_option_of_more_than_65536_items_takes_the_general_path() {
+        let text_of = |n: usize| {
+            let names: Vec<String> = (0..n).map(|k| format!("s{k}")).collect();
+            let names = names.join(" ");
+            format!("A B | {names}\nA {names}\nA\nB s0\nB\n")
+        };
+        let text = text_of(70_000);
+        let parsed = parse(&text).unwrap();
+        let mut loaded = Dlx::parse(text.clone(), Config::default()).unwrap();
+        assert!(!loaded.engine.links.is_plain());
+        let mut built = Dlx::new(&parsed.problem);
+        assert!(loaded.engine.links == built.links);
+        assert_eq!(loaded.engine.count(&Limits::none()).stats.solutions, 3);
+        assert_eq!(built.count(&Limits::none()).stats.solutions, 3);
+        // an option of 65,536 items: plain
+        let short = text_of(65_535);
+        assert!(
+            Dlx::parse(short, Config::default())
+                .unwrap()
+                .engine
+                .links
+                .is_plain()
+        );
     }
 }

@@ -39,9 +39,11 @@ pub struct Stats {
     pub updates: u64,
     /// Memory accesses, counted as Knuth's programs count "mems" (one per
     /// word of the search's data read or written), by
-    /// [`Cells`](crate::Cells) when asked ([`Cells::set_mems`](crate::Cells::set_mems);
-    /// see its docs for exactly what is counted); otherwise 0, and 0 from
-    /// the other engines, which do not count them. `+=` sums.
+    /// [`Cells`](crate::Cells) and [`Dlx`](crate::Dlx) when asked
+    /// ([`Cells::set_mems`](crate::Cells::set_mems),
+    /// [`Dlx::set_mems`](crate::Dlx::set_mems); see their docs for exactly
+    /// what is counted); otherwise 0, and 0 from the memoised search,
+    /// which does not count them. `+=` sums.
     #[serde(default)]
     pub mems: u64,
 }

@@ -423,10 +423,83 @@ proptest! {
         prop_assert_eq!(sols.len(), dedup.len());
     }
 
+    /// Issue 18 (load memory): `Dlx::parse` (options streamed into the
+    /// engine, no `Problem` beside it) and the engine loaded from the
+    /// parsed problem find the same solutions in the same order with the
+    /// same statistics, on random problems with colours and
+    /// multiplicities, seeded or not.
+    #[test]
+    fn parsed_straight_into_links_searches_the_same(r in crate::common::random_problem(true, true)) {
+        let text = build(&r).to_string();
+        let parsed = parse(&text).unwrap();
+        for config in [
+            Config::default(),
+            Config { heuristic: Heuristic::First, seed: None },
+            Config { heuristic: Heuristic::Mrv, seed: Some(11) },
+        ] {
+            let mut loaded = Dlx::parse(text.clone(), config).unwrap();
+            let mut built = Dlx::with_config(&parsed.problem, config);
+            let got: Vec<Vec<usize>> = loaded.engine.solutions().collect();
+            let want: Vec<Vec<usize>> = built.solutions().collect();
+            prop_assert_eq!(got, want);
+            let (a, b) = (loaded.engine.count(&Limits::none()), built.count(&Limits::none()));
+            prop_assert_eq!(a.stats.solutions, b.stats.solutions);
+            prop_assert_eq!(a.stats.nodes, b.stats.nodes);
+            prop_assert_eq!(a.stats.updates, b.stats.updates);
+            prop_assert_eq!(a.stats.guesses, b.stats.guesses);
+            prop_assert_eq!(a.stats.max_depth, b.stats.max_depth);
+            prop_assert_eq!(a.stats.mems, b.stats.mems);
+        }
+    }
+
     #[test]
     fn parser_never_panics(s in "[A-Z|: \\n0-9a-z]{0,80}") {
         let _ = parse(&s);
     }
+}
+
+/// Issue 18 (load memory): `Dlx::parse` on every bundled instance: the
+/// same counts and statistics as the engine loaded from the parsed
+/// problem, the same option texts, lines and warnings.
+#[test]
+fn parsed_straight_into_links_is_the_same_engine() {
+    for k in known_counts_to_run() {
+        let name = k.file.as_str();
+        let text = testdata(name);
+        let parsed = parse(&text).unwrap();
+        let config = Config::default();
+        let mut loaded = Dlx::parse(text.clone(), config).unwrap();
+        let want = Dlx::with_config(&parsed.problem, config).count(&Limits::none());
+        let got = loaded.engine.count(&Limits::none());
+        assert_eq!(got.stats.solutions, want.stats.solutions, "{name}");
+        assert_eq!(got.stats.nodes, want.stats.nodes, "{name}");
+        assert_eq!(got.stats.updates, want.stats.updates, "{name}");
+        assert_eq!(loaded.option_lines, parsed.option_lines, "{name}");
+        assert_eq!(loaded.option_texts, parsed.option_texts, "{name}");
+        assert_eq!(loaded.warnings, parsed.warnings, "{name}");
+    }
+}
+
+/// `Dlx::parse` reports what `parse` reports, where it reports it.
+#[test]
+fn parsed_straight_into_links_reports_errors_with_line_and_column() {
+    for text in [
+        "A B\nA C\n",
+        "A B | x\nA x:1:2\n",
+        "A B | x\nA:red\n",
+        "A B\nA B A\n",
+        "| only a comment\n",
+        "| x\n",
+        "A A\nA\n",
+        "A 0:0|B\nA\n",
+    ] {
+        let want = parse(text).unwrap_err();
+        let got = Dlx::parse(text.to_string(), Config::default()).unwrap_err();
+        assert_eq!(got, want, "{text:?}");
+    }
+    // multiplicities load (the cells engine refuses them)
+    let mut loaded = Dlx::parse("A 2|B C\nA B\nB C\nB\n".to_string(), Config::default()).unwrap();
+    assert_eq!(loaded.engine.count(&Limits::none()).stats.solutions, 1);
 }
 
 /// Found by the fuzzer: a dropped option's colour must not stay in the
