@@ -222,8 +222,7 @@ fn exclude3(
     step: &mut SeStep,
 ) -> bool {
     let [c0, c1, c2] = cells;
-    let sees = |a: usize, b: usize| PEER_MASK[a] >> b & 1 != 0;
-    let (s01, s02, s12) = (sees(c0, c1), sees(c0, c2), sees(c1, c2));
+    let (s01, s02, s12) = (see(c0, c1), see(c0, c2), see(c1, c2));
     // The digits of each cell in some combination so far, and all of
     // them, in 16-bit lanes of one word.
     let mut ok = 0u64;
