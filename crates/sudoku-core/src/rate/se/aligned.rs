@@ -299,3 +299,107 @@ fn exclude3(
 fn pack(m: [u16; 3]) -> u64 {
     u64::from(m[0]) | u64::from(m[1]) << 16 | u64::from(m[2]) << 32
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The removals of three cells' aligned exclusion by the definition:
+    /// every combination of one digit per cell, excluded if two cells that
+    /// see each other hold the same digit or some excluder's candidates all
+    /// lie in it.
+    fn removals_by_definition(cells: [usize; 3], k: [u16; 3], locks: &[u16]) -> [u16; 3] {
+        let mut ok = [0u16; 3];
+        for p0 in digits(k[0]) {
+            for p1 in digits(k[1]) {
+                for p2 in digits(k[2]) {
+                    let p = [p0, p1, p2];
+                    let clash =
+                        (0..3).any(|i| (i + 1..3).any(|j| p[i] == p[j] && see(cells[i], cells[j])));
+                    let m = p.iter().fold(0u16, |m, &d| m | 1 << (d - 1));
+                    if clash || locks.iter().any(|&l| l & !m == 0) {
+                        continue;
+                    }
+                    for i in 0..3 {
+                        ok[i] |= 1 << (p[i] - 1);
+                    }
+                }
+            }
+        }
+        std::array::from_fn(|i| k[i] & !ok[i])
+    }
+
+    /// `exclude3` with its partner table and trivalue list removes exactly
+    /// what the definition removes, on pseudo-random cells, candidates and
+    /// excluders (the cases where nothing is removed included).
+    #[test]
+    fn triplet_combinations_match_the_definition() {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u64| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s % n
+        };
+        let mut removing = 0;
+        for _ in 0..20_000 {
+            let c0 = next(81) as usize;
+            // Often close to each other, so that they see each other.
+            let near = |c: usize, r: u64| (c + 1 + r as usize) % 81;
+            let c1 = near(c0, next(12));
+            let mut c2 = near(c1, next(12));
+            if c2 == c0 {
+                c2 = (c2 + 1) % 81;
+            }
+            let mut k = [0u16; 3];
+            for m in &mut k {
+                while m.count_ones() < 2 + next(3) as u32 {
+                    *m |= 1 << next(5);
+                }
+            }
+            let union = k[0] | k[1] | k[2];
+            let mut locks = Vec::new();
+            for _ in 0..next(5) {
+                let size = 2 + next(2) as u32;
+                let mut l = 0u16;
+                for _ in 0..30 {
+                    if l.count_ones() == size {
+                        break;
+                    }
+                    let d = next(9);
+                    if union >> d & 1 != 0 {
+                        l |= 1 << d;
+                    }
+                }
+                if l.count_ones() == size {
+                    locks.push(l);
+                }
+            }
+            let mut partner = [0u16; 9];
+            let mut triples = Vec::new();
+            for &l in &locks {
+                if l.count_ones() == 2 {
+                    let (a, b) = (l.trailing_zeros(), 15 - l.leading_zeros());
+                    partner[a as usize] |= 1 << b;
+                    partner[b as usize] |= 1 << a;
+                } else {
+                    triples.push(l);
+                }
+            }
+            let cells = [c0, c1, c2];
+            let want = removals_by_definition(cells, k, &locks);
+            let mut step = SeStep::new();
+            let found = exclude3(cells, k, &partner, &triples, &mut step);
+            let mut got = [0u16; 3];
+            for e in &step.eliminations {
+                let i = cells.iter().position(|&c| c == e.cell).unwrap();
+                got[i] |= 1 << (e.digit - 1);
+            }
+            assert_eq!(found, want != [0; 3], "{cells:?} {k:?} {locks:?}");
+            assert_eq!(got, want, "{cells:?} {k:?} {locks:?}");
+            removing += usize::from(found);
+        }
+        // The sample exercises both outcomes.
+        assert!(removing > 100, "{removing}");
+    }
+}
