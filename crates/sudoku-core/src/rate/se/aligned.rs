@@ -114,7 +114,8 @@ pub(super) fn find_triplet(b: &Board, step: &mut SeStep) -> bool {
     for (i, &c) in base.iter().enumerate() {
         ex_of[c] = excluders[i];
     }
-    let mut locks: Vec<u16> = Vec::with_capacity(20);
+    // The trivalue common excluders of three cells.
+    let mut triples: Vec<u16> = Vec::with_capacity(16);
     for j in 1..base.len() {
         for i in 0..j {
             let (c0, c1) = (base[i], base[j]);
@@ -125,22 +126,43 @@ pub(super) fn find_triplet(b: &Board, step: &mut SeStep) -> bool {
             }
             let first = excluders[i] & is_base & !(1 << c0) & !(1 << c1);
             let second = excluders[j] & is_base & !first & !(1 << c0) & !(1 << c1);
-            for tail in bits128(first).chain(bits128(second)) {
+            // The cells seeing two or more of the pair's common excluders
+            // (a tail's excluders are its peers among the cells of two or
+            // three candidates, which all of `pair_common` are): the other
+            // tails have fewer than two common excluders.
+            let (mut once, mut twice) = (0u128, 0u128);
+            for e in bits128(pair_common) {
+                twice |= once & PEER_MASK[e];
+                once |= PEER_MASK[e];
+            }
+            let (u01, k0, k1) = (b.cand[c0] | b.cand[c1], b.cand[c0], b.cand[c1]);
+            for tail in bits128(first & twice).chain(bits128(second & twice)) {
                 let common = pair_common & ex_of[tail];
-                if !two_or_more(common) {
-                    continue;
-                }
+                debug_assert!(two_or_more(common));
                 // An excluder with a digit none of the three holds is in
                 // no combination: it excludes nothing.
-                let union = b.cand[c0] | b.cand[c1] | b.cand[tail];
-                locks.clear();
-                locks.extend(
-                    bits128(common)
-                        .map(|c| b.cand[c])
-                        .filter(|&l| l & !union == 0),
-                );
+                let k2 = b.cand[tail];
+                let union = u01 | k2;
+                // The bivalue ones as a table: per digit, the digits it
+                // shares one with.
+                let mut partner = [0u16; 9];
+                triples.clear();
+                for c in bits128(common) {
+                    let l = b.cand[c];
+                    if l & !union != 0 {
+                        continue;
+                    }
+                    let low = l & l.wrapping_neg();
+                    let high = l ^ low;
+                    if high & high.wrapping_sub(1) == 0 {
+                        partner[low.trailing_zeros() as usize] |= high;
+                        partner[high.trailing_zeros() as usize] |= low;
+                    } else {
+                        triples.push(l);
+                    }
+                }
                 let cells = [c0, c1, tail];
-                if exclude3(b, cells, &locks, step) {
+                if exclude3(cells, [k0, k1, k2], &partner, &triples, step) {
                     return true;
                 }
             }
@@ -183,41 +205,63 @@ fn bits128(mut m: u128) -> impl Iterator<Item = usize> {
     })
 }
 
-/// Aligned exclusion over three cells with the given common excluders'
-/// candidate masks; fills `step` if it removes something.
-fn exclude3(b: &Board, cells: [usize; 3], locks: &[u16], step: &mut SeStep) -> bool {
+/// Aligned exclusion over three cells (candidates `k`) with the given
+/// common excluders (the bivalue ones as `partner`: per digit, the digits it
+/// shares one with; the trivalue ones in `triples`); fills `step` if it
+/// removes something.
+///
+/// A combination is excluded by a bivalue excluder `{a, b}` exactly when it
+/// holds both `a` and `b`, and by a trivalue one exactly when it holds all
+/// three digits; the removals are the digits in no remaining combination,
+/// so the order in which combinations are tried does not matter.
+fn exclude3(
+    cells: [usize; 3],
+    k: [u16; 3],
+    partner: &[u16; 9],
+    triples: &[u16],
+    step: &mut SeStep,
+) -> bool {
     let [c0, c1, c2] = cells;
     let (s01, s02, s12) = (see(c0, c1), see(c0, c2), see(c1, c2));
     // The digits of each cell in some combination so far, and all of
     // them, in 16-bit lanes of one word.
     let mut ok = 0u64;
-    let full = pack([b.cand[c0], b.cand[c1], b.cand[c2]]);
-    for p0 in digits(b.cand[c0]) {
-        let m0 = 1u16 << (p0 - 1);
-        for p1 in digits(b.cand[c1]) {
-            if p0 == p1 && s01 {
-                continue;
+    let full = pack(k);
+    let rest_full = full & !0xffff;
+    // (At most 20: a cell's peers.)
+    let mut tri0 = [0u16; 20];
+    for p0 in digits(k[0]) {
+        let i0 = usize::from(p0 - 1);
+        let m0 = 1u16 << i0;
+        // A second digit sharing a bivalue excluder with the first
+        // excludes every third; one sharing a trivalue excluder with it
+        // excludes that excluder's third digit.
+        let mut p1s = k[1] & !partner[i0];
+        let mut p2_base = k[2] & !partner[i0];
+        if s01 {
+            p1s &= !m0;
+        }
+        if s02 {
+            p2_base &= !m0;
+        }
+        let mut n0 = 0;
+        for &l in triples {
+            if l & m0 != 0 {
+                tri0[n0] = l & !m0;
+                n0 += 1;
             }
-            let m1 = 1u16 << (p1 - 1);
-            let m01 = m0 | m1;
-            // The third digits of the combinations with these two: those
-            // that conflict with them left out, and those completing a
-            // common excluder (one inside the two excludes every third).
-            let mut p2s = b.cand[c2];
-            if s02 {
-                p2s &= !m0;
-            }
+        }
+        let tri = &tri0[..n0];
+        for p1 in digits(p1s) {
+            let i1 = usize::from(p1 - 1);
+            let m1 = 1u16 << i1;
+            let mut p2s = p2_base & !partner[i1];
             if s12 {
                 p2s &= !m1;
             }
-            for &l in locks {
-                let rest = l & !m01;
-                if rest & rest.wrapping_sub(1) == 0 {
-                    // Empty: every third digit; one digit: that one.
-                    p2s &= !rest;
-                    if rest == 0 {
-                        p2s = 0;
-                    }
+            for &r in tri {
+                if r & m1 != 0 {
+                    p2s &= !(r & !m1);
                 }
             }
             if p2s == 0 {
@@ -228,6 +272,11 @@ fn exclude3(b: &Board, cells: [usize; 3], locks: &[u16], step: &mut SeStep) -> b
             // nothing can be removed (exact: `ok` only grows).
             if ok == full {
                 return false;
+            }
+            // The other two cells' digits are all in some combination and
+            // this first digit is too: its other combinations add nothing.
+            if ok & rest_full == rest_full {
+                break;
             }
         }
     }
@@ -249,4 +298,108 @@ fn exclude3(b: &Board, cells: [usize; 3], locks: &[u16], step: &mut SeStep) -> b
 #[inline]
 fn pack(m: [u16; 3]) -> u64 {
     u64::from(m[0]) | u64::from(m[1]) << 16 | u64::from(m[2]) << 32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The removals of three cells' aligned exclusion by the definition:
+    /// every combination of one digit per cell, excluded if two cells that
+    /// see each other hold the same digit or some excluder's candidates all
+    /// lie in it.
+    fn removals_by_definition(cells: [usize; 3], k: [u16; 3], locks: &[u16]) -> [u16; 3] {
+        let mut ok = [0u16; 3];
+        for p0 in digits(k[0]) {
+            for p1 in digits(k[1]) {
+                for p2 in digits(k[2]) {
+                    let p = [p0, p1, p2];
+                    let clash =
+                        (0..3).any(|i| (i + 1..3).any(|j| p[i] == p[j] && see(cells[i], cells[j])));
+                    let m = p.iter().fold(0u16, |m, &d| m | 1 << (d - 1));
+                    if clash || locks.iter().any(|&l| l & !m == 0) {
+                        continue;
+                    }
+                    for i in 0..3 {
+                        ok[i] |= 1 << (p[i] - 1);
+                    }
+                }
+            }
+        }
+        std::array::from_fn(|i| k[i] & !ok[i])
+    }
+
+    /// `exclude3` with its partner table and trivalue list removes exactly
+    /// what the definition removes, on pseudo-random cells, candidates and
+    /// excluders (the cases where nothing is removed included).
+    #[test]
+    fn triplet_combinations_match_the_definition() {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u64| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s % n
+        };
+        let mut removing = 0;
+        for _ in 0..20_000 {
+            let c0 = next(81) as usize;
+            // Often close to each other, so that they see each other.
+            let near = |c: usize, r: u64| (c + 1 + r as usize) % 81;
+            let c1 = near(c0, next(12));
+            let mut c2 = near(c1, next(12));
+            if c2 == c0 {
+                c2 = (c2 + 1) % 81;
+            }
+            let mut k = [0u16; 3];
+            for m in &mut k {
+                while m.count_ones() < 2 + next(3) as u32 {
+                    *m |= 1 << next(5);
+                }
+            }
+            let union = k[0] | k[1] | k[2];
+            let mut locks = Vec::new();
+            for _ in 0..next(5) {
+                let size = 2 + next(2) as u32;
+                let mut l = 0u16;
+                for _ in 0..30 {
+                    if l.count_ones() == size {
+                        break;
+                    }
+                    let d = next(9);
+                    if union >> d & 1 != 0 {
+                        l |= 1 << d;
+                    }
+                }
+                if l.count_ones() == size {
+                    locks.push(l);
+                }
+            }
+            let mut partner = [0u16; 9];
+            let mut triples = Vec::new();
+            for &l in &locks {
+                if l.count_ones() == 2 {
+                    let (a, b) = (l.trailing_zeros(), 15 - l.leading_zeros());
+                    partner[a as usize] |= 1 << b;
+                    partner[b as usize] |= 1 << a;
+                } else {
+                    triples.push(l);
+                }
+            }
+            let cells = [c0, c1, c2];
+            let want = removals_by_definition(cells, k, &locks);
+            let mut step = SeStep::new();
+            let found = exclude3(cells, k, &partner, &triples, &mut step);
+            let mut got = [0u16; 3];
+            for e in &step.eliminations {
+                let i = cells.iter().position(|&c| c == e.cell).unwrap();
+                got[i] |= 1 << (e.digit - 1);
+            }
+            assert_eq!(found, want != [0; 3], "{cells:?} {k:?} {locks:?}");
+            assert_eq!(got, want, "{cells:?} {k:?} {locks:?}");
+            removing += usize::from(found);
+        }
+        // The sample exercises both outcomes.
+        assert!(removing > 100, "{removing}");
+    }
 }
