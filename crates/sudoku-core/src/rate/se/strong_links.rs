@@ -185,6 +185,8 @@ struct Search<'a> {
     meet: [[u8; 8]; 8],
     /// [`end_regions`] of each link end (`2 * link + side`).
     ends: [u32; 8],
+    /// Per link chosen: which of its region's variants it is.
+    variant: [usize; 4],
     /// Per link chosen: the union of its two ends' [`end_regions`]. Two
     /// links have ends that meet exactly when these intersect.
     reach: [u32; 4],
@@ -321,6 +323,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo)
             found: Vec::new(),
             meet: [[NO_REGION; 8]; 8],
             ends: [0; 8],
+            variant: [0; 4],
             reach: [0; 4],
             min_link: 0,
         };
@@ -642,7 +645,6 @@ impl Search<'_> {
         } else {
             0
         };
-        let (p0, s0a, s0b) = (2 * depth, 2 * n + 2 * depth, 4 * n + 2 * depth);
         // The regions of this kind from `from` on that make a link and share
         // no candidate cell with the links so far, ascending.
         let mut regions = (self.avail & !self.banned) >> (kind * 9) & 0x1ff & (0x1ff << from);
@@ -650,22 +652,12 @@ impl Search<'_> {
             let i = regions.trailing_zeros() as usize;
             regions &= regions - 1;
             let r = kind * 9 + i;
+            self.region[depth] = r;
             for v in 0..self.variants[r].len() {
-                let Variant {
-                    cells: cl,
-                    grouped,
-                    ends,
-                } = self.variants[r][v];
-                self.ends[p0] = ends[0];
-                self.ends[p0 + 1] = ends[1];
-                self.region[depth] = r;
-                self.grouped[depth] = grouped;
-                self.cells[p0] = cl[0];
-                self.cells[p0 + 1] = cl[1];
-                self.cells[s0a] = cl[2];
-                self.cells[s0a + 1] = cl[3];
-                self.cells[s0b] = cl[4];
-                self.cells[s0b + 1] = cl[5];
+                // Only what the cuts read; the links' cells are laid out
+                // for the orders in `evaluate`.
+                let ends = self.variants[r][v].ends;
+                self.variant[depth] = v;
                 self.reach[depth] = ends[0] | ends[1];
                 if depth == n - 1 {
                     // A fish chains every link to a next one: unless the
@@ -723,6 +715,23 @@ impl Search<'_> {
     /// every choice of ends.
     fn evaluate(&mut self) {
         let n = self.n;
+        for depth in 0..n {
+            let Variant {
+                cells: cl,
+                grouped,
+                ends,
+            } = self.variants[self.region[depth]][self.variant[depth]];
+            let (p0, s0a, s0b) = (2 * depth, 2 * n + 2 * depth, 4 * n + 2 * depth);
+            self.ends[p0] = ends[0];
+            self.ends[p0 + 1] = ends[1];
+            self.grouped[depth] = grouped;
+            self.cells[p0] = cl[0];
+            self.cells[p0 + 1] = cl[1];
+            self.cells[s0a] = cl[2];
+            self.cells[s0a + 1] = cl[3];
+            self.cells[s0b] = cl[4];
+            self.cells[s0b + 1] = cl[5];
+        }
         self.meet = [[UNKNOWN; 8]; 8];
         self.min_link = (0..n)
             .min_by_key(|&k| full_number(self.region[k]))
