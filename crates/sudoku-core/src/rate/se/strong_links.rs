@@ -179,6 +179,8 @@ struct Search<'a> {
     variants: [Variants; 27],
     /// Per region: the digit's candidate cells in it.
     mine: [u128; 27],
+    /// The digit's candidate cells.
+    all: u128,
     found: Vec<Found>,
     /// Per evaluation: the region shared by two link ends (`NO_REGION`
     /// when none), indexed by end (`2 * link + side`).
@@ -207,6 +209,7 @@ impl Variants {
             cells: [NO; 6],
             grouped: false,
             ends: [0; 2],
+            peers: 0,
         }; 2],
         n: 0,
     };
@@ -241,6 +244,8 @@ struct Variant {
     grouped: bool,
     /// [`end_regions`] of each end.
     ends: [u32; 2],
+    /// The cells seeing one of the two ends.
+    peers: u128,
 }
 
 const NO_REGION: u8 = u8::MAX;
@@ -319,7 +324,8 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo)
             avail: 0,
             clash: [0; 27],
             variants: [Variants::EMPTY; 27],
-            mine: std::array::from_fn(|r| REGION_MASK[r] & b.cells_of(d)),
+            mine: std::array::from_fn(|r| REGION_MASK[r] & key),
+            all: key,
             found: Vec::new(),
             meet: [[NO_REGION; 8]; 8],
             ends: [0; 8],
@@ -627,6 +633,7 @@ impl Search<'_> {
                     cells: cl,
                     grouped,
                     ends,
+                    peers: PEER_MASK[cl[0] as usize] | PEER_MASK[cl[1] as usize],
                 });
             }
             ordinal += 1;
@@ -663,7 +670,7 @@ impl Search<'_> {
                     // A fish chains every link to a next one: unless the
                     // links' ends meet in a connected pattern no order can
                     // succeed (exact cut, before the orders).
-                    if self.connected() {
+                    if self.connected() && self.may_eliminate() {
                         self.evaluate();
                     }
                 } else if n == 4 && depth == 2 && self.apart(3) {
@@ -678,6 +685,23 @@ impl Search<'_> {
                 }
             }
         }
+    }
+
+    /// Whether the links chosen could make a fish with eliminations. Every
+    /// cell a fish eliminates from holds the digit outside the links'
+    /// regions and sees an end of each of two different links (the two
+    /// free ends, or in an X-loop the two ends of a weak link): unless some
+    /// cell does, no order and no choice of ends finds one (exact cut,
+    /// before the orders).
+    fn may_eliminate(&self) -> bool {
+        let (mut once, mut twice, mut base) = (0u128, 0u128, 0u128);
+        for k in 0..self.n {
+            let peers = self.variants[self.region[k]][self.variant[k]].peers;
+            twice |= once & peers;
+            once |= peers;
+            base |= REGION_MASK[self.region[k]];
+        }
+        twice & self.all & !base != 0
     }
 
     /// Whether none of the first `k` links meets another.
@@ -720,6 +744,7 @@ impl Search<'_> {
                 cells: cl,
                 grouped,
                 ends,
+                ..
             } = self.variants[self.region[depth]][self.variant[depth]];
             let (p0, s0a, s0b) = (2 * depth, 2 * n + 2 * depth, 4 * n + 2 * depth);
             self.ends[p0] = ends[0];
