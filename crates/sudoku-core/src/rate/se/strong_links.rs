@@ -179,12 +179,16 @@ struct Search<'a> {
     variants: [Variants; 27],
     /// Per region: the digit's candidate cells in it.
     mine: [u128; 27],
+    /// The digit's candidate cells.
+    all: u128,
     found: Vec<Found>,
     /// Per evaluation: the region shared by two link ends (`NO_REGION`
     /// when none), indexed by end (`2 * link + side`).
     meet: [[u8; 8]; 8],
     /// [`end_regions`] of each link end (`2 * link + side`).
     ends: [u32; 8],
+    /// Per link chosen: which of its region's variants it is.
+    variant: [usize; 4],
     /// Per link chosen: the union of its two ends' [`end_regions`]. Two
     /// links have ends that meet exactly when these intersect.
     reach: [u32; 4],
@@ -205,6 +209,7 @@ impl Variants {
             cells: [NO; 6],
             grouped: false,
             ends: [0; 2],
+            peers: 0,
         }; 2],
         n: 0,
     };
@@ -239,6 +244,8 @@ struct Variant {
     grouped: bool,
     /// [`end_regions`] of each end.
     ends: [u32; 2],
+    /// The cells seeing one of the two ends.
+    peers: u128,
 }
 
 const NO_REGION: u8 = u8::MAX;
@@ -317,10 +324,12 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo)
             avail: 0,
             clash: [0; 27],
             variants: [Variants::EMPTY; 27],
-            mine: std::array::from_fn(|r| REGION_MASK[r] & b.cells_of(d)),
+            mine: std::array::from_fn(|r| REGION_MASK[r] & key),
+            all: key,
             found: Vec::new(),
             meet: [[NO_REGION; 8]; 8],
             ends: [0; 8],
+            variant: [0; 4],
             reach: [0; 4],
             min_link: 0,
         };
@@ -624,6 +633,7 @@ impl Search<'_> {
                     cells: cl,
                     grouped,
                     ends,
+                    peers: PEER_MASK[cl[0] as usize] | PEER_MASK[cl[1] as usize],
                 });
             }
             ordinal += 1;
@@ -642,7 +652,6 @@ impl Search<'_> {
         } else {
             0
         };
-        let (p0, s0a, s0b) = (2 * depth, 2 * n + 2 * depth, 4 * n + 2 * depth);
         // The regions of this kind from `from` on that make a link and share
         // no candidate cell with the links so far, ascending.
         let mut regions = (self.avail & !self.banned) >> (kind * 9) & 0x1ff & (0x1ff << from);
@@ -650,28 +659,18 @@ impl Search<'_> {
             let i = regions.trailing_zeros() as usize;
             regions &= regions - 1;
             let r = kind * 9 + i;
+            self.region[depth] = r;
             for v in 0..self.variants[r].len() {
-                let Variant {
-                    cells: cl,
-                    grouped,
-                    ends,
-                } = self.variants[r][v];
-                self.ends[p0] = ends[0];
-                self.ends[p0 + 1] = ends[1];
-                self.region[depth] = r;
-                self.grouped[depth] = grouped;
-                self.cells[p0] = cl[0];
-                self.cells[p0 + 1] = cl[1];
-                self.cells[s0a] = cl[2];
-                self.cells[s0a + 1] = cl[3];
-                self.cells[s0b] = cl[4];
-                self.cells[s0b + 1] = cl[5];
+                // Only what the cuts read; the links' cells are laid out
+                // for the orders in `evaluate`.
+                let ends = self.variants[r][v].ends;
+                self.variant[depth] = v;
                 self.reach[depth] = ends[0] | ends[1];
                 if depth == n - 1 {
                     // A fish chains every link to a next one: unless the
                     // links' ends meet in a connected pattern no order can
                     // succeed (exact cut, before the orders).
-                    if self.connected() {
+                    if self.connected() && self.may_eliminate() {
                         self.evaluate();
                     }
                 } else if n == 4 && depth == 2 && self.apart(3) {
@@ -686,6 +685,23 @@ impl Search<'_> {
                 }
             }
         }
+    }
+
+    /// Whether the links chosen could make a fish with eliminations. Every
+    /// cell a fish eliminates from holds the digit outside the links'
+    /// regions and sees an end of each of two different links (the two
+    /// free ends, or in an X-loop the two ends of a weak link): unless some
+    /// cell does, no order and no choice of ends finds one (exact cut,
+    /// before the orders).
+    fn may_eliminate(&self) -> bool {
+        let (mut once, mut twice, mut base) = (0u128, 0u128, 0u128);
+        for k in 0..self.n {
+            let peers = self.variants[self.region[k]][self.variant[k]].peers;
+            twice |= once & peers;
+            once |= peers;
+            base |= REGION_MASK[self.region[k]];
+        }
+        twice & self.all & !base != 0
     }
 
     /// Whether none of the first `k` links meets another.
@@ -723,6 +739,24 @@ impl Search<'_> {
     /// every choice of ends.
     fn evaluate(&mut self) {
         let n = self.n;
+        for depth in 0..n {
+            let Variant {
+                cells: cl,
+                grouped,
+                ends,
+                ..
+            } = self.variants[self.region[depth]][self.variant[depth]];
+            let (p0, s0a, s0b) = (2 * depth, 2 * n + 2 * depth, 4 * n + 2 * depth);
+            self.ends[p0] = ends[0];
+            self.ends[p0 + 1] = ends[1];
+            self.grouped[depth] = grouped;
+            self.cells[p0] = cl[0];
+            self.cells[p0 + 1] = cl[1];
+            self.cells[s0a] = cl[2];
+            self.cells[s0a + 1] = cl[3];
+            self.cells[s0b] = cl[4];
+            self.cells[s0b + 1] = cl[5];
+        }
         self.meet = [[UNKNOWN; 8]; 8];
         self.min_link = (0..n)
             .min_by_key(|&k| full_number(self.region[k]))
