@@ -725,3 +725,36 @@ fn kept_probes_agree_with_fresh_probes_step_for_step() {
     }
     assert!(props < props_fresh, "{props} {props_fresh}");
 }
+
+/// The 16×16 band masks built by the lane-pairing tree are those of the
+/// lane-by-lane chain, on random lanes (sparse and dense) and on edge cases.
+#[test]
+fn band_mask_tree_agrees_with_the_chain() {
+    let mut rng = SplitMix64::new(17);
+    let mut cases: Vec<[u32; 16]> = vec![[0; 16], [0xffff; 16]];
+    let mut one = [0u32; 16];
+    one[5] = 1 << 9;
+    cases.push(one);
+    for _ in 0..2000 {
+        let (a, b) = (rng.next_u64(), rng.next_u64());
+        let mut lanes = [0u32; 16];
+        for (r, x) in lanes.iter_mut().enumerate() {
+            let mut w = (rng.next_u64() & 0xffff) as u32;
+            // Thin some boards out so lanes and bands with 0, 1, 2 bits occur.
+            if a >> r & 1 == 1 {
+                w &= (rng.next_u64() & 0xffff) as u32;
+            }
+            if b >> r & 1 == 1 {
+                w &= (rng.next_u64() & 0xffff) as u32 & (rng.next_u64() & 0xffff) as u32;
+            }
+            *x = w;
+        }
+        cases.push(lanes);
+    }
+    for lanes in &cases {
+        let (bo, bt) = Core::<16, 4>::band_masks(lanes);
+        let (mut co, mut ct) = ([0u32; 4], [0u32; 4]);
+        Core::<16, 4>::band_masks_chain(lanes, &mut co, &mut ct);
+        assert_eq!((bo, bt), (co, ct), "{lanes:?}");
+    }
+}
