@@ -4,7 +4,9 @@
 //! cells engine parsed straight from the text (`Cells::parse`) fails where
 //! `parse` fails (with the same error, or earlier on a multiplicity), and
 //! otherwise searches as the one
-//! loaded from the parsed problem.
+//! loaded from the parsed problem; the links engine parsed straight from
+//! the text (`Dlx::parse`) fails with the same error as `parse`, and
+//! otherwise searches as the one built from the parsed problem.
 #![no_main]
 
 use exact_cover::{Cells, Config, Dlx, Limits, Memo, format::parse};
@@ -25,7 +27,22 @@ fuzz_target!(|data: &[u8]| {
         (Ok(parsed), Err(_)) => assert!(parsed.problem.has_multiplicities()),
         (Ok(parsed), Ok(_)) => assert!(!parsed.problem.has_multiplicities()),
     }
+    let links = Dlx::parse(text.to_string(), Config::default());
+    match (parse(text), &links) {
+        (Err(e), l) => assert_eq!(l.as_ref().err(), Some(&e)),
+        (Ok(_), l) => assert!(l.is_ok()),
+    }
     if let Ok(parsed) = parse(text) {
+        if let Ok(mut loaded) = links {
+            assert_eq!(loaded.option_texts, parsed.option_texts);
+            let limits = Limits::none().with_max_nodes(10_000);
+            let a = loaded.engine.count(&limits);
+            let b = Dlx::new(&parsed.problem).count(&limits);
+            assert_eq!(
+                (a.stats.nodes, a.stats.solutions),
+                (b.stats.nodes, b.stats.solutions)
+            );
+        }
         if let Ok(mut loaded) = straight {
             assert_eq!(loaded.option_texts, parsed.option_texts);
             let limits = Limits::none().with_max_nodes(10_000);
