@@ -166,11 +166,18 @@ pub(crate) fn from_base17(s: &str) -> Option<usize> {
 /// A cell: `R3C7` (ISS's base-17 characters), or `R10C12`.
 pub(crate) fn cell(arg: &str, shape: Shape) -> Result<CellName, String> {
     let bad = || format!("{arg:?} is not a cell (R1C1 to {})", last_cell(shape));
-    let upper = arg.to_ascii_uppercase();
-    let rest = upper.strip_prefix('R').ok_or_else(bad)?;
-    let (row, col) = rest.split_once('C').ok_or_else(bad)?;
-    let row = from_base17(&row.to_ascii_lowercase()).ok_or_else(bad)?;
-    let col = from_base17(&col.to_ascii_lowercase()).ok_or_else(bad)?;
+    let rest = arg
+        .strip_prefix('R')
+        .or_else(|| arg.strip_prefix('r'))
+        .ok_or_else(bad)?;
+    // The row is one base-17 character or decimal digits, so the column's
+    // `C` is the first `C` or `c` after which both halves read: row 12 is
+    // `c` itself (`RcC5`, `rcc5`).
+    let (row, col) = rest
+        .char_indices()
+        .filter(|&(i, ch)| i > 0 && ch.eq_ignore_ascii_case(&'c'))
+        .find_map(|(i, _)| Some((from_base17(&rest[..i])?, from_base17(&rest[i + 1..])?)))
+        .ok_or_else(bad)?;
     if row == 0 || col == 0 || row > shape.side() || col > shape.side() {
         return Err(format!("{arg} is off the {shape} grid"));
     }
@@ -411,6 +418,36 @@ mod tests {
         assert!(cell("R0C1", s).is_err());
         assert!(cell("R1C1", Shape::new(4).unwrap()).is_ok());
         assert!(cell("R5C1", Shape::new(4).unwrap()).is_err());
+    }
+
+    /// Found by the fuzzer: row 12 is `c`, the same letter as the column's
+    /// `C`; `RcC5` is written for it, and must read back.
+    #[test]
+    fn row_twelve_is_not_the_column_letter() {
+        let s = Shape::new(16).unwrap();
+        assert_eq!(cell("RcC5", s), Ok(CellName::new(11, 4)));
+        assert_eq!(cell("rcc5", s), Ok(CellName::new(11, 4)));
+        assert_eq!(cell("RCCC", s), Ok(CellName::new(11, 11)));
+        assert_eq!(cell("R5cc", s), Ok(CellName::new(4, 11)));
+        assert_eq!(cell("R1CC", s), Ok(CellName::new(0, 11)));
+        assert_eq!(cell("R12C12", s), Ok(CellName::new(11, 11)));
+        assert!(cell("RC5", s).is_err());
+        assert!(cell("Rcc", s).is_err());
+        for side in [4, 9, 15, 16] {
+            let s = Shape::new(side).unwrap();
+            for r in 0..side as u8 {
+                for c in 0..side as u8 {
+                    let name = CellName::new(r, c);
+                    assert_eq!(cell(&cell_id(&name), s), Ok(name), "{}", cell_id(&name));
+                    let lower = cell_id(&name).to_ascii_lowercase();
+                    assert_eq!(cell(&lower, s), Ok(name), "{lower}");
+                }
+            }
+        }
+        // the fuzzer's puzzle: a 15×15 grid with givens on row 12 reads back
+        let text = ".Shape~15x15.~RcC5_3~RcC6_3~RcCd_5";
+        let p = parse(text).expect("reads");
+        assert_eq!(parse(&p.to_string()), Ok(p));
     }
 
     #[test]
