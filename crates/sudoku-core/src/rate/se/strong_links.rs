@@ -297,8 +297,23 @@ fn kind_sets(degree: usize) -> Vec<Vec<usize>> {
     sets
 }
 
-static KIND_SETS: std::sync::LazyLock<[Vec<Vec<usize>>; 3]> =
-    std::sync::LazyLock::new(|| [kind_sets(2), kind_sets(3), kind_sets(4)]);
+/// Per degree, the index of a set of link kinds in [`kind_sets`]'s order,
+/// by the kinds' base-3 code (`kinds[0] + 3 * kinds[1] + ...`, kinds
+/// ascending).
+static KIND_SET_INDEX: std::sync::LazyLock<[[u8; 81]; 3]> = std::sync::LazyLock::new(|| {
+    let mut t = [[u8::MAX; 81]; 3];
+    for (deg, row) in t.iter_mut().enumerate() {
+        for (k, kinds) in kind_sets(deg + 2).iter().enumerate() {
+            row[kind_code(kinds)] = k as u8;
+        }
+    }
+    t
+});
+
+/// The base-3 code of a sequence of link kinds.
+fn kind_code(kinds: &[usize]) -> usize {
+    kinds.iter().rev().fold(0, |c, &k| c * 3 + k)
+}
 
 /// The step SukakuExplainer's `StrongLinks(degree)` producer takes, if any.
 pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo) -> bool {
@@ -348,11 +363,11 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo)
                 s.clash[r] |= region_bits(c);
             }
         }
-        for (k, kinds) in KIND_SETS[degree - 2].iter().enumerate() {
-            s.kinds[..degree].copy_from_slice(kinds);
-            s.kind_set = k;
-            s.build(0, 0);
-        }
+        // One pass for all the kind sets: a kind set's links are the
+        // region sequences ascending by number with those kinds, found in
+        // the same order as by its own pass; the fishes keep their kind
+        // set's index, which the choice below compares before the order.
+        s.build(0, 0);
         *slot = Some((key, s.found));
     }
     // SukakuExplainer searches kind set by kind set, each digit in turn,
@@ -641,25 +656,24 @@ impl Search<'_> {
         out
     }
 
-    fn build(&mut self, depth: usize, x: usize) {
+    /// Chooses link `depth` among the regions numbered `from` on. Every
+    /// kind set at once: SukakuExplainer's pass for one set of kinds takes
+    /// the regions of a kind ascending, those of the previous link's kind
+    /// only after it, so its link sequences are exactly the sequences of
+    /// ascending region numbers with those kinds, in the same order here.
+    fn build(&mut self, depth: usize, from: usize) {
         let n = self.n;
         if depth >= n {
             return;
         }
-        let kind = self.kinds[depth];
-        let from = if depth > 0 && self.kinds[depth - 1] == kind {
-            x + 1
-        } else {
-            0
-        };
-        // The regions of this kind from `from` on that make a link and share
-        // no candidate cell with the links so far, ascending.
-        let mut regions = (self.avail & !self.banned) >> (kind * 9) & 0x1ff & (0x1ff << from);
+        // The regions from `from` on that make a link and share no
+        // candidate cell with the links so far, ascending.
+        let mut regions = self.avail & !self.banned & (!0u32 << from);
         while regions != 0 {
-            let i = regions.trailing_zeros() as usize;
+            let r = regions.trailing_zeros() as usize;
             regions &= regions - 1;
-            let r = kind * 9 + i;
             self.region[depth] = r;
+            self.kinds[depth] = r / 9;
             for v in 0..self.variants[r].len() {
                 // Only what the cuts read; the links' cells are laid out
                 // for the orders in `evaluate`.
@@ -680,7 +694,7 @@ impl Search<'_> {
                 } else {
                     let saved = self.banned;
                     self.banned |= self.clash[r];
-                    self.build(depth + 1, i);
+                    self.build(depth + 1, r + 1);
                     self.banned = saved;
                 }
             }
@@ -739,6 +753,7 @@ impl Search<'_> {
     /// every choice of ends.
     fn evaluate(&mut self) {
         let n = self.n;
+        self.kind_set = KIND_SET_INDEX[n - 2][kind_code(&self.kinds[..n])] as usize;
         for depth in 0..n {
             let Variant {
                 cells: cl,
