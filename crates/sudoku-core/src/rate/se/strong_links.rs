@@ -443,6 +443,42 @@ fn is_lex(s: &[usize]) -> bool {
     s.iter().le(s.iter().rev())
 }
 
+/// Per degree, the orders of the links tried: Heap's permutations
+/// (countdown form) in their order, those reading no greater than their
+/// reverse, each with the pairs of consecutive links (bit `4 * i + j`,
+/// `i < j`) that must meet.
+static ORDERS: std::sync::LazyLock<[Vec<([usize; 4], u16)>; 3]> =
+    std::sync::LazyLock::new(|| std::array::from_fn(|k| orders(k + 2)));
+
+fn orders(n: usize) -> Vec<([usize; 4], u16)> {
+    let mut out = Vec::new();
+    let mut keep = |q: &[usize; 4]| {
+        if is_lex(&q[..n]) {
+            let pairs = q[..n].windows(2).fold(0u16, |m, w| {
+                let (i, j) = (w[0].min(w[1]), w[0].max(w[1]));
+                m | 1 << (4 * i + j)
+            });
+            out.push((*q, pairs));
+        }
+    };
+    let mut q = [0, 1, 2, 3];
+    let mut r = [0, 1, 2, 3, 4];
+    keep(&q);
+    let mut s = 1;
+    while s < n {
+        r[s] -= 1;
+        let t = s % 2 * r[s];
+        q.swap(t, s);
+        keep(&q);
+        s = 1;
+        while r[s] == 0 {
+            r[s] = s;
+            s += 1;
+        }
+    }
+    out
+}
+
 /// SukakuExplainer's line-kind name of a sequence of link kinds.
 fn line_name(set: &[usize]) -> Vec<u8> {
     let mut original = Vec::new();
@@ -776,36 +812,23 @@ impl Search<'_> {
         self.min_link = (0..n)
             .min_by_key(|&k| full_number(self.region[k]))
             .unwrap_or(0);
-        let mut q = [0, 1, 2, 3];
-        let mut r = [0, 1, 2, 3, 4];
-        self.orders(&q[..n]);
-        let mut s = 1;
-        while s < n {
-            r[s] -= 1;
-            let t = s % 2 * r[s];
-            q.swap(t, s);
-            self.orders(&q[..n]);
-            s = 1;
-            while r[s] == 0 {
-                r[s] = s;
-                s += 1;
+        // Which pairs of links meet (bit `4 * i + j`, `i < j`).
+        let mut meets = 0u16;
+        for i in 0..n {
+            for j in i + 1..n {
+                if self.reach[i] & self.reach[j] != 0 {
+                    meets |= 1 << (4 * i + j);
+                }
             }
         }
-    }
-
-    fn orders(&mut self, q: &[usize]) {
-        if !is_lex(q) {
-            return;
+        for &(q, pairs) in &ORDERS[n - 2] {
+            // Consecutive links whose ends never meet fail every choice of
+            // ends (exact cut, before the choices).
+            if pairs & !meets == 0 {
+                let mut u = [0usize; 4];
+                self.choose_ends(&q[..n], &mut u, 0);
+            }
         }
-        // Consecutive links whose ends never meet fail every choice of
-        // ends (exact cut, before the choices).
-        if q.windows(2)
-            .any(|w| self.reach[w[0]] & self.reach[w[1]] == 0)
-        {
-            return;
-        }
-        let mut u = [0usize; 4];
-        self.choose_ends(q, &mut u, 0);
     }
 
     /// Every choice of which end of each link comes first, as a binary
