@@ -265,6 +265,26 @@ pub(super) struct Memo {
     /// `per[(degree - 2) * 9 + digit - 1]`: the digit's candidate cells and
     /// the fishes found for them.
     per: Vec<Option<(u128, Vec<Found>)>>,
+    /// Per digit: the links of its regions for its candidate cells.
+    links: Vec<Links>,
+}
+
+/// A digit's links, per region, for its candidate cells `key`.
+#[derive(Clone, Copy)]
+struct Links {
+    key: Option<u128>,
+    variants: [Variants; 27],
+    clash: [u32; 27],
+    avail: u32,
+}
+
+impl Links {
+    const EMPTY: Links = Links {
+        key: None,
+        variants: [Variants::EMPTY; 27],
+        clash: [0; 27],
+        avail: 0,
+    };
 }
 
 /// The sets of link kinds of a degree, in SukakuExplainer's order (Gosper's
@@ -319,6 +339,7 @@ fn kind_code(kinds: &[usize]) -> usize {
 pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo) -> bool {
     if memo.per.len() != 27 {
         memo.per = (0..27).map(|_| None).collect();
+        memo.links = vec![Links::EMPTY; 9];
     }
     for d in 1..=9u8 {
         let key = b.cells_of(d);
@@ -348,20 +369,35 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo)
             reach: [0; 4],
             min_link: 0,
         };
-        for r in 0..27 {
-            s.variants[r] = s.link_variants(r);
-        }
-        for r in 0..27 {
-            if !s.variants[r].is_empty() {
-                s.avail |= 1 << r;
+        // The links of the digit, shared by the three degrees (they read
+        // only the digit's candidates).
+        let links = &mut memo.links[d as usize - 1];
+        if links.key == Some(key) {
+            s.variants = links.variants;
+            s.clash = links.clash;
+            s.avail = links.avail;
+        } else {
+            for r in 0..27 {
+                s.variants[r] = s.link_variants(r);
             }
-            // The regions of the digit's cells in `r`.
-            let mut m = s.mine[r];
-            while m != 0 {
-                let c = m.trailing_zeros() as u8;
-                m &= m - 1;
-                s.clash[r] |= region_bits(c);
+            for r in 0..27 {
+                if !s.variants[r].is_empty() {
+                    s.avail |= 1 << r;
+                }
+                // The regions of the digit's cells in `r`.
+                let mut m = s.mine[r];
+                while m != 0 {
+                    let c = m.trailing_zeros() as u8;
+                    m &= m - 1;
+                    s.clash[r] |= region_bits(c);
+                }
             }
+            *links = Links {
+                key: Some(key),
+                variants: s.variants,
+                clash: s.clash,
+                avail: s.avail,
+            };
         }
         // One pass for all the kind sets: a kind set's links are the
         // region sequences ascending by number with those kinds, found in
