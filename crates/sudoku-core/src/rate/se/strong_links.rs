@@ -483,10 +483,13 @@ fn is_lex(s: &[usize]) -> bool {
 /// (countdown form) in their order, those reading no greater than their
 /// reverse, each with the pairs of consecutive links (bit `4 * i + j`,
 /// `i < j`) that must meet.
-static ORDERS: std::sync::LazyLock<[Vec<([usize; 4], u16)>; 3]> =
+static ORDERS: std::sync::LazyLock<[Vec<Order>; 3]> =
     std::sync::LazyLock::new(|| std::array::from_fn(|k| orders(k + 2)));
 
-fn orders(n: usize) -> Vec<([usize; 4], u16)> {
+/// An order of the links and the pairs of consecutive links in it.
+type Order = ([usize; 4], u16);
+
+fn orders(n: usize) -> Vec<Order> {
     let mut out = Vec::new();
     let mut keep = |q: &[usize; 4]| {
         if is_lex(&q[..n]) {
