@@ -265,6 +265,26 @@ pub(super) struct Memo {
     /// `per[(degree - 2) * 9 + digit - 1]`: the digit's candidate cells and
     /// the fishes found for them.
     per: Vec<Option<(u128, Vec<Found>)>>,
+    /// Per digit: the links of its regions for its candidate cells.
+    links: Vec<Links>,
+}
+
+/// A digit's links, per region, for its candidate cells `key`.
+#[derive(Clone, Copy)]
+struct Links {
+    key: Option<u128>,
+    variants: [Variants; 27],
+    clash: [u32; 27],
+    avail: u32,
+}
+
+impl Links {
+    const EMPTY: Links = Links {
+        key: None,
+        variants: [Variants::EMPTY; 27],
+        clash: [0; 27],
+        avail: 0,
+    };
 }
 
 /// The sets of link kinds of a degree, in SukakuExplainer's order (Gosper's
@@ -297,13 +317,29 @@ fn kind_sets(degree: usize) -> Vec<Vec<usize>> {
     sets
 }
 
-static KIND_SETS: std::sync::LazyLock<[Vec<Vec<usize>>; 3]> =
-    std::sync::LazyLock::new(|| [kind_sets(2), kind_sets(3), kind_sets(4)]);
+/// Per degree, the index of a set of link kinds in [`kind_sets`]'s order,
+/// by the kinds' base-3 code (`kinds[0] + 3 * kinds[1] + ...`, kinds
+/// ascending).
+static KIND_SET_INDEX: std::sync::LazyLock<[[u8; 81]; 3]> = std::sync::LazyLock::new(|| {
+    let mut t = [[u8::MAX; 81]; 3];
+    for (deg, row) in t.iter_mut().enumerate() {
+        for (k, kinds) in kind_sets(deg + 2).iter().enumerate() {
+            row[kind_code(kinds)] = k as u8;
+        }
+    }
+    t
+});
+
+/// The base-3 code of a sequence of link kinds.
+fn kind_code(kinds: &[usize]) -> usize {
+    kinds.iter().rev().fold(0, |c, &k| c * 3 + k)
+}
 
 /// The step SukakuExplainer's `StrongLinks(degree)` producer takes, if any.
 pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo) -> bool {
     if memo.per.len() != 27 {
         memo.per = (0..27).map(|_| None).collect();
+        memo.links = vec![Links::EMPTY; 9];
     }
     for d in 1..=9u8 {
         let key = b.cells_of(d);
@@ -333,26 +369,41 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo)
             reach: [0; 4],
             min_link: 0,
         };
-        for r in 0..27 {
-            s.variants[r] = s.link_variants(r);
-        }
-        for r in 0..27 {
-            if !s.variants[r].is_empty() {
-                s.avail |= 1 << r;
+        // The links of the digit, shared by the three degrees (they read
+        // only the digit's candidates).
+        let links = &mut memo.links[d as usize - 1];
+        if links.key == Some(key) {
+            s.variants = links.variants;
+            s.clash = links.clash;
+            s.avail = links.avail;
+        } else {
+            for r in 0..27 {
+                s.variants[r] = s.link_variants(r);
             }
-            // The regions of the digit's cells in `r`.
-            let mut m = s.mine[r];
-            while m != 0 {
-                let c = m.trailing_zeros() as u8;
-                m &= m - 1;
-                s.clash[r] |= region_bits(c);
+            for r in 0..27 {
+                if !s.variants[r].is_empty() {
+                    s.avail |= 1 << r;
+                }
+                // The regions of the digit's cells in `r`.
+                let mut m = s.mine[r];
+                while m != 0 {
+                    let c = m.trailing_zeros() as u8;
+                    m &= m - 1;
+                    s.clash[r] |= region_bits(c);
+                }
             }
+            *links = Links {
+                key: Some(key),
+                variants: s.variants,
+                clash: s.clash,
+                avail: s.avail,
+            };
         }
-        for (k, kinds) in KIND_SETS[degree - 2].iter().enumerate() {
-            s.kinds[..degree].copy_from_slice(kinds);
-            s.kind_set = k;
-            s.build(0, 0);
-        }
+        // One pass for all the kind sets: a kind set's links are the
+        // region sequences ascending by number with those kinds, found in
+        // the same order as by its own pass; the fishes keep their kind
+        // set's index, which the choice below compares before the order.
+        s.build(0, 0);
         *slot = Some((key, s.found));
     }
     // SukakuExplainer searches kind set by kind set, each digit in turn,
@@ -426,6 +477,45 @@ fn name(n: usize, f: &Found) -> &'static str {
 /// Whether the digits of `s` read no greater than reversed.
 fn is_lex(s: &[usize]) -> bool {
     s.iter().le(s.iter().rev())
+}
+
+/// Per degree, the orders of the links tried: Heap's permutations
+/// (countdown form) in their order, those reading no greater than their
+/// reverse, each with the pairs of consecutive links (bit `4 * i + j`,
+/// `i < j`) that must meet.
+static ORDERS: std::sync::LazyLock<[Vec<Order>; 3]> =
+    std::sync::LazyLock::new(|| std::array::from_fn(|k| orders(k + 2)));
+
+/// An order of the links and the pairs of consecutive links in it.
+type Order = ([usize; 4], u16);
+
+fn orders(n: usize) -> Vec<Order> {
+    let mut out = Vec::new();
+    let mut keep = |q: &[usize; 4]| {
+        if is_lex(&q[..n]) {
+            let pairs = q[..n].windows(2).fold(0u16, |m, w| {
+                let (i, j) = (w[0].min(w[1]), w[0].max(w[1]));
+                m | 1 << (4 * i + j)
+            });
+            out.push((*q, pairs));
+        }
+    };
+    let mut q = [0, 1, 2, 3];
+    let mut r = [0, 1, 2, 3, 4];
+    keep(&q);
+    let mut s = 1;
+    while s < n {
+        r[s] -= 1;
+        let t = s % 2 * r[s];
+        q.swap(t, s);
+        keep(&q);
+        s = 1;
+        while r[s] == 0 {
+            r[s] = s;
+            s += 1;
+        }
+    }
+    out
 }
 
 /// SukakuExplainer's line-kind name of a sequence of link kinds.
@@ -641,25 +731,24 @@ impl Search<'_> {
         out
     }
 
-    fn build(&mut self, depth: usize, x: usize) {
+    /// Chooses link `depth` among the regions numbered `from` on. Every
+    /// kind set at once: SukakuExplainer's pass for one set of kinds takes
+    /// the regions of a kind ascending, those of the previous link's kind
+    /// only after it, so its link sequences are exactly the sequences of
+    /// ascending region numbers with those kinds, in the same order here.
+    fn build(&mut self, depth: usize, from: usize) {
         let n = self.n;
         if depth >= n {
             return;
         }
-        let kind = self.kinds[depth];
-        let from = if depth > 0 && self.kinds[depth - 1] == kind {
-            x + 1
-        } else {
-            0
-        };
-        // The regions of this kind from `from` on that make a link and share
-        // no candidate cell with the links so far, ascending.
-        let mut regions = (self.avail & !self.banned) >> (kind * 9) & 0x1ff & (0x1ff << from);
+        // The regions from `from` on that make a link and share no
+        // candidate cell with the links so far, ascending.
+        let mut regions = self.avail & !self.banned & (!0u32 << from);
         while regions != 0 {
-            let i = regions.trailing_zeros() as usize;
+            let r = regions.trailing_zeros() as usize;
             regions &= regions - 1;
-            let r = kind * 9 + i;
             self.region[depth] = r;
+            self.kinds[depth] = r / 9;
             for v in 0..self.variants[r].len() {
                 // Only what the cuts read; the links' cells are laid out
                 // for the orders in `evaluate`.
@@ -680,7 +769,7 @@ impl Search<'_> {
                 } else {
                     let saved = self.banned;
                     self.banned |= self.clash[r];
-                    self.build(depth + 1, i);
+                    self.build(depth + 1, r + 1);
                     self.banned = saved;
                 }
             }
@@ -739,6 +828,7 @@ impl Search<'_> {
     /// every choice of ends.
     fn evaluate(&mut self) {
         let n = self.n;
+        self.kind_set = KIND_SET_INDEX[n - 2][kind_code(&self.kinds[..n])] as usize;
         for depth in 0..n {
             let Variant {
                 cells: cl,
@@ -761,36 +851,23 @@ impl Search<'_> {
         self.min_link = (0..n)
             .min_by_key(|&k| full_number(self.region[k]))
             .unwrap_or(0);
-        let mut q = [0, 1, 2, 3];
-        let mut r = [0, 1, 2, 3, 4];
-        self.orders(&q[..n]);
-        let mut s = 1;
-        while s < n {
-            r[s] -= 1;
-            let t = s % 2 * r[s];
-            q.swap(t, s);
-            self.orders(&q[..n]);
-            s = 1;
-            while r[s] == 0 {
-                r[s] = s;
-                s += 1;
+        // Which pairs of links meet (bit `4 * i + j`, `i < j`).
+        let mut meets = 0u16;
+        for i in 0..n {
+            for j in i + 1..n {
+                if self.reach[i] & self.reach[j] != 0 {
+                    meets |= 1 << (4 * i + j);
+                }
             }
         }
-    }
-
-    fn orders(&mut self, q: &[usize]) {
-        if !is_lex(q) {
-            return;
+        for &(q, pairs) in &ORDERS[n - 2] {
+            // Consecutive links whose ends never meet fail every choice of
+            // ends (exact cut, before the choices).
+            if pairs & !meets == 0 {
+                let mut u = [0usize; 4];
+                self.choose_ends(&q[..n], &mut u, 0);
+            }
         }
-        // Consecutive links whose ends never meet fail every choice of
-        // ends (exact cut, before the choices).
-        if q.windows(2)
-            .any(|w| self.reach[w[0]] & self.reach[w[1]] == 0)
-        {
-            return;
-        }
-        let mut u = [0usize; 4];
-        self.choose_ends(q, &mut u, 0);
     }
 
     /// Every choice of which end of each link comes first, as a binary
