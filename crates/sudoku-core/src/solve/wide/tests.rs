@@ -31,6 +31,17 @@ fn count(method: Method, p: &Grid, max_nodes: u64) -> Option<u64> {
     (!report.stop.is_cut_short()).then_some(n)
 }
 
+/// Every solution `solver` finds for `p` within `limits`, in order, and
+/// the search's report.
+fn solutions(solver: &mut dyn Solver, p: &Grid, limits: &Limits) -> (Vec<Grid>, Report) {
+    let mut found = Vec::new();
+    let report = solver.search(p, limits, &mut |g| {
+        found.push(g.clone());
+        ControlFlow::Continue(())
+    });
+    (found, report)
+}
+
 /// A random full grid with `keep` random cells kept; with `break_one` one
 /// kept clue changed to another digit that does not repeat in its houses
 /// (usually leaving no solution).
@@ -455,16 +466,8 @@ fn kernel_agrees_step_for_step(kernel: Kernel) {
     }
     let limits = Limits::solutions(2).with_max_nodes(50_000);
     for p in &puzzles {
-        let mut a = Vec::new();
-        let ra = fast.search(p, &limits, &mut |g| {
-            a.push(g.clone());
-            ControlFlow::Continue(())
-        });
-        let mut b = Vec::new();
-        let rb = portable.search(p, &limits, &mut |g| {
-            b.push(g.clone());
-            ControlFlow::Continue(())
-        });
+        let (a, ra) = solutions(&mut fast, p, &limits);
+        let (b, rb) = solutions(&mut portable, p, &limits);
         assert_eq!(a, b, "{kernel:?}, {}", p.to_line());
         assert_eq!(ra.stop, rb.stop);
         assert_eq!(ra.stats.nodes, rb.stats.nodes, "{}", p.to_line());
@@ -526,16 +529,8 @@ fn touched_houses_agree_with_whole_rescans_step_for_step() {
         let mut propagations = 0;
         let mut seen = [0u32; 3];
         for p in &puzzles {
-            let mut a = Vec::new();
-            let ra = ours.search(p, &limits, &mut |g| {
-                a.push(g.clone());
-                ControlFlow::Continue(())
-            });
-            let mut b = Vec::new();
-            let rb = whole.search(p, &limits, &mut |g| {
-                b.push(g.clone());
-                ControlFlow::Continue(())
-            });
+            let (a, ra) = solutions(&mut ours, p, &limits);
+            let (b, rb) = solutions(&mut whole, p, &limits);
             assert_eq!(a, b, "{kernel:?}, {}", p.to_line());
             assert_eq!(ra.stop, rb.stop);
             assert_eq!(ra.stats.nodes, rb.stats.nodes, "{}", p.to_line());
@@ -702,16 +697,8 @@ fn kept_probes_agree_with_fresh_probes_step_for_step() {
         (depth, all)
     };
     for p in &puzzles {
-        let mut a = Vec::new();
-        let ra = ours.search(p, &limits, &mut |g| {
-            a.push(g.to_line());
-            ControlFlow::Continue(())
-        });
-        let mut b = Vec::new();
-        let rb = fresh.search(p, &limits, &mut |g| {
-            b.push(g.to_line());
-            ControlFlow::Continue(())
-        });
+        let (a, ra) = solutions(&mut ours, p, &limits);
+        let (b, rb) = solutions(&mut fresh, p, &limits);
         assert_eq!(a, b, "{}", p.to_line());
         assert_eq!(ra.stop, rb.stop);
         assert_eq!(
