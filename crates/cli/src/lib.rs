@@ -59,9 +59,69 @@ pub fn deadline_after(d: Duration) -> Option<Instant> {
 /// this is capped (with a warning).
 pub const MAX_THREADS_PER_CORE: usize = 4;
 
-/// The cores of this machine (1 when unknown).
+/// The cores of this machine (1 when unknown), asked once per process.
 pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// Start-up work that does not depend on the command line, done on a
+/// second thread while the main thread parses it, for the batch commands
+/// (`args` is the process's arguments; nothing is started for other
+/// commands, or with `--threads 1`, where a second core may be busy with a
+/// sibling process).
+///
+/// A short run (10,000 puzzles take about 20 ms) spends a noticeable part of
+/// its wall time starting up, and with two workers that part is not shared
+/// (BENCHMARKS.md, "The streaming command line"). The thread allocates
+/// once, runs the CPU feature detection the solvers' kernels use (each
+/// `cpuid` traps to the hypervisor on a virtual machine) and, when
+/// `--threads` is not given, asks for the core count (cgroup files); then
+/// it ends. With glibc, the first worker thread then takes over its malloc
+/// arena (and its stack, if it has ended by then) instead of mapping new
+/// ones while the main thread faults its pages in. Every step is also done
+/// on demand, so nothing waits for this thread.
+pub fn warm_up(args: impl Iterator<Item = std::ffi::OsString>) {
+    let args: Vec<std::ffi::OsString> = args.skip(1).collect();
+    let Some(count_cores) = warm_up_plan(&args) else {
+        return;
+    };
+    // A failure to start the thread only loses the head start.
+    let _ = std::thread::Builder::new()
+        .name("warm-up".into())
+        .spawn(move || {
+            drop(std::hint::black_box(Box::new(0u64)));
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            std::hint::black_box(std::arch::is_x86_feature_detected!("avx2"));
+            if count_cores {
+                cores();
+            }
+        });
+}
+
+/// Whether [`warm_up`] starts its thread for these arguments (without the
+/// program name), and if so whether it counts the cores: a batch command
+/// that may run several workers; the count is needed when `--threads` is
+/// not given.
+fn warm_up_plan(args: &[std::ffi::OsString]) -> Option<bool> {
+    let batch = args
+        .first()
+        .and_then(|a| a.to_str())
+        .is_some_and(|c| matches!(c, "solve" | "count" | "rate" | "explain" | "generate"));
+    let threads = args.iter().enumerate().find_map(|(i, a)| {
+        let a = a.to_str()?;
+        match a.strip_prefix("--threads") {
+            Some("") => args.get(i + 1)?.to_str(),
+            Some(rest) => rest.strip_prefix('='),
+            None => None,
+        }
+    });
+    match threads {
+        _ if !batch => None,
+        Some("1") => None,
+        Some("0") | None => Some(true),
+        Some(_) => Some(false),
+    }
 }
 
 /// Resolve `--threads N`: 0 means one per core; more than
@@ -351,6 +411,25 @@ pub(crate) mod counting_alloc {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_warm_up_thread_starts_only_for_batch_commands_that_may_use_several_workers() {
+        let plan = |line: &str| {
+            let args: Vec<std::ffi::OsString> = line.split(' ').map(Into::into).collect();
+            super::warm_up_plan(&args)
+        };
+        assert_eq!(plan("solve puzzles.txt"), Some(true));
+        assert_eq!(plan("count --threads 2 puzzles.txt"), Some(false));
+        assert_eq!(plan("explain --threads=3 puzzles.txt"), Some(false));
+        assert_eq!(plan("rate --threads 0 puzzles.txt"), Some(true));
+        assert_eq!(plan("generate -n 10"), Some(true));
+        assert_eq!(plan("solve --threads 1 puzzles.txt"), None);
+        assert_eq!(plan("rate --threads=1 puzzles.txt"), None);
+        assert_eq!(plan("bench"), None);
+        assert_eq!(plan("hint 123"), None);
+        assert_eq!(plan("serve --threads 2"), None);
+        assert_eq!(plan(""), None);
+    }
+
     #[test]
     fn rating_help_lists_every_technique_with_its_difficulty() {
         let help = super::rating_help();

@@ -40,6 +40,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    sudoku_cli::warm_up(std::env::args_os());
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(a) => solve::run(&a),
