@@ -376,20 +376,28 @@ fn parse_limit(text: &str) -> Result<u64, String> {
 /// Run `dlx` with parsed arguments; `Err` is a usage, input or I/O error
 /// (exit code 2, unless it is a closed pipe: see [`crate::is_broken_pipe`]).
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
-    let mut input = read_inputs(&args.files)?;
-    if args.memo
+    let direct = args.split.is_none() && args.subproblem.is_none();
+    let memo = args.memo
         || args.memo_cache.is_some()
         || args.zdd.is_some()
         || args.sample.is_some()
-        || args.best.is_some()
-    {
+        || args.best.is_some();
+    if direct && !memo && args.count && args.verbose == 0 {
+        if let [] | [_] = args.files.as_slice() {
+            // counting prints no option: one file or standard input is
+            // parsed as it is read, keeping no text (the least memory)
+            let (load, source) = stream_load(args.files.first(), args.engine, config_of(args))?;
+            return finish(args, load, &OptionTexts::new(), &source);
+        }
+    }
+    let mut input = read_inputs(&args.files)?;
+    if memo {
         return memo_run(args, &mut input);
     }
     // the text moves into the result as the options' texts (not copied);
     // both engines are loaded straight from the parser (no `Problem`
     // beside them; `--split` and `--subproblem` need one), so the peak
     // memory of a big file is the text and the engine's arrays
-    let direct = args.split.is_none() && args.subproblem.is_none();
     let (load, texts) = if args.engine == EngineArg::Cells && direct {
         let loaded = load_cells(&mut input, config_of(args))?;
         (Load::Cells(Box::new(loaded.engine)), loaded.option_texts)
@@ -403,14 +411,20 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         }
         (Load::Problem(Box::new(parsed.problem)), parsed.option_texts)
     };
-    let mut plan = configure(args, load, &input.source)?;
+    finish(args, load, &texts, &input.source)
+}
+
+/// Search the loaded problem as the arguments say, write the answers and
+/// the summary, and report on stderr.
+fn finish(args: &Args, load: Load, texts: &OptionTexts, source: &str) -> anyhow::Result<ExitCode> {
+    let mut plan = configure(args, load, source)?;
     let mut out = open_output(args.output.as_deref())?;
     let destination = match &args.output {
         Some(p) if p.as_os_str() != "-" => p.display().to_string(),
         _ => "standard output".to_string(),
     };
     let start = Instant::now();
-    let report = search(&mut plan, &texts, &mut out)
+    let report = search(&mut plan, texts, &mut out)
         .with_context(|| format!("cannot write the solutions to {destination}"))?;
     let elapsed = start.elapsed();
     write_summary(&mut out, &plan, &report, elapsed)
@@ -531,6 +545,41 @@ pub fn read_input(file: Option<&Path>) -> anyhow::Result<Input> {
         source,
         parts: Vec::new(),
     })
+}
+
+/// Parse a file (standard input for `None` or `-`) straight into the
+/// engine as it is read, keeping no option text (see
+/// [`Dlx::parse_stream`]); print the parser's warnings on stderr. Returns
+/// the loaded engine and the input's name.
+pub fn stream_load(
+    file: Option<&PathBuf>,
+    engine: EngineArg,
+    config: Config,
+) -> anyhow::Result<(Load, String)> {
+    let (input, source): (Box<dyn Read>, String) = match file {
+        Some(p) if p.as_os_str() != "-" => (
+            Box::new(
+                std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?,
+            ),
+            p.display().to_string(),
+        ),
+        _ => (Box::new(io::stdin().lock()), "<stdin>".to_string()),
+    };
+    let error = |e| anyhow!("{source}: {e}");
+    let (load, warnings) = match engine {
+        EngineArg::Links => {
+            let loaded = Dlx::parse_stream(input, config, false).map_err(error)?;
+            (Load::Links(Box::new(loaded.engine)), loaded.warnings)
+        }
+        EngineArg::Cells => {
+            let loaded = Cells::parse_stream(input, config, false).map_err(error)?;
+            (Load::Cells(Box::new(loaded.engine)), loaded.warnings)
+        }
+    };
+    for w in &warnings {
+        eprintln!("dlx: {source}: warning: {w}");
+    }
+    Ok((load, source))
 }
 
 /// The bytes as text, or where the first invalid UTF-8 sequence is (1-based

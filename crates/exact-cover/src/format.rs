@@ -280,36 +280,180 @@ pub(crate) fn read<S: Sink>(
     b: &mut ProblemBuilder,
     sink: &mut S,
 ) -> Result<Read, ParseError> {
-    let mut items: HashMap<&str, (ItemId, bool)> = HashMap::new();
-    let mut have_items = false;
+    let mut reader = LineReader::new(true);
     let mut option_starts = Vec::new();
-    let mut option_lines = Vec::new();
-    let mut warnings = Vec::new();
     let mut entries: Vec<(ItemId, Option<&str>)> = Vec::new();
-    // per item, the line (from 1) of the last option that listed it: a
-    // repeated item is found in constant time, so any option parses in
-    // linear time
-    let mut seen: Vec<usize> = Vec::new();
-    for (ln, raw) in text.lines().enumerate() {
-        let line_no = ln + 1;
+    for raw in text.lines() {
+        if let Some(trimmed) = reader.line(raw, &mut entries, b, sink)? {
+            option_starts.push(trimmed.as_ptr() as usize - text.as_ptr() as usize);
+        }
+    }
+    let (lines, warnings) = reader.finish()?;
+    Ok(Read {
+        starts: option_starts,
+        lines,
+        warnings,
+    })
+}
+
+/// How [`read_stream`] keeps the options' texts and lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Keep {
+    /// Each kept option's text (copied) and line.
+    Texts,
+    /// Nothing: the caller never prints an option (counting).
+    Nothing,
+}
+
+/// What [`read_stream`] returns besides what it gave the sink.
+pub(crate) struct StreamRead {
+    pub texts: OptionTexts,
+    pub lines: Vec<usize>,
+    pub warnings: Vec<Warning>,
+}
+
+/// Bytes [`read_stream`] asks for at a time (whole lines are parsed; a
+/// longer line grows the buffer to hold it).
+pub(crate) const STREAM_BLOCK: usize = 1 << 20;
+
+/// [`read`] from a byte stream, `block` bytes of whole lines at a time, so that
+/// the input's text is never held whole: the same lines, errors and
+/// warnings as [`read`] on the whole text. A byte sequence that is not
+/// UTF-8 is an error at its line and column; so is a read error, at the
+/// line being read.
+pub(crate) fn read_stream<S: Sink>(
+    mut input: impl std::io::Read,
+    keep: Keep,
+    block: usize,
+    b: &mut ProblemBuilder,
+    sink: &mut S,
+) -> Result<StreamRead, ParseError> {
+    let block = block.max(1);
+    let mut reader = LineReader::new(keep == Keep::Texts);
+    let mut texts = OptionTexts::new();
+    let mut buf: Vec<u8> = Vec::with_capacity(block);
+    let mut at_end = false;
+    while !at_end {
+        // fill the buffer up to a block, at least to one line end
+        let have = buf.len();
+        let want = (have + block).max(buf.capacity());
+        buf.resize(want, 0);
+        let mut filled = have;
+        while filled < buf.len() {
+            match input.read(&mut buf[filled..]) {
+                Ok(0) => {
+                    at_end = true;
+                    break;
+                }
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    return Err(ParseError {
+                        line: reader.line_no + 1,
+                        column: 1,
+                        message: format!("cannot read the input: {e}"),
+                    });
+                }
+            }
+        }
+        buf.truncate(filled);
+        // the whole lines read (all of it at the end)
+        let end = if at_end {
+            buf.len()
+        } else {
+            match buf.iter().rposition(|&c| c == b'\n') {
+                Some(k) => k + 1,
+                None => continue, // a line longer than the buffer: read on
+            }
+        };
+        let block = std::str::from_utf8(&buf[..end]).map_err(|e| {
+            let valid = std::str::from_utf8(&buf[..e.valid_up_to()]).expect("valid up to here");
+            let line_start = valid.rfind('\n').map_or(0, |k| k + 1);
+            ParseError {
+                line: reader.line_no + valid.matches('\n').count() + 1,
+                column: valid[line_start..].chars().count() + 1,
+                message: format!("not valid UTF-8 (byte 0x{:02X})", buf[e.valid_up_to()]),
+            }
+        })?;
+        let mut entries: Vec<(ItemId, Option<&str>)> = Vec::new();
+        for raw in block.lines() {
+            if let Some(trimmed) = reader.line(raw, &mut entries, b, sink)? {
+                if keep == Keep::Texts {
+                    texts.push(trimmed);
+                }
+            }
+        }
+        buf.drain(..end);
+    }
+    let (lines, warnings) = reader.finish()?;
+    Ok(StreamRead {
+        texts,
+        lines,
+        warnings,
+    })
+}
+
+/// The reading of the format one line at a time: the items line first,
+/// then the options.
+struct LineReader {
+    /// The items by name: id, and whether secondary.
+    items: HashMap<Box<str>, (ItemId, bool)>,
+    have_items: bool,
+    /// Per item, the line (from 1) of the last option that listed it: a
+    /// repeated item is found in constant time, so any option parses in
+    /// linear time.
+    seen: Vec<usize>,
+    /// Lines read so far.
+    line_no: usize,
+    /// Whether to keep each kept option's line.
+    keep_lines: bool,
+    lines: Vec<usize>,
+    warnings: Vec<Warning>,
+}
+
+impl LineReader {
+    fn new(keep_lines: bool) -> LineReader {
+        LineReader {
+            items: HashMap::new(),
+            have_items: false,
+            seen: Vec::new(),
+            line_no: 0,
+            keep_lines,
+            lines: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The next line (without its line end): its option, if it is one and
+    /// is kept, goes to `sink`, and its trimmed text is returned.
+    /// `entries` is scratch space.
+    fn line<'l, S: Sink>(
+        &mut self,
+        raw: &'l str,
+        entries: &mut Vec<(ItemId, Option<&'l str>)>,
+        b: &mut ProblemBuilder,
+        sink: &mut S,
+    ) -> Result<Option<&'l str>, ParseError> {
+        self.line_no += 1;
+        let line_no = self.line_no;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         let trimmed = line.trim_start();
-        if trimmed.is_empty() || trimmed.starts_with('|') && have_items {
-            continue;
+        if trimmed.is_empty() || trimmed.starts_with('|') && self.have_items {
+            return Ok(None);
         }
-        if !have_items {
+        if !self.have_items {
             if trimmed.starts_with('|') {
-                continue;
+                return Ok(None);
             }
-            parse_items(line, line_no, b, &mut items)?;
+            parse_items(line, line_no, b, &mut self.items)?;
             sink.items(b).map_err(|message| ParseError {
                 line: line_no,
                 column: 1,
                 message,
             })?;
-            seen = vec![0; items.len()];
-            have_items = true;
-            continue;
+            self.seen = vec![0; self.items.len()];
+            self.have_items = true;
+            return Ok(None);
         }
         entries.clear();
         let mut any_primary = false;
@@ -323,17 +467,17 @@ pub(crate) fn read<S: Sink>(
                 Some((n, c)) => (n, Some(c)),
                 None => (tok, None),
             };
-            let Some(&(id, secondary)) = items.get(name) else {
+            let Some(&(id, secondary)) = self.items.get(name) else {
                 return Err(err(if name.is_empty() {
                     "expected an item name before ':'".to_string()
                 } else {
                     format!("unknown item '{name}' (not on the items line)")
                 }));
             };
-            if seen[id.0 as usize] == line_no {
+            if self.seen[id.0 as usize] == line_no {
                 return Err(err(format!("item '{name}' appears twice in this option")));
             }
-            seen[id.0 as usize] = line_no;
+            self.seen[id.0 as usize] = line_no;
             let colour = match colour {
                 None => None,
                 Some("") => return Err(err(format!("expected a colour after '{name}:'"))),
@@ -354,32 +498,35 @@ pub(crate) fn read<S: Sink>(
             entries.push((id, colour));
         }
         if !any_primary {
-            warnings.push(Warning {
+            self.warnings.push(Warning {
                 line: line_no,
                 message: "option has no primary item; ignored".to_string(),
             });
-            continue;
+            return Ok(None);
         }
-        sink.option(b, &entries).map_err(|message| ParseError {
+        sink.option(b, entries).map_err(|message| ParseError {
             line: line_no,
             column: 1,
             message,
         })?;
-        option_starts.push(trimmed.as_ptr() as usize - text.as_ptr() as usize);
-        option_lines.push(line_no);
+        if self.keep_lines {
+            self.lines.push(line_no);
+        }
+        Ok(Some(trimmed))
     }
-    if !have_items {
-        return Err(ParseError {
-            line: text.lines().count().max(1),
-            column: 1,
-            message: "expected a line of item names, found none".to_string(),
-        });
+
+    /// The end of the input: the kept options' lines and the warnings, or
+    /// the error of an input with no items line.
+    fn finish(self) -> Result<(Vec<usize>, Vec<Warning>), ParseError> {
+        if !self.have_items {
+            return Err(ParseError {
+                line: self.line_no.max(1),
+                column: 1,
+                message: "expected a line of item names, found none".to_string(),
+            });
+        }
+        Ok((self.lines, self.warnings))
     }
-    Ok(Read {
-        starts: option_starts,
-        lines: option_lines,
-        warnings,
-    })
 }
 
 /// Whitespace-separated tokens with their 1-based character column.
@@ -405,11 +552,11 @@ fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
-fn parse_items<'a>(
-    line: &'a str,
+fn parse_items(
+    line: &str,
     line_no: usize,
     b: &mut ProblemBuilder,
-    items: &mut HashMap<&'a str, (ItemId, bool)>,
+    items: &mut HashMap<Box<str>, (ItemId, bool)>,
 ) -> Result<(), ParseError> {
     let mut secondary = false;
     for (col, tok) in tokens(line) {
@@ -469,7 +616,7 @@ fn parse_items<'a>(
                 b.primary_with_bounds(name, lo, hi)
             }
         };
-        items.insert(name, (id, secondary));
+        items.insert(name.into(), (id, secondary));
     }
     if !items.values().any(|&(_, s)| !s) {
         return Err(ParseError {

@@ -150,6 +150,16 @@ struct ToLinks {
     thread: bool,
 }
 
+impl ToLinks {
+    fn new(config: &Config) -> ToLinks {
+        ToLinks {
+            links: Links::default(),
+            items: false,
+            thread: config.seed.is_none(),
+        }
+    }
+}
+
 impl Sink for ToLinks {
     fn items(&mut self, b: &ProblemBuilder) -> Result<(), String> {
         self.links.begin(b.declared_items(), self.thread);
@@ -267,12 +277,68 @@ impl Dlx {
     /// ```
     pub fn parse(text: String, config: Config) -> Result<Loaded<Dlx>, ParseError> {
         let mut b = ProblemBuilder::new();
-        let mut sink = ToLinks {
-            links: Links::default(),
-            items: false,
-            thread: config.seed.is_none(),
-        };
+        let mut sink = ToLinks::new(&config);
         let read = format::read(&text, &mut b, &mut sink)?;
+        Ok(Loaded {
+            engine: Dlx::of_links(b, sink, config)?,
+            option_texts: format::OptionTexts::shared(text, read.starts),
+            option_lines: read.lines,
+            warnings: read.warnings,
+        })
+    }
+
+    /// [`Dlx::parse`] from a byte stream (a file, standard input), a block
+    /// of whole lines at a time, so the input's text is never held whole.
+    /// With `keep_texts`, each option's text and line are kept as
+    /// [`Dlx::parse`] keeps them; without, `option_texts` and
+    /// `option_lines` come back empty and the peak memory is about the
+    /// engine's arrays alone (for counting, which prints no option). Same
+    /// solver, errors and warnings as [`Dlx::parse`] on the whole text; a
+    /// byte sequence that is not UTF-8, or a read error, is an error at its
+    /// line.
+    ///
+    /// ```
+    /// use exact_cover::{Config, Dlx, Limits};
+    /// let input = "A B C | X\nA X:1\nB C X:1\nB\nC\n".as_bytes();
+    /// let mut loaded = Dlx::parse_stream(input, Config::default(), false)?;
+    /// assert_eq!(loaded.engine.count(&Limits::none()).stats.solutions, 2);
+    /// assert!(loaded.option_texts.is_empty());
+    /// # Ok::<(), exact_cover::format::ParseError>(())
+    /// ```
+    pub fn parse_stream(
+        input: impl std::io::Read,
+        config: Config,
+        keep_texts: bool,
+    ) -> Result<Loaded<Dlx>, ParseError> {
+        Dlx::parse_stream_in(input, config, keep_texts, format::STREAM_BLOCK)
+    }
+
+    /// [`Dlx::parse_stream`] reading `block` bytes at a time.
+    fn parse_stream_in(
+        input: impl std::io::Read,
+        config: Config,
+        keep_texts: bool,
+        block: usize,
+    ) -> Result<Loaded<Dlx>, ParseError> {
+        let mut b = ProblemBuilder::new();
+        let mut sink = ToLinks::new(&config);
+        let keep = if keep_texts {
+            format::Keep::Texts
+        } else {
+            format::Keep::Nothing
+        };
+        let read = format::read_stream(input, keep, block, &mut b, &mut sink)?;
+        Ok(Loaded {
+            engine: Dlx::of_links(b, sink, config)?,
+            option_texts: read.texts,
+            option_lines: read.lines,
+            warnings: read.warnings,
+        })
+    }
+
+    /// The solver of what the parser put in `sink` (the items declared in
+    /// `b`).
+    fn of_links(mut b: ProblemBuilder, sink: ToLinks, config: Config) -> Result<Dlx, ParseError> {
         // the builder's own checks of the items (it holds no option)
         b.build().map_err(format::build_error)?;
         if !sink.items {
@@ -288,12 +354,7 @@ impl Dlx {
         let order = dlx.shuffle(dlx.links.option_count());
         dlx.links.finish(order.then_some(&dlx.order[..]));
         dlx.reset();
-        Ok(Loaded {
-            engine: dlx,
-            option_texts: format::OptionTexts::shared(text, read.starts),
-            option_lines: read.lines,
-            warnings: read.warnings,
-        })
+        Ok(dlx)
     }
 
     /// Replace the problem, reusing memory.
@@ -1199,6 +1260,100 @@ mod tests {
                 assert_eq!(loaded.warnings, parsed.warnings);
             }
         }
+    }
+
+    /// A reader that hands out its bytes a few at a time.
+    struct Trickle<'a> {
+        bytes: &'a [u8],
+        step: usize,
+    }
+
+    impl std::io::Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.step.min(buf.len()).min(self.bytes.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    /// Issue 18 (load memory): parsing a stream a block at a time builds
+    /// the engine `Dlx::parse` builds from the whole text, with the same
+    /// texts, lines, warnings and errors, whatever the block size and
+    /// however the reads split the input (lines longer than a block,
+    /// characters of several bytes, no final line end, CRLF).
+    #[test]
+    fn parsed_from_a_stream_is_the_same_as_from_the_whole_text() {
+        let texts = [
+            "A B C | X\nA X:1\nB C X:1\nB\nC\n",
+            "2|A 0:2|B C | x y\nA B x:red\nA y:blue\nB C\nA C x:red y:blue\nC\nB\n",
+            "A B | x\r\nx\r\n| comment\r\n\r\nA B\r\n  B A x:2 \r\nB",
+            "| é\nÄ Bé | xü\nÄ xü:rød\nBé\nBé Ä\n",
+            "A B\nA Q\n",
+            "| only a comment\n",
+            "",
+            "A A\nA\n",
+            "A B\n\u{ff}\n",
+        ];
+        for text in texts {
+            let whole = Dlx::parse(text.to_string(), Config::default());
+            for block in [1, 2, 3, 7, 64, format::STREAM_BLOCK] {
+                for step in [1, 5, usize::MAX] {
+                    for keep in [true, false] {
+                        let input = Trickle {
+                            bytes: text.as_bytes(),
+                            step,
+                        };
+                        let got = Dlx::parse_stream_in(input, Config::default(), keep, block);
+                        let what = format!("{text:?} block {block} step {step} keep {keep}");
+                        match (&whole, got) {
+                            (Ok(want), Ok(got)) => {
+                                assert!(got.engine.links == want.engine.links, "{what}");
+                                assert_eq!(got.warnings, want.warnings, "{what}");
+                                if keep {
+                                    let (a, b) = (&got.option_texts, &want.option_texts);
+                                    assert!(a.iter().eq(b.iter()), "{what}: {a:?} {b:?}");
+                                    assert_eq!(got.option_lines, want.option_lines, "{what}");
+                                } else {
+                                    assert!(got.option_texts.is_empty(), "{what}");
+                                    assert!(got.option_lines.is_empty(), "{what}");
+                                }
+                            }
+                            (Err(want), Err(got)) => assert_eq!(&got, want, "{what}"),
+                            (want, got) => panic!("{what}: {want:?} against {got:?}"),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Bytes that are not UTF-8 are an error at their line and column (in
+    /// characters), and a read error at the line being read.
+    #[test]
+    fn a_stream_reports_bad_bytes_and_read_errors_where_they_are() {
+        let bytes = b"A B\nA B\n\xc3\xa9 \xff\n";
+        for block in [1, 4, 100] {
+            let input = Trickle { bytes, step: 3 };
+            let e = Dlx::parse_stream_in(input, Config::default(), false, block).unwrap_err();
+            assert_eq!((e.line, e.column), (3, 3), "block {block}: {e}");
+            assert!(e.message.contains("0xFF"), "{e}");
+        }
+        struct Failing(usize);
+        impl std::io::Read for Failing {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                if self.0 == 0 {
+                    return Err(std::io::Error::other("disk gone"));
+                }
+                self.0 -= 1;
+                let line = b"A B\n";
+                buf[..line.len()].copy_from_slice(line);
+                Ok(line.len())
+            }
+        }
+        let e = Dlx::parse_stream_in(Failing(3), Config::default(), false, 4).unwrap_err();
+        assert_eq!(e.line, 4, "{e}");
+        assert!(e.message.contains("disk gone"), "{e}");
     }
 
     /// An option of more than 65,536 items does not fit the distances packed

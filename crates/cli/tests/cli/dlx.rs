@@ -722,6 +722,53 @@ fn invalid_utf8_is_reported_with_line_and_column() {
         .stdout("1\n");
 }
 
+/// Issue 18 (load memory): `dlx --count` on one file or standard input
+/// parses the input as it reads it, keeping no option text; its errors
+/// still name the input, line and column, its warnings their line, and
+/// its counts and statistics are those of the whole-text load.
+#[test]
+fn counting_reads_the_input_as_a_stream_with_the_same_errors_and_answers() {
+    dlx()
+        .arg("--count")
+        .write_stdin(b"A B \xc3\xa9\nA\nB \xc3\xa9\n\xc3\xa9 \xff B\n".to_vec())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "<stdin>: line 4, column 3: not valid UTF-8 (byte 0xFF)",
+        ));
+    let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("dlx-stream-{}.dlx", std::process::id()));
+    std::fs::write(&path, "| items\nA B | x\nx\nA\nB x:1\nA B\nB C\n").unwrap();
+    dlx()
+        .args(["--count"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "{}: line 7, column 3: unknown item 'C'",
+            path.display()
+        )));
+    std::fs::write(&path, "| items\nA B | x\nx\nA\nB x:1\nA B\n").unwrap();
+    let out = |args: &[&str]| {
+        let o = dlx().args(args).arg(&path).output().unwrap();
+        assert!(o.status.success(), "{args:?}");
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert!(
+            err.contains("warning: line 3: option has no primary item"),
+            "{args:?}: {err}"
+        );
+        String::from_utf8(o.stdout).unwrap()
+    };
+    // streamed (--count) and whole-text (-v) loads count alike
+    assert_eq!(out(&["--count", "--threads", "1"]), "2\n");
+    assert_eq!(
+        out(&["--count", "--threads", "1", "-v"]).lines().next(),
+        Some("2")
+    );
+    assert_eq!(out(&["--count", "--threads", "2"]), "2\n");
+    std::fs::remove_file(&path).unwrap();
+}
+
 /// Issue 18 (load memory): `--engine cells` loads straight from the parser
 /// (no problem kept beside the engine); its input errors still name the
 /// file, line and column, its warnings their line, and it prints the

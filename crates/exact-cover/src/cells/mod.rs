@@ -337,6 +337,49 @@ impl Cells {
         let mut b = ProblemBuilder::new();
         let mut sink = ToCells(None);
         let read = format::read(&text, &mut b, &mut sink)?;
+        Ok(Loaded {
+            engine: Cells::of_sink(b, sink, config)?,
+            option_texts: format::OptionTexts::shared(text, read.starts),
+            option_lines: read.lines,
+            warnings: read.warnings,
+        })
+    }
+
+    /// [`Cells::parse`] from a byte stream, a block of whole lines at a
+    /// time, keeping the options' texts and lines only with `keep_texts`:
+    /// as [`Dlx::parse_stream`](crate::Dlx::parse_stream) reads it.
+    ///
+    /// ```
+    /// use exact_cover::{Cells, Config, Limits};
+    /// let input = "A B C | X\nA X:1\nB C X:1\nB\nC\n".as_bytes();
+    /// let mut loaded = Cells::parse_stream(input, Config::default(), false)?;
+    /// assert_eq!(loaded.engine.count(&Limits::none()).stats.solutions, 2);
+    /// # Ok::<(), exact_cover::format::ParseError>(())
+    /// ```
+    pub fn parse_stream(
+        input: impl std::io::Read,
+        config: Config,
+        keep_texts: bool,
+    ) -> Result<Loaded<Cells>, ParseError> {
+        let mut b = ProblemBuilder::new();
+        let mut sink = ToCells(None);
+        let keep = if keep_texts {
+            format::Keep::Texts
+        } else {
+            format::Keep::Nothing
+        };
+        let read = format::read_stream(input, keep, format::STREAM_BLOCK, &mut b, &mut sink)?;
+        Ok(Loaded {
+            engine: Cells::of_sink(b, sink, config)?,
+            option_texts: read.texts,
+            option_lines: read.lines,
+            warnings: read.warnings,
+        })
+    }
+
+    /// The solver of what the parser put in `sink` (the items declared in
+    /// `b`).
+    fn of_sink(mut b: ProblemBuilder, sink: ToCells, config: Config) -> Result<Cells, ParseError> {
         // the builder's own checks of the items (it holds no option)
         b.build().map_err(format::build_error)?;
         let Some(loader) = sink.0 else {
@@ -347,12 +390,7 @@ impl Cells {
                 message: "expected a line of item names, found none".to_string(),
             });
         };
-        Ok(Loaded {
-            engine: Cells::from_sets(loader.finish(config.seed), config),
-            option_texts: format::OptionTexts::shared(text, read.starts),
-            option_lines: read.lines,
-            warnings: read.warnings,
-        })
+        Ok(Cells::from_sets(loader.finish(config.seed), config))
     }
 
     fn from_sets(sets: Sets, config: Config) -> Cells {

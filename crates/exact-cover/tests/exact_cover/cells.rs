@@ -378,6 +378,12 @@ fn parsed_straight_into_cells_is_the_same_engine() {
             assert_eq!(loaded.option_lines, parsed.option_lines, "{name}");
             assert_eq!(loaded.option_texts, parsed.option_texts, "{name}");
             assert_eq!(loaded.warnings, parsed.warnings, "{name}");
+            // read as a stream, keeping no text (as `dlx --count` loads)
+            let mut streamed = Cells::parse_stream(text.as_bytes(), config, false).unwrap();
+            let got = streamed.engine.count(&Limits::none());
+            assert_eq!(got.stats.nodes, want.stats.nodes, "{name} {config:?}");
+            assert_eq!(got.stats.updates, want.stats.updates, "{name} {config:?}");
+            assert_eq!(streamed.warnings, parsed.warnings, "{name}");
         }
     }
 }
@@ -397,9 +403,13 @@ fn parsed_straight_into_cells_reports_errors_with_line_and_column() {
         let want = parse(text).unwrap_err();
         let got = Cells::parse(text.to_string(), MRV).unwrap_err();
         assert_eq!(got, want, "{text:?}");
+        let got = Cells::parse_stream(text.as_bytes(), MRV, false).unwrap_err();
+        assert_eq!(got, want, "{text:?}");
     }
     let err = Cells::parse("| items\nA 2|B C\nA B\n".to_string(), MRV).unwrap_err();
     assert_eq!((err.line, err.column), (2, 1));
+    let streamed = Cells::parse_stream(&b"| items\nA 2|B C\nA B\n"[..], MRV, false).unwrap_err();
+    assert_eq!(streamed, err);
     assert!(
         err.message.contains("'B'") && err.message.contains("dancing-links"),
         "{}",

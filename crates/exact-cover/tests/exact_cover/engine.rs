@@ -441,6 +441,10 @@ proptest! {
             let mut built = Dlx::with_config(&parsed.problem, config);
             let got: Vec<Vec<usize>> = loaded.engine.solutions().collect();
             let want: Vec<Vec<usize>> = built.solutions().collect();
+            prop_assert_eq!(&got, &want);
+            // read as a stream, keeping no text: the same engine
+            let mut streamed = Dlx::parse_stream(text.as_bytes(), config, false).unwrap();
+            let got: Vec<Vec<usize>> = streamed.engine.solutions().collect();
             prop_assert_eq!(got, want);
             let (a, b) = (loaded.engine.count(&Limits::none()), built.count(&Limits::none()));
             prop_assert_eq!(a.stats.solutions, b.stats.solutions);
@@ -477,6 +481,13 @@ fn parsed_straight_into_links_is_the_same_engine() {
         assert_eq!(loaded.option_lines, parsed.option_lines, "{name}");
         assert_eq!(loaded.option_texts, parsed.option_texts, "{name}");
         assert_eq!(loaded.warnings, parsed.warnings, "{name}");
+        // read as a stream, keeping no text (as `dlx --count` loads)
+        let mut streamed = Dlx::parse_stream(text.as_bytes(), config, false).unwrap();
+        let got = streamed.engine.count(&Limits::none());
+        assert_eq!(got.stats.solutions, want.stats.solutions, "{name}");
+        assert_eq!(got.stats.nodes, want.stats.nodes, "{name}");
+        assert_eq!(got.stats.updates, want.stats.updates, "{name}");
+        assert_eq!(streamed.warnings, parsed.warnings, "{name}");
     }
 }
 
@@ -495,6 +506,8 @@ fn parsed_straight_into_links_reports_errors_with_line_and_column() {
     ] {
         let want = parse(text).unwrap_err();
         let got = Dlx::parse(text.to_string(), Config::default()).unwrap_err();
+        assert_eq!(got, want, "{text:?}");
+        let got = Dlx::parse_stream(text.as_bytes(), Config::default(), false).unwrap_err();
         assert_eq!(got, want, "{text:?}");
     }
     // multiplicities load (the cells engine refuses them)
