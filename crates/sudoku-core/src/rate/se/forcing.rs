@@ -64,7 +64,7 @@
 //! step taken.
 
 use super::SeStep;
-use super::board::{Board, CELL_POS, CELL_REGIONS, PEER_MASK, REGION_BITS, REGION_CELLS, bit};
+use super::board::{Board, CELL_BIT, CELL_POS, CELL_REGIONS, PEER_MASK, REGION_CELLS, bit};
 use super::chains::{Key, cand, cell_of, digit_of, length_penalty};
 use crate::time::Instant;
 
@@ -332,10 +332,10 @@ impl Reach {
     fn of(o: &Outcome) -> Reach {
         let mut r = Reach::default();
         for &q in &o.on_order {
-            r.on[digit_of(q) as usize - 1] |= 1 << cell_of(q);
+            r.on[digit_of(q) as usize - 1] |= CELL_BIT[cell_of(q)];
         }
         for &q in &o.off_order {
-            r.off[digit_of(q) as usize - 1] |= 1 << cell_of(q);
+            r.off[digit_of(q) as usize - 1] |= CELL_BIT[cell_of(q)];
         }
         r
     }
@@ -368,12 +368,18 @@ fn meet(a: &Reach, b: &Reach) -> bool {
 /// [`chain`].
 fn closure(src: &Board, start: u16, start_on: bool, mode: Mode, stack: &mut Vec<u16>) -> Option<Reach> {
     debug_assert!(!mode.plus());
+    let dynamic = mode.dynamic();
     let mut w = Closure {
         src,
         y: mode != Mode::Nishio,
-        dynamic: mode.dynamic(),
+        dynamic,
         r: Reach::default(),
         cand: src.cand,
+        pos: if dynamic {
+            *src.position_words()
+        } else {
+            [[0; 9]; 27]
+        },
         stack,
     };
     w.stack.clear();
@@ -397,6 +403,8 @@ struct Closure<'a> {
     r: Reach,
     /// The cells' candidates not "off" (dynamic chains with cell links).
     cand: [u16; 81],
+    /// The digits' places not "off" per region (dynamic chains).
+    pos: [[u16; 9]; 27],
     stack: &'a mut Vec<u16>,
 }
 
@@ -404,7 +412,7 @@ impl Closure<'_> {
     /// `d` in `cell` "on"; `None` on a contradiction.
     #[inline(always)]
     fn add_on(&mut self, cell: usize, d: u8) -> Option<()> {
-        let (i, b) = (d as usize - 1, 1u128 << cell);
+        let (i, b) = (d as usize - 1, CELL_BIT[cell]);
         if self.r.off[i] & b != 0 {
             return None;
         }
@@ -418,7 +426,7 @@ impl Closure<'_> {
     /// `d` in `cell` "off" and its consequences.
     #[inline(always)]
     fn add_off(&mut self, cell: usize, d: u8) -> Option<()> {
-        let (i, b) = (d as usize - 1, 1u128 << cell);
+        let (i, b) = (d as usize - 1, CELL_BIT[cell]);
         if self.r.on[i] & b != 0 {
             return None;
         }
@@ -486,19 +494,19 @@ impl Closure<'_> {
                 }
             }
         }
-        let alive = self.src.cells_of(d) & !self.r.off[i];
         for k in 0..3 {
             let r = CELL_REGIONS[cell][k] as usize;
+            let left = self.pos[r][i] & !(1 << CELL_POS[cell][k]);
+            self.pos[r][i] = left;
             let pos = self.src.positions(r, d);
             if pos & (pos - 1) == 0 {
                 continue;
             }
-            let left = alive & REGION_BITS[r];
             if left == 0 {
                 return None;
             }
             if left & (left - 1) == 0 {
-                self.add_on(left.trailing_zeros() as usize, d)?;
+                self.add_on(REGION_CELLS[r][left.trailing_zeros() as usize] as usize, d)?;
             }
         }
         Some(())
