@@ -366,7 +366,13 @@ fn meet(a: &Reach, b: &Reach) -> bool {
 /// if and only if [`chain`] meets one; it then stops at its first, which
 /// this search does not know: a contradictory chain is worked out by
 /// [`chain`].
-fn closure(src: &Board, start: u16, start_on: bool, mode: Mode, stack: &mut Vec<u16>) -> Option<Reach> {
+fn closure(
+    src: &Board,
+    start: u16,
+    start_on: bool,
+    mode: Mode,
+    stack: &mut Vec<u16>,
+) -> Option<Reach> {
     debug_assert!(!mode.plus());
     let dynamic = mode.dynamic();
     let mut w = Closure {
@@ -1450,5 +1456,75 @@ fn branches_meet(
                 root,
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+
+    /// [`closure`] reaches what [`chain`] does (the same potentials "on"
+    /// and "off", or a contradiction for both), from every candidate in
+    /// both states and in the three modes it serves, on every board of
+    /// three hard puzzles' paths from the first step past the hidden
+    /// singles on.
+    #[test]
+    fn closure_reaches_what_the_chain_does() {
+        let mut sc = Scratch::default();
+        let mut stack = Vec::new();
+        let (mut boards, mut absurd, mut reached) = (0, 0, 0);
+        for line in [
+            ".24.6.7..5.74.9.1.....7......5.9487147.6.85.3..8..7.6.7......46.46..3.57.5.7461..",
+            "8...43..1.31.57..8.721......9351......5....1.18.3..........1.67..7..91..318765924",
+            ".1..6..3.2.......5..4...8..12..8..54..3...9..4.......77..2.4..8...8.6.....6.5.1..",
+        ] {
+            let g: Grid = line.parse().unwrap();
+            let (steps, _) = super::super::SeRater::new(super::super::Profile::Se).explain(&g);
+            let mut b = Board::from_grid(&g).expect("9x9");
+            for s in &steps {
+                if s.tenths > 15 {
+                    boards += 1;
+                    b.settle();
+                    for c in 0..729u16 {
+                        if !b.has(cell_of(c), digit_of(c)) {
+                            continue;
+                        }
+                        for on in [true, false] {
+                            for mode in [Mode::Nishio, Mode::Multiple, Mode::Dynamic] {
+                                let full = chain(&b, c, on, mode, &mut sc);
+                                match closure(&b, c, on, mode, &mut stack) {
+                                    None => {
+                                        assert!(full.absurd.is_some(), "{line} {c} {on} {mode:?}");
+                                        absurd += 1;
+                                    }
+                                    Some(r) => {
+                                        assert!(full.absurd.is_none(), "{line} {c} {on} {mode:?}");
+                                        let f = Reach::of(&full);
+                                        assert!(
+                                            r.on == f.on && r.off == f.off,
+                                            "{line} {c} {on} {mode:?}"
+                                        );
+                                        reached += 1;
+                                    }
+                                }
+                                sc.pool.push(full);
+                            }
+                        }
+                    }
+                }
+                for e in &s.eliminations {
+                    b.eliminate(e.cell, e.digit);
+                }
+                if let Some(p) = s.placement {
+                    b.place(p.cell, p.digit);
+                }
+            }
+        }
+        // (both outcomes are met, many times)
+        assert!(
+            boards > 10 && absurd > 1000 && reached > 1000,
+            "{boards} {absurd} {reached}"
+        );
     }
 }
