@@ -61,7 +61,13 @@
 //! implications; Nishio's from the solution's candidate "on") are not
 //! computed, and a step whose chains' depths already bound its complexity
 //! past the step it must beat is dropped unwalked: neither changes the
-//! step taken.
+//! step taken. For Nishio, multiple and dynamic chains, what each chain
+//! reaches is found first by a cheaper search without nodes
+//! ([`closure`]: the same potentials, order aside, and the same
+//! contradictions), and the chain's nodes are built only when a step is
+//! offered from it (a contradiction, or a potential every branch of a
+//! region or cell forcing chain, or both of a double implication,
+//! reaches): the others offer nothing.
 
 use super::SeStep;
 use super::board::{Board, CELL_BIT, CELL_POS, CELL_REGIONS, PEER_MASK, REGION_CELLS, bit};
