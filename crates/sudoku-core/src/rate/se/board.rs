@@ -482,6 +482,13 @@ impl Board {
         self.pos[r][d as usize - 1]
     }
 
+    /// The positions of every digit in every region (`[r][d - 1]`, see
+    /// [`Board::positions`]), to copy.
+    #[inline]
+    pub fn position_words(&self) -> &[[u16; 9]; 27] {
+        &self.pos
+    }
+
     /// Empty cells in region `r`.
     #[inline]
     pub fn empty_in(&self, r: usize) -> u32 {
@@ -632,7 +639,7 @@ static ONE_PLACE: [u8; 512] = {
 
 /// Each cell's bit in an 81-cell set (a table: a shift of a `u128` by a
 /// variable amount is several instructions).
-static CELL_BIT: [u128; 81] = {
+pub(crate) static CELL_BIT: [u128; 81] = {
     let mut t = [0u128; 81];
     let mut c = 0;
     while c < 81 {

@@ -61,10 +61,16 @@
 //! implications; Nishio's from the solution's candidate "on") are not
 //! computed, and a step whose chains' depths already bound its complexity
 //! past the step it must beat is dropped unwalked: neither changes the
-//! step taken.
+//! step taken. For Nishio, multiple and dynamic chains, what each chain
+//! reaches is found first by a cheaper search without nodes
+//! ([`closure`]: the same potentials, order aside, and the same
+//! contradictions), and the chain's nodes are built only when a step is
+//! offered from it (a contradiction, or a potential every branch of a
+//! region or cell forcing chain, or both of a double implication,
+//! reaches): the others offer nothing.
 
 use super::SeStep;
-use super::board::{Board, CELL_POS, CELL_REGIONS, REGION_CELLS, bit};
+use super::board::{Board, CELL_BIT, CELL_POS, CELL_REGIONS, PEER_MASK, REGION_CELLS, bit};
 use super::chains::{Key, cand, cell_of, digit_of, length_penalty};
 use crate::time::Instant;
 
@@ -284,6 +290,14 @@ pub(super) struct Scratch {
     #[allow(clippy::vec_box)]
     pool: Vec<Box<Outcome>>,
     slots: Vec<Option<Box<Outcome>>>,
+    /// What each chain from a candidate "on" reaches ([`Memo::reach`]):
+    /// `reach_at` 0 not known yet, 1 known, 2 known and contradictory
+    /// (then its nodes are in `slots`); `reached` lists the known ones.
+    reach: Vec<Reach>,
+    reach_at: Vec<u8>,
+    reached: Vec<u16>,
+    /// The pending "on" potentials of [`closure`].
+    stack: Vec<u16>,
     hb: Vec<u32>,
     plus: super::dynamic_plus::Scratch,
     nested: super::nested::Scratch,
@@ -308,6 +322,206 @@ impl Scratch {
         let mut o = self.pool.pop().unwrap_or_default();
         o.reset();
         o
+    }
+}
+
+/// What a chain reaches: per digit (`[d - 1]`), the cells it makes "on"
+/// and the cells it makes "off" (bit `cell`).
+#[derive(Clone, Copy, Default)]
+struct Reach {
+    on: [u128; 9],
+    off: [u128; 9],
+}
+
+impl Reach {
+    /// The potentials of a chain's outcome.
+    fn of(o: &Outcome) -> Reach {
+        let mut r = Reach::default();
+        for &q in &o.on_order {
+            r.on[digit_of(q) as usize - 1] |= CELL_BIT[cell_of(q)];
+        }
+        for &q in &o.off_order {
+            r.off[digit_of(q) as usize - 1] |= CELL_BIT[cell_of(q)];
+        }
+        r
+    }
+}
+
+/// Whether two chains reach a common potential (both "on" or both "off").
+fn meet(a: &Reach, b: &Reach) -> bool {
+    (0..9).any(|i| a.on[i] & b.on[i] != 0 || a.off[i] & b.off[i] != 0)
+}
+
+/// [`chain`]'s potentials without its nodes, by a cheaper search: the
+/// potentials reached from `start` (`None` when the chain meets a
+/// contradiction), for Nishio, multiple and dynamic chains (not the
+/// modes with techniques inside the chains).
+///
+/// Why it is exact: each of [`chain`]'s links holds in the fixed point of
+/// these rules, whatever the order the potentials are taken in (dynamic
+/// chains: "on" turns off the cell's other candidates and the digit's
+/// other places in the cell's regions; a candidate is "on" when every
+/// other candidate of its cell, or every other place of its digit in a
+/// region, is "off", the cell or region having two or more in the
+/// board; static chains read the board's pairs instead; Nishio has no
+/// cell links), and a chain that runs out of potentials without a
+/// contradiction has taken every link that holds, so it reaches exactly
+/// that fixed point. A contradiction (a candidate both "on" and "off", or
+/// in a dynamic chain a cell or region of two or more candidates all
+/// "off", whose last two [`chain`] turns into one) is in the fixed point
+/// if and only if [`chain`] meets one; it then stops at its first, which
+/// this search does not know: a contradictory chain is worked out by
+/// [`chain`].
+fn closure(
+    src: &Board,
+    start: u16,
+    start_on: bool,
+    mode: Mode,
+    stack: &mut Vec<u16>,
+) -> Option<Reach> {
+    debug_assert!(!mode.plus());
+    let dynamic = mode.dynamic();
+    let mut w = Closure {
+        src,
+        y: mode != Mode::Nishio,
+        dynamic,
+        r: Reach::default(),
+        cand: src.cand,
+        pos: if dynamic {
+            *src.position_words()
+        } else {
+            [[0; 9]; 27]
+        },
+        stack,
+    };
+    w.stack.clear();
+    let (cell, d) = (cell_of(start), digit_of(start));
+    if start_on {
+        w.add_on(cell, d)?;
+    } else {
+        w.add_off(cell, d)?;
+    }
+    while let Some(q) = w.stack.pop() {
+        w.on(cell_of(q), digit_of(q))?;
+    }
+    Some(w.r)
+}
+
+/// The state of [`closure`].
+struct Closure<'a> {
+    src: &'a Board,
+    y: bool,
+    dynamic: bool,
+    r: Reach,
+    /// The cells' candidates not "off" (dynamic chains with cell links).
+    cand: [u16; 81],
+    /// The digits' places not "off" per region (dynamic chains).
+    pos: [[u16; 9]; 27],
+    stack: &'a mut Vec<u16>,
+}
+
+impl Closure<'_> {
+    /// `d` in `cell` "on"; `None` on a contradiction.
+    #[inline(always)]
+    fn add_on(&mut self, cell: usize, d: u8) -> Option<()> {
+        let (i, b) = (d as usize - 1, CELL_BIT[cell]);
+        if self.r.off[i] & b != 0 {
+            return None;
+        }
+        if self.r.on[i] & b == 0 {
+            self.r.on[i] |= b;
+            self.stack.push(cand(cell, d));
+        }
+        Some(())
+    }
+
+    /// `d` in `cell` "off" and its consequences.
+    #[inline(always)]
+    fn add_off(&mut self, cell: usize, d: u8) -> Option<()> {
+        let (i, b) = (d as usize - 1, CELL_BIT[cell]);
+        if self.r.on[i] & b != 0 {
+            return None;
+        }
+        if self.r.off[i] & b == 0 {
+            self.r.off[i] |= b;
+            self.off(cell, d)?;
+        }
+        Some(())
+    }
+
+    /// The links from `d` in `cell` "on": every other candidate of the
+    /// cell and every other place of the digit in its regions "off".
+    fn on(&mut self, cell: usize, d: u8) -> Option<()> {
+        if self.y {
+            let mut m = self.cand[cell] & !bit(d);
+            while m != 0 {
+                let x = m.trailing_zeros() as u8 + 1;
+                m &= m - 1;
+                self.add_off(cell, x)?;
+            }
+        }
+        let i = d as usize - 1;
+        let mut peers = PEER_MASK[cell] & self.src.cells_of(d) & !self.r.off[i];
+        if peers & self.r.on[i] != 0 {
+            return None;
+        }
+        self.r.off[i] |= peers;
+        while peers != 0 {
+            let p = peers.trailing_zeros() as usize;
+            peers &= peers - 1;
+            self.off(p, d)?;
+        }
+        Some(())
+    }
+
+    /// The links from `d` in `cell`, just made "off".
+    fn off(&mut self, cell: usize, d: u8) -> Option<()> {
+        let i = d as usize - 1;
+        if !self.dynamic {
+            // Static: the board's pairs.
+            let s = self.src.cand[cell];
+            let rest = s & !bit(d);
+            if self.y && rest != 0 && rest & (rest - 1) == 0 {
+                self.add_on(cell, rest.trailing_zeros() as u8 + 1)?;
+            }
+            for k in 0..3 {
+                let r = CELL_REGIONS[cell][k] as usize;
+                let pos = self.src.positions(r, d) & !(1 << CELL_POS[cell][k]);
+                if pos != 0 && pos & (pos - 1) == 0 {
+                    self.add_on(REGION_CELLS[r][pos.trailing_zeros() as usize] as usize, d)?;
+                }
+            }
+            return Some(());
+        }
+        if self.y {
+            self.cand[cell] &= !bit(d);
+            let s = self.src.cand[cell];
+            if s & (s - 1) != 0 {
+                let left = self.cand[cell];
+                if left == 0 {
+                    return None;
+                }
+                if left & (left - 1) == 0 {
+                    self.add_on(cell, left.trailing_zeros() as u8 + 1)?;
+                }
+            }
+        }
+        for k in 0..3 {
+            let r = CELL_REGIONS[cell][k] as usize;
+            let left = self.pos[r][i] & !(1 << CELL_POS[cell][k]);
+            self.pos[r][i] = left;
+            let pos = self.src.positions(r, d);
+            if pos & (pos - 1) == 0 {
+                continue;
+            }
+            if left == 0 {
+                return None;
+            }
+            if left & (left - 1) == 0 {
+                self.add_on(REGION_CELLS[r][left.trailing_zeros() as usize] as usize, d)?;
+            }
+        }
+        Some(())
     }
 }
 
@@ -833,8 +1047,14 @@ impl Best<'_> {
 
 /// Memoised consequences of each candidate assumed on, per grid (the
 /// slots and the outcomes' memory live in [`Scratch`] between calls).
+/// With `lean` (Nishio, multiple and dynamic chains), what a chain
+/// reaches is found first by [`closure`], and its nodes only when a step
+/// is offered from it: a contradiction, or potentials every branch of a
+/// forcing chain (or both of a double implication) reaches; a chain
+/// without either offers nothing.
 struct Memo<'a> {
     sc: &'a mut Scratch,
+    lean: bool,
 }
 
 impl Memo<'_> {
@@ -843,6 +1063,42 @@ impl Memo<'_> {
             let o = chain(b, c, true, mode, self.sc);
             self.sc.slots[c as usize] = Some(o);
         }
+    }
+
+    /// What the chain from `c` "on" reaches (its nodes too when it meets
+    /// a contradiction).
+    fn reach(&mut self, b: &Board, c: u16, mode: Mode) -> &Reach {
+        let at = c as usize;
+        if self.sc.reach_at[at] == 0 {
+            let r = match self.sc.slots[at].as_deref() {
+                Some(o) => (Reach::of(o), o.absurd.is_some()),
+                None => match closure(b, c, true, mode, &mut self.sc.stack) {
+                    Some(r) => (r, false),
+                    None => {
+                        self.get(b, c, mode);
+                        (Reach::of(self.outcome(c)), true)
+                    }
+                },
+            };
+            self.sc.reach[at] = r.0;
+            self.sc.reach_at[at] = 1 + u8::from(r.1);
+            self.sc.reached.push(c);
+        }
+        &self.sc.reach[at]
+    }
+
+    /// Whether every chain from `cands` "on" (known) reaches some common
+    /// potential.
+    fn all_meet(&self, cands: &[u16]) -> bool {
+        (0..9).any(|i| {
+            let (mut on, mut off) = (!0u128, !0u128);
+            for &c in cands {
+                let r = &self.sc.reach[c as usize];
+                on &= r.on[i];
+                off &= r.off[i];
+            }
+            on != 0 || off != 0
+        })
     }
 
     fn outcome(&self, c: u16) -> &Outcome {
@@ -938,6 +1194,8 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
     }
     if sc.slots.len() != 729 {
         sc.slots = (0..729).map(|_| None).collect();
+        sc.reach = vec![Reach::default(); 729];
+        sc.reach_at = vec![0; 729];
     }
     // The solution only for a top-level search (an inner search collects
     // every step; its grids, reduced by an assumption, often have none).
@@ -947,7 +1205,10 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
     } else {
         sc.truth.clear();
     }
-    let mut memo = Memo { sc };
+    // (the chains with techniques inside go the full way: their inner
+    // searches' side effects stay as they were)
+    let lean = matches!(mode, Mode::Nishio | Mode::Multiple | Mode::Dynamic);
+    let mut memo = Memo { sc, lean };
     for cell in 0..81 {
         let n = b.cand[cell].count_ones();
         if b.value[cell] != 0 || n < 2 || (n < 3 && !mode.dynamic()) {
@@ -971,14 +1232,28 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
             let need_off = mode.dynamic()
                 && (memo.sc.truth.may_force(cell, d, false) || (mode.full_dynamic() && n >= 3));
             if need_on {
-                memo.get(b, c, mode);
+                if !memo.lean {
+                    memo.get(b, c, mode);
+                } else if mode.dynamic() {
+                    // (its nodes if it meets a contradiction)
+                    memo.reach(b, c, mode);
+                }
             }
-            let off = need_off.then(|| chain(b, c, false, mode, memo.sc));
+            // The chain from `c` "off" when a step may be offered from it,
+            // and whether its double implications are (then the chain
+            // from `c` "on" has its nodes too).
+            let off = if need_off {
+                off_chain(b, c, mode, n >= 3, &mut memo)
+            } else {
+                None
+            };
             if mode.dynamic() {
                 // Contradictions (sort key 7).
                 let name = mode.name(0);
-                if need_on && let Some((a, z)) = memo.outcome(c).absurd {
-                    let on = memo.outcome(c);
+                if need_on
+                    && let Some(on) = memo.sc.slots[c as usize].as_deref()
+                    && let Some((a, z)) = on.absurd
+                {
                     best.offer(
                         b,
                         mode,
@@ -990,7 +1265,7 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
                         CAUSE_NONE,
                     );
                 }
-                if let Some(off) = &off
+                if let Some((off, _)) = &off
                     && let Some((a, z)) = off.absurd
                 {
                     best.offer(
@@ -1005,10 +1280,7 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
                     );
                 }
                 // Double implications (sort key 1), cells of 3+ candidates.
-                if mode.full_dynamic()
-                    && n >= 3
-                    && let Some(off) = &off
-                {
+                if let Some((off, true)) = &off {
                     let on = memo.outcome(c);
                     // what both branches make true, then what both make false
                     for (order, on_ver, off_ver, value) in [
@@ -1034,7 +1306,7 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
                     }
                 }
             }
-            if let Some(off) = off {
+            if let Some((off, _)) = off {
                 memo.sc.pool.push(off);
             }
             if mode != Mode::Nishio {
@@ -1050,6 +1322,45 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
         if let Some(o) = slot.take() {
             memo.sc.pool.push(o);
         }
+    }
+    for &c in &memo.sc.reached {
+        memo.sc.reach_at[c as usize] = 0;
+    }
+    memo.sc.reached.clear();
+}
+
+/// The chain from `c` "off" (in a cell of `three` or more candidates or
+/// not) if a step may be offered from it, and whether its double
+/// implications are to be offered (dynamic modes, cells of three or
+/// more candidates); with `memo.lean`, only when it meets a contradiction
+/// or reaches a potential the chain from `c` "on" reaches too (then both
+/// have their nodes).
+fn off_chain(
+    b: &Board,
+    c: u16,
+    mode: Mode,
+    three: bool,
+    memo: &mut Memo,
+) -> Option<(Box<Outcome>, bool)> {
+    let double = mode.full_dynamic() && three;
+    if !memo.lean {
+        return Some((chain(b, c, false, mode, memo.sc), double));
+    }
+    let (reach, full) = match closure(b, c, false, mode, &mut memo.sc.stack) {
+        Some(r) => (r, None),
+        None => {
+            let o = chain(b, c, false, mode, memo.sc);
+            (Reach::of(&o), Some(o))
+        }
+    };
+    let double = double && meet(memo.reach(b, c, mode), &reach);
+    if double {
+        memo.get(b, c, mode);
+    }
+    match full {
+        Some(o) => Some((o, double)),
+        None if double => Some((chain(b, c, false, mode, memo.sc), true)),
+        None => None,
     }
 }
 
@@ -1101,6 +1412,14 @@ fn branches_meet(
     root: u8,
     best: &mut Best,
 ) {
+    if memo.lean {
+        for &c in cands {
+            memo.reach(b, c, mode);
+        }
+        if !memo.all_meet(cands) {
+            return;
+        }
+    }
     for &c in cands {
         memo.get(b, c, mode);
     }
@@ -1143,5 +1462,75 @@ fn branches_meet(
                 root,
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+
+    /// [`closure`] reaches what [`chain`] does (the same potentials "on"
+    /// and "off", or a contradiction for both), from every candidate in
+    /// both states and in the three modes it serves, on every board of
+    /// three hard puzzles' paths from the first step past the hidden
+    /// singles on.
+    #[test]
+    fn closure_reaches_what_the_chain_does() {
+        let mut sc = Scratch::default();
+        let mut stack = Vec::new();
+        let (mut boards, mut absurd, mut reached) = (0, 0, 0);
+        for line in [
+            ".24.6.7..5.74.9.1.....7......5.9487147.6.85.3..8..7.6.7......46.46..3.57.5.7461..",
+            "8...43..1.31.57..8.721......9351......5....1.18.3..........1.67..7..91..318765924",
+            ".1..6..3.2.......5..4...8..12..8..54..3...9..4.......77..2.4..8...8.6.....6.5.1..",
+        ] {
+            let g: Grid = line.parse().unwrap();
+            let (steps, _) = super::super::SeRater::new(super::super::Profile::Se).explain(&g);
+            let mut b = Board::from_grid(&g).expect("9x9");
+            for s in &steps {
+                if s.tenths > 15 {
+                    boards += 1;
+                    b.settle();
+                    for c in 0..729u16 {
+                        if !b.has(cell_of(c), digit_of(c)) {
+                            continue;
+                        }
+                        for on in [true, false] {
+                            for mode in [Mode::Nishio, Mode::Multiple, Mode::Dynamic] {
+                                let full = chain(&b, c, on, mode, &mut sc);
+                                match closure(&b, c, on, mode, &mut stack) {
+                                    None => {
+                                        assert!(full.absurd.is_some(), "{line} {c} {on} {mode:?}");
+                                        absurd += 1;
+                                    }
+                                    Some(r) => {
+                                        assert!(full.absurd.is_none(), "{line} {c} {on} {mode:?}");
+                                        let f = Reach::of(&full);
+                                        assert!(
+                                            r.on == f.on && r.off == f.off,
+                                            "{line} {c} {on} {mode:?}"
+                                        );
+                                        reached += 1;
+                                    }
+                                }
+                                sc.pool.push(full);
+                            }
+                        }
+                    }
+                }
+                for e in &s.eliminations {
+                    b.eliminate(e.cell, e.digit);
+                }
+                if let Some(p) = s.placement {
+                    b.place(p.cell, p.digit);
+                }
+            }
+        }
+        // (both outcomes are met, many times)
+        assert!(
+            boards > 10 && absurd > 1000 && reached > 1000,
+            "{boards} {absurd} {reached}"
+        );
     }
 }
