@@ -296,15 +296,6 @@ pub(crate) fn read<S: Sink>(
     })
 }
 
-/// How [`read_stream`] keeps the options' texts and lines.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Keep {
-    /// Each kept option's text (copied) and line.
-    Texts,
-    /// Nothing: the caller never prints an option (counting).
-    Nothing,
-}
-
 /// What [`read_stream`] returns besides what it gave the sink.
 pub(crate) struct StreamRead {
     pub texts: OptionTexts,
@@ -318,18 +309,19 @@ pub(crate) const STREAM_BLOCK: usize = 1 << 20;
 
 /// [`read`] from a byte stream, `block` bytes of whole lines at a time, so that
 /// the input's text is never held whole: the same lines, errors and
-/// warnings as [`read`] on the whole text. A byte sequence that is not
+/// warnings as [`read`] on the whole text; each kept option's text
+/// (copied) and line only with `keep_texts`. A byte sequence that is not
 /// UTF-8 is an error at its line and column; so is a read error, at the
 /// line being read.
 pub(crate) fn read_stream<S: Sink>(
     mut input: impl std::io::Read,
-    keep: Keep,
+    keep_texts: bool,
     block: usize,
     b: &mut ProblemBuilder,
     sink: &mut S,
 ) -> Result<StreamRead, ParseError> {
     let block = block.max(1);
-    let mut reader = LineReader::new(keep == Keep::Texts);
+    let mut reader = LineReader::new(keep_texts);
     let mut texts = OptionTexts::new();
     let mut buf: Vec<u8> = Vec::with_capacity(block);
     let mut at_end = false;
@@ -378,7 +370,7 @@ pub(crate) fn read_stream<S: Sink>(
         let mut entries: Vec<(ItemId, Option<&str>)> = Vec::new();
         for raw in block.lines() {
             if let Some(trimmed) = reader.line(raw, &mut entries, b, sink)? {
-                if keep == Keep::Texts {
+                if keep_texts {
                     texts.push(trimmed);
                 }
             }

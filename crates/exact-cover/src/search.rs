@@ -322,12 +322,7 @@ impl Dlx {
     ) -> Result<Loaded<Dlx>, ParseError> {
         let mut b = ProblemBuilder::new();
         let mut sink = ToLinks::new(&config);
-        let keep = if keep_texts {
-            format::Keep::Texts
-        } else {
-            format::Keep::Nothing
-        };
-        let read = format::read_stream(input, keep, block, &mut b, &mut sink)?;
+        let read = format::read_stream(input, keep_texts, block, &mut b, &mut sink)?;
         Ok(Loaded {
             engine: Dlx::of_links(b, sink, config)?,
             option_texts: read.texts,

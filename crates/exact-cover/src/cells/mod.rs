@@ -363,12 +363,7 @@ impl Cells {
     ) -> Result<Loaded<Cells>, ParseError> {
         let mut b = ProblemBuilder::new();
         let mut sink = ToCells(None);
-        let keep = if keep_texts {
-            format::Keep::Texts
-        } else {
-            format::Keep::Nothing
-        };
-        let read = format::read_stream(input, keep, format::STREAM_BLOCK, &mut b, &mut sink)?;
+        let read = format::read_stream(input, keep_texts, format::STREAM_BLOCK, &mut b, &mut sink)?;
         Ok(Loaded {
             engine: Cells::of_sink(b, sink, config)?,
             option_texts: read.texts,
