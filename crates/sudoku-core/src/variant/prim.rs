@@ -355,7 +355,9 @@ impl Linear {
     /// others can complete to the sum (cells of one group taking different
     /// digits), as the Interactive Sudoku Solver does for sums with unit
     /// coefficients; bounds alone keep a digit whose partners are missing
-    /// from the wrong cell.
+    /// from the wrong cell. Two cells of one sign left with the same two
+    /// digits hold one each, so the cells outside the sum that see both
+    /// lose those digits.
     fn few_open(&self, d: &mut Dom<'_>) -> Result<(), Contradiction> {
         let (mut at, mut k, mut rest) = ([0usize; 3], 0, self.rhs);
         for (i, &(c, coef)) in self.terms.iter().enumerate() {
