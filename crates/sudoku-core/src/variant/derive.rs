@@ -8,6 +8,11 @@
 //! times that. (The "45 rule" of killer solvers; the Interactive Sudoku
 //! Solver's optimiser derives the same kinds of sums.)
 //!
+//! The regions are the houses, bands of k consecutive rows or columns, and
+//! the unions of the first k boxes in box order (boxes 1 and 2; 1 to 4, a
+//! band with the box below its corner; …), the super-regions the
+//! Interactive Sudoku Solver's optimiser grows box by box.
+//!
 //! - **Innies.** The cells of a region that no sum lying wholly inside it
 //!   covers add up to the rest of the total. Inside one house they are also
 //!   all different: a hidden killer cage.
@@ -120,6 +125,24 @@ pub(crate) fn derive_sums(shape: Shape, m: &mut Model) {
                     .map(|c| c as u16)
                     .collect();
                 regions.push((cols, k as i32 * total, false));
+            }
+        }
+    }
+    // Unions of the first k boxes in box order (k = 2 to n − 1), as the
+    // Interactive Sudoku Solver's optimiser grows its super-regions: boxes
+    // 1 and 2, boxes 1 to 4 (a band and the box under its corner)… A union
+    // that is a band of rows is there already.
+    if let Some((_, w)) = shape.boxes() {
+        let per_band = n / w;
+        let mut union: Vec<u16> = Vec::with_capacity(cells);
+        for k in 1..n {
+            union.extend(
+                (0..cells as u16).filter(|&c| shape.box_of(shape.cell(c as usize)) == Some(k - 1)),
+            );
+            if k >= 2 && k % per_band != 0 {
+                let mut cs = union.clone();
+                cs.sort_unstable();
+                regions.push((cs, k as i32 * total, false));
             }
         }
     }
@@ -581,6 +604,51 @@ mod tests {
         for (cs, t) in &sums {
             let got: i32 = cs.iter().map(|&c| grid[c as usize] as i32).sum();
             assert_eq!(got, *t, "derived sum over {cs:?}");
+        }
+    }
+
+    /// A killer (ISS's TAREK_ALL#2): boxes 1 to 7 taken together, with the
+    /// cages more than half inside them, leave r7c4 + r7c8 − r9c3 = −2
+    /// (neither a house nor a band gives it; it takes r7c4 and r7c8 to 6
+    /// at most and r9c3 to 5 at least). Every derived sum holds in the
+    /// solution.
+    #[test]
+    fn a_union_of_boxes_gives_innies_and_outies() {
+        let tarek = ".Cage~16~R1C1~R1C2~R1C3~R2C1.Cage~23~R1C4~R1C5~R2C3~R2C4\
+            .Cage~19~R1C6~R1C7~R2C5~R2C6.Cage~17~R1C8~R1C9~R2C8~R2C9\
+            .Cage~24~R2C2~R3C1~R3C2~R4C1.Cage~20~R2C7~R3C7~R3C8.Cage~16~R3C3~R4C2~R4C3\
+            .Cage~18~R3C4~R3C5~R4C4.Cage~10~R3C6~R4C6~R4C7.Cage~21~R3C9~R4C8~R4C9~R5C8\
+            .Cage~14~R4C5~R5C5~R5C6.Cage~15~R5C1~R6C1~R7C1.Cage~15~R5C2~R5C3~R6C2\
+            .Cage~14~R5C4~R6C4~R6C5.Cage~12~R5C7~R6C6~R6C7.Cage~18~R5C9~R6C8~R6C9~R7C8\
+            .Cage~14~R6C3~R7C3~R7C4.Cage~12~R7C2~R8C2~R8C3.Cage~16~R7C5~R8C4~R8C5\
+            .Cage~17~R7C6~R7C7~R8C6.Cage~26~R7C9~R8C9~R9C8~R9C9.Cage~15~R8C1~R9C1~R9C2\
+            .Cage~14~R8C7~R8C8~R9C6~R9C7.Cage~19~R9C3~R9C4~R9C5";
+        let puzzle: Puzzle = tarek.parse().expect("a puzzle");
+        let m = puzzle.lower().expect("lowered");
+        let sums: Vec<(Vec<(u16, i32)>, i32)> = m.props[m.derived.clone()]
+            .iter()
+            .filter_map(|p| match p {
+                Prop::Linear(Linear { terms, rhs, .. }) => {
+                    let mut ts = terms.clone();
+                    ts.sort_unstable();
+                    Some((ts, *rhs))
+                }
+                _ => None,
+            })
+            .collect();
+        let want = vec![(57, 1), (61, 1), (74, -1)];
+        assert!(
+            sums.iter().any(|(ts, t)| *ts == want && *t == -2),
+            "no r7c4 + r7c8 - r9c3 = -2 in {sums:?}"
+        );
+        let mut solver = super::super::VariantSolver::new(&puzzle).expect("solver");
+        let (answer, _) = solver.uniqueness(&Default::default());
+        let crate::Uniqueness::Unique(grid) = answer else {
+            panic!("the killer has one solution: {answer:?}");
+        };
+        for (ts, t) in &sums {
+            let got: i32 = ts.iter().map(|&(c, k)| grid[c as usize] as i32 * k).sum();
+            assert_eq!(got, *t, "derived sum {ts:?}");
         }
     }
 

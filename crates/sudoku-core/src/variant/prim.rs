@@ -1,6 +1,7 @@
 //! The two propagators many kinds share: a relation between two cells given
 //! as a table, and a weighted sum equal to a constant.
 
+use super::required::SeenBy;
 use super::solver::{Contradiction, Dom, digits, max_digit, min_digit};
 
 /// Two cells whose digits must be related: `b` may take the digits
@@ -73,6 +74,9 @@ pub(crate) struct Linear {
     /// at least this leaves every cell all its digits (set by
     /// [`Linear::finish`]; until then never reached).
     span: i32,
+    /// Per term, the cells outside the sum that see it (for the pair rule
+    /// of [`Linear::few_open`]; empty until [`Linear::finish`]).
+    seen_by: SeenBy,
 }
 
 /// The bounds of a group of distinct-digit cells' sum, and what they keep
@@ -201,6 +205,7 @@ impl Linear {
             groups,
             group_of,
             span: i32::MAX,
+            seen_by: SeenBy::default(),
         }
     }
 
@@ -263,6 +268,8 @@ impl Linear {
             }
         }
         self.groups = best;
+        let cells: Vec<u16> = self.terms.iter().map(|t| t.0).collect();
+        self.seen_by = SeenBy::new(&cells, peers);
         let widest = self.terms.iter().map(|t| t.1.abs()).max().unwrap_or(0);
         self.span = widest * (n as i32 - 1).max(0);
         self.group_of = self
@@ -348,7 +355,9 @@ impl Linear {
     /// others can complete to the sum (cells of one group taking different
     /// digits), as the Interactive Sudoku Solver does for sums with unit
     /// coefficients; bounds alone keep a digit whose partners are missing
-    /// from the wrong cell.
+    /// from the wrong cell. Two cells of one sign left with the same two
+    /// digits hold one each, so the cells outside the sum that see both
+    /// lose those digits.
     fn few_open(&self, d: &mut Dom<'_>) -> Result<(), Contradiction> {
         let (mut at, mut k, mut rest) = ([0usize; 3], 0, self.rhs);
         for (i, &(c, coef)) in self.terms.iter().enumerate() {
@@ -393,6 +402,19 @@ impl Linear {
                     }
                 }
             }
+            // Two cells of one sign left with the same two digits x and y:
+            // x + y is the rest (x + x is not, or y would have no partner),
+            // so one takes x and the other y, and cells seeing both lose
+            // them (the Interactive Sudoku Solver's sum handler does so).
+            if support[0] == support[1]
+                && support[0].count_ones() == 2
+                && coef(0) == coef(1)
+                && coef(0).abs() == 1
+            {
+                d.restrict(cell(0), support[0])?;
+                d.restrict(cell(1), support[1])?;
+                return self.seen_by.exclude_pair(d, at[0], at[1], support[0]);
+            }
         } else {
             let c = d.get(cell(2));
             for x in digits(a) {
@@ -436,6 +458,46 @@ mod tests {
     /// solution: propagation never removes a planted digit, whether the
     /// slacks are wide (the per-cell pass skipped) or narrow.
     #[test]
+    fn two_cells_left_with_one_pair_take_it_from_their_common_peers() {
+        // r1c1 + r1c2 + r2c2 = 24 with r1c1 placed as 9: r1c2 and r2c2,
+        // both {7, 8}, take 7 and 8 between them; the cells that see both
+        // (the rest of box 1 and of column 2) lose 7 and 8, a cell that
+        // sees one of them keeps them.
+        let n = 9usize;
+        let shape = super::super::Shape::new(9).expect("9x9");
+        let houses = shape.houses();
+        let mut peers = vec![Vec::new(); n * n];
+        for h in &houses {
+            for &a in h {
+                for &b in h {
+                    if a != b && !peers[a as usize].contains(&b) {
+                        peers[a as usize].push(b);
+                    }
+                }
+            }
+        }
+        for p in &mut peers {
+            p.sort_unstable();
+        }
+        let (a, b, c) = (0u16, 1u16, 10u16); // r1c1, r1c2, r2c2
+        let mut lin = Linear::new(vec![(a, 1), (b, 1), (c, 1)], 24);
+        lin.finish(&peers, &houses, n);
+        let mut masks = vec![0x1ffu16; n * n];
+        masks[a as usize] = 1 << 8;
+        masks[b as usize] = 0b0_1100_0000;
+        masks[c as usize] = 0b0_1100_0000;
+        let mut changed = Vec::new();
+        lin.propagate(&mut Dom::new(&mut masks, &mut changed))
+            .expect("consistent");
+        for cell in [2u16, 9, 11, 18, 19, 20] {
+            assert_eq!(masks[cell as usize] & 0b0_1100_0000, 0, "cell {cell}");
+        }
+        assert_eq!(masks[37] & 0b0_1100_0000, 0); // r5c2
+        assert_eq!(masks[4], 0x1ff); // r1c5 sees r1c2 only
+        assert_eq!(masks[b as usize], 0b0_1100_0000);
+    }
+
+    #[test]
     fn planted_digits_survive_propagation() {
         let n = 9usize;
         let row: Vec<u16> = (0..n as u16).collect();
@@ -478,7 +540,9 @@ mod tests {
             let mut changed = Vec::new();
             lin.propagate(&mut Dom::new(&mut masks, &mut changed))
                 .expect("the planted solution stands");
-            for &(c, _) in &terms {
+            // Every cell of the row, in the sum or not (the pair rule
+            // narrows the others), keeps its planted digit.
+            for &c in &row {
                 assert_ne!(masks[c as usize] & 1 << (perm[c as usize] - 1), 0);
             }
             if masks == before {

@@ -42,6 +42,30 @@ impl SeenBy {
         SeenBy { sets }
     }
 
+    /// Two cells of the group (by their places `i` and `j` in it) that hold
+    /// the two digits of `pair` between them: those digits leave every
+    /// outside cell that sees both cells.
+    pub(crate) fn exclude_pair(
+        &self,
+        d: &mut Dom<'_>,
+        i: usize,
+        j: usize,
+        pair: u16,
+    ) -> Result<(), Contradiction> {
+        let (Some(a), Some(b)) = (self.sets.get(i), self.sets.get(j)) else {
+            return Ok(());
+        };
+        for (w, (&x, &y)) in a.iter().zip(b).enumerate() {
+            let mut word = x & y;
+            while word != 0 {
+                let p = (w * 64 + word.trailing_zeros() as usize) as u16;
+                word &= word - 1;
+                d.restrict(p, !pair)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Apply the rule of the module docs to each digit of `required` over
     /// the group's `cells` (in the order [`SeenBy::new`] was given them).
     pub(crate) fn exclude(

@@ -657,6 +657,41 @@ impl VariantSolver {
         (answer, report)
     }
 
+    /// Set the search's state back to the puzzle's start: the givens, every
+    /// rule queued, the scores at their priorities.
+    fn reset(&mut self) {
+        let cells = self.n * self.n;
+        self.frames.clear();
+        self.saved.clear();
+        self.masks.copy_from_slice(&self.init);
+        self.changed.clear();
+        self.changed.extend(0..cells as u16);
+        self.queue.clear();
+        self.late_queue.clear();
+        for i in 0..self.props.len() {
+            if self.late[i] {
+                self.late_queue.push(i as u32);
+            } else {
+                self.queue.push(i as u32);
+            }
+        }
+        self.queued.fill(true);
+        self.dirty.fill(DIRTY_SINGLES | DIRTY_LOCKED);
+        self.conflicts.copy_from_slice(&self.priority);
+        self.digit_conflicts = [0; 16];
+        self.until_decay = DECAY;
+        self.after_try = false;
+        self.watched = None;
+    }
+
+    /// Each cell's candidates after the propagation at the root (before any
+    /// try), or `None` when it finds a contradiction. For comparing the root
+    /// state with other solvers'.
+    pub fn root_candidates(&mut self) -> Option<Vec<u16>> {
+        self.reset();
+        self.propagate().then(|| self.masks.clone())
+    }
+
     fn state_bytes(&self) -> u64 {
         let cells = self.n * self.n;
         ((self.saved.capacity() + self.changed.capacity() + 2 * cells) * 2
@@ -680,27 +715,7 @@ impl VariantSolver {
             return StopReason::SolutionLimit;
         }
         let slow = limits.has_slow_limits();
-        self.frames.clear();
-        self.saved.clear();
-        self.masks.copy_from_slice(&self.init);
-        self.changed.clear();
-        self.changed.extend(0..cells as u16);
-        self.queue.clear();
-        self.late_queue.clear();
-        for i in 0..self.props.len() {
-            if self.late[i] {
-                self.late_queue.push(i as u32);
-            } else {
-                self.queue.push(i as u32);
-            }
-        }
-        self.queued.fill(true);
-        self.dirty.fill(DIRTY_SINGLES | DIRTY_LOCKED);
-        self.conflicts.copy_from_slice(&self.priority);
-        self.digit_conflicts = [0; 16];
-        self.until_decay = DECAY;
-        self.after_try = false;
-        self.watched = None;
+        self.reset();
         // Every state entered is a node: the root, then each alternative
         // tried, whether or not its propagation fails.
         if max_nodes == 0 {
