@@ -337,6 +337,41 @@ fn lay_out_fixed(nodes: &mut Vec<Node>, colour: &mut Vec<u32>) -> (u32, u32) {
     (len as u32, fixed_end)
 }
 
+/// Put each option's primary items before its secondary items (each
+/// group in the problem's order), moving the colours with the nodes:
+/// the layout of problems with colours, where [`Sets::apply`] covers an
+/// option's primary items first and then its secondary items, so that a
+/// walk over the option meets them in two runs of known kind.
+fn primaries_first(nodes: &mut [Node], colour: &mut [u32], n1: u32) {
+    let mut buf: Vec<(Node, u32)> = Vec::new();
+    let mut from = 0;
+    for x in 0..nodes.len() {
+        if nodes[x].item & SPACER == 0 {
+            continue;
+        }
+        let run = from..x;
+        // already in order: the usual case (nothing to move)
+        let secondary_first = nodes[run.clone()]
+            .windows(2)
+            .any(|w| w[0].item >= n1 && w[1].item < n1);
+        if secondary_first {
+            buf.clear();
+            for pass in [true, false] {
+                buf.extend(
+                    run.clone()
+                        .filter(|&y| (nodes[y].item < n1) == pass)
+                        .map(|y| (nodes[y], colour[y])),
+                );
+            }
+            for (y, &(nd, c)) in run.zip(&buf) {
+                nodes[y] = nd;
+                colour[y] = c;
+            }
+        }
+        from = x + 1;
+    }
+}
+
 impl Sets {
     /// Lay out `p`. With a seed, each item's set starts in a random order
     /// (the options are entered in a shuffled order).
@@ -364,6 +399,9 @@ impl Sets {
         n1: usize,
         seed: Option<u64>,
     ) -> Sets {
+        if !colour.is_empty() {
+            primaries_first(&mut nodes, &mut colour, n1 as u32);
+        }
         let (fixed, fixed_end) = lay_out_fixed(&mut nodes, &mut colour);
         let n = size.len();
         let coloured = !colour.is_empty();
@@ -801,6 +839,11 @@ impl Sets {
         // every primary item of the option inactive first (with `P`, so
         // that covering them watches only the items still to cover; without
         // it the order does not matter, as nothing reads the positions)
+        // with colours (general walks): the option's primary items come
+        // first in its layout ([`primaries_first`]), and `x` is one of
+        // them, so its other primary items are `x + 1 .. sec` and
+        // `start .. x`, its secondary items `sec .. end` (`end` its spacer)
+        let (mut sec, mut start, mut end) = (0, 0, 0);
         if fixed {
             for d in 1..L as u32 {
                 *mems += 1;
@@ -809,6 +852,34 @@ impl Sets {
                     *mems += 6;
                     self.deactivate::<T>(nd.item);
                 }
+            }
+        } else if COLOURED {
+            debug_assert!(self.nodes[x as usize].item < n1, "a primary item's node");
+            let mut w = x + 1;
+            loop {
+                *mems += 1;
+                let nd = self.nodes[w as usize];
+                if nd.item >= n1 {
+                    break;
+                }
+                *mems += 6;
+                self.deactivate::<T>(nd.item);
+                w += 1;
+            }
+            sec = w;
+            while self.nodes[w as usize].item & SPACER == 0 {
+                *mems += 1;
+                w += 1;
+            }
+            end = w;
+            start = self.nodes[w as usize].loc;
+            // `x` itself read too, as the loop below reads it
+            *mems += (x - start + 1) as u64;
+            for v in start..x {
+                let j = self.nodes[v as usize].item;
+                debug_assert!(j < n1, "primary items first");
+                *mems += 6;
+                self.deactivate::<T>(j);
             }
         } else {
             let mut w = x + 1;
@@ -846,7 +917,26 @@ impl Sets {
             mems: 0,
         };
         let colour = &self.colour[..];
-        let live = if fixed {
+        let live = if fixed && COLOURED {
+            // the primary items first, then the secondary items (the order
+            // of the general walks with colours, below)
+            let mut live = true;
+            'cover: for primary in [true, false] {
+                for d in 1..L as u32 {
+                    *mems += 1;
+                    let w = at(d);
+                    let j = hot.nodes[w as usize].item;
+                    if (j < n1) == primary {
+                        hot.cover_item::<COLOURED, T, P, M, E, L>(j, w, n1, colour, mems);
+                        if P && hot.dead {
+                            live = false;
+                            break 'cover;
+                        }
+                    }
+                }
+            }
+            live
+        } else if fixed {
             let mut live = true;
             for d in 1..L as u32 {
                 *mems += 1;
@@ -856,6 +946,31 @@ impl Sets {
                 if P && hot.dead {
                     live = false;
                     break;
+                }
+            }
+            live
+        } else if COLOURED {
+            // the other primary items (right of `x`, then from the start),
+            // then the secondary items: no test of the item's kind
+            let mut live = true;
+            for w in (x + 1..sec).chain(start..x) {
+                *mems += 1;
+                let j = hot.nodes[w as usize].item;
+                hot.hide_all::<T, P, M, E, L>(j, w);
+                if P && hot.dead {
+                    live = false;
+                    break;
+                }
+            }
+            if live {
+                for w in sec..end {
+                    *mems += 1;
+                    let j = hot.nodes[w as usize].item;
+                    hot.cover_item::<COLOURED, T, P, M, E, L>(j, w, n1, colour, mems);
+                    if P && hot.dead {
+                        live = false;
+                        break;
+                    }
                 }
             }
             live
@@ -1159,6 +1274,14 @@ impl Hot<'_> {
             // a primary item, or (without colours) a secondary one: the
             // option is still live, so no other option has used j
             self.hide_all::<T, P, M, E, L>(j, w);
+        } else if self.items[j as usize].size <= 1 {
+            // the record read: this option is `j`'s only active one (a
+            // live option is active in the sets of its items that are
+            // not purified), so no other option of `j` is left to hide
+            // and no other live option contains it until this step is
+            // undone: purifying it would hide nothing, and its mark
+            // would never be read
+            *mems += 1;
         } else if self.items[j as usize].purified == 0 {
             // the purified mark read, and the node's colour
             *mems += 2;
