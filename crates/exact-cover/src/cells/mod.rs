@@ -206,6 +206,10 @@ struct Level {
     np1: u32,
     /// The node of the option being tried (in `item`).
     x: u32,
+    /// Covering the item left another active primary item with no option
+    /// (reported only without [`Sets::zero_bits`]): the node below must
+    /// look for it.
+    zeroed: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -577,6 +581,9 @@ impl Cells {
 
     /// Undo whatever an earlier search left behind.
     fn restart(&mut self) {
+        // a pruned search needs no bits of empty items (see
+        // `Sets::zero_bits`); `reset` makes them exact again
+        self.sets.zero_bits = !self.prune;
         self.sets.reset();
         self.level = 0;
         self.base_level = 0;
@@ -757,7 +764,8 @@ impl Cells {
                         continue;
                     }
                     let (i, s) = if MRV {
-                        self.sets.min_item::<M>()
+                        let maybe_zero = l == 0 || self.levels[l - 1].zeroed;
+                        self.sets.min_item::<M>(maybe_zero)
                     } else {
                         self.sets.first_item::<M>()
                     };
@@ -770,11 +778,12 @@ impl Cells {
                         self.levels.push(Level::default());
                     }
                     let mark0 = self.sets.trail_len();
-                    if s == 1 {
+                    let zeroed = if s == 1 {
                         self.sets.cover_forced::<T, M>(i);
+                        false
                     } else {
-                        self.sets.cover_chosen::<T, M, E, L>(i);
-                    }
+                        self.sets.cover_chosen::<T, M, E, L>(i)
+                    };
                     self.levels[l] = Level {
                         item: i,
                         pos: 0,
@@ -783,6 +792,7 @@ impl Cells {
                         mark1: self.sets.trail_len(),
                         np1: self.sets.np,
                         x: NONE,
+                        zeroed,
                     };
                     phase = Phase::Try;
                 }

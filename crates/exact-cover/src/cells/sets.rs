@@ -135,8 +135,15 @@ pub(crate) struct Sets {
     /// writes it with the size it restores).
     small: Vec<u64>,
     /// Bit `i` set exactly when item `i` has no active option (kept as
-    /// `small` is).
+    /// `small` is, while [`zero_bits`](Self::zero_bits) is on).
     zero: Vec<u64>,
+    /// Whether `zero` is kept. A pruned search turns it off: there an
+    /// active primary item is left with no option only by the root or by
+    /// [`cover_chosen`](Self::cover_chosen) (a step of
+    /// [`apply`](Self::apply) that does it is abandoned), which reports it,
+    /// and [`min_item`](Self::min_item) then looks for it in the sizes.
+    /// [`reset`](Self::reset) writes the bits again from the sizes.
+    pub zero_bits: bool,
     /// Bit `i` set when primary item `i` is active (with `track`).
     active: Vec<u64>,
     /// Number of primary items.
@@ -499,6 +506,7 @@ impl Sets {
             track: n1 > TRACK_ITEMS,
             small,
             zero,
+            zero_bits: true,
             active,
             n1: n1 as u32,
             fixed,
@@ -527,6 +535,12 @@ impl Sets {
     pub fn reset(&mut self) {
         self.restore::<true, true, false>(0);
         self.reactivate(self.n1);
+        // exact again whether the last search kept them or not
+        for (i, it) in self.items.iter().enumerate() {
+            let (w, b) = (i / 64, i % 64);
+            self.small[w] = (self.small[w] & !(1 << b)) | ((it.size <= 1) as u64) << b;
+            self.zero[w] = (self.zero[w] & !(1 << b)) | ((it.size == 0) as u64) << b;
+        }
         self.updates = 0;
         self.mems = 0;
     }
@@ -566,6 +580,7 @@ impl Sets {
         let small = &mut self.small[..];
         let zero = &mut self.zero[..];
         let mark = (mark as usize).min(self.trail.len());
+        let zero_bits = self.zero_bits;
         if M {
             self.mems += 2 * (self.trail.len() - mark) as u64;
         }
@@ -577,7 +592,9 @@ impl Sets {
                 if T {
                     let (w, b) = ((i / 64) as usize, i % 64);
                     small[w] = (small[w] & !(1 << b)) | ((s <= 1) as u64) << b;
-                    zero[w] = (zero[w] & !(1 << b)) | ((s == 0) as u64) << b;
+                    if zero_bits {
+                        zero[w] = (zero[w] & !(1 << b)) | ((s == 0) as u64) << b;
+                    }
                 }
             }
         }
@@ -621,10 +638,30 @@ impl Sets {
 
     /// The active primary item with the fewest active options (the first
     /// in order among ties), and its size.
+    ///
+    /// `maybe_zero`: without [`zero_bits`](Self::zero_bits), whether an
+    /// active primary item may have no option (at the root, and after a
+    /// [`cover_chosen`](Self::cover_chosen) that said so); when it is
+    /// `false` there is none, and the bits of `small` mark items of size
+    /// 1 only.
     #[inline]
-    pub fn min_item<const M: bool>(&mut self) -> (u32, u32) {
+    pub fn min_item<const M: bool>(&mut self, maybe_zero: bool) -> (u32, u32) {
         let items = &self.items[..];
-        if self.track {
+        if self.track && !self.zero_bits {
+            if maybe_zero {
+                // seldom: a scan of the sizes
+                if M {
+                    self.mems += 2 * self.np as u64;
+                }
+                if let Some(&i) = self.pact[..self.np as usize]
+                    .iter()
+                    .filter(|&&i| items[i as usize].size == 0)
+                    .min()
+                {
+                    return (i, 0);
+                }
+            }
+        } else if self.track {
             // a dead end anywhere, else the first forced move, from the
             // bits: a find-first per word, no walk over the bits (whose
             // number varies from node to node: a mispredicted loop exit)
@@ -638,6 +675,8 @@ impl Sets {
                     return (w as u32 * 64 + m.trailing_zeros(), 0);
                 }
             }
+        }
+        if self.track {
             for (w, (&small, &a)) in self.small.iter().zip(&self.active).enumerate() {
                 let m = small & a;
                 if m != 0 {
@@ -710,6 +749,7 @@ impl Sets {
             zero: &mut self.zero,
             ppos: &self.ppos,
             fixed_end: self.fixed_end,
+            zero_bits: self.zero_bits,
             watch: if check { self.np } else { 0 },
             dead: false,
             epoch: self.epoch,
@@ -743,12 +783,17 @@ impl Sets {
     ///
     /// `L`: [`fixed`](Self::fixed), or 0 for the general walks (always
     /// right).
+    ///
+    /// Returns whether it left another active primary item with no option,
+    /// when the bits of `zero` are not kept (`T` without
+    /// [`zero_bits`](Self::zero_bits)); else `false`.
     pub fn cover_chosen<const T: bool, const M: bool, const E: bool, const L: usize>(
         &mut self,
         i: u32,
-    ) {
+    ) -> bool {
         debug_assert!(L == 0 || L as u32 == self.fixed);
         self.new_step::<E>();
+        let mark = self.trail.len();
         let mut hot = self.hot(false);
         hot.hide_all::<T, false, M, E, L>(i, NONE);
         let (updates, mems) = (hot.updates, hot.mems);
@@ -756,7 +801,16 @@ impl Sets {
         if M {
             self.mems += mems + 6;
         }
+        // the items this step changed are on the trail (it purifies
+        // nothing); `i`'s own set is not among them, and the others
+        // hidden from are active (their options were live)
+        let zeroed = T
+            && !self.zero_bits
+            && self.trail[mark..]
+                .iter()
+                .any(|&(j, _)| j < self.n1 && self.items[j as usize].size == 0);
         self.deactivate::<T>(i);
+        zeroed
     }
 
     /// Branch on primary item `i`, which has a single option: make it
@@ -910,6 +964,7 @@ impl Sets {
             zero: &mut self.zero,
             ppos: &self.ppos,
             fixed_end: self.fixed_end,
+            zero_bits: self.zero_bits,
             watch: if P { self.np } else { 0 },
             dead: false,
             epoch: self.epoch,
@@ -1016,6 +1071,8 @@ struct Hot<'a> {
     ppos: &'a [u32],
     /// [`Sets::fixed_end`].
     fixed_end: u32,
+    /// [`Sets::zero_bits`].
+    zero_bits: bool,
     watch: u32,
     /// Set when a removal left an active primary item with no option (only
     /// while watching).
@@ -1172,10 +1229,12 @@ impl Hot<'_> {
             // (invariant 4).
             let word = unsafe { self.small.get_unchecked_mut((i / 64) as usize) };
             *word |= ((s <= 1) as u64) << (i % 64);
-            debug_assert_eq!(self.zero.len(), self.small.len());
-            // SAFETY: as for `small`.
-            let word = unsafe { self.zero.get_unchecked_mut((i / 64) as usize) };
-            *word |= ((s == 0) as u64) << (i % 64);
+            if self.zero_bits {
+                debug_assert_eq!(self.zero.len(), self.small.len());
+                // SAFETY: as for `small`.
+                let word = unsafe { self.zero.get_unchecked_mut((i / 64) as usize) };
+                *word |= ((s == 0) as u64) << (i % 64);
+            }
         }
     }
 
@@ -1481,7 +1540,7 @@ mod tests {
             if depth == 0 || s.np == 0 {
                 return;
             }
-            let (i, size) = s.min_item::<false>();
+            let (i, size) = s.min_item::<false>(true);
             met[size.min(2) as usize] += 1;
             if size == 0 {
                 return;
@@ -1531,7 +1590,7 @@ mod tests {
         let p = parse(TOY).unwrap().problem;
         let mut s = Sets::load(&p, Some(7));
         check(&s);
-        let (i, size) = s.min_item::<true>();
+        let (i, size) = s.min_item::<true>(true);
         assert!(size > 1);
         s.cover_chosen::<true, true, false, 0>(i);
         check(&s);
