@@ -764,7 +764,7 @@ impl Cells {
                         continue;
                     }
                     let (i, s) = if MRV {
-                        let maybe_zero = l == 0 || self.levels[l - 1].zeroed;
+                        let maybe_zero = T && (l == 0 || self.levels[l - 1].zeroed);
                         self.sets.min_item::<M>(maybe_zero)
                     } else {
                         self.sets.first_item::<M>()

@@ -1333,14 +1333,19 @@ impl Hot<'_> {
             // a primary item, or (without colours) a secondary one: the
             // option is still live, so no other option has used j
             self.hide_all::<T, P, M, E, L>(j, w);
-        } else if self.items[j as usize].size <= 1 {
-            // the record read: this option is `j`'s only active one (a
-            // live option is active in the sets of its items that are
-            // not purified), so no other option of `j` is left to hide
-            // and no other live option contains it until this step is
-            // undone: purifying it would hide nothing, and its mark
-            // would never be read
-            *mems += 1;
+            return;
+        }
+        // no active option of `j` but this one: its set is empty, or holds
+        // this option alone (at its first place; an option of the item
+        // branched on is hidden from the others' sets, one of a forced
+        // move is not)
+        let size = self.items[j as usize].size;
+        if size == 0 || (size == 1 && self.nodes[w as usize].loc == 0) {
+            // the record and the node read: no other option of `j` is
+            // left to hide, and no other live option contains `j` until
+            // this step is undone, so purifying it would hide nothing and
+            // its mark would never be read
+            *mems += 2;
         } else if self.items[j as usize].purified == 0 {
             // the purified mark read, and the node's colour
             *mems += 2;
@@ -1492,7 +1497,8 @@ mod tests {
 
     /// The bit sets of a search that keeps them (`T`) are exact for every
     /// active primary item: `small` set exactly when it has at most one
-    /// option, `zero` when it has none, `active` when it is active.
+    /// option, `zero` when it has none (when it keeps them: `zero_bits`),
+    /// `active` when it is active.
     fn check_bits(s: &Sets) {
         for i in 0..s.n1 {
             let (w, b) = ((i / 64) as usize, i % 64);
@@ -1501,7 +1507,9 @@ mod tests {
             if on {
                 let size = s.items[i as usize].size;
                 assert_eq!(s.small[w] >> b & 1 == 1, size <= 1, "item {i}: small");
-                assert_eq!(s.zero[w] >> b & 1 == 1, size == 0, "item {i}: zero");
+                if s.zero_bits {
+                    assert_eq!(s.zero[w] >> b & 1 == 1, size == 0, "item {i}: zero");
+                }
             }
         }
     }
@@ -1510,6 +1518,9 @@ mod tests {
     /// primary items (a chain of 150 items, options covering two
     /// neighbours, every third item alone, and some three items apart, so
     /// that sizes go down to 1 and 0): after every step and every undoing, the bits are exact.
+    /// Without the bits of `zero` (pruned steps only), an active primary
+    /// item has no option only where the search looks for one: at the root
+    /// and below a covering that reported it.
     #[test]
     fn bit_sets_stay_exact() {
         let n = 150;
@@ -1530,28 +1541,50 @@ mod tests {
             }
         }
         let p = parse(&text).unwrap().problem;
-        let mut s = Sets::load(&p, None);
-        assert!(s.track);
-        check(&s);
-        check_bits(&s);
+        for zero_bits in [true, false] {
+            let mut s = Sets::load(&p, None);
+            s.zero_bits = zero_bits;
+            assert!(s.track);
+            check(&s);
+            check_bits(&s);
+            let mut met = [0; 3];
+            walk(&mut s, 10, 0, &mut met, true);
+            // (pruned steps leave no empty item unless a covering does)
+            let from = if zero_bits { 0 } else { 1 };
+            assert!(met[from..].iter().all(|&m| m > 0), "sizes met {met:?}");
+        }
+        // whether an active primary item has no option
+        fn has_zero(s: &Sets) -> bool {
+            s.pact[..s.np as usize]
+                .iter()
+                .any(|&i| s.items[i as usize].size == 0)
+        }
         // depth-first over the first levels, every option in turn, pruning
-        // or not, each trail style; counts the sizes MRV met
-        fn walk(s: &mut Sets, depth: usize, k: usize, met: &mut [u32; 3]) {
+        // or not (with the bits of `zero`), each trail style; counts the
+        // sizes MRV met
+        fn walk(s: &mut Sets, depth: usize, k: usize, met: &mut [u32; 3], maybe_zero: bool) {
             if depth == 0 || s.np == 0 {
                 return;
             }
-            let (i, size) = s.min_item::<false>(true);
+            if !maybe_zero && !s.zero_bits {
+                assert!(!has_zero(s), "an empty item where none is looked for");
+            }
+            let (i, size) = s.min_item::<false>(maybe_zero);
             met[size.min(2) as usize] += 1;
             if size == 0 {
                 return;
             }
             let (mark0, np0) = (s.trail_len(), s.np);
-            if size == 1 {
+            let zeroed = if size == 1 {
                 s.cover_forced::<true, false>(i);
+                false
             } else if k % 2 == 0 {
-                s.cover_chosen::<true, false, false, 0>(i);
+                s.cover_chosen::<true, false, false, 0>(i)
             } else {
-                s.cover_chosen::<true, false, true, 0>(i);
+                s.cover_chosen::<true, false, true, 0>(i)
+            };
+            if !s.zero_bits {
+                assert_eq!(zeroed, has_zero(s), "cover_chosen's report");
             }
             check(s);
             check_bits(s);
@@ -1561,12 +1594,13 @@ mod tests {
                 let live = match (k + pos as usize) % 3 {
                     0 => s.apply::<false, true, true, false, false, 0>(x),
                     1 => s.apply::<false, true, true, false, true, 0>(x),
+                    _ if !s.zero_bits => s.apply::<false, true, true, false, true, 0>(x),
                     _ => s.apply::<false, true, false, false, true, 0>(x),
                 };
                 if live {
                     check(s);
                     check_bits(s);
-                    walk(s, depth - 1, k + 1, met);
+                    walk(s, depth - 1, k + 1, met, zeroed);
                 }
                 s.restore::<false, true, false>(mark1);
                 s.reactivate(np1);
@@ -1578,9 +1612,40 @@ mod tests {
             check(s);
             check_bits(s);
         }
-        let mut met = [0; 3];
-        walk(&mut s, 10, 0, &mut met);
-        assert!(met.iter().all(|&m| m > 0), "sizes met {met:?}");
+    }
+
+    /// With colours, each option's primary items come first in its
+    /// layout, each group in the problem's order, with their colours.
+    #[test]
+    fn primary_items_first_with_colours() {
+        let text = "A B | X Y\nX:1 A Y\nY B X:2\nX:1 Y:3 B A\nA\nB Y\n";
+        let p = parse(text).unwrap().problem;
+        let s = Sets::load(&p, None);
+        check(&s);
+        // engine items: A 0, B 1, X 2, Y 3; (item, colour) per option
+        let want: [&[(u32, Option<&str>)]; 5] = [
+            &[(0, None), (2, Some("1")), (3, None)],
+            &[(1, None), (3, None), (2, Some("2"))],
+            &[(1, None), (0, None), (2, Some("1")), (3, Some("3"))],
+            &[(0, None)],
+            &[(1, None), (3, None)],
+        ];
+        let mut got: Vec<Vec<(u32, Option<&str>)>> = vec![Vec::new()];
+        for (x, nd) in s.nodes.iter().enumerate() {
+            if nd.item & SPACER != 0 {
+                got.push(Vec::new());
+            } else {
+                let c = p.colour_name(s.colour[x]);
+                got.last_mut().unwrap().push((nd.item, c));
+            }
+        }
+        got.pop();
+        assert_eq!(got, want);
+        // and without colours nothing moves
+        let p = parse("A B | Y\nY A\nB Y A\n").unwrap().problem;
+        let s = Sets::load(&p, None);
+        let items: Vec<u32> = s.nodes.iter().map(|nd| nd.item).filter(|&i| i & SPACER == 0).collect();
+        assert_eq!(items, [2, 0, 1, 2, 0]);
     }
 
     /// A loaded structure meets the invariants, and so do the steps and
