@@ -1644,7 +1644,12 @@ mod tests {
         // and without colours nothing moves
         let p = parse("A B | Y\nY A\nB Y A\n").unwrap().problem;
         let s = Sets::load(&p, None);
-        let items: Vec<u32> = s.nodes.iter().map(|nd| nd.item).filter(|&i| i & SPACER == 0).collect();
+        let items: Vec<u32> = s
+            .nodes
+            .iter()
+            .map(|nd| nd.item)
+            .filter(|&i| i & SPACER == 0)
+            .collect();
         assert_eq!(items, [2, 0, 1, 2, 0]);
     }
 
