@@ -32,7 +32,11 @@
 //! way, and *purifies* each secondary item of `x`: with a colour, only the
 //! options that give the item that colour stay; without one, every other
 //! option of the item goes. A purified secondary item is marked inactive so
-//! that a later option of the same colour leaves it alone.
+//! that a later option of the same colour leaves it alone. In problems
+//! with colours each option is laid out with its primary items first, and
+//! trying it covers those first and then purifies its secondary items; a
+//! secondary item left with no active option but the one tried is not
+//! purified (nothing to hide, and no other live option can meet it).
 //!
 //! Trying an option first makes all its primary items inactive, then
 //! covers them; when a removal leaves an active primary item with no
@@ -45,9 +49,12 @@
 //! applied at once, and covering the option's other items passes over it,
 //! which spares removing it everywhere only to restore it. Large problems
 //! (more than 128 primary items) keep bit sets of the active items, of
-//! the items with at most one option and of those with none, exact at
-//! every node, so that a dead end or a forced move is the first bit set in
-//! a few words, found without scanning every item.
+//! the items with at most one option and (without pruning) of those with
+//! none, exact at every node, so that a dead end or a forced move is the
+//! first bit set in a few words, found without scanning every item. With
+//! pruning an active primary item can be left with no option only by the
+//! root or by covering the item branched on, which says so; the node below
+//! then looks for it in the sizes.
 //!
 //! When nearly every option has 3 or 6 items (Langford pairs,
 //! pentominoes), those options are laid out at a power-of-two stride and
@@ -206,6 +213,10 @@ struct Level {
     np1: u32,
     /// The node of the option being tried (in `item`).
     x: u32,
+    /// Covering the item left another active primary item with no option
+    /// (reported only without [`Sets::zero_bits`]): the node below must
+    /// look for it.
+    zeroed: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -610,6 +621,9 @@ impl Cells {
 
     /// Undo whatever an earlier search left behind.
     fn restart(&mut self) {
+        // a pruned search needs no bits of empty items (see
+        // `Sets::zero_bits`); `reset` makes them exact again
+        self.sets.zero_bits = !self.prune;
         self.sets.reset();
         self.level = 0;
         self.base_level = 0;
@@ -790,7 +804,8 @@ impl Cells {
                         continue;
                     }
                     let (i, s) = if MRV {
-                        self.sets.min_item::<M>()
+                        let maybe_zero = T && (l == 0 || self.levels[l - 1].zeroed);
+                        self.sets.min_item::<M>(maybe_zero)
                     } else {
                         self.sets.first_item::<M>()
                     };
@@ -803,11 +818,12 @@ impl Cells {
                         self.levels.push(Level::default());
                     }
                     let mark0 = self.sets.trail_len();
-                    if s == 1 {
+                    let zeroed = if s == 1 {
                         self.sets.cover_forced::<T, M>(i);
+                        false
                     } else {
-                        self.sets.cover_chosen::<T, M, E, L>(i);
-                    }
+                        self.sets.cover_chosen::<T, M, E, L>(i)
+                    };
                     self.levels[l] = Level {
                         item: i,
                         pos: 0,
@@ -816,6 +832,7 @@ impl Cells {
                         mark1: self.sets.trail_len(),
                         np1: self.sets.np,
                         x: NONE,
+                        zeroed,
                     };
                     phase = Phase::Try;
                 }

@@ -135,8 +135,15 @@ pub(crate) struct Sets {
     /// writes it with the size it restores).
     small: Vec<u64>,
     /// Bit `i` set exactly when item `i` has no active option (kept as
-    /// `small` is).
+    /// `small` is, while [`zero_bits`](Self::zero_bits) is on).
     zero: Vec<u64>,
+    /// Whether `zero` is kept. A pruned search turns it off: there an
+    /// active primary item is left with no option only by the root or by
+    /// [`cover_chosen`](Self::cover_chosen) (a step of
+    /// [`apply`](Self::apply) that does it is abandoned), which reports it,
+    /// and [`min_item`](Self::min_item) then looks for it in the sizes.
+    /// [`reset`](Self::reset) writes the bits again from the sizes.
+    pub zero_bits: bool,
     /// Bit `i` set when primary item `i` is active (with `track`).
     active: Vec<u64>,
     /// Number of primary items.
@@ -337,6 +344,41 @@ fn lay_out_fixed(nodes: &mut Vec<Node>, colour: &mut Vec<u32>) -> (u32, u32) {
     (len as u32, fixed_end)
 }
 
+/// Put each option's primary items before its secondary items (each
+/// group in the problem's order), moving the colours with the nodes:
+/// the layout of problems with colours, where [`Sets::apply`] covers an
+/// option's primary items first and then its secondary items, so that a
+/// walk over the option meets them in two runs of known kind.
+fn primaries_first(nodes: &mut [Node], colour: &mut [u32], n1: u32) {
+    let mut buf: Vec<(Node, u32)> = Vec::new();
+    let mut from = 0;
+    for x in 0..nodes.len() {
+        if nodes[x].item & SPACER == 0 {
+            continue;
+        }
+        let run = from..x;
+        // already in order: the usual case (nothing to move)
+        let secondary_first = nodes[run.clone()]
+            .windows(2)
+            .any(|w| w[0].item >= n1 && w[1].item < n1);
+        if secondary_first {
+            buf.clear();
+            for pass in [true, false] {
+                buf.extend(
+                    run.clone()
+                        .filter(|&y| (nodes[y].item < n1) == pass)
+                        .map(|y| (nodes[y], colour[y])),
+                );
+            }
+            for (y, &(nd, c)) in run.zip(&buf) {
+                nodes[y] = nd;
+                colour[y] = c;
+            }
+        }
+        from = x + 1;
+    }
+}
+
 impl Sets {
     /// Lay out `p`. With a seed, each item's set starts in a random order
     /// (the options are entered in a shuffled order).
@@ -364,6 +406,9 @@ impl Sets {
         n1: usize,
         seed: Option<u64>,
     ) -> Sets {
+        if !colour.is_empty() {
+            primaries_first(&mut nodes, &mut colour, n1 as u32);
+        }
         let (fixed, fixed_end) = lay_out_fixed(&mut nodes, &mut colour);
         let n = size.len();
         let coloured = !colour.is_empty();
@@ -461,6 +506,7 @@ impl Sets {
             track: n1 > TRACK_ITEMS,
             small,
             zero,
+            zero_bits: true,
             active,
             n1: n1 as u32,
             fixed,
@@ -489,6 +535,12 @@ impl Sets {
     pub fn reset(&mut self) {
         self.restore::<true, true, false>(0);
         self.reactivate(self.n1);
+        // exact again whether the last search kept them or not
+        for (i, it) in self.items.iter().enumerate() {
+            let (w, b) = (i / 64, i % 64);
+            self.small[w] = (self.small[w] & !(1 << b)) | ((it.size <= 1) as u64) << b;
+            self.zero[w] = (self.zero[w] & !(1 << b)) | ((it.size == 0) as u64) << b;
+        }
         self.updates = 0;
         self.mems = 0;
     }
@@ -528,6 +580,7 @@ impl Sets {
         let small = &mut self.small[..];
         let zero = &mut self.zero[..];
         let mark = (mark as usize).min(self.trail.len());
+        let zero_bits = self.zero_bits;
         if M {
             self.mems += 2 * (self.trail.len() - mark) as u64;
         }
@@ -539,7 +592,9 @@ impl Sets {
                 if T {
                     let (w, b) = ((i / 64) as usize, i % 64);
                     small[w] = (small[w] & !(1 << b)) | ((s <= 1) as u64) << b;
-                    zero[w] = (zero[w] & !(1 << b)) | ((s == 0) as u64) << b;
+                    if zero_bits {
+                        zero[w] = (zero[w] & !(1 << b)) | ((s == 0) as u64) << b;
+                    }
                 }
             }
         }
@@ -583,10 +638,30 @@ impl Sets {
 
     /// The active primary item with the fewest active options (the first
     /// in order among ties), and its size.
+    ///
+    /// `maybe_zero`: without [`zero_bits`](Self::zero_bits), whether an
+    /// active primary item may have no option (at the root, and after a
+    /// [`cover_chosen`](Self::cover_chosen) that said so); when it is
+    /// `false` there is none, and the bits of `small` mark items of size
+    /// 1 only.
     #[inline]
-    pub fn min_item<const M: bool>(&mut self) -> (u32, u32) {
+    pub fn min_item<const M: bool>(&mut self, maybe_zero: bool) -> (u32, u32) {
         let items = &self.items[..];
-        if self.track {
+        if self.track && !self.zero_bits {
+            if maybe_zero {
+                // seldom: a scan of the sizes
+                if M {
+                    self.mems += 2 * self.np as u64;
+                }
+                if let Some(&i) = self.pact[..self.np as usize]
+                    .iter()
+                    .filter(|&&i| items[i as usize].size == 0)
+                    .min()
+                {
+                    return (i, 0);
+                }
+            }
+        } else if self.track {
             // a dead end anywhere, else the first forced move, from the
             // bits: a find-first per word, no walk over the bits (whose
             // number varies from node to node: a mispredicted loop exit)
@@ -600,6 +675,8 @@ impl Sets {
                     return (w as u32 * 64 + m.trailing_zeros(), 0);
                 }
             }
+        }
+        if self.track {
             for (w, (&small, &a)) in self.small.iter().zip(&self.active).enumerate() {
                 let m = small & a;
                 if m != 0 {
@@ -672,6 +749,7 @@ impl Sets {
             zero: &mut self.zero,
             ppos: &self.ppos,
             fixed_end: self.fixed_end,
+            zero_bits: self.zero_bits,
             watch: if check { self.np } else { 0 },
             dead: false,
             epoch: self.epoch,
@@ -705,12 +783,17 @@ impl Sets {
     ///
     /// `L`: [`fixed`](Self::fixed), or 0 for the general walks (always
     /// right).
+    ///
+    /// Returns whether it left another active primary item with no option,
+    /// when the bits of `zero` are not kept (`T` without
+    /// [`zero_bits`](Self::zero_bits)); else `false`.
     pub fn cover_chosen<const T: bool, const M: bool, const E: bool, const L: usize>(
         &mut self,
         i: u32,
-    ) {
+    ) -> bool {
         debug_assert!(L == 0 || L as u32 == self.fixed);
         self.new_step::<E>();
+        let mark = self.trail.len();
         let mut hot = self.hot(false);
         hot.hide_all::<T, false, M, E, L>(i, NONE);
         let (updates, mems) = (hot.updates, hot.mems);
@@ -718,7 +801,16 @@ impl Sets {
         if M {
             self.mems += mems + 6;
         }
+        // the items this step changed are on the trail (it purifies
+        // nothing); `i`'s own set is not among them, and the others
+        // hidden from are active (their options were live)
+        let zeroed = T
+            && !self.zero_bits
+            && self.trail[mark..]
+                .iter()
+                .any(|&(j, _)| j < self.n1 && self.items[j as usize].size == 0);
         self.deactivate::<T>(i);
+        zeroed
     }
 
     /// Branch on primary item `i`, which has a single option: make it
@@ -801,6 +893,11 @@ impl Sets {
         // every primary item of the option inactive first (with `P`, so
         // that covering them watches only the items still to cover; without
         // it the order does not matter, as nothing reads the positions)
+        // with colours (general walks): the option's primary items come
+        // first in its layout ([`primaries_first`]), and `x` is one of
+        // them, so its other primary items are `x + 1 .. sec` and
+        // `start .. x`, its secondary items `sec .. end` (`end` its spacer)
+        let (mut sec, mut start, mut end) = (0, 0, 0);
         if fixed {
             for d in 1..L as u32 {
                 *mems += 1;
@@ -809,6 +906,34 @@ impl Sets {
                     *mems += 6;
                     self.deactivate::<T>(nd.item);
                 }
+            }
+        } else if COLOURED {
+            debug_assert!(self.nodes[x as usize].item < n1, "a primary item's node");
+            let mut w = x + 1;
+            loop {
+                *mems += 1;
+                let nd = self.nodes[w as usize];
+                if nd.item >= n1 {
+                    break;
+                }
+                *mems += 6;
+                self.deactivate::<T>(nd.item);
+                w += 1;
+            }
+            sec = w;
+            while self.nodes[w as usize].item & SPACER == 0 {
+                *mems += 1;
+                w += 1;
+            }
+            end = w;
+            start = self.nodes[w as usize].loc;
+            // `x` itself read too, as the loop below reads it
+            *mems += (x - start + 1) as u64;
+            for v in start..x {
+                let j = self.nodes[v as usize].item;
+                debug_assert!(j < n1, "primary items first");
+                *mems += 6;
+                self.deactivate::<T>(j);
             }
         } else {
             let mut w = x + 1;
@@ -839,6 +964,7 @@ impl Sets {
             zero: &mut self.zero,
             ppos: &self.ppos,
             fixed_end: self.fixed_end,
+            zero_bits: self.zero_bits,
             watch: if P { self.np } else { 0 },
             dead: false,
             epoch: self.epoch,
@@ -846,7 +972,26 @@ impl Sets {
             mems: 0,
         };
         let colour = &self.colour[..];
-        let live = if fixed {
+        let live = if fixed && COLOURED {
+            // the primary items first, then the secondary items (the order
+            // of the general walks with colours, below)
+            let mut live = true;
+            'cover: for primary in [true, false] {
+                for d in 1..L as u32 {
+                    *mems += 1;
+                    let w = at(d);
+                    let j = hot.nodes[w as usize].item;
+                    if (j < n1) == primary {
+                        hot.cover_item::<COLOURED, T, P, M, E, L>(j, w, n1, colour, mems);
+                        if P && hot.dead {
+                            live = false;
+                            break 'cover;
+                        }
+                    }
+                }
+            }
+            live
+        } else if fixed {
             let mut live = true;
             for d in 1..L as u32 {
                 *mems += 1;
@@ -856,6 +1001,31 @@ impl Sets {
                 if P && hot.dead {
                     live = false;
                     break;
+                }
+            }
+            live
+        } else if COLOURED {
+            // the other primary items (right of `x`, then from the start),
+            // then the secondary items: no test of the item's kind
+            let mut live = true;
+            for w in (x + 1..sec).chain(start..x) {
+                *mems += 1;
+                let j = hot.nodes[w as usize].item;
+                hot.hide_all::<T, P, M, E, L>(j, w);
+                if P && hot.dead {
+                    live = false;
+                    break;
+                }
+            }
+            if live {
+                for w in sec..end {
+                    *mems += 1;
+                    let j = hot.nodes[w as usize].item;
+                    hot.cover_item::<COLOURED, T, P, M, E, L>(j, w, n1, colour, mems);
+                    if P && hot.dead {
+                        live = false;
+                        break;
+                    }
                 }
             }
             live
@@ -901,6 +1071,8 @@ struct Hot<'a> {
     ppos: &'a [u32],
     /// [`Sets::fixed_end`].
     fixed_end: u32,
+    /// [`Sets::zero_bits`].
+    zero_bits: bool,
     watch: u32,
     /// Set when a removal left an active primary item with no option (only
     /// while watching).
@@ -1057,10 +1229,12 @@ impl Hot<'_> {
             // (invariant 4).
             let word = unsafe { self.small.get_unchecked_mut((i / 64) as usize) };
             *word |= ((s <= 1) as u64) << (i % 64);
-            debug_assert_eq!(self.zero.len(), self.small.len());
-            // SAFETY: as for `small`.
-            let word = unsafe { self.zero.get_unchecked_mut((i / 64) as usize) };
-            *word |= ((s == 0) as u64) << (i % 64);
+            if self.zero_bits {
+                debug_assert_eq!(self.zero.len(), self.small.len());
+                // SAFETY: as for `small`.
+                let word = unsafe { self.zero.get_unchecked_mut((i / 64) as usize) };
+                *word |= ((s == 0) as u64) << (i % 64);
+            }
         }
     }
 
@@ -1159,6 +1333,19 @@ impl Hot<'_> {
             // a primary item, or (without colours) a secondary one: the
             // option is still live, so no other option has used j
             self.hide_all::<T, P, M, E, L>(j, w);
+            return;
+        }
+        // no active option of `j` but this one: its set is empty, or holds
+        // this option alone (at its first place; an option of the item
+        // branched on is hidden from the others' sets, one of a forced
+        // move is not)
+        let size = self.items[j as usize].size;
+        if size == 0 || (size == 1 && self.nodes[w as usize].loc == 0) {
+            // the record and the node read: no other option of `j` is
+            // left to hide, and no other live option contains `j` until
+            // this step is undone, so purifying it would hide nothing and
+            // its mark would never be read
+            *mems += 2;
         } else if self.items[j as usize].purified == 0 {
             // the purified mark read, and the node's colour
             *mems += 2;
@@ -1310,7 +1497,8 @@ mod tests {
 
     /// The bit sets of a search that keeps them (`T`) are exact for every
     /// active primary item: `small` set exactly when it has at most one
-    /// option, `zero` when it has none, `active` when it is active.
+    /// option, `zero` when it has none (when it keeps them: `zero_bits`),
+    /// `active` when it is active.
     fn check_bits(s: &Sets) {
         for i in 0..s.n1 {
             let (w, b) = ((i / 64) as usize, i % 64);
@@ -1319,7 +1507,9 @@ mod tests {
             if on {
                 let size = s.items[i as usize].size;
                 assert_eq!(s.small[w] >> b & 1 == 1, size <= 1, "item {i}: small");
-                assert_eq!(s.zero[w] >> b & 1 == 1, size == 0, "item {i}: zero");
+                if s.zero_bits {
+                    assert_eq!(s.zero[w] >> b & 1 == 1, size == 0, "item {i}: zero");
+                }
             }
         }
     }
@@ -1328,6 +1518,9 @@ mod tests {
     /// primary items (a chain of 150 items, options covering two
     /// neighbours, every third item alone, and some three items apart, so
     /// that sizes go down to 1 and 0): after every step and every undoing, the bits are exact.
+    /// Without the bits of `zero` (pruned steps only), an active primary
+    /// item has no option only where the search looks for one: at the root
+    /// and below a covering that reported it.
     #[test]
     fn bit_sets_stay_exact() {
         let n = 150;
@@ -1348,28 +1541,50 @@ mod tests {
             }
         }
         let p = parse(&text).unwrap().problem;
-        let mut s = Sets::load(&p, None);
-        assert!(s.track);
-        check(&s);
-        check_bits(&s);
+        for zero_bits in [true, false] {
+            let mut s = Sets::load(&p, None);
+            s.zero_bits = zero_bits;
+            assert!(s.track);
+            check(&s);
+            check_bits(&s);
+            let mut met = [0; 3];
+            walk(&mut s, 10, 0, &mut met, true);
+            // (pruned steps leave no empty item unless a covering does)
+            let from = if zero_bits { 0 } else { 1 };
+            assert!(met[from..].iter().all(|&m| m > 0), "sizes met {met:?}");
+        }
+        // whether an active primary item has no option
+        fn has_zero(s: &Sets) -> bool {
+            s.pact[..s.np as usize]
+                .iter()
+                .any(|&i| s.items[i as usize].size == 0)
+        }
         // depth-first over the first levels, every option in turn, pruning
-        // or not, each trail style; counts the sizes MRV met
-        fn walk(s: &mut Sets, depth: usize, k: usize, met: &mut [u32; 3]) {
+        // or not (with the bits of `zero`), each trail style; counts the
+        // sizes MRV met
+        fn walk(s: &mut Sets, depth: usize, k: usize, met: &mut [u32; 3], maybe_zero: bool) {
             if depth == 0 || s.np == 0 {
                 return;
             }
-            let (i, size) = s.min_item::<false>();
+            if !maybe_zero && !s.zero_bits {
+                assert!(!has_zero(s), "an empty item where none is looked for");
+            }
+            let (i, size) = s.min_item::<false>(maybe_zero);
             met[size.min(2) as usize] += 1;
             if size == 0 {
                 return;
             }
             let (mark0, np0) = (s.trail_len(), s.np);
-            if size == 1 {
+            let zeroed = if size == 1 {
                 s.cover_forced::<true, false>(i);
+                false
             } else if k % 2 == 0 {
-                s.cover_chosen::<true, false, false, 0>(i);
+                s.cover_chosen::<true, false, false, 0>(i)
             } else {
-                s.cover_chosen::<true, false, true, 0>(i);
+                s.cover_chosen::<true, false, true, 0>(i)
+            };
+            if !s.zero_bits {
+                assert_eq!(zeroed, has_zero(s), "cover_chosen's report");
             }
             check(s);
             check_bits(s);
@@ -1379,12 +1594,13 @@ mod tests {
                 let live = match (k + pos as usize) % 3 {
                     0 => s.apply::<false, true, true, false, false, 0>(x),
                     1 => s.apply::<false, true, true, false, true, 0>(x),
+                    _ if !s.zero_bits => s.apply::<false, true, true, false, true, 0>(x),
                     _ => s.apply::<false, true, false, false, true, 0>(x),
                 };
                 if live {
                     check(s);
                     check_bits(s);
-                    walk(s, depth - 1, k + 1, met);
+                    walk(s, depth - 1, k + 1, met, zeroed);
                 }
                 s.restore::<false, true, false>(mark1);
                 s.reactivate(np1);
@@ -1396,9 +1612,45 @@ mod tests {
             check(s);
             check_bits(s);
         }
-        let mut met = [0; 3];
-        walk(&mut s, 10, 0, &mut met);
-        assert!(met.iter().all(|&m| m > 0), "sizes met {met:?}");
+    }
+
+    /// With colours, each option's primary items come first in its
+    /// layout, each group in the problem's order, with their colours.
+    #[test]
+    fn primary_items_first_with_colours() {
+        let text = "A B | X Y\nX:1 A Y\nY B X:2\nX:1 Y:3 B A\nA\nB Y\n";
+        let p = parse(text).unwrap().problem;
+        let s = Sets::load(&p, None);
+        check(&s);
+        // engine items: A 0, B 1, X 2, Y 3; (item, colour) per option
+        let want: [&[(u32, Option<&str>)]; 5] = [
+            &[(0, None), (2, Some("1")), (3, None)],
+            &[(1, None), (3, None), (2, Some("2"))],
+            &[(1, None), (0, None), (2, Some("1")), (3, Some("3"))],
+            &[(0, None)],
+            &[(1, None), (3, None)],
+        ];
+        let mut got: Vec<Vec<(u32, Option<&str>)>> = vec![Vec::new()];
+        for (x, nd) in s.nodes.iter().enumerate() {
+            if nd.item & SPACER != 0 {
+                got.push(Vec::new());
+            } else {
+                let c = p.colour_name(s.colour[x]);
+                got.last_mut().unwrap().push((nd.item, c));
+            }
+        }
+        got.pop();
+        assert_eq!(got, want);
+        // and without colours nothing moves
+        let p = parse("A B | Y\nY A\nB Y A\n").unwrap().problem;
+        let s = Sets::load(&p, None);
+        let items: Vec<u32> = s
+            .nodes
+            .iter()
+            .map(|nd| nd.item)
+            .filter(|&i| i & SPACER == 0)
+            .collect();
+        assert_eq!(items, [2, 0, 1, 2, 0]);
     }
 
     /// A loaded structure meets the invariants, and so do the steps and
@@ -1408,7 +1660,7 @@ mod tests {
         let p = parse(TOY).unwrap().problem;
         let mut s = Sets::load(&p, Some(7));
         check(&s);
-        let (i, size) = s.min_item::<true>();
+        let (i, size) = s.min_item::<true>(true);
         assert!(size > 1);
         s.cover_chosen::<true, true, false, 0>(i);
         check(&s);
