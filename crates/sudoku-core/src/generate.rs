@@ -45,7 +45,11 @@
 //! budget by default except on 25×25, where single checks near 280 clues
 //! can take minutes: there a budget of
 //! [`GeneratorConfig::CHECK_NODES_25`] nodes makes a unique puzzle (about
-//! 270 clues) in a few seconds, usually not proven minimal (partial).
+//! 270 clues) in under a second, usually not proven minimal (partial). A
+//! 25×25 check past 2,000 nodes of local repair switches to `wide`'s plain
+//! exclusion search with lookahead (the same answer, found sooner when the
+//! second solution is far from the grid): without a budget one seed's
+//! minimal puzzle then took 9 s of CPU, the next over 105 s.
 //! A minimal 16×16 puzzle takes about 9 ms of one core (loaded machine).
 //! [`Generator::with_progress`] counts the checks for a progress bar.
 //!
@@ -684,9 +688,8 @@ impl Generator {
                 // puts another digit there, searched for by local repair of
                 // the known grid (see `Wide::other_solution_near`).
                 (Some(wide), &[cell]) => {
-                    let r = wide.other_solution_near(&puzzle, solution, cell, &limits, &mut |_| {
-                        std::ops::ControlFlow::Continue(())
-                    });
+                    let repair = repair_nodes(solution.size());
+                    let r = check_cell(wide, &puzzle, solution, cell, &limits, repair);
                     (if r.stats.solutions > 0 { 2 } else { 1 }, r)
                 }
                 _ => self.solver.count(&puzzle, 2, &limits),
@@ -713,6 +716,61 @@ impl Generator {
         }
         (count <= max).then_some((puzzle, minimal))
     }
+}
+
+/// How many nodes a single-cell check searches by local repair before it
+/// switches to the plain exclusion search with lookahead (see
+/// [`check_cell`]): on 25×25 the repair search finds near second solutions
+/// at once but wanders for up to millions of nodes when the second solution
+/// is far from the grid, where the lookahead search needs thousands (seed 1's
+/// first 25×25 puzzle without a node budget: 0.67 M nodes and 9 s of CPU,
+/// minimal, against 31 M nodes for the repair search alone with 3 checks
+/// still cut at 3 M nodes; BENCHMARKS.md, Issue 17, twelfth session). Other
+/// sizes search by repair only (16×16's checks already probe past 100
+/// nodes).
+fn repair_nodes(size: Size) -> u64 {
+    if size.side() >= 25 { 2_000 } else { u64::MAX }
+}
+
+/// The generator's check of one emptied cell: whether `puzzle` (unique with
+/// solution `solution` while `cell` was a clue) has a solution with another
+/// digit in `cell`, at most one reported. First [`Wide::other_solution_near`]
+/// for up to `repair` nodes; if that neither finds a solution nor completes,
+/// [`Wide::search_excluding`] (lookahead, stopped at its first solution)
+/// with what is left of `limits`' node budget. Both are complete searches
+/// for the same solutions, so the answer is the same whichever decides it;
+/// the report's nodes are the two searches' together.
+fn check_cell(
+    wide: &mut Wide,
+    puzzle: &Grid,
+    solution: &Grid,
+    cell: usize,
+    limits: &Limits,
+    repair: u64,
+) -> crate::solve::Report {
+    let budget = limits.max_nodes.unwrap_or(u64::MAX);
+    let first_limits = Limits {
+        max_nodes: Some(budget.min(repair)),
+        ..limits.clone()
+    };
+    let first = wide.other_solution_near(puzzle, solution, cell, &first_limits, &mut |_| {
+        std::ops::ControlFlow::Continue(())
+    });
+    let cut_by_repair_cap = first.stop == crate::solve::StopReason::NodeLimit && budget > repair;
+    if first.stats.solutions > 0 || !cut_by_repair_cap {
+        return first;
+    }
+    let rest = Limits {
+        max_solutions: Some(1),
+        max_nodes: Some(budget - first.stats.nodes.min(budget)),
+        ..limits.clone()
+    };
+    let mut second = wide.search_excluding(puzzle, cell, solution.get(cell), &rest, &mut |_| {
+        std::ops::ControlFlow::Continue(())
+    });
+    second.stats.nodes += first.stats.nodes;
+    second.stats.time += first.stats.time;
+    second
 }
 
 /// A random complete grid: randomised MRV backtracking, restarted when a try

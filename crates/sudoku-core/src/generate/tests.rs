@@ -476,3 +476,65 @@ fn explainer_targets_are_honoured_issue_14() {
         ));
     }
 }
+
+/// The two-stage check (local repair up to a node cap, then the plain
+/// exclusion search with lookahead) decides every clue of a removal pass as
+/// the repair search alone does: a 16×16 pass with a cap of 3 repair nodes,
+/// so many checks switch searches, against the pass with no cap.
+#[test]
+fn two_stage_checks_decide_as_the_repair_search_issue_17() {
+    let size = Size::SIXTEEN;
+    for seed in [1u64, 2] {
+        let mut rng = SplitMix64::new(seed);
+        let solution = random_full_grid(size, &mut rng, None).expect("a grid");
+        let mut order: Vec<usize> = (0..size.cells()).collect();
+        rng.shuffle(&mut order);
+        let (mut a, mut b) = (Wide::new(), Wide::new());
+        let mut puzzle = solution.clone();
+        let limits = Limits::none();
+        let (mut switched, mut kept, mut removed) = (0, 0, 0);
+        for &cell in &order {
+            puzzle.set(cell, 0);
+            let whole = check_cell(&mut a, &puzzle, &solution, cell, &limits, u64::MAX);
+            let staged = check_cell(&mut b, &puzzle, &solution, cell, &limits, 3);
+            assert!(whole.stop.is_complete() || whole.stats.solutions > 0);
+            assert!(staged.stop.is_complete() || staged.stats.solutions > 0);
+            assert_eq!(
+                whole.stats.solutions > 0,
+                staged.stats.solutions > 0,
+                "cell {cell} of {}",
+                puzzle.to_line()
+            );
+            switched += usize::from(whole.stats.nodes > 3);
+            if whole.stats.solutions > 0 {
+                kept += 1;
+                puzzle.set(cell, solution.get(cell));
+            } else {
+                removed += 1;
+            }
+        }
+        assert!(switched > 10, "the second stage ran ({switched} checks)");
+        assert!(kept > 0 && removed > 0);
+    }
+}
+
+/// A node budget smaller than the repair cap is the whole check's budget:
+/// the check is cut, never answered by a second search.
+#[test]
+fn two_stage_checks_keep_the_node_budget_issue_17() {
+    let size = Size::SIXTEEN;
+    let mut rng = SplitMix64::new(5);
+    let solution = random_full_grid(size, &mut rng, None).expect("a grid");
+    let mut puzzle = Grid::empty(size);
+    // A nearly empty puzzle: its checks need many nodes.
+    for cell in (0..size.cells()).step_by(7) {
+        puzzle.set(cell, solution.get(cell));
+    }
+    let cell = (0..size.cells()).find(|&c| puzzle.get(c) == 0).unwrap();
+    let mut wide = Wide::new();
+    for (budget, cap) in [(1u64, 2_000u64), (5, 3)] {
+        let limits = Limits::none().with_max_nodes(budget);
+        let r = check_cell(&mut wide, &puzzle, &solution, cell, &limits, cap);
+        assert!(r.stats.nodes <= budget + 2, "{} nodes", r.stats.nodes);
+    }
+}
