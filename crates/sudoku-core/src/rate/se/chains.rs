@@ -263,68 +263,106 @@ fn off_to_on(b: &Board, c: u16, y: bool, x: bool, out: &mut Vec<u16>) {
     }
 }
 
-/// The implications of one search mode, built once per grid and mode:
-/// for each candidate its on → off and off → on consequences in
-/// Explainer's order.
+/// The implications of the three search modes, built once per grid: for
+/// each candidate its on → off and off → on consequences in Explainer's
+/// order, read through the mode chosen with [`Graph::mode`].
+///
+/// A candidate's on → off list with Y-links is its list without them after
+/// the cell's other digits; its off → on list with both kinds is the Y-link
+/// (if any) followed by its list with X-links only (an X-link's target is
+/// in another cell, so the Y-link never hides one as a repeat). So one list
+/// of each direction with both kinds, and the number of Y-links at its
+/// head, serves every mode.
 #[derive(Default)]
 pub(super) struct Graph {
     on_start: Vec<u32>,
     on: Vec<u16>,
+    /// Per candidate, the Y-links at the head of its on → off list.
+    on_y: Vec<u8>,
     off_start: Vec<u32>,
     off: Vec<u16>,
+    /// Per candidate, the Y-link (0 or 1) at the head of its off → on list.
+    off_y: Vec<u8>,
+    buf: Vec<u16>,
+    /// The mode read: Y-links, X-links in off → on.
+    y: bool,
+    x: bool,
 }
 
 impl Graph {
-    /// Rebuild for `b` with Y-links (`y`) and X-links in off → on (`x`).
-    #[inline(never)]
-    fn build(&mut self, b: &Board, y: bool, x: bool) {
-        self.build_on(b, y);
-        self.build_off(b, y, x);
+    /// Rebuild for `b`, in the mode with Y-links (`y`) and X-links in
+    /// off → on (`x`).
+    #[cfg(test)]
+    fn build_mode(&mut self, b: &Board, y: bool, x: bool) {
+        self.build(b);
+        self.mode(y, x);
     }
 
-    /// Rebuild the on → off consequences only (with Y-links if `y`).
-    fn build_on(&mut self, b: &Board, y: bool) {
-        let mut buf = Vec::with_capacity(32);
+    /// Rebuild for `b` (every mode).
+    #[inline(never)]
+    fn build(&mut self, b: &Board) {
+        let mut buf = std::mem::take(&mut self.buf);
         self.on_start.clear();
         self.on.clear();
+        self.on_y.clear();
+        self.on_y.resize(729, 0);
         self.on_start.push(0);
-        for c in 0..729u16 {
-            if b.cand[cell_of(c)] & bit(digit_of(c)) != 0 {
-                on_to_off(b, c, y, &mut buf);
-                self.on.extend_from_slice(&buf);
-            }
-            self.on_start.push(self.on.len() as u32);
-        }
-    }
-
-    /// Rebuild the off → on consequences only: after a build with the same
-    /// `b` and `y`, the same as a whole build with `x` (the on → off links
-    /// do not depend on `x`).
-    #[inline(never)]
-    fn build_off(&mut self, b: &Board, y: bool, x: bool) {
-        let mut buf = Vec::with_capacity(8);
         self.off_start.clear();
         self.off.clear();
+        self.off_y.clear();
+        self.off_y.resize(729, 0);
         self.off_start.push(0);
         for c in 0..729u16 {
-            if b.cand[cell_of(c)] & bit(digit_of(c)) != 0 {
-                off_to_on(b, c, y, x, &mut buf);
+            let m = b.cand[cell_of(c)];
+            if m & bit(digit_of(c)) != 0 {
+                on_to_off(b, c, true, &mut buf);
+                self.on.extend_from_slice(&buf);
+                self.on_y[c as usize] = m.ones() as u8 - 1;
+                off_to_on(b, c, true, true, &mut buf);
                 self.off.extend_from_slice(&buf);
+                self.off_y[c as usize] = u8::from(m.ones() == 2);
             }
+            self.on_start.push(self.on.len() as u32);
             self.off_start.push(self.off.len() as u32);
         }
+        self.buf = buf;
+    }
+
+    /// Read the links of a mode: with Y-links if `y`, with X-links in
+    /// off → on if `x`.
+    fn mode(&mut self, y: bool, x: bool) {
+        self.y = y;
+        self.x = x;
     }
 
     /// On → off consequences of `c`.
     #[inline]
     fn on(&self, c: u16) -> &[u16] {
-        &self.on[self.on_start[c as usize] as usize..self.on_start[c as usize + 1] as usize]
+        let (s, e) = (
+            self.on_start[c as usize] as usize,
+            self.on_start[c as usize + 1] as usize,
+        );
+        let s = if self.y {
+            s
+        } else {
+            s + self.on_y[c as usize] as usize
+        };
+        &self.on[s..e]
     }
 
     /// Off → on consequences of `c`.
     #[inline]
     fn off(&self, c: u16) -> &[u16] {
-        &self.off[self.off_start[c as usize] as usize..self.off_start[c as usize + 1] as usize]
+        let (s, e) = (
+            self.off_start[c as usize] as usize,
+            self.off_start[c as usize + 1] as usize,
+        );
+        let y = self.off_y[c as usize] as usize;
+        match (self.y, self.x) {
+            (true, true) => &self.off[s..e],
+            (true, false) => &self.off[s..s + y],
+            _ => &self.off[s + y..e],
+        }
     }
 }
 
@@ -341,6 +379,10 @@ pub(super) struct Fast {
     cand: [u128; 9],
     /// Off → on links of each candidate (`cell * 9 + digit - 1`).
     link: Vec<Link>,
+    /// [`Fast::forcing`]'s levels of the potentials it reaches, "on" then
+    /// "off" (written as they are expanded and read only for potentials
+    /// seen in the same search, so never cleared).
+    level: Vec<u16>,
 }
 
 const NO_CELL: u8 = u8::MAX;
@@ -357,8 +399,9 @@ struct Link {
 }
 
 impl Fast {
-    /// Rebuild for `b`; `y` adds the Y-links (bivalue cells).
-    pub(super) fn build(&mut self, b: &Board, y: bool) {
+    /// Rebuild for `b`, with the Y-links (bivalue cells; a search without
+    /// Y-links passes over them).
+    pub(super) fn build(&mut self, b: &Board) {
         self.cand = [0; 9];
         self.link.clear();
         self.link.resize(
@@ -377,7 +420,7 @@ impl Fast {
                 mm &= mm - 1;
                 self.cand[d] |= 1 << cell;
                 let l = &mut self.link[cell * 9 + d];
-                if y && m.ones() == 2 {
+                if m.ones() == 2 {
                     l.y = cell as u8;
                     l.y_digit = (m & !(1 << d)).trailing_zeros() as u8;
                 }
@@ -413,20 +456,21 @@ impl Fast {
     /// search goes half as deep as the plain one, and stops at the same
     /// `worth` cut-off or finds the same length.
     pub(super) fn forcing(
-        &self,
+        &mut self,
         src: u16,
         on: bool,
         y: bool,
         worth: impl Fn(u32) -> bool,
     ) -> Option<u32> {
-        // (Y-links come in through `build`'s table and the on → off rule.)
+        // (Y-links: the on → off rule below and the table's, both skipped
+        // without `y`.)
         let (sc, sd) = (cell_of(src), digit_of(src) as usize - 1);
         let mut seen_on = [0u128; 9];
         let mut seen_off = [0u128; 9];
         // The level each potential was reached at (written as it is
         // expanded, read only for potentials already seen).
-        let mut level_on = [0u16; 729];
-        let mut level_off = [0u16; 729];
+        self.level.resize(2 * 729, 0);
+        let (level_on, level_off) = self.level.split_at_mut(729);
         let mut front = [0u128; 9];
         front[sd] = 1u128 << sc;
         if on {
@@ -480,7 +524,7 @@ impl Fast {
                         f &= f - 1;
                         level_off[c * 9 + d] = k as u16;
                         let p = self.link[c * 9 + d];
-                        if p.y != NO_CELL {
+                        if y && p.y != NO_CELL {
                             next[p.y_digit as usize] |= 1 << p.y;
                         }
                         next[d] |= p.x;
@@ -489,9 +533,9 @@ impl Fast {
             }
             k += 1;
             let (seen, other, other_level) = if front_on {
-                (&mut seen_off, &seen_on, &level_on)
+                (&mut seen_off, &seen_on, &*level_on)
             } else {
-                (&mut seen_on, &seen_off, &level_off)
+                (&mut seen_on, &seen_off, &*level_off)
             };
             let mut meet = u32::MAX;
             for d in 0..9 {
@@ -562,12 +606,36 @@ impl Chains {
 
     /// Explainer's cycle search from `src` "on"; the cycles' last nodes are
     /// left in `found`.
+    ///
+    /// The cut-off `worth` also shortens the last two rounds. A cycle
+    /// closes through an "off" conjugate of the start (an "off" potential
+    /// whose off → on links reach it; the links are symmetric, so these are
+    /// the start's own off → on consequences). The last round the cut-off
+    /// allows therefore only needs the "off" potentials that are
+    /// conjugates, and the round before it only needs to keep the "on"
+    /// potentials with a conjugate among their on → off consequences (every
+    /// potential it reaches is still marked seen, so the kept ones get the
+    /// same parents). The cycles found, their nodes and their order are
+    /// those of the full rounds.
     #[inline(never)]
     fn cycles(&mut self, g: &Graph, src: u16, worth: impl Fn(u32) -> bool) {
         self.reset();
         let root = self.push(src, true, NONE);
         self.seen_on[src as usize] = true;
         self.pend_on.push(root);
+        // The "on" potentials with a conjugate of the start among their
+        // on → off consequences, per digit as cell sets (a superset: the
+        // cell's other digits are counted even without Y-links).
+        let mut near = [0u128; 9];
+        for &q in g.off(src) {
+            let (c, d) = (cell_of(q), digit_of(q) as usize - 1);
+            near[d] |= PEER_MASK[c];
+            for (e, m) in near.iter_mut().enumerate() {
+                if e != d {
+                    *m |= 1 << c;
+                }
+            }
+        }
         let mut length = 0;
         while !self.pend_on.is_empty() || !self.pend_off.is_empty() {
             // The cycles the coming off phase closes have `length + 2`
@@ -575,10 +643,17 @@ impl Chains {
             if !worth(length + 2) {
                 break;
             }
+            // The cut-off is monotone: past the next round or two nothing
+            // more is looked at.
+            let last = !worth(length + 4);
+            let penultimate = !last && !worth(length + 6);
             length += 1;
             let mut ons = std::mem::take(&mut self.pend_on);
             for &p in &ons {
                 for &q in g.on(self.nodes[p as usize].cand) {
+                    if last && !self.closes(g, q, src) {
+                        continue;
+                    }
                     // Explainer queues every such "off"; a repeat can only
                     // matter by closing a cycle (its other consequences are
                     // already known from its first instance, processed
@@ -607,10 +682,12 @@ impl Chains {
                         let n = self.push(q, true, p);
                         self.found.push(n);
                     }
-                    if !self.seen_on[q as usize] {
+                    if !last && !self.seen_on[q as usize] {
                         self.seen_on[q as usize] = true;
-                        let n = self.push(q, true, p);
-                        self.next.push(n);
+                        if !penultimate || near[digit_of(q) as usize - 1] >> cell_of(q) & 1 != 0 {
+                            let n = self.push(q, true, p);
+                            self.next.push(n);
+                        }
                     }
                 }
             }
@@ -743,10 +820,11 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
             continue;
         }
         if !built {
-            g.build(b, false, true);
-            fast.build(b, false);
+            g.build(b);
+            fast.build(b);
             built = true;
         }
+        g.mode(false, true);
         let mut local: Option<Key> = None;
         let mut at = 0;
         scratch.clear();
@@ -759,7 +837,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
                 b,
                 ch,
                 &g,
-                &fast,
+                &mut fast,
                 cell,
                 d,
                 false,
@@ -806,16 +884,12 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
         }
     }
     // Y-links only, then both (Explainer's other two loop searches).
+    if !built {
+        g.build(b);
+        fast.build(b);
+    }
     for (y, x) in [(true, false), (true, true)] {
-        // (the second search has the first's on → off links)
-        if x {
-            g.build_off(b, y, x);
-        } else {
-            g.build(b, y, x);
-        }
-        if x {
-            fast.build(b, y);
-        }
+        g.mode(y, x);
         for cell in 0..81 {
             let n = b.cand[cell].ones();
             if b.value[cell] != 0 || n < 2 || (!x && n > 2) {
@@ -825,7 +899,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
             while m != 0 {
                 let d = m.trailing_zeros() as u8 + 1;
                 m &= m - 1;
-                search_start(b, ch, &g, &fast, cell, d, y, x, &mut best, step);
+                search_start(b, ch, &g, &mut fast, cell, d, y, x, &mut best, step);
             }
         }
     }
@@ -850,7 +924,7 @@ fn search_start(
     b: &Board,
     ch: &mut Chains,
     g: &Graph,
-    fast: &Fast,
+    fast: &mut Fast,
     cell: usize,
     d: u8,
     y: bool,
@@ -1106,16 +1180,10 @@ pub(super) fn all_steps(b: &Board, ch: &mut Chains, out: &mut AllSteps) {
     out.found.clear();
     let mut g = ch.graph.take().unwrap_or_default();
     let mut fast = ch.fast.take().unwrap_or_default();
+    g.build(b);
+    fast.build(b);
     for (y, x) in [(false, true), (true, false), (true, true)] {
-        // (the third search has the second's on → off links)
-        if y && x {
-            g.build_off(b, y, x);
-        } else {
-            g.build(b, y, x);
-        }
-        if x {
-            fast.build(b, y);
-        }
+        g.mode(y, x);
         for cell in 0..81 {
             let n = b.cand[cell].ones();
             if b.value[cell] != 0 || n < 2 || (!x && n > 2) {
@@ -1288,8 +1356,8 @@ mod tests {
                     ch.truth.update(&b);
                     assert!(ch.truth.digit.iter().all(|&t| t != 0), "{p}: not unique");
                     for y in [false, true] {
-                        g.build(&b, y, true);
-                        fast.build(&b, y);
+                        g.build_mode(&b, y, true);
+                        fast.build(&b);
                         for cell in 0..81 {
                             for d in super::super::board::digits(b.cand[cell]) {
                                 if b.cand[cell].count_ones() < 2 {
