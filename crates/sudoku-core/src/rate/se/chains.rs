@@ -275,18 +275,20 @@ fn off_to_on(b: &Board, c: u16, y: bool, x: bool, out: &mut Vec<u16>) {
 /// head, serves every mode.
 #[derive(Default)]
 pub(super) struct Graph {
-    on_start: Vec<u32>,
     on: Vec<u16>,
-    /// Per candidate, the Y-links at the head of its on → off list.
-    on_y: Vec<u8>,
-    off_start: Vec<u32>,
     off: Vec<u16>,
-    /// Per candidate, the Y-link (0 or 1) at the head of its off → on list.
-    off_y: Vec<u8>,
+    /// Per candidate, where its lists lie in `on` and `off` in each mode:
+    /// on → off with and without Y-links, off → on with both kinds, Y only
+    /// and X only.
+    on_y: Vec<(u32, u32)>,
+    on_x: Vec<(u32, u32)>,
+    off_xy: Vec<(u32, u32)>,
+    off_y: Vec<(u32, u32)>,
+    off_x: Vec<(u32, u32)>,
+    /// Those of the mode read.
+    on_range: Vec<(u32, u32)>,
+    off_range: Vec<(u32, u32)>,
     buf: Vec<u16>,
-    /// The mode read: Y-links, X-links in off → on.
-    y: bool,
-    x: bool,
 }
 
 impl Graph {
@@ -302,28 +304,35 @@ impl Graph {
     #[inline(never)]
     fn build(&mut self, b: &Board) {
         let mut buf = std::mem::take(&mut self.buf);
-        self.on_start.clear();
         self.on.clear();
-        self.on_y.clear();
-        self.on_y.resize(729, 0);
-        self.on_start.push(0);
-        self.off_start.clear();
         self.off.clear();
-        self.off_y.clear();
-        self.off_y.resize(729, 0);
-        self.off_start.push(0);
+        for v in [
+            &mut self.on_y,
+            &mut self.on_x,
+            &mut self.off_xy,
+            &mut self.off_y,
+            &mut self.off_x,
+        ] {
+            v.clear();
+        }
         for c in 0..729u16 {
             let m = b.cand[cell_of(c)];
+            let (s_on, s_off) = (self.on.len() as u32, self.off.len() as u32);
+            let (mut ny, mut y) = (0, 0);
             if m & bit(digit_of(c)) != 0 {
                 on_to_off(b, c, true, &mut buf);
                 self.on.extend_from_slice(&buf);
-                self.on_y[c as usize] = m.ones() as u8 - 1;
+                ny = m.ones() - 1;
                 off_to_on(b, c, true, true, &mut buf);
                 self.off.extend_from_slice(&buf);
-                self.off_y[c as usize] = u8::from(m.ones() == 2);
+                y = u32::from(m.ones() == 2);
             }
-            self.on_start.push(self.on.len() as u32);
-            self.off_start.push(self.off.len() as u32);
+            let (e_on, e_off) = (self.on.len() as u32, self.off.len() as u32);
+            self.on_y.push((s_on, e_on));
+            self.on_x.push((s_on + ny, e_on));
+            self.off_xy.push((s_off, e_off));
+            self.off_y.push((s_off, s_off + y));
+            self.off_x.push((s_off + y, e_off));
         }
         self.buf = buf;
     }
@@ -331,38 +340,28 @@ impl Graph {
     /// Read the links of a mode: with Y-links if `y`, with X-links in
     /// off → on if `x`.
     fn mode(&mut self, y: bool, x: bool) {
-        self.y = y;
-        self.x = x;
+        let on = if y { &self.on_y } else { &self.on_x };
+        let off = match (y, x) {
+            (true, true) => &self.off_xy,
+            (true, false) => &self.off_y,
+            _ => &self.off_x,
+        };
+        self.on_range.clone_from(on);
+        self.off_range.clone_from(off);
     }
 
     /// On → off consequences of `c`.
     #[inline]
     fn on(&self, c: u16) -> &[u16] {
-        let (s, e) = (
-            self.on_start[c as usize] as usize,
-            self.on_start[c as usize + 1] as usize,
-        );
-        let s = if self.y {
-            s
-        } else {
-            s + self.on_y[c as usize] as usize
-        };
-        &self.on[s..e]
+        let (s, e) = self.on_range[c as usize];
+        &self.on[s as usize..e as usize]
     }
 
     /// Off → on consequences of `c`.
     #[inline]
     fn off(&self, c: u16) -> &[u16] {
-        let (s, e) = (
-            self.off_start[c as usize] as usize,
-            self.off_start[c as usize + 1] as usize,
-        );
-        let y = self.off_y[c as usize] as usize;
-        match (self.y, self.x) {
-            (true, true) => &self.off[s..e],
-            (true, false) => &self.off[s..s + y],
-            _ => &self.off[s + y..e],
-        }
+        let (s, e) = self.off_range[c as usize];
+        &self.off[s as usize..e as usize]
     }
 }
 
