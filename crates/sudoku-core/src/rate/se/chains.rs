@@ -99,9 +99,14 @@ pub(super) struct Chains {
     pend_off: Vec<u32>,
     next: Vec<u32>,
     found: Vec<u32>,
-    seen_on: Vec<bool>,
-    seen_off: Vec<bool>,
-    closes: Vec<u8>,
+    /// Per candidate, the search (its `epoch`) that last saw it "on",
+    /// "off"; and that last asked whether its "off" closes a cycle, with
+    /// the answer in the low bit.
+    seen_on: Vec<u32>,
+    seen_off: Vec<u32>,
+    /// The search under way (counted, so that nothing needs clearing).
+    epoch: u32,
+    closes: Vec<u32>,
     graph: Option<Box<Graph>>,
     fast: Option<Box<Fast>>,
     /// Per digit: its X-links-only result (see [`find`]).
@@ -564,12 +569,14 @@ impl Chains {
         self.pend_on.clear();
         self.pend_off.clear();
         self.found.clear();
-        self.seen_on.clear();
-        self.seen_on.resize(729, false);
-        self.seen_off.clear();
-        self.seen_off.resize(729, false);
-        self.closes.clear();
-        self.closes.resize(729, 0);
+        if self.seen_on.len() != 729 || self.epoch >= 1 << 30 {
+            for v in [&mut self.seen_on, &mut self.seen_off, &mut self.closes] {
+                v.clear();
+                v.resize(729, 0);
+            }
+            self.epoch = 0;
+        }
+        self.epoch += 1;
     }
 
     fn push(&mut self, cand: u16, on: bool, parent: u32) -> u32 {
@@ -592,15 +599,13 @@ impl Chains {
 
     /// Whether "off" candidate `q` implies `src` "on" (memoised per search).
     fn closes(&mut self, g: &Graph, q: u16, src: u16) -> bool {
-        match self.closes[q as usize] {
-            1 => true,
-            2 => false,
-            _ => {
-                let hit = g.off(q).contains(&src);
-                self.closes[q as usize] = if hit { 1 } else { 2 };
-                hit
-            }
+        let m = self.closes[q as usize];
+        if m >> 1 == self.epoch {
+            return m & 1 != 0;
         }
+        let hit = g.off(q).contains(&src);
+        self.closes[q as usize] = self.epoch << 1 | u32::from(hit);
+        hit
     }
 
     /// Explainer's cycle search from `src` "on"; the cycles' last nodes are
@@ -620,7 +625,7 @@ impl Chains {
     fn cycles(&mut self, g: &Graph, src: u16, worth: impl Fn(u32) -> bool) {
         self.reset();
         let root = self.push(src, true, NONE);
-        self.seen_on[src as usize] = true;
+        self.seen_on[src as usize] = self.epoch;
         self.pend_on.push(root);
         // The "on" potentials with a conjugate of the start among their
         // on → off consequences, per digit as cell sets (a superset: the
@@ -657,16 +662,16 @@ impl Chains {
                     // matter by closing a cycle (its other consequences are
                     // already known from its first instance, processed
                     // earlier), so the others are left out.
-                    if self.seen_off[q as usize] && !self.closes(g, q, src) {
+                    if self.seen_off[q as usize] == self.epoch && !self.closes(g, q, src) {
                         continue;
                     }
                     // Every potential on a chain was seen when it was
                     // queued, so one never seen is no ancestor: only a
                     // repeat needs the walk up the chain.
-                    if self.seen_off[q as usize] && self.is_parent(p, q, false) {
+                    if self.seen_off[q as usize] == self.epoch && self.is_parent(p, q, false) {
                         continue;
                     }
-                    self.seen_off[q as usize] = true;
+                    self.seen_off[q as usize] = self.epoch;
                     let n = self.push(q, false, p);
                     self.pend_off.push(n);
                 }
@@ -681,8 +686,8 @@ impl Chains {
                         let n = self.push(q, true, p);
                         self.found.push(n);
                     }
-                    if !last && !self.seen_on[q as usize] {
-                        self.seen_on[q as usize] = true;
+                    if !last && self.seen_on[q as usize] != self.epoch {
+                        self.seen_on[q as usize] = self.epoch;
                         if !penultimate || near[digit_of(q) as usize - 1] >> cell_of(q) & 1 != 0 {
                             let n = self.push(q, true, p);
                             self.next.push(n);
@@ -710,10 +715,10 @@ impl Chains {
         let root = self.push(src, on, NONE);
         let mut target = None;
         if on {
-            self.seen_on[src as usize] = true;
+            self.seen_on[src as usize] = self.epoch;
             self.pend_on.push(root);
         } else {
-            self.seen_off[src as usize] = true;
+            self.seen_off[src as usize] = self.epoch;
             self.pend_off.push(root);
         }
         // Round k reaches the opposite of the start with 2k + 2 potentials
@@ -729,13 +734,13 @@ impl Chains {
             for &p in &ons {
                 for &q in g.on(self.nodes[p as usize].cand) {
                     let hit = on && q == src && target.is_none();
-                    if hit || !self.seen_off[q as usize] {
+                    if hit || self.seen_off[q as usize] != self.epoch {
                         let n = self.push(q, false, p);
                         if hit {
                             target = Some(n);
                         }
-                        if !self.seen_off[q as usize] {
-                            self.seen_off[q as usize] = true;
+                        if self.seen_off[q as usize] != self.epoch {
+                            self.seen_off[q as usize] = self.epoch;
                             self.pend_off.push(n);
                         }
                     }
@@ -747,13 +752,13 @@ impl Chains {
             for &p in &offs {
                 for &q in g.off(self.nodes[p as usize].cand) {
                     let hit = !on && q == src && target.is_none();
-                    if hit || !self.seen_on[q as usize] {
+                    if hit || self.seen_on[q as usize] != self.epoch {
                         let n = self.push(q, true, p);
                         if hit {
                             target = Some(n);
                         }
-                        if !self.seen_on[q as usize] {
-                            self.seen_on[q as usize] = true;
+                        if self.seen_on[q as usize] != self.epoch {
+                            self.seen_on[q as usize] = self.epoch;
                             self.next.push(n);
                         }
                     }
