@@ -1399,6 +1399,82 @@ mod tests {
         );
     }
 
+    const PUZZLES: [&str; 3] = [
+        "..21....8.68....4.71...9...8..2.17......6......59.8..3...6...17.7....83.2....79..",
+        "...9....275.4....1....58.6..92......8..691..5......98..4.32....5....4.132....5...",
+        "....4..69......8.3..68.174...54.89..6...1...8..36.91...687.43..2.4......57..6....",
+    ];
+
+    /// The one graph read in each mode gives the lists of that mode.
+    #[test]
+    fn graph_modes_read_each_modes_lists() {
+        let (mut g, mut buf) = (Graph::default(), Vec::new());
+        let mut compared = 0u32;
+        for p in PUZZLES {
+            let b = Board::from_grid(&p.parse::<Grid>().unwrap()).unwrap();
+            g.build(&b);
+            for (y, x) in [(false, true), (true, false), (true, true)] {
+                g.mode(y, x);
+                for c in 0..729u16 {
+                    if b.cand[cell_of(c)] & bit(digit_of(c)) == 0 {
+                        assert!(g.on(c).is_empty() && g.off(c).is_empty());
+                        continue;
+                    }
+                    on_to_off(&b, c, y, &mut buf);
+                    assert_eq!(g.on(c), &buf[..], "{p} {c} {y} {x}");
+                    off_to_on(&b, c, y, x, &mut buf);
+                    assert_eq!(g.off(c), &buf[..], "{p} {c} {y} {x}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 1000, "{compared}");
+    }
+
+    /// A cycle search stopped by a cut-off (its last two rounds shortened)
+    /// finds the cycles of the full search within the cut-off, with the
+    /// same potentials, in the same order.
+    #[test]
+    fn cut_off_cycle_searches_find_the_full_searchs_short_cycles() {
+        let (mut ch, mut g) = (Chains::default(), Graph::default());
+        let paths = |ch: &Chains| -> Vec<Vec<(u16, bool)>> {
+            ch.found
+                .iter()
+                .map(|&e| ch.path(e).map(|n| (n.cand, n.on)).collect())
+                .collect()
+        };
+        let (mut starts, mut cycles) = (0u32, 0u32);
+        for p in PUZZLES {
+            let b = Board::from_grid(&p.parse::<Grid>().unwrap()).unwrap();
+            g.build(&b);
+            for (y, x) in [(false, true), (true, false), (true, true)] {
+                g.mode(y, x);
+                for cell in 0..81 {
+                    for d in super::super::board::digits(b.cand[cell]) {
+                        let src = cand(cell, d);
+                        if b.cand[cell].count_ones() < 2 || g.off(src).is_empty() {
+                            continue;
+                        }
+                        ch.cycles(&g, src, |_| true);
+                        let full = paths(&ch);
+                        starts += 1;
+                        cycles += full.len() as u32;
+                        for limit in [4, 6, 8, 10, 12] {
+                            ch.cycles(&g, src, |c| c <= limit);
+                            let want: Vec<_> = full
+                                .iter()
+                                .filter(|p| p.len() as u32 - 1 <= limit)
+                                .cloned()
+                                .collect();
+                            assert_eq!(paths(&ch), want, "{p} {cell} {d} {y} {x} {limit}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(starts > 200 && cycles > 40, "{starts} {cycles}");
+    }
+
     #[test]
     fn length_penalty_thresholds() {
         // +0.1 each time complexity - 2 passes 4, 6, 8, 12, 16, 24, 32.
