@@ -99,9 +99,14 @@ pub(super) struct Chains {
     pend_off: Vec<u32>,
     next: Vec<u32>,
     found: Vec<u32>,
-    seen_on: Vec<bool>,
-    seen_off: Vec<bool>,
-    closes: Vec<u8>,
+    /// Per candidate, the search (its `epoch`) that last saw it "on",
+    /// "off"; and that last asked whether its "off" closes a cycle, with
+    /// the answer in the low bit.
+    seen_on: Vec<u32>,
+    seen_off: Vec<u32>,
+    /// The search under way (counted, so that nothing needs clearing).
+    epoch: u32,
+    closes: Vec<u32>,
     graph: Option<Box<Graph>>,
     fast: Option<Box<Fast>>,
     /// Per digit: its X-links-only result (see [`find`]).
@@ -263,68 +268,105 @@ fn off_to_on(b: &Board, c: u16, y: bool, x: bool, out: &mut Vec<u16>) {
     }
 }
 
-/// The implications of one search mode, built once per grid and mode:
-/// for each candidate its on → off and off → on consequences in
-/// Explainer's order.
+/// The implications of the three search modes, built once per grid: for
+/// each candidate its on → off and off → on consequences in Explainer's
+/// order, read through the mode chosen with [`Graph::mode`].
+///
+/// A candidate's on → off list with Y-links is its list without them after
+/// the cell's other digits; its off → on list with both kinds is the Y-link
+/// (if any) followed by its list with X-links only (an X-link's target is
+/// in another cell, so the Y-link never hides one as a repeat). So one list
+/// of each direction with both kinds, and the number of Y-links at its
+/// head, serves every mode.
 #[derive(Default)]
 pub(super) struct Graph {
-    on_start: Vec<u32>,
     on: Vec<u16>,
-    off_start: Vec<u32>,
     off: Vec<u16>,
+    /// Per candidate, where its lists lie in `on` and `off` in each mode:
+    /// on → off with and without Y-links, off → on with both kinds, Y only
+    /// and X only.
+    on_y: Vec<(u32, u32)>,
+    on_x: Vec<(u32, u32)>,
+    off_xy: Vec<(u32, u32)>,
+    off_y: Vec<(u32, u32)>,
+    off_x: Vec<(u32, u32)>,
+    /// Those of the mode read.
+    on_range: Vec<(u32, u32)>,
+    off_range: Vec<(u32, u32)>,
+    buf: Vec<u16>,
 }
 
 impl Graph {
-    /// Rebuild for `b` with Y-links (`y`) and X-links in off → on (`x`).
-    #[inline(never)]
-    fn build(&mut self, b: &Board, y: bool, x: bool) {
-        self.build_on(b, y);
-        self.build_off(b, y, x);
+    /// Rebuild for `b`, in the mode with Y-links (`y`) and X-links in
+    /// off → on (`x`).
+    #[cfg(test)]
+    fn build_mode(&mut self, b: &Board, y: bool, x: bool) {
+        self.build(b);
+        self.mode(y, x);
     }
 
-    /// Rebuild the on → off consequences only (with Y-links if `y`).
-    fn build_on(&mut self, b: &Board, y: bool) {
-        let mut buf = Vec::with_capacity(32);
-        self.on_start.clear();
+    /// Rebuild for `b` (every mode).
+    #[inline(never)]
+    fn build(&mut self, b: &Board) {
+        let mut buf = std::mem::take(&mut self.buf);
         self.on.clear();
-        self.on_start.push(0);
-        for c in 0..729u16 {
-            if b.cand[cell_of(c)] & bit(digit_of(c)) != 0 {
-                on_to_off(b, c, y, &mut buf);
-                self.on.extend_from_slice(&buf);
-            }
-            self.on_start.push(self.on.len() as u32);
+        self.off.clear();
+        for v in [
+            &mut self.on_y,
+            &mut self.on_x,
+            &mut self.off_xy,
+            &mut self.off_y,
+            &mut self.off_x,
+        ] {
+            v.clear();
         }
+        for c in 0..729u16 {
+            let m = b.cand[cell_of(c)];
+            let (s_on, s_off) = (self.on.len() as u32, self.off.len() as u32);
+            let (mut ny, mut y) = (0, 0);
+            if m & bit(digit_of(c)) != 0 {
+                on_to_off(b, c, true, &mut buf);
+                self.on.extend_from_slice(&buf);
+                ny = m.ones() - 1;
+                off_to_on(b, c, true, true, &mut buf);
+                self.off.extend_from_slice(&buf);
+                y = u32::from(m.ones() == 2);
+            }
+            let (e_on, e_off) = (self.on.len() as u32, self.off.len() as u32);
+            self.on_y.push((s_on, e_on));
+            self.on_x.push((s_on + ny, e_on));
+            self.off_xy.push((s_off, e_off));
+            self.off_y.push((s_off, s_off + y));
+            self.off_x.push((s_off + y, e_off));
+        }
+        self.buf = buf;
     }
 
-    /// Rebuild the off → on consequences only: after a build with the same
-    /// `b` and `y`, the same as a whole build with `x` (the on → off links
-    /// do not depend on `x`).
-    #[inline(never)]
-    fn build_off(&mut self, b: &Board, y: bool, x: bool) {
-        let mut buf = Vec::with_capacity(8);
-        self.off_start.clear();
-        self.off.clear();
-        self.off_start.push(0);
-        for c in 0..729u16 {
-            if b.cand[cell_of(c)] & bit(digit_of(c)) != 0 {
-                off_to_on(b, c, y, x, &mut buf);
-                self.off.extend_from_slice(&buf);
-            }
-            self.off_start.push(self.off.len() as u32);
-        }
+    /// Read the links of a mode: with Y-links if `y`, with X-links in
+    /// off → on if `x`.
+    fn mode(&mut self, y: bool, x: bool) {
+        let on = if y { &self.on_y } else { &self.on_x };
+        let off = match (y, x) {
+            (true, true) => &self.off_xy,
+            (true, false) => &self.off_y,
+            _ => &self.off_x,
+        };
+        self.on_range.clone_from(on);
+        self.off_range.clone_from(off);
     }
 
     /// On → off consequences of `c`.
     #[inline]
     fn on(&self, c: u16) -> &[u16] {
-        &self.on[self.on_start[c as usize] as usize..self.on_start[c as usize + 1] as usize]
+        let (s, e) = self.on_range[c as usize];
+        &self.on[s as usize..e as usize]
     }
 
     /// Off → on consequences of `c`.
     #[inline]
     fn off(&self, c: u16) -> &[u16] {
-        &self.off[self.off_start[c as usize] as usize..self.off_start[c as usize + 1] as usize]
+        let (s, e) = self.off_range[c as usize];
+        &self.off[s as usize..e as usize]
     }
 }
 
@@ -341,6 +383,10 @@ pub(super) struct Fast {
     cand: [u128; 9],
     /// Off → on links of each candidate (`cell * 9 + digit - 1`).
     link: Vec<Link>,
+    /// [`Fast::forcing`]'s levels of the potentials it reaches, "on" then
+    /// "off" (written as they are expanded and read only for potentials
+    /// seen in the same search, so never cleared).
+    level: Vec<u16>,
 }
 
 const NO_CELL: u8 = u8::MAX;
@@ -357,8 +403,9 @@ struct Link {
 }
 
 impl Fast {
-    /// Rebuild for `b`; `y` adds the Y-links (bivalue cells).
-    pub(super) fn build(&mut self, b: &Board, y: bool) {
+    /// Rebuild for `b`, with the Y-links (bivalue cells; a search without
+    /// Y-links passes over them).
+    pub(super) fn build(&mut self, b: &Board) {
         self.cand = [0; 9];
         self.link.clear();
         self.link.resize(
@@ -377,7 +424,7 @@ impl Fast {
                 mm &= mm - 1;
                 self.cand[d] |= 1 << cell;
                 let l = &mut self.link[cell * 9 + d];
-                if y && m.ones() == 2 {
+                if m.ones() == 2 {
                     l.y = cell as u8;
                     l.y_digit = (m & !(1 << d)).trailing_zeros() as u8;
                 }
@@ -413,20 +460,21 @@ impl Fast {
     /// search goes half as deep as the plain one, and stops at the same
     /// `worth` cut-off or finds the same length.
     pub(super) fn forcing(
-        &self,
+        &mut self,
         src: u16,
         on: bool,
         y: bool,
         worth: impl Fn(u32) -> bool,
     ) -> Option<u32> {
-        // (Y-links come in through `build`'s table and the on → off rule.)
+        // (Y-links: the on → off rule below and the table's, both skipped
+        // without `y`.)
         let (sc, sd) = (cell_of(src), digit_of(src) as usize - 1);
         let mut seen_on = [0u128; 9];
         let mut seen_off = [0u128; 9];
         // The level each potential was reached at (written as it is
         // expanded, read only for potentials already seen).
-        let mut level_on = [0u16; 729];
-        let mut level_off = [0u16; 729];
+        self.level.resize(2 * 729, 0);
+        let (level_on, level_off) = self.level.split_at_mut(729);
         let mut front = [0u128; 9];
         front[sd] = 1u128 << sc;
         if on {
@@ -480,7 +528,7 @@ impl Fast {
                         f &= f - 1;
                         level_off[c * 9 + d] = k as u16;
                         let p = self.link[c * 9 + d];
-                        if p.y != NO_CELL {
+                        if y && p.y != NO_CELL {
                             next[p.y_digit as usize] |= 1 << p.y;
                         }
                         next[d] |= p.x;
@@ -489,9 +537,9 @@ impl Fast {
             }
             k += 1;
             let (seen, other, other_level) = if front_on {
-                (&mut seen_off, &seen_on, &level_on)
+                (&mut seen_off, &seen_on, &*level_on)
             } else {
-                (&mut seen_on, &seen_off, &level_off)
+                (&mut seen_on, &seen_off, &*level_off)
             };
             let mut meet = u32::MAX;
             for d in 0..9 {
@@ -521,12 +569,14 @@ impl Chains {
         self.pend_on.clear();
         self.pend_off.clear();
         self.found.clear();
-        self.seen_on.clear();
-        self.seen_on.resize(729, false);
-        self.seen_off.clear();
-        self.seen_off.resize(729, false);
-        self.closes.clear();
-        self.closes.resize(729, 0);
+        if self.seen_on.len() != 729 || self.epoch >= 1 << 30 {
+            for v in [&mut self.seen_on, &mut self.seen_off, &mut self.closes] {
+                v.clear();
+                v.resize(729, 0);
+            }
+            self.epoch = 0;
+        }
+        self.epoch += 1;
     }
 
     fn push(&mut self, cand: u16, on: bool, parent: u32) -> u32 {
@@ -549,25 +599,47 @@ impl Chains {
 
     /// Whether "off" candidate `q` implies `src` "on" (memoised per search).
     fn closes(&mut self, g: &Graph, q: u16, src: u16) -> bool {
-        match self.closes[q as usize] {
-            1 => true,
-            2 => false,
-            _ => {
-                let hit = g.off(q).contains(&src);
-                self.closes[q as usize] = if hit { 1 } else { 2 };
-                hit
-            }
+        let m = self.closes[q as usize];
+        if m >> 1 == self.epoch {
+            return m & 1 != 0;
         }
+        let hit = g.off(q).contains(&src);
+        self.closes[q as usize] = self.epoch << 1 | u32::from(hit);
+        hit
     }
 
     /// Explainer's cycle search from `src` "on"; the cycles' last nodes are
     /// left in `found`.
+    ///
+    /// The cut-off `worth` also shortens the last two rounds. A cycle
+    /// closes through an "off" conjugate of the start (an "off" potential
+    /// whose off → on links reach it; the links are symmetric, so these are
+    /// the start's own off → on consequences). The last round the cut-off
+    /// allows therefore only needs the "off" potentials that are
+    /// conjugates, and the round before it only needs to keep the "on"
+    /// potentials with a conjugate among their on → off consequences (every
+    /// potential it reaches is still marked seen, so the kept ones get the
+    /// same parents). The cycles found, their nodes and their order are
+    /// those of the full rounds.
     #[inline(never)]
     fn cycles(&mut self, g: &Graph, src: u16, worth: impl Fn(u32) -> bool) {
         self.reset();
         let root = self.push(src, true, NONE);
-        self.seen_on[src as usize] = true;
+        self.seen_on[src as usize] = self.epoch;
         self.pend_on.push(root);
+        // The "on" potentials with a conjugate of the start among their
+        // on → off consequences, per digit as cell sets (a superset: the
+        // cell's other digits are counted even without Y-links).
+        let mut near = [0u128; 9];
+        for &q in g.off(src) {
+            let (c, d) = (cell_of(q), digit_of(q) as usize - 1);
+            near[d] |= PEER_MASK[c];
+            for (e, m) in near.iter_mut().enumerate() {
+                if e != d {
+                    *m |= 1 << c;
+                }
+            }
+        }
         let mut length = 0;
         while !self.pend_on.is_empty() || !self.pend_off.is_empty() {
             // The cycles the coming off phase closes have `length + 2`
@@ -575,24 +647,31 @@ impl Chains {
             if !worth(length + 2) {
                 break;
             }
+            // The cut-off is monotone: past the next round or two nothing
+            // more is looked at.
+            let last = !worth(length + 4);
+            let penultimate = !last && !worth(length + 6);
             length += 1;
             let mut ons = std::mem::take(&mut self.pend_on);
             for &p in &ons {
                 for &q in g.on(self.nodes[p as usize].cand) {
+                    if last && !self.closes(g, q, src) {
+                        continue;
+                    }
                     // Explainer queues every such "off"; a repeat can only
                     // matter by closing a cycle (its other consequences are
                     // already known from its first instance, processed
                     // earlier), so the others are left out.
-                    if self.seen_off[q as usize] && !self.closes(g, q, src) {
+                    if self.seen_off[q as usize] == self.epoch && !self.closes(g, q, src) {
                         continue;
                     }
                     // Every potential on a chain was seen when it was
                     // queued, so one never seen is no ancestor: only a
                     // repeat needs the walk up the chain.
-                    if self.seen_off[q as usize] && self.is_parent(p, q, false) {
+                    if self.seen_off[q as usize] == self.epoch && self.is_parent(p, q, false) {
                         continue;
                     }
-                    self.seen_off[q as usize] = true;
+                    self.seen_off[q as usize] = self.epoch;
                     let n = self.push(q, false, p);
                     self.pend_off.push(n);
                 }
@@ -607,10 +686,12 @@ impl Chains {
                         let n = self.push(q, true, p);
                         self.found.push(n);
                     }
-                    if !self.seen_on[q as usize] {
-                        self.seen_on[q as usize] = true;
-                        let n = self.push(q, true, p);
-                        self.next.push(n);
+                    if !last && self.seen_on[q as usize] != self.epoch {
+                        self.seen_on[q as usize] = self.epoch;
+                        if !penultimate || near[digit_of(q) as usize - 1] >> cell_of(q) & 1 != 0 {
+                            let n = self.push(q, true, p);
+                            self.next.push(n);
+                        }
                     }
                 }
             }
@@ -634,10 +715,10 @@ impl Chains {
         let root = self.push(src, on, NONE);
         let mut target = None;
         if on {
-            self.seen_on[src as usize] = true;
+            self.seen_on[src as usize] = self.epoch;
             self.pend_on.push(root);
         } else {
-            self.seen_off[src as usize] = true;
+            self.seen_off[src as usize] = self.epoch;
             self.pend_off.push(root);
         }
         // Round k reaches the opposite of the start with 2k + 2 potentials
@@ -653,13 +734,13 @@ impl Chains {
             for &p in &ons {
                 for &q in g.on(self.nodes[p as usize].cand) {
                     let hit = on && q == src && target.is_none();
-                    if hit || !self.seen_off[q as usize] {
+                    if hit || self.seen_off[q as usize] != self.epoch {
                         let n = self.push(q, false, p);
                         if hit {
                             target = Some(n);
                         }
-                        if !self.seen_off[q as usize] {
-                            self.seen_off[q as usize] = true;
+                        if self.seen_off[q as usize] != self.epoch {
+                            self.seen_off[q as usize] = self.epoch;
                             self.pend_off.push(n);
                         }
                     }
@@ -671,13 +752,13 @@ impl Chains {
             for &p in &offs {
                 for &q in g.off(self.nodes[p as usize].cand) {
                     let hit = !on && q == src && target.is_none();
-                    if hit || !self.seen_on[q as usize] {
+                    if hit || self.seen_on[q as usize] != self.epoch {
                         let n = self.push(q, true, p);
                         if hit {
                             target = Some(n);
                         }
-                        if !self.seen_on[q as usize] {
-                            self.seen_on[q as usize] = true;
+                        if self.seen_on[q as usize] != self.epoch {
+                            self.seen_on[q as usize] = self.epoch;
                             self.next.push(n);
                         }
                     }
@@ -743,10 +824,11 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
             continue;
         }
         if !built {
-            g.build(b, false, true);
-            fast.build(b, false);
+            g.build(b);
+            fast.build(b);
             built = true;
         }
+        g.mode(false, true);
         let mut local: Option<Key> = None;
         let mut at = 0;
         scratch.clear();
@@ -759,7 +841,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
                 b,
                 ch,
                 &g,
-                &fast,
+                &mut fast,
                 cell,
                 d,
                 false,
@@ -806,16 +888,12 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
         }
     }
     // Y-links only, then both (Explainer's other two loop searches).
+    if !built {
+        g.build(b);
+        fast.build(b);
+    }
     for (y, x) in [(true, false), (true, true)] {
-        // (the second search has the first's on → off links)
-        if x {
-            g.build_off(b, y, x);
-        } else {
-            g.build(b, y, x);
-        }
-        if x {
-            fast.build(b, y);
-        }
+        g.mode(y, x);
         for cell in 0..81 {
             let n = b.cand[cell].ones();
             if b.value[cell] != 0 || n < 2 || (!x && n > 2) {
@@ -825,7 +903,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
             while m != 0 {
                 let d = m.trailing_zeros() as u8 + 1;
                 m &= m - 1;
-                search_start(b, ch, &g, &fast, cell, d, y, x, &mut best, step);
+                search_start(b, ch, &g, &mut fast, cell, d, y, x, &mut best, step);
             }
         }
     }
@@ -850,7 +928,7 @@ fn search_start(
     b: &Board,
     ch: &mut Chains,
     g: &Graph,
-    fast: &Fast,
+    fast: &mut Fast,
     cell: usize,
     d: u8,
     y: bool,
@@ -1106,16 +1184,10 @@ pub(super) fn all_steps(b: &Board, ch: &mut Chains, out: &mut AllSteps) {
     out.found.clear();
     let mut g = ch.graph.take().unwrap_or_default();
     let mut fast = ch.fast.take().unwrap_or_default();
+    g.build(b);
+    fast.build(b);
     for (y, x) in [(false, true), (true, false), (true, true)] {
-        // (the third search has the second's on → off links)
-        if y && x {
-            g.build_off(b, y, x);
-        } else {
-            g.build(b, y, x);
-        }
-        if x {
-            fast.build(b, y);
-        }
+        g.mode(y, x);
         for cell in 0..81 {
             let n = b.cand[cell].ones();
             if b.value[cell] != 0 || n < 2 || (!x && n > 2) {
@@ -1288,8 +1360,8 @@ mod tests {
                     ch.truth.update(&b);
                     assert!(ch.truth.digit.iter().all(|&t| t != 0), "{p}: not unique");
                     for y in [false, true] {
-                        g.build(&b, y, true);
-                        fast.build(&b, y);
+                        g.build_mode(&b, y, true);
+                        fast.build(&b);
                         for cell in 0..81 {
                             for d in super::super::board::digits(b.cand[cell]) {
                                 if b.cand[cell].count_ones() < 2 {
@@ -1325,6 +1397,82 @@ mod tests {
             compared > 1000 && found > 50 && skipped > 500,
             "{compared} {found} {skipped}"
         );
+    }
+
+    const PUZZLES: [&str; 3] = [
+        "..21....8.68....4.71...9...8..2.17......6......59.8..3...6...17.7....83.2....79..",
+        "...9....275.4....1....58.6..92......8..691..5......98..4.32....5....4.132....5...",
+        "....4..69......8.3..68.174...54.89..6...1...8..36.91...687.43..2.4......57..6....",
+    ];
+
+    /// The one graph read in each mode gives the lists of that mode.
+    #[test]
+    fn graph_modes_read_each_modes_lists() {
+        let (mut g, mut buf) = (Graph::default(), Vec::new());
+        let mut compared = 0u32;
+        for p in PUZZLES {
+            let b = Board::from_grid(&p.parse::<Grid>().unwrap()).unwrap();
+            g.build(&b);
+            for (y, x) in [(false, true), (true, false), (true, true)] {
+                g.mode(y, x);
+                for c in 0..729u16 {
+                    if b.cand[cell_of(c)] & bit(digit_of(c)) == 0 {
+                        assert!(g.on(c).is_empty() && g.off(c).is_empty());
+                        continue;
+                    }
+                    on_to_off(&b, c, y, &mut buf);
+                    assert_eq!(g.on(c), &buf[..], "{p} {c} {y} {x}");
+                    off_to_on(&b, c, y, x, &mut buf);
+                    assert_eq!(g.off(c), &buf[..], "{p} {c} {y} {x}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 1000, "{compared}");
+    }
+
+    /// A cycle search stopped by a cut-off (its last two rounds shortened)
+    /// finds the cycles of the full search within the cut-off, with the
+    /// same potentials, in the same order.
+    #[test]
+    fn cut_off_cycle_searches_find_the_full_searchs_short_cycles() {
+        let (mut ch, mut g) = (Chains::default(), Graph::default());
+        let paths = |ch: &Chains| -> Vec<Vec<(u16, bool)>> {
+            ch.found
+                .iter()
+                .map(|&e| ch.path(e).map(|n| (n.cand, n.on)).collect())
+                .collect()
+        };
+        let (mut starts, mut cycles) = (0u32, 0u32);
+        for p in PUZZLES {
+            let b = Board::from_grid(&p.parse::<Grid>().unwrap()).unwrap();
+            g.build(&b);
+            for (y, x) in [(false, true), (true, false), (true, true)] {
+                g.mode(y, x);
+                for cell in 0..81 {
+                    for d in super::super::board::digits(b.cand[cell]) {
+                        let src = cand(cell, d);
+                        if b.cand[cell].count_ones() < 2 || g.off(src).is_empty() {
+                            continue;
+                        }
+                        ch.cycles(&g, src, |_| true);
+                        let full = paths(&ch);
+                        starts += 1;
+                        cycles += full.len() as u32;
+                        for limit in [4, 6, 8, 10, 12] {
+                            ch.cycles(&g, src, |c| c <= limit);
+                            let want: Vec<_> = full
+                                .iter()
+                                .filter(|p| p.len() as u32 - 1 <= limit)
+                                .cloned()
+                                .collect();
+                            assert_eq!(paths(&ch), want, "{p} {cell} {d} {y} {x} {limit}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(starts > 200 && cycles > 40, "{starts} {cycles}");
     }
 
     #[test]
