@@ -1205,8 +1205,11 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
     } else {
         sc.truth.clear();
     }
-    // (the chains with techniques inside go the full way: their inner
-    // searches' side effects stay as they were)
+    // (the chains with techniques inside go the full way: a closure
+    // asking the same techniques at each of its fixed points would be
+    // exact, but it must run the inner searches too, and a chain a step
+    // is offered from would run them again through `chain`; they are most
+    // of the cost there: BENCHMARKS.md, thirteenth pass)
     let lean = matches!(mode, Mode::Nishio | Mode::Multiple | Mode::Dynamic);
     let mut memo = Memo { sc, lean };
     for cell in 0..81 {
