@@ -33,6 +33,9 @@ pub(crate) const KING: &[(i8, i8)] = &[
 ];
 
 pub(crate) fn lower(moves: &'static [(i8, i8)], shape: Shape, m: &mut Model) -> Result<(), String> {
+    // Anti-knight only: on anti-king grids (Hard renban 2 of ISS's
+    // examples) the rule cost more time than its smaller tree saved.
+    m.far_pairs |= moves == KNIGHT;
     for i in 0..shape.cells() {
         for other in shape.offsets(shape.cell(i), moves) {
             let j = shape.index(other);
