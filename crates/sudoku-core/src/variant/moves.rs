@@ -3,7 +3,8 @@
 //! **Rule.** Two cells a chess knight's move apart (anti-knight,
 //! `.AntiKnight`) or a king's move apart (anti-king, `.AntiKing`: the
 //! diagonal neighbours, as the orthogonal ones already share a row or
-//! column) never hold the same digit. These only add "must differ" pairs.
+//! column) never hold the same digit. These only add "must differ" pairs
+//! (and, for anti-knight, the houses' rule of [`super::sight`]).
 
 use super::Shape;
 use super::solver::Model;

@@ -9,7 +9,9 @@
 //! propagators of the other constraints ([`Prop`]). Each propagator watches
 //! its cells; when a cell's mask shrinks, the propagators watching it are
 //! queued (first in, first out; the sums derived before the search wait
-//! until the others are done), and propagation runs to a fixed point: a
+//! until the others are done, and on anti-knight grids the houses' digits
+//! against the cells that see all their places wait for singles and
+//! locked candidates too), and propagation runs to a fixed point: a
 //! cell left with one digit removes it from its peers, a digit left with
 //! one place in a house goes there, and each queued propagator removes the
 //! digits its rule excludes.
