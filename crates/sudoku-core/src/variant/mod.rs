@@ -84,6 +84,7 @@ pub mod renban;
 mod required;
 pub mod sandwich;
 mod shape;
+mod sight;
 mod solver;
 pub mod sum;
 pub mod thermo;

@@ -9,7 +9,9 @@
 //! propagators of the other constraints ([`Prop`]). Each propagator watches
 //! its cells; when a cell's mask shrinks, the propagators watching it are
 //! queued (first in, first out; the sums derived before the search wait
-//! until the others are done), and propagation runs to a fixed point: a
+//! until the others are done, and on anti-knight grids the houses' digits
+//! against the cells that see all their places wait for singles and
+//! locked candidates too), and propagation runs to a fixed point: a
 //! cell left with one digit removes it from its peers, a digit left with
 //! one place in a house goes there, and each queued propagator removes the
 //! digits its rule excludes.
@@ -148,6 +150,8 @@ pub(crate) enum Prop {
     XSum(super::outside::XSumClue),
     /// A skyscraper clue.
     Skyscraper(super::outside::SkyscraperClue),
+    /// A house's digit leaves the cells that see all its places.
+    Sight(super::sight::HouseSight),
 }
 
 impl Prop {
@@ -166,6 +170,7 @@ impl Prop {
             Prop::Zipper(p) => p.cells(),
             Prop::XSum(p) => p.line.clone(),
             Prop::Skyscraper(p) => p.line.clone(),
+            Prop::Sight(p) => p.cells.clone(),
         }
     }
 
@@ -204,6 +209,7 @@ impl Prop {
             Prop::Zipper(p) => p.propagate(d),
             Prop::XSum(p) => p.propagate(d),
             Prop::Skyscraper(p) => p.propagate(d),
+            Prop::Sight(p) => p.propagate(d),
         }
     }
 
@@ -222,6 +228,8 @@ impl Prop {
             Prop::Zipper(p) => p.holds(v),
             Prop::XSum(p) => p.holds(v),
             Prop::Skyscraper(p) => p.holds(v),
+            // Implied by the houses and the pairs, which are checked.
+            Prop::Sight(_) => true,
         }
     }
 }
@@ -248,6 +256,10 @@ pub(crate) struct Model {
     /// and outies, hidden cages, combined sums): they narrow candidates but
     /// add no rule, so they do not weigh in the search's starting scores.
     pub(crate) derived: std::ops::Range<usize>,
+    /// Pairs of cells that must differ all over the grid beyond its houses
+    /// (anti-knight): the houses' digits then also leave the cells that see
+    /// all their places ([`super::sight`]).
+    pub(crate) far_pairs: bool,
 }
 
 impl Model {
@@ -263,6 +275,7 @@ impl Model {
             region: vec![0; n * n],
             labels: Vec::new(),
             derived: 0..0,
+            far_pairs: false,
         }
     }
 
@@ -421,8 +434,13 @@ pub struct VariantSolver {
     /// once the rules they come from have narrowed what they can (the same
     /// fixed point and tree; about 15% less time on MATHEMAGIC_KILLERS#4).
     late_queue: Ring,
-    /// Per propagator, whether it goes in `late_queue`.
-    late: Vec<bool>,
+    /// The propagators run only when the others, singles and locked
+    /// candidates are done: the houses' digits against the cells that see
+    /// all their places ([`super::sight`]), which locked candidates and
+    /// singles narrow first, so they run once rather than at each step.
+    last_queue: Ring,
+    /// Per propagator, its queue: 0 `queue`, 1 `late_queue`, 2 `last_queue`.
+    late: Vec<u8>,
     /// Whether each propagator is in a queue.
     queued: Vec<bool>,
     values: Vec<u8>,
@@ -506,6 +524,12 @@ impl VariantSolver {
         let n = model.n;
         let cells = n * n;
         let peers = model.finish();
+        let sight = model.props.len();
+        if model.far_pairs {
+            model
+                .props
+                .extend(super::sight::props(&model.houses, &peers));
+        }
         let mut watch = vec![Vec::new(); cells];
         let mut prop_cells = Vec::new();
         let mut prop_start = vec![0u32];
@@ -572,7 +596,16 @@ impl VariantSolver {
             changed: Vec::with_capacity(cells * 4),
             queue: Ring::new(props),
             late_queue: Ring::new(props),
-            late: (0..props).map(|i| model.derived.contains(&i)).collect(),
+            last_queue: Ring::new(props),
+            late: (0..props)
+                .map(|i| {
+                    if i >= sight {
+                        2
+                    } else {
+                        model.derived.contains(&i) as u8
+                    }
+                })
+                .collect(),
             queued: vec![false; props],
             values: vec![0; cells],
             conflicts: vec![0; cells],
@@ -668,11 +701,12 @@ impl VariantSolver {
         self.changed.extend(0..cells as u16);
         self.queue.clear();
         self.late_queue.clear();
-        for i in 0..self.props.len() {
-            if self.late[i] {
-                self.late_queue.push(i as u32);
-            } else {
-                self.queue.push(i as u32);
+        self.last_queue.clear();
+        for (i, &late) in self.late.iter().enumerate() {
+            match late {
+                0 => self.queue.push(i as u32),
+                1 => self.late_queue.push(i as u32),
+                _ => self.last_queue.push(i as u32),
             }
         }
         self.queued.fill(true);
@@ -696,7 +730,7 @@ impl VariantSolver {
         let cells = self.n * self.n;
         ((self.saved.capacity() + self.changed.capacity() + 2 * cells) * 2
             + self.frames.capacity() * std::mem::size_of::<Frame>()
-            + (self.queue.buf.len() + self.late_queue.buf.len()) * 4
+            + (self.queue.buf.len() + self.late_queue.buf.len() + self.last_queue.buf.len()) * 4
             + self.queued.len()
             + cells) as u64
     }
@@ -1014,6 +1048,7 @@ impl VariantSolver {
             self.queued.fill(false);
             self.queue.clear();
             self.late_queue.clear();
+            self.last_queue.clear();
         }
         ok
     }
@@ -1046,30 +1081,45 @@ impl VariantSolver {
                 for &w in &self.watch[c as usize] {
                     if !self.queued[w as usize] {
                         self.queued[w as usize] = true;
-                        if self.late[w as usize] {
-                            self.late_queue.push(w);
-                        } else {
-                            self.queue.push(w);
+                        match self.late[w as usize] {
+                            0 => self.queue.push(w),
+                            1 => self.late_queue.push(w),
+                            _ => self.last_queue.push(w),
                         }
                     }
                 }
             }
             if let Some(w) = self.queue.pop().or_else(|| self.late_queue.pop()) {
-                self.queued[w as usize] = false;
-                let mut dom = Dom {
-                    masks: &mut self.masks,
-                    changed: &mut self.changed,
-                };
-                if self.props[w as usize].propagate(&mut dom).is_err() {
-                    self.failed = Failed::Prop(w);
-                    return Err(Contradiction);
-                }
+                self.run_prop(w)?;
                 continue;
             }
-            if !self.hidden_singles()? && !self.locked_candidates()? {
+            if self.hidden_singles()? || self.locked_candidates()? {
+                continue;
+            }
+            // All of them at once: the cells they narrow are looked at
+            // afterwards, in one round of singles and locked candidates.
+            if self.last_queue.len == 0 {
                 return Ok(());
             }
+            while let Some(w) = self.last_queue.pop() {
+                self.run_prop(w)?;
+            }
         }
+    }
+
+    /// Run propagator `w`, taken from its queue.
+    #[inline]
+    fn run_prop(&mut self, w: u32) -> Result<(), Contradiction> {
+        self.queued[w as usize] = false;
+        let mut dom = Dom {
+            masks: &mut self.masks,
+            changed: &mut self.changed,
+        };
+        if self.props[w as usize].propagate(&mut dom).is_err() {
+            self.failed = Failed::Prop(w);
+            return Err(Contradiction);
+        }
+        Ok(())
     }
 
     /// Mark the houses of `cell` for singles and locked candidates.
@@ -1203,7 +1253,7 @@ fn priorities(model: &Model) -> Vec<u32> {
         }
     }
     for (i, p) in model.props.iter().enumerate() {
-        if model.derived.contains(&i) {
+        if model.derived.contains(&i) || matches!(p, Prop::Sight(_)) {
             continue;
         }
         let mut cells = p.cells();
