@@ -4,7 +4,7 @@
 //! `.AntiKnight`) or a king's move apart (anti-king, `.AntiKing`: the
 //! diagonal neighbours, as the orthogonal ones already share a row or
 //! column) never hold the same digit. These only add "must differ" pairs
-//! (and, for anti-knight, the houses' rule of [`super::sight`]).
+//! (and, for anti-knight, the houses' rule of the `sight` module).
 
 use super::Shape;
 use super::solver::Model;
