@@ -200,6 +200,16 @@ pub fn parse_owned(text: String) -> Result<Parsed, ParseError> {
     })
 }
 
+/// The error of an input with no items line, reported at `line` (the
+/// input's last line).
+pub(crate) fn no_items_line(line: usize) -> ParseError {
+    ParseError {
+        line,
+        column: 1,
+        message: "expected a line of item names, found none".to_string(),
+    }
+}
+
 /// The builder's error, as a parse error (about the whole problem: line 1).
 pub(crate) fn build_error(e: BuildError) -> ParseError {
     ParseError {
@@ -511,11 +521,7 @@ impl LineReader {
     /// the error of an input with no items line.
     fn finish(self) -> Result<(Vec<usize>, Vec<Warning>), ParseError> {
         if !self.have_items {
-            return Err(ParseError {
-                line: self.line_no.max(1),
-                column: 1,
-                message: "expected a line of item names, found none".to_string(),
-            });
+            return Err(no_items_line(self.line_no.max(1)));
         }
         Ok((self.lines, self.warnings))
     }

@@ -338,11 +338,7 @@ impl Dlx {
         b.build().map_err(format::build_error)?;
         if !sink.items {
             // `read` fails without an items line
-            return Err(ParseError {
-                line: 1,
-                column: 1,
-                message: "expected a line of item names, found none".to_string(),
-            });
+            return Err(format::no_items_line(1));
         }
         let mut dlx = Dlx::unloaded(config);
         dlx.links = sink.links;

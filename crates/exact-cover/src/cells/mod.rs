@@ -390,11 +390,7 @@ impl Cells {
         b.build().map_err(format::build_error)?;
         let Some(loader) = sink.0 else {
             // `read` fails without an items line
-            return Err(ParseError {
-                line: 1,
-                column: 1,
-                message: "expected a line of item names, found none".to_string(),
-            });
+            return Err(format::no_items_line(1));
         };
         Ok(Cells::from_sets(loader.finish(config.seed), config))
     }
