@@ -185,6 +185,24 @@ impl Truth {
         self.digit = if found == 1 { digit } else { [0; 81] };
     }
 
+    /// Whether the board solved last ([`Truth::update`]) has a unique
+    /// solution and `g` holds it (each cell's digit among its candidates,
+    /// or placed). That solution, a complete valid grid, is then a solution
+    /// of `g`, and [`Truth::may_force`] holds for `g` too: a chain on `g`
+    /// cannot prove a candidate of it false, nor another candidate true
+    /// (`g` may have other solutions; the argument needs only this one).
+    pub(super) fn fits(&self, g: &Board) -> bool {
+        (0..81).all(|c| {
+            let t = self.digit[c];
+            let m = if g.value[c] != 0 {
+                bit(g.value[c])
+            } else {
+                g.cand[c]
+            };
+            t != 0 && m & t != 0
+        })
+    }
+
     /// Forget the solution (every search may then succeed).
     pub(super) fn clear(&mut self) {
         self.digit = [0; 81];
@@ -387,6 +405,11 @@ pub(super) struct Fast {
     /// "off" (written as they are expanded and read only for potentials
     /// seen in the same search, so never cleared).
     level: Vec<u16>,
+    /// Potentials ("on", then "off"; per digit as cell sets) from which the
+    /// search of the current mode is known to find nothing: every potential
+    /// reached by a search that ran out (see [`Fast::forcing`]). Emptied by
+    /// [`Fast::build`] and [`Fast::forget`].
+    dead: [[u128; 9]; 2],
 }
 
 const NO_CELL: u8 = u8::MAX;
@@ -407,6 +430,7 @@ impl Fast {
     /// Y-links passes over them).
     pub(super) fn build(&mut self, b: &Board) {
         self.cand = [0; 9];
+        self.forget();
         self.link.clear();
         self.link.resize(
             729,
@@ -439,6 +463,20 @@ impl Fast {
         }
     }
 
+    /// Forget the potentials known to find nothing (a new board, or a new
+    /// mode: the links differ).
+    pub(super) fn forget(&mut self) {
+        self.dead = [[0; 9]; 2];
+    }
+
+    /// Whether the search from `src` in state `on` is known to find nothing
+    /// in the current mode (see [`Fast::forcing`]).
+    #[inline]
+    pub(super) fn is_dead(&self, src: u16, on: bool) -> bool {
+        let (c, d) = (cell_of(src), digit_of(src) as usize - 1);
+        self.dead[usize::from(!on)][d] >> c & 1 != 0
+    }
+
     /// The length (potentials on the chain) of the first chain from `src`
     /// in state `on` to its opposite, with Y-links if `y` (X-links always),
     /// searched only while `worth` holds; `None` where
@@ -459,6 +497,14 @@ impl Fast {
     /// seen), and before it the length is at least `2k + 1` links: the
     /// search goes half as deep as the plain one, and stops at the same
     /// `worth` cut-off or finds the same length.
+    ///
+    /// A search that runs out (no potential left to expand, never cut off)
+    /// has reached the whole set of potentials implied by `src`, with no
+    /// candidate in both states. Every potential `p` of that set implies
+    /// only potentials of the set (implication is transitive), so the search
+    /// from `p` in the same mode also runs out without meeting and finds
+    /// nothing: the set is added to the dead potentials ([`Fast::is_dead`]),
+    /// whose searches the callers skip.
     pub(super) fn forcing(
         &mut self,
         src: u16,
@@ -489,7 +535,14 @@ impl Fast {
         loop {
             // No candidate is reached in both states up to level `k`: the
             // chain, if any, has at least `2k + 1` links.
-            if front.iter().all(|&m| m == 0) || !worth(2 * k + 2) {
+            if front.iter().all(|&m| m == 0) {
+                for d in 0..9 {
+                    self.dead[0][d] |= seen_on[d];
+                    self.dead[1][d] |= seen_off[d];
+                }
+                return None;
+            }
+            if !worth(2 * k + 2) {
                 return None;
             }
             let mut next = [0u128; 9];
@@ -894,6 +947,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
     }
     for (y, x) in [(true, false), (true, true)] {
         g.mode(y, x);
+        fast.forget();
         for cell in 0..81 {
             let n = b.cand[cell].ones();
             if b.value[cell] != 0 || n < 2 || (!x && n > 2) {
@@ -952,7 +1006,7 @@ fn search_start(
     }
     if x {
         for on in [true, false] {
-            if !ch.truth.may_force(cell, d, on) {
+            if !ch.truth.may_force(cell, d, on) || fast.is_dead(src, on) {
                 continue;
             }
             let base = chain_base(y);
@@ -1176,8 +1230,11 @@ pub(super) fn hash_map_order(entries: &mut [(u8, u16)]) {
 }
 
 /// Every step of the "Forcing Chains & Cycles" entry on `b`, into `out`.
+/// With `truth`, `b`'s unique solution (see [`Truth::fits`]): the
+/// forcing-chain searches that cannot succeed are skipped (they find
+/// nothing, see [`Truth`]).
 #[inline(never)]
-pub(super) fn all_steps(b: &Board, ch: &mut Chains, out: &mut AllSteps) {
+pub(super) fn all_steps(b: &Board, truth: Option<&Truth>, ch: &mut Chains, out: &mut AllSteps) {
     out.list.clear();
     out.nodes.clear();
     out.removals.clear();
@@ -1186,36 +1243,9 @@ pub(super) fn all_steps(b: &Board, ch: &mut Chains, out: &mut AllSteps) {
     let mut fast = ch.fast.take().unwrap_or_default();
     g.build(b);
     fast.build(b);
-    for (y, x) in [(false, true), (true, false), (true, true)] {
-        g.mode(y, x);
-        for cell in 0..81 {
-            let n = b.cand[cell].ones();
-            if b.value[cell] != 0 || n < 2 || (!x && n > 2) {
-                continue;
-            }
-            for d in super::board::digits(b.cand[cell]) {
-                let src = cand(cell, d);
-                if !g.off(src).is_empty() {
-                    ch.cycles(&g, src, |_| true);
-                    let found = std::mem::take(&mut ch.found);
-                    for &end in &found {
-                        push_cycle(b, ch, end, y, x, out);
-                    }
-                    ch.found = found;
-                }
-                if x {
-                    for on in [true, false] {
-                        if fast.forcing(src, on, y, |_| true).is_none() {
-                            continue;
-                        }
-                        if let Some(t) = ch.forcing(&g, src, on, |_| true) {
-                            push_chain(b, ch, t, y, out);
-                        }
-                    }
-                }
-            }
-        }
-    }
+    all_steps_mode::<false, true>(b, truth, ch, &mut g, &mut fast, out);
+    all_steps_mode::<true, false>(b, truth, ch, &mut g, &mut fast, out);
+    all_steps_mode::<true, true>(b, truth, ch, &mut g, &mut fast, out);
     ch.graph = Some(g);
     ch.fast = Some(fast);
     let mut found = std::mem::take(&mut out.found);
@@ -1243,6 +1273,52 @@ pub(super) fn all_steps(b: &Board, ch: &mut Chains, out: &mut AllSteps) {
     }
     found.clear();
     out.found = found;
+}
+
+/// The searches of [`all_steps`] in one mode: with Y-links (`Y`), with
+/// X-links in off → on (`X`).
+#[inline(never)]
+fn all_steps_mode<const Y: bool, const X: bool>(
+    b: &Board,
+    truth: Option<&Truth>,
+    ch: &mut Chains,
+    g: &mut Graph,
+    fast: &mut Fast,
+    out: &mut AllSteps,
+) {
+    let (y, x) = (Y, X);
+    g.mode(y, x);
+    fast.forget();
+    for cell in 0..81 {
+        let n = b.cand[cell].ones();
+        if b.value[cell] != 0 || n < 2 || (!x && n > 2) {
+            continue;
+        }
+        for d in super::board::digits(b.cand[cell]) {
+            let src = cand(cell, d);
+            if !g.off(src).is_empty() {
+                ch.cycles(g, src, |_| true);
+                let found = std::mem::take(&mut ch.found);
+                for &end in &found {
+                    push_cycle(b, ch, end, y, x, out);
+                }
+                ch.found = found;
+            }
+            if x {
+                for on in [true, false] {
+                    if truth.is_some_and(|t| !t.may_force(cell, d, on))
+                        || fast.is_dead(src, on)
+                        || fast.forcing(src, on, y, |_| true).is_none()
+                    {
+                        continue;
+                    }
+                    if let Some(t) = ch.forcing(g, src, on, |_| true) {
+                        push_chain(b, ch, t, y, out);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Record the cycle ending at node `end` if it removes something.
