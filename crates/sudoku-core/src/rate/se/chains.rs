@@ -235,8 +235,10 @@ pub(super) fn cand(cell: usize, d: u8) -> u16 {
     (cell * 9 + d as usize - 1) as u16
 }
 
-/// On → off consequences of candidate `c`, in Explainer's order.
-pub(super) fn on_to_off(b: &Board, c: u16, y: bool, out: &mut Vec<u16>) {
+/// On → off consequences of candidate `c`, in Explainer's order (the rule
+/// [`Graph::build`] follows; the tests check it against this).
+#[cfg(test)]
+fn on_to_off(b: &Board, c: u16, y: bool, out: &mut Vec<u16>) {
     out.clear();
     let (cell, d) = (cell_of(c), digit_of(c));
     if y {
@@ -263,7 +265,9 @@ pub(super) fn on_to_off(b: &Board, c: u16, y: bool, out: &mut Vec<u16>) {
     }
 }
 
-/// Off → on consequences of candidate `c`, in Explainer's order.
+/// Off → on consequences of candidate `c`, in Explainer's order (see
+/// [`on_to_off`]).
+#[cfg(test)]
 fn off_to_on(b: &Board, c: u16, y: bool, x: bool, out: &mut Vec<u16>) {
     out.clear();
     let (cell, d) = (cell_of(c), digit_of(c));
@@ -311,7 +315,6 @@ pub(super) struct Graph {
     /// Those of the mode read.
     on_range: Vec<(u32, u32)>,
     off_range: Vec<(u32, u32)>,
-    buf: Vec<u16>,
 }
 
 impl Graph {
@@ -323,12 +326,18 @@ impl Graph {
         self.mode(y, x);
     }
 
-    /// Rebuild for `b` (every mode).
+    /// Rebuild for `b` (every mode): the lists of [`on_to_off`] and
+    /// [`off_to_on`] with both kinds of links, written in place (the lists'
+    /// memory is kept at its largest size: 28 on → off and 4 off → on
+    /// links per candidate at most).
     #[inline(never)]
     fn build(&mut self, b: &Board) {
-        let mut buf = std::mem::take(&mut self.buf);
-        self.on.clear();
-        self.off.clear();
+        const ON_MAX: usize = 729 * 28;
+        const OFF_MAX: usize = 729 * 4;
+        if self.on.len() != ON_MAX {
+            self.on.resize(ON_MAX, 0);
+            self.off.resize(OFF_MAX, 0);
+        }
         for v in [
             &mut self.on_y,
             &mut self.on_x,
@@ -336,28 +345,71 @@ impl Graph {
             &mut self.off_y,
             &mut self.off_x,
         ] {
-            v.clear();
-        }
-        for c in 0..729u16 {
-            let m = b.cand[cell_of(c)];
-            let (s_on, s_off) = (self.on.len() as u32, self.off.len() as u32);
-            let (mut ny, mut y) = (0, 0);
-            if m & bit(digit_of(c)) != 0 {
-                on_to_off(b, c, true, &mut buf);
-                self.on.extend_from_slice(&buf);
-                ny = m.ones() - 1;
-                off_to_on(b, c, true, true, &mut buf);
-                self.off.extend_from_slice(&buf);
-                y = u32::from(m.ones() == 2);
+            if v.len() != 729 {
+                v.resize(729, (0, 0));
             }
-            let (e_on, e_off) = (self.on.len() as u32, self.off.len() as u32);
-            self.on_y.push((s_on, e_on));
-            self.on_x.push((s_on + ny, e_on));
-            self.off_xy.push((s_off, e_off));
-            self.off_y.push((s_off, s_off + y));
-            self.off_x.push((s_off + y, e_off));
         }
-        self.buf = buf;
+        let (on, off) = (&mut self.on[..ON_MAX], &mut self.off[..OFF_MAX]);
+        let (mut n_on, mut n_off) = (0usize, 0usize);
+        for cell in 0..81 {
+            let m = b.cand[cell];
+            let rest = m & m.wrapping_sub(1);
+            let bivalue = rest != 0 && rest & (rest - 1) == 0;
+            for d in 1..=9u8 {
+                let c = cand(cell, d) as usize;
+                let (s_on, s_off) = (n_on as u32, n_off as u32);
+                let (mut ny, mut y) = (0, 0);
+                if m & bit(d) != 0 {
+                    // On → off: the cell's other digits, then each region's
+                    // other places in reading order (a cell once).
+                    let mut o = m & !bit(d);
+                    while o != 0 {
+                        on[n_on] = cand(cell, o.trailing_zeros() as u8 + 1);
+                        n_on += 1;
+                        o &= o - 1;
+                        ny += 1;
+                    }
+                    let mut done = 1u128 << cell;
+                    let cells = b.cells_of(d);
+                    for &r in &CELL_REGIONS[cell] {
+                        let r = r as usize;
+                        let mut p = REGION_BITS[r] & cells & !done;
+                        done |= REGION_BITS[r];
+                        while p != 0 {
+                            on[n_on] = cand(p.trailing_zeros() as usize, d);
+                            n_on += 1;
+                            p &= p - 1;
+                        }
+                    }
+                    // Off → on: the cell's other digit of two, then the
+                    // digit's only other place per region (a cell once).
+                    if bivalue {
+                        off[n_off] = cand(cell, (m & !bit(d)).trailing_zeros() as u8 + 1);
+                        n_off += 1;
+                        y = 1;
+                    }
+                    let mut seen = 0u128;
+                    for k in 0..3 {
+                        let r = CELL_REGIONS[cell][k] as usize;
+                        let pos = b.positions(r, d) & !(1 << CELL_POS[cell][k]);
+                        if pos != 0 && pos & (pos - 1) == 0 {
+                            let o = REGION_CELLS[r][pos.trailing_zeros() as usize] as usize;
+                            if seen >> o & 1 == 0 {
+                                seen |= 1 << o;
+                                off[n_off] = cand(o, d);
+                                n_off += 1;
+                            }
+                        }
+                    }
+                }
+                let (e_on, e_off) = (n_on as u32, n_off as u32);
+                self.on_y[c] = (s_on, e_on);
+                self.on_x[c] = (s_on + ny, e_on);
+                self.off_xy[c] = (s_off, e_off);
+                self.off_y[c] = (s_off, s_off + y);
+                self.off_x[c] = (s_off + y, e_off);
+            }
+        }
     }
 
     /// Read the links of a mode: with Y-links if `y`, with X-links in
@@ -512,8 +564,9 @@ impl Fast {
         y: bool,
         worth: impl Fn(u32) -> bool,
     ) -> Option<u32> {
-        // (Y-links: the on → off rule below and the table's, both skipped
-        // without `y`.)
+        if !y {
+            return self.forcing_x(src, on, worth);
+        }
         let (sc, sd) = (cell_of(src), digit_of(src) as usize - 1);
         let mut seen_on = [0u128; 9];
         let mut seen_off = [0u128; 9];
@@ -607,6 +660,69 @@ impl Fast {
                 }
             }
             if meet != u32::MAX {
+                let complexity = k + meet + 1;
+                return worth(complexity).then_some(complexity);
+            }
+            front = next;
+            front_on = !front_on;
+        }
+    }
+
+    /// [`Fast::forcing`] without Y-links: every link keeps the digit (on →
+    /// off its other places in the cell's regions, off → on its only other
+    /// place in a region), so the search reads the start's digit alone.
+    fn forcing_x(&mut self, src: u16, on: bool, worth: impl Fn(u32) -> bool) -> Option<u32> {
+        let (sc, d) = (cell_of(src), digit_of(src) as usize - 1);
+        let cand = self.cand[d];
+        self.level.resize(2 * 729, 0);
+        let (level_on, level_off) = self.level.split_at_mut(729);
+        let mut front = 1u128 << sc;
+        let (mut seen_on, mut seen_off) = if on { (front, 0) } else { (0, front) };
+        let mut front_on = on;
+        let mut k = 0u32;
+        loop {
+            if front == 0 {
+                self.dead[0][d] |= seen_on;
+                self.dead[1][d] |= seen_off;
+                return None;
+            }
+            if !worth(2 * k + 2) {
+                return None;
+            }
+            let mut next = 0u128;
+            let mut f = front;
+            if front_on {
+                while f != 0 {
+                    let c = f.trailing_zeros() as usize;
+                    f &= f - 1;
+                    level_on[c * 9 + d] = k as u16;
+                    next |= PEER_MASK[c];
+                }
+                next &= cand;
+            } else {
+                while f != 0 {
+                    let c = f.trailing_zeros() as usize;
+                    f &= f - 1;
+                    level_off[c * 9 + d] = k as u16;
+                    next |= self.link[c * 9 + d].x;
+                }
+            }
+            k += 1;
+            let (seen, other, other_level) = if front_on {
+                (&mut seen_off, seen_on, &*level_on)
+            } else {
+                (&mut seen_on, seen_off, &*level_off)
+            };
+            next &= !*seen;
+            *seen |= next;
+            let mut both = next & other;
+            if both != 0 {
+                let mut meet = u32::MAX;
+                while both != 0 {
+                    let c = both.trailing_zeros() as usize;
+                    both &= both - 1;
+                    meet = meet.min(u32::from(other_level[c * 9 + d]));
+                }
                 let complexity = k + meet + 1;
                 return worth(complexity).then_some(complexity);
             }
