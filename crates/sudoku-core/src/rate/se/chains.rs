@@ -109,6 +109,7 @@ pub(super) struct Chains {
     closes: Vec<u32>,
     graph: Option<Box<Graph>>,
     fast: Option<Box<Fast>>,
+    pairs: Pairs,
     /// Per digit: its X-links-only result (see [`find`]).
     x_memo: Vec<Option<XBest>>,
     scratch: Option<SeStep>,
@@ -729,6 +730,228 @@ impl Fast {
             front = next;
             front_on = !front_on;
         }
+    }
+}
+
+/// Which forcing-chain searches with both kinds of links find something,
+/// for every start at once (see [`Pairs::meets`]).
+///
+/// [`Fast::forcing`] without a cut-off finds a chain exactly when the
+/// potentials its start implies (with the links of [`Fast`]) hold some
+/// candidate in both states. Those sets are the reachability closures of
+/// the implication graph: its strongly connected components (Tarjan's
+/// algorithm, 1972, iterative here) are found in reverse topological order,
+/// so each component's closure is its own potentials and the closures of
+/// the components its links lead to, all known when it is completed. A
+/// closure is kept as two bit sets over the board's candidates (numbered
+/// densely), "on" and "off"; the start meets a pair when they intersect.
+/// Most searches of the nested levels' "Forcing Chains & Cycles" find
+/// nothing and explore everything they reach; this answers them all for
+/// about the price of a few.
+#[derive(Default)]
+pub(super) struct Pairs {
+    /// Per candidate, its dense number (valid for the board's candidates).
+    dense: Vec<u16>,
+    /// Words per bit set.
+    words: usize,
+    /// Per potential (`cand * 2 + off`): the visit order (valid above
+    /// `base`), its low link, its component (`ON_STACK` while open).
+    order: Vec<u32>,
+    low: Vec<u32>,
+    comp: Vec<u32>,
+    base: u32,
+    counter: u32,
+    stack: Vec<u32>,
+    frames: Vec<Frame>,
+    /// Per component: its closure, "on" words then "off" words.
+    reach: Vec<u64>,
+    /// Per component: whether its closure holds a candidate in both states.
+    pair: Vec<bool>,
+    /// Per component: whether it is one potential without links.
+    leaf: Vec<bool>,
+}
+
+const ON_STACK: u32 = u32::MAX;
+
+/// A potential being expanded by [`Pairs::build`], with the links not
+/// followed yet: cells of its digit, and digits of its cell, all in the
+/// opposite state.
+#[derive(Clone, Copy)]
+struct Frame {
+    p: u32,
+    cells: u128,
+    digits: u16,
+}
+
+impl Pairs {
+    /// The links of potential `p` (as [`Fast::forcing`] follows them with
+    /// Y-links): "on" to the digit's other places among its peers and the
+    /// cell's other digits "off"; "off" to the digit's only other place in
+    /// a region and a bivalue cell's other digit "on".
+    fn frame(b: &Board, fast: &Fast, p: u32) -> Frame {
+        let c = (p >> 1) as usize;
+        let (cell, d) = (c / 9, c % 9);
+        if p & 1 == 0 {
+            Frame {
+                p,
+                cells: PEER_MASK[cell] & fast.cand[d],
+                digits: b.cand[cell] & !(1 << d),
+            }
+        } else {
+            let l = fast.link[c];
+            Frame {
+                p,
+                cells: l.x,
+                digits: if l.y != NO_CELL { 1 << l.y_digit } else { 0 },
+            }
+        }
+    }
+
+    /// The next link of a frame, as a potential.
+    #[inline]
+    fn next(f: &mut Frame) -> Option<u32> {
+        let d = (f.p >> 1) as usize % 9;
+        let cell = (f.p >> 1) as usize / 9;
+        let state = (f.p & 1) ^ 1;
+        if f.cells != 0 {
+            let o = f.cells.trailing_zeros() as usize;
+            f.cells &= f.cells - 1;
+            return Some(((o * 9 + d) as u32) << 1 | state);
+        }
+        if f.digits != 0 {
+            let e = f.digits.trailing_zeros() as usize;
+            f.digits &= f.digits - 1;
+            return Some(((cell * 9 + e) as u32) << 1 | state);
+        }
+        None
+    }
+
+    /// Compute, for board `b` and its tables `fast` (built for `b`), which
+    /// starts' searches meet a pair.
+    #[inline(never)]
+    pub(super) fn build(&mut self, b: &Board, fast: &Fast) {
+        if self.order.len() != 1458 || self.counter > u32::MAX / 2 {
+            self.dense = vec![0; 729];
+            self.order = vec![0; 1458];
+            self.low = vec![0; 1458];
+            self.comp = vec![0; 1458];
+            self.counter = 0;
+        }
+        self.base = self.counter;
+        let mut n = 0usize;
+        for cell in 0..81 {
+            let mut m = b.cand[cell];
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.dense[cell * 9 + d] = n as u16;
+                n += 1;
+            }
+        }
+        self.words = n.div_ceil(64).max(1);
+        self.reach.clear();
+        self.pair.clear();
+        self.leaf.clear();
+        for cell in 0..81 {
+            let mut m = b.cand[cell];
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                for off in 0..2 {
+                    let p = ((cell * 9 + d) as u32) << 1 | off;
+                    if self.order[p as usize] <= self.base {
+                        self.connect(b, fast, p);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Tarjan's search from `p` (not yet visited).
+    fn connect(&mut self, b: &Board, fast: &Fast, p: u32) {
+        self.visit(b, fast, p);
+        while let Some(f) = self.frames.last_mut() {
+            if let Some(w) = Self::next(f) {
+                let v = f.p;
+                if self.order[w as usize] <= self.base {
+                    self.visit(b, fast, w);
+                } else if self.comp[w as usize] == ON_STACK {
+                    let o = self.order[w as usize];
+                    let l = &mut self.low[v as usize];
+                    *l = (*l).min(o);
+                }
+                continue;
+            }
+            let v = f.p;
+            self.frames.pop();
+            let lv = self.low[v as usize];
+            if let Some(parent) = self.frames.last() {
+                let l = &mut self.low[parent.p as usize];
+                *l = (*l).min(lv);
+            }
+            if lv == self.order[v as usize] {
+                self.complete(b, fast, v);
+            }
+        }
+    }
+
+    fn visit(&mut self, b: &Board, fast: &Fast, p: u32) {
+        self.counter += 1;
+        self.order[p as usize] = self.counter;
+        self.low[p as usize] = self.counter;
+        self.comp[p as usize] = ON_STACK;
+        self.stack.push(p);
+        self.frames.push(Self::frame(b, fast, p));
+    }
+
+    /// Close the component rooted at `v`: its potentials are on the stack
+    /// from `v` up; its closure is theirs and their links' components'.
+    fn complete(&mut self, b: &Board, fast: &Fast, v: u32) {
+        let id = self.pair.len() as u32;
+        let w = self.words;
+        let at = self.reach.len();
+        self.reach.resize(at + 2 * w, 0);
+        let start = self.stack.iter().rposition(|&q| q == v).unwrap_or(0);
+        for i in start..self.stack.len() {
+            let q = self.stack[i];
+            self.comp[q as usize] = id;
+            let k = self.dense[(q >> 1) as usize] as usize;
+            self.reach[at + (q & 1) as usize * w + k / 64] |= 1 << (k % 64);
+        }
+        let mut links = false;
+        let (done, cur) = self.reach.split_at_mut(at);
+        for i in start..self.stack.len() {
+            let mut f = Self::frame(b, fast, self.stack[i]);
+            while let Some(t) = Self::next(&mut f) {
+                links = true;
+                let o = self.comp[t as usize];
+                if o == id {
+                    continue;
+                }
+                if self.leaf[o as usize] {
+                    // A potential with no links: its closure is itself.
+                    let k = self.dense[(t >> 1) as usize] as usize;
+                    cur[(t & 1) as usize * w + k / 64] |= 1 << (k % 64);
+                } else {
+                    let src = &done[o as usize * 2 * w..][..2 * w];
+                    for (a, s) in cur.iter_mut().zip(src) {
+                        *a |= *s;
+                    }
+                }
+            }
+        }
+        self.leaf.push(!links && self.stack.len() == start + 1);
+        self.stack.truncate(start);
+        let (on, off) = cur.split_at(w);
+        self.pair.push(on.iter().zip(off).any(|(a, b)| a & b != 0));
+    }
+
+    /// Whether [`Fast::forcing`] from candidate `src` in state `on`, with
+    /// Y-links and no cut-off, finds a chain.
+    #[inline]
+    pub(super) fn meets(&self, src: u16, on: bool) -> bool {
+        let p = u32::from(src) << 1 | u32::from(!on);
+        self.pair[self.comp[p as usize] as usize]
     }
 }
 
@@ -1405,6 +1628,12 @@ fn all_steps_mode<const Y: bool, const X: bool>(
     let (y, x) = (Y, X);
     g.mode(y, x);
     fast.forget();
+    // With both kinds of links most forcing searches find nothing: which
+    // ones do is answered for all starts at once.
+    let mut pairs = std::mem::take(&mut ch.pairs);
+    if Y && X {
+        pairs.build(b, fast);
+    }
     for cell in 0..81 {
         let n = b.cand[cell].ones();
         if b.value[cell] != 0 || n < 2 || (!x && n > 2) {
@@ -1423,6 +1652,7 @@ fn all_steps_mode<const Y: bool, const X: bool>(
             if x {
                 for on in [true, false] {
                     if truth.is_some_and(|t| !t.may_force(cell, d, on))
+                        || (Y && !pairs.meets(src, on))
                         || fast.is_dead(src, on)
                         || fast.forcing(src, on, y, |_| true).is_none()
                     {
@@ -1435,6 +1665,7 @@ fn all_steps_mode<const Y: bool, const X: bool>(
             }
         }
     }
+    ch.pairs = pairs;
 }
 
 /// Record the cycle ending at node `end` if it removes something.
@@ -1598,6 +1829,70 @@ mod tests {
     ];
 
     /// The one graph read in each mode gives the lists of that mode.
+    /// [`Pairs`] against the bitboard search with Y-links, from every start
+    /// in both states, at every third state of a few paths, and on the same
+    /// boards with one cell's solution digit removed (no solution: most
+    /// searches then find a chain).
+    #[test]
+    fn components_answer_which_searches_meet_a_pair() {
+        let puzzles = [
+            "..21....8.68....4.71...9...8..2.17......6......59.8..3...6...17.7....83.2....79..",
+            "...9....275.4....1....58.6..92......8..691..5......98..4.32....5....4.132....5...",
+            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+        ];
+        let (mut fast, mut pairs) = (Fast::default(), Pairs::default());
+        let mut truth = Truth::default();
+        let (mut compared, mut found, mut none) = (0u32, 0u32, 0u32);
+        for p in puzzles {
+            let grid: Grid = p.parse().unwrap();
+            let (steps, _) =
+                crate::rate::se::SeRater::new(crate::rate::se::Profile::Se).explain(&grid);
+            let mut b = Board::from_grid(&grid).unwrap();
+            for (n, st) in steps.iter().enumerate() {
+                if n % 3 == 0 {
+                    truth.update(&b);
+                    let mut broken = b.clone();
+                    if let Some(c) = (0..81).find(|&c| b.cand[c].count_ones() >= 3) {
+                        broken.eliminate(c, truth.digit[c].trailing_zeros() as u8 + 1);
+                    }
+                    for board in [&b, &broken] {
+                        fast.build(board);
+                        pairs.build(board, &fast);
+                        for cell in 0..81 {
+                            for d in super::super::board::digits(board.cand[cell]) {
+                                let src = cand(cell, d);
+                                for on in [true, false] {
+                                    let quick = fast.forcing(src, on, true, |_| true).is_some();
+                                    assert_eq!(
+                                        pairs.meets(src, on),
+                                        quick,
+                                        "{p} step {n} {cell} {d} {on}"
+                                    );
+                                    compared += 1;
+                                    if quick {
+                                        found += 1;
+                                    } else {
+                                        none += 1;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                for e in &st.eliminations {
+                    b.eliminate(e.cell, e.digit);
+                }
+                if let Some(pl) = st.placement {
+                    b.place(pl.cell, pl.digit);
+                }
+            }
+        }
+        assert!(
+            compared > 5000 && found > 500 && none > 500,
+            "{compared} {found} {none}"
+        );
+    }
+
     #[test]
     fn graph_modes_read_each_modes_lists() {
         let (mut g, mut buf) = (Graph::default(), Vec::new());
