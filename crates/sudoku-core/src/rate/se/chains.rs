@@ -109,6 +109,7 @@ pub(super) struct Chains {
     closes: Vec<u32>,
     graph: Option<Box<Graph>>,
     fast: Option<Box<Fast>>,
+    pairs: Pairs,
     /// Per digit: its X-links-only result (see [`find`]).
     x_memo: Vec<Option<XBest>>,
     scratch: Option<SeStep>,
@@ -185,6 +186,24 @@ impl Truth {
         self.digit = if found == 1 { digit } else { [0; 81] };
     }
 
+    /// Whether the board solved last ([`Truth::update`]) has a unique
+    /// solution and `g` holds it (each cell's digit among its candidates,
+    /// or placed). That solution, a complete valid grid, is then a solution
+    /// of `g`, and [`Truth::may_force`] holds for `g` too: a chain on `g`
+    /// cannot prove a candidate of it false, nor another candidate true
+    /// (`g` may have other solutions; the argument needs only this one).
+    pub(super) fn fits(&self, g: &Board) -> bool {
+        (0..81).all(|c| {
+            let t = self.digit[c];
+            let m = if g.value[c] != 0 {
+                bit(g.value[c])
+            } else {
+                g.cand[c]
+            };
+            t != 0 && m & t != 0
+        })
+    }
+
     /// Forget the solution (every search may then succeed).
     pub(super) fn clear(&mut self) {
         self.digit = [0; 81];
@@ -217,8 +236,10 @@ pub(super) fn cand(cell: usize, d: u8) -> u16 {
     (cell * 9 + d as usize - 1) as u16
 }
 
-/// On → off consequences of candidate `c`, in Explainer's order.
-pub(super) fn on_to_off(b: &Board, c: u16, y: bool, out: &mut Vec<u16>) {
+/// On → off consequences of candidate `c`, in Explainer's order (the rule
+/// [`Graph::build`] follows; the tests check it against this).
+#[cfg(test)]
+fn on_to_off(b: &Board, c: u16, y: bool, out: &mut Vec<u16>) {
     out.clear();
     let (cell, d) = (cell_of(c), digit_of(c));
     if y {
@@ -245,7 +266,9 @@ pub(super) fn on_to_off(b: &Board, c: u16, y: bool, out: &mut Vec<u16>) {
     }
 }
 
-/// Off → on consequences of candidate `c`, in Explainer's order.
+/// Off → on consequences of candidate `c`, in Explainer's order (see
+/// [`on_to_off`]).
+#[cfg(test)]
 fn off_to_on(b: &Board, c: u16, y: bool, x: bool, out: &mut Vec<u16>) {
     out.clear();
     let (cell, d) = (cell_of(c), digit_of(c));
@@ -293,7 +316,6 @@ pub(super) struct Graph {
     /// Those of the mode read.
     on_range: Vec<(u32, u32)>,
     off_range: Vec<(u32, u32)>,
-    buf: Vec<u16>,
 }
 
 impl Graph {
@@ -305,12 +327,18 @@ impl Graph {
         self.mode(y, x);
     }
 
-    /// Rebuild for `b` (every mode).
+    /// Rebuild for `b` (every mode): the lists of [`on_to_off`] and
+    /// [`off_to_on`] with both kinds of links, written in place (the lists'
+    /// memory is kept at its largest size: 28 on → off and 4 off → on
+    /// links per candidate at most).
     #[inline(never)]
     fn build(&mut self, b: &Board) {
-        let mut buf = std::mem::take(&mut self.buf);
-        self.on.clear();
-        self.off.clear();
+        const ON_MAX: usize = 729 * 28;
+        const OFF_MAX: usize = 729 * 4;
+        if self.on.len() != ON_MAX {
+            self.on.resize(ON_MAX, 0);
+            self.off.resize(OFF_MAX, 0);
+        }
         for v in [
             &mut self.on_y,
             &mut self.on_x,
@@ -318,28 +346,71 @@ impl Graph {
             &mut self.off_y,
             &mut self.off_x,
         ] {
-            v.clear();
-        }
-        for c in 0..729u16 {
-            let m = b.cand[cell_of(c)];
-            let (s_on, s_off) = (self.on.len() as u32, self.off.len() as u32);
-            let (mut ny, mut y) = (0, 0);
-            if m & bit(digit_of(c)) != 0 {
-                on_to_off(b, c, true, &mut buf);
-                self.on.extend_from_slice(&buf);
-                ny = m.ones() - 1;
-                off_to_on(b, c, true, true, &mut buf);
-                self.off.extend_from_slice(&buf);
-                y = u32::from(m.ones() == 2);
+            if v.len() != 729 {
+                v.resize(729, (0, 0));
             }
-            let (e_on, e_off) = (self.on.len() as u32, self.off.len() as u32);
-            self.on_y.push((s_on, e_on));
-            self.on_x.push((s_on + ny, e_on));
-            self.off_xy.push((s_off, e_off));
-            self.off_y.push((s_off, s_off + y));
-            self.off_x.push((s_off + y, e_off));
         }
-        self.buf = buf;
+        let (on, off) = (&mut self.on[..ON_MAX], &mut self.off[..OFF_MAX]);
+        let (mut n_on, mut n_off) = (0usize, 0usize);
+        for cell in 0..81 {
+            let m = b.cand[cell];
+            let rest = m & m.wrapping_sub(1);
+            let bivalue = rest != 0 && rest & (rest - 1) == 0;
+            for d in 1..=9u8 {
+                let c = cand(cell, d) as usize;
+                let (s_on, s_off) = (n_on as u32, n_off as u32);
+                let (mut ny, mut y) = (0, 0);
+                if m & bit(d) != 0 {
+                    // On → off: the cell's other digits, then each region's
+                    // other places in reading order (a cell once).
+                    let mut o = m & !bit(d);
+                    while o != 0 {
+                        on[n_on] = cand(cell, o.trailing_zeros() as u8 + 1);
+                        n_on += 1;
+                        o &= o - 1;
+                        ny += 1;
+                    }
+                    let mut done = 1u128 << cell;
+                    let cells = b.cells_of(d);
+                    for &r in &CELL_REGIONS[cell] {
+                        let r = r as usize;
+                        let mut p = REGION_BITS[r] & cells & !done;
+                        done |= REGION_BITS[r];
+                        while p != 0 {
+                            on[n_on] = cand(p.trailing_zeros() as usize, d);
+                            n_on += 1;
+                            p &= p - 1;
+                        }
+                    }
+                    // Off → on: the cell's other digit of two, then the
+                    // digit's only other place per region (a cell once).
+                    if bivalue {
+                        off[n_off] = cand(cell, (m & !bit(d)).trailing_zeros() as u8 + 1);
+                        n_off += 1;
+                        y = 1;
+                    }
+                    let mut seen = 0u128;
+                    for k in 0..3 {
+                        let r = CELL_REGIONS[cell][k] as usize;
+                        let pos = b.positions(r, d) & !(1 << CELL_POS[cell][k]);
+                        if pos != 0 && pos & (pos - 1) == 0 {
+                            let o = REGION_CELLS[r][pos.trailing_zeros() as usize] as usize;
+                            if seen >> o & 1 == 0 {
+                                seen |= 1 << o;
+                                off[n_off] = cand(o, d);
+                                n_off += 1;
+                            }
+                        }
+                    }
+                }
+                let (e_on, e_off) = (n_on as u32, n_off as u32);
+                self.on_y[c] = (s_on, e_on);
+                self.on_x[c] = (s_on + ny, e_on);
+                self.off_xy[c] = (s_off, e_off);
+                self.off_y[c] = (s_off, s_off + y);
+                self.off_x[c] = (s_off + y, e_off);
+            }
+        }
     }
 
     /// Read the links of a mode: with Y-links if `y`, with X-links in
@@ -387,6 +458,11 @@ pub(super) struct Fast {
     /// "off" (written as they are expanded and read only for potentials
     /// seen in the same search, so never cleared).
     level: Vec<u16>,
+    /// Potentials ("on", then "off"; per digit as cell sets) from which the
+    /// search of the current mode is known to find nothing: every potential
+    /// reached by a search that ran out (see [`Fast::forcing`]). Emptied by
+    /// [`Fast::build`] and [`Fast::forget`].
+    dead: [[u128; 9]; 2],
 }
 
 const NO_CELL: u8 = u8::MAX;
@@ -407,6 +483,7 @@ impl Fast {
     /// Y-links passes over them).
     pub(super) fn build(&mut self, b: &Board) {
         self.cand = [0; 9];
+        self.forget();
         self.link.clear();
         self.link.resize(
             729,
@@ -439,6 +516,20 @@ impl Fast {
         }
     }
 
+    /// Forget the potentials known to find nothing (a new board, or a new
+    /// mode: the links differ).
+    pub(super) fn forget(&mut self) {
+        self.dead = [[0; 9]; 2];
+    }
+
+    /// Whether the search from `src` in state `on` is known to find nothing
+    /// in the current mode (see [`Fast::forcing`]).
+    #[inline]
+    pub(super) fn is_dead(&self, src: u16, on: bool) -> bool {
+        let (c, d) = (cell_of(src), digit_of(src) as usize - 1);
+        self.dead[usize::from(!on)][d] >> c & 1 != 0
+    }
+
     /// The length (potentials on the chain) of the first chain from `src`
     /// in state `on` to its opposite, with Y-links if `y` (X-links always),
     /// searched only while `worth` holds; `None` where
@@ -459,6 +550,14 @@ impl Fast {
     /// seen), and before it the length is at least `2k + 1` links: the
     /// search goes half as deep as the plain one, and stops at the same
     /// `worth` cut-off or finds the same length.
+    ///
+    /// A search that runs out (no potential left to expand, never cut off)
+    /// has reached the whole set of potentials implied by `src`, with no
+    /// candidate in both states. Every potential `p` of that set implies
+    /// only potentials of the set (implication is transitive), so the search
+    /// from `p` in the same mode also runs out without meeting and finds
+    /// nothing: the set is added to the dead potentials ([`Fast::is_dead`]),
+    /// whose searches the callers skip.
     pub(super) fn forcing(
         &mut self,
         src: u16,
@@ -466,8 +565,9 @@ impl Fast {
         y: bool,
         worth: impl Fn(u32) -> bool,
     ) -> Option<u32> {
-        // (Y-links: the on → off rule below and the table's, both skipped
-        // without `y`.)
+        if !y {
+            return self.forcing_x(src, on, worth);
+        }
         let (sc, sd) = (cell_of(src), digit_of(src) as usize - 1);
         let mut seen_on = [0u128; 9];
         let mut seen_off = [0u128; 9];
@@ -489,7 +589,14 @@ impl Fast {
         loop {
             // No candidate is reached in both states up to level `k`: the
             // chain, if any, has at least `2k + 1` links.
-            if front.iter().all(|&m| m == 0) || !worth(2 * k + 2) {
+            if front.iter().all(|&m| m == 0) {
+                for d in 0..9 {
+                    self.dead[0][d] |= seen_on[d];
+                    self.dead[1][d] |= seen_off[d];
+                }
+                return None;
+            }
+            if !worth(2 * k + 2) {
                 return None;
             }
             let mut next = [0u128; 9];
@@ -560,6 +667,291 @@ impl Fast {
             front = next;
             front_on = !front_on;
         }
+    }
+
+    /// [`Fast::forcing`] without Y-links: every link keeps the digit (on →
+    /// off its other places in the cell's regions, off → on its only other
+    /// place in a region), so the search reads the start's digit alone.
+    fn forcing_x(&mut self, src: u16, on: bool, worth: impl Fn(u32) -> bool) -> Option<u32> {
+        let (sc, d) = (cell_of(src), digit_of(src) as usize - 1);
+        let cand = self.cand[d];
+        self.level.resize(2 * 729, 0);
+        let (level_on, level_off) = self.level.split_at_mut(729);
+        let mut front = 1u128 << sc;
+        let (mut seen_on, mut seen_off) = if on { (front, 0) } else { (0, front) };
+        let mut front_on = on;
+        let mut k = 0u32;
+        loop {
+            if front == 0 {
+                self.dead[0][d] |= seen_on;
+                self.dead[1][d] |= seen_off;
+                return None;
+            }
+            if !worth(2 * k + 2) {
+                return None;
+            }
+            let mut next = 0u128;
+            let mut f = front;
+            if front_on {
+                while f != 0 {
+                    let c = f.trailing_zeros() as usize;
+                    f &= f - 1;
+                    level_on[c * 9 + d] = k as u16;
+                    next |= PEER_MASK[c];
+                }
+                next &= cand;
+            } else {
+                while f != 0 {
+                    let c = f.trailing_zeros() as usize;
+                    f &= f - 1;
+                    level_off[c * 9 + d] = k as u16;
+                    next |= self.link[c * 9 + d].x;
+                }
+            }
+            k += 1;
+            let (seen, other, other_level) = if front_on {
+                (&mut seen_off, seen_on, &*level_on)
+            } else {
+                (&mut seen_on, seen_off, &*level_off)
+            };
+            next &= !*seen;
+            *seen |= next;
+            let mut both = next & other;
+            if both != 0 {
+                let mut meet = u32::MAX;
+                while both != 0 {
+                    let c = both.trailing_zeros() as usize;
+                    both &= both - 1;
+                    meet = meet.min(u32::from(other_level[c * 9 + d]));
+                }
+                let complexity = k + meet + 1;
+                return worth(complexity).then_some(complexity);
+            }
+            front = next;
+            front_on = !front_on;
+        }
+    }
+}
+
+/// Which forcing-chain searches with both kinds of links find something,
+/// for every start at once (see [`Pairs::meets`]).
+///
+/// [`Fast::forcing`] without a cut-off finds a chain exactly when the
+/// potentials its start implies (with the links of [`Fast`]) hold some
+/// candidate in both states. Those sets are the reachability closures of
+/// the implication graph: its strongly connected components (Tarjan's
+/// algorithm, 1972, iterative here) are found in reverse topological order,
+/// so each component's closure is its own potentials and the closures of
+/// the components its links lead to, all known when it is completed. A
+/// closure is kept as two bit sets over the board's candidates (numbered
+/// densely), "on" and "off"; the start meets a pair when they intersect.
+/// Most searches of the nested levels' "Forcing Chains & Cycles" find
+/// nothing and explore everything they reach; this answers them all for
+/// about the price of a few.
+#[derive(Default)]
+pub(super) struct Pairs {
+    /// Per candidate, its dense number (valid for the board's candidates).
+    dense: Vec<u16>,
+    /// Words per bit set.
+    words: usize,
+    /// Per potential (`cand * 2 + off`): the visit order (valid above
+    /// `base`), its low link, its component (`ON_STACK` while open).
+    order: Vec<u32>,
+    low: Vec<u32>,
+    comp: Vec<u32>,
+    base: u32,
+    counter: u32,
+    stack: Vec<u32>,
+    frames: Vec<Frame>,
+    /// Per component: its closure, "on" words then "off" words.
+    reach: Vec<u64>,
+    /// Per component: whether its closure holds a candidate in both states.
+    pair: Vec<bool>,
+    /// Per component: whether it is one potential without links.
+    leaf: Vec<bool>,
+}
+
+const ON_STACK: u32 = u32::MAX;
+
+/// A potential being expanded by [`Pairs::build`], with the links not
+/// followed yet: cells of its digit, and digits of its cell, all in the
+/// opposite state.
+#[derive(Clone, Copy)]
+struct Frame {
+    p: u32,
+    cells: u128,
+    digits: u16,
+}
+
+impl Pairs {
+    /// The links of potential `p` (as [`Fast::forcing`] follows them with
+    /// Y-links): "on" to the digit's other places among its peers and the
+    /// cell's other digits "off"; "off" to the digit's only other place in
+    /// a region and a bivalue cell's other digit "on".
+    fn frame(b: &Board, fast: &Fast, p: u32) -> Frame {
+        let c = (p >> 1) as usize;
+        let (cell, d) = (c / 9, c % 9);
+        if p & 1 == 0 {
+            Frame {
+                p,
+                cells: PEER_MASK[cell] & fast.cand[d],
+                digits: b.cand[cell] & !(1 << d),
+            }
+        } else {
+            let l = fast.link[c];
+            Frame {
+                p,
+                cells: l.x,
+                digits: if l.y != NO_CELL { 1 << l.y_digit } else { 0 },
+            }
+        }
+    }
+
+    /// The next link of a frame, as a potential.
+    #[inline]
+    fn next(f: &mut Frame) -> Option<u32> {
+        let d = (f.p >> 1) as usize % 9;
+        let cell = (f.p >> 1) as usize / 9;
+        let state = (f.p & 1) ^ 1;
+        if f.cells != 0 {
+            let o = f.cells.trailing_zeros() as usize;
+            f.cells &= f.cells - 1;
+            return Some(((o * 9 + d) as u32) << 1 | state);
+        }
+        if f.digits != 0 {
+            let e = f.digits.trailing_zeros() as usize;
+            f.digits &= f.digits - 1;
+            return Some(((cell * 9 + e) as u32) << 1 | state);
+        }
+        None
+    }
+
+    /// Compute, for board `b` and its tables `fast` (built for `b`), which
+    /// starts' searches meet a pair.
+    #[inline(never)]
+    pub(super) fn build(&mut self, b: &Board, fast: &Fast) {
+        if self.order.len() != 1458 || self.counter > u32::MAX / 2 {
+            self.dense = vec![0; 729];
+            self.order = vec![0; 1458];
+            self.low = vec![0; 1458];
+            self.comp = vec![0; 1458];
+            self.counter = 0;
+        }
+        self.base = self.counter;
+        let mut n = 0usize;
+        for cell in 0..81 {
+            let mut m = b.cand[cell];
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.dense[cell * 9 + d] = n as u16;
+                n += 1;
+            }
+        }
+        self.words = n.div_ceil(64).max(1);
+        self.reach.clear();
+        self.pair.clear();
+        self.leaf.clear();
+        for cell in 0..81 {
+            let mut m = b.cand[cell];
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                for off in 0..2 {
+                    let p = ((cell * 9 + d) as u32) << 1 | off;
+                    if self.order[p as usize] <= self.base {
+                        self.connect(b, fast, p);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Tarjan's search from `p` (not yet visited).
+    fn connect(&mut self, b: &Board, fast: &Fast, p: u32) {
+        self.visit(b, fast, p);
+        while let Some(f) = self.frames.last_mut() {
+            if let Some(w) = Self::next(f) {
+                let v = f.p;
+                if self.order[w as usize] <= self.base {
+                    self.visit(b, fast, w);
+                } else if self.comp[w as usize] == ON_STACK {
+                    let o = self.order[w as usize];
+                    let l = &mut self.low[v as usize];
+                    *l = (*l).min(o);
+                }
+                continue;
+            }
+            let v = f.p;
+            self.frames.pop();
+            let lv = self.low[v as usize];
+            if let Some(parent) = self.frames.last() {
+                let l = &mut self.low[parent.p as usize];
+                *l = (*l).min(lv);
+            }
+            if lv == self.order[v as usize] {
+                self.complete(b, fast, v);
+            }
+        }
+    }
+
+    fn visit(&mut self, b: &Board, fast: &Fast, p: u32) {
+        self.counter += 1;
+        self.order[p as usize] = self.counter;
+        self.low[p as usize] = self.counter;
+        self.comp[p as usize] = ON_STACK;
+        self.stack.push(p);
+        self.frames.push(Self::frame(b, fast, p));
+    }
+
+    /// Close the component rooted at `v`: its potentials are on the stack
+    /// from `v` up; its closure is theirs and their links' components'.
+    fn complete(&mut self, b: &Board, fast: &Fast, v: u32) {
+        let id = self.pair.len() as u32;
+        let w = self.words;
+        let at = self.reach.len();
+        self.reach.resize(at + 2 * w, 0);
+        let start = self.stack.iter().rposition(|&q| q == v).unwrap_or(0);
+        for i in start..self.stack.len() {
+            let q = self.stack[i];
+            self.comp[q as usize] = id;
+            let k = self.dense[(q >> 1) as usize] as usize;
+            self.reach[at + (q & 1) as usize * w + k / 64] |= 1 << (k % 64);
+        }
+        let mut links = false;
+        let (done, cur) = self.reach.split_at_mut(at);
+        for i in start..self.stack.len() {
+            let mut f = Self::frame(b, fast, self.stack[i]);
+            while let Some(t) = Self::next(&mut f) {
+                links = true;
+                let o = self.comp[t as usize];
+                if o == id {
+                    continue;
+                }
+                if self.leaf[o as usize] {
+                    // A potential with no links: its closure is itself.
+                    let k = self.dense[(t >> 1) as usize] as usize;
+                    cur[(t & 1) as usize * w + k / 64] |= 1 << (k % 64);
+                } else {
+                    let src = &done[o as usize * 2 * w..][..2 * w];
+                    for (a, s) in cur.iter_mut().zip(src) {
+                        *a |= *s;
+                    }
+                }
+            }
+        }
+        self.leaf.push(!links && self.stack.len() == start + 1);
+        self.stack.truncate(start);
+        let (on, off) = cur.split_at(w);
+        self.pair.push(on.iter().zip(off).any(|(a, b)| a & b != 0));
+    }
+
+    /// Whether [`Fast::forcing`] from candidate `src` in state `on`, with
+    /// Y-links and no cut-off, finds a chain.
+    #[inline]
+    pub(super) fn meets(&self, src: u16, on: bool) -> bool {
+        let p = u32::from(src) << 1 | u32::from(!on);
+        self.pair[self.comp[p as usize] as usize]
     }
 }
 
@@ -894,6 +1286,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
     }
     for (y, x) in [(true, false), (true, true)] {
         g.mode(y, x);
+        fast.forget();
         for cell in 0..81 {
             let n = b.cand[cell].ones();
             if b.value[cell] != 0 || n < 2 || (!x && n > 2) {
@@ -952,7 +1345,7 @@ fn search_start(
     }
     if x {
         for on in [true, false] {
-            if !ch.truth.may_force(cell, d, on) {
+            if !ch.truth.may_force(cell, d, on) || fast.is_dead(src, on) {
                 continue;
             }
             let base = chain_base(y);
@@ -1176,8 +1569,11 @@ pub(super) fn hash_map_order(entries: &mut [(u8, u16)]) {
 }
 
 /// Every step of the "Forcing Chains & Cycles" entry on `b`, into `out`.
+/// With `truth`, `b`'s unique solution (see [`Truth::fits`]): the
+/// forcing-chain searches that cannot succeed are skipped (they find
+/// nothing, see [`Truth`]).
 #[inline(never)]
-pub(super) fn all_steps(b: &Board, ch: &mut Chains, out: &mut AllSteps) {
+pub(super) fn all_steps(b: &Board, truth: Option<&Truth>, ch: &mut Chains, out: &mut AllSteps) {
     out.list.clear();
     out.nodes.clear();
     out.removals.clear();
@@ -1186,36 +1582,9 @@ pub(super) fn all_steps(b: &Board, ch: &mut Chains, out: &mut AllSteps) {
     let mut fast = ch.fast.take().unwrap_or_default();
     g.build(b);
     fast.build(b);
-    for (y, x) in [(false, true), (true, false), (true, true)] {
-        g.mode(y, x);
-        for cell in 0..81 {
-            let n = b.cand[cell].ones();
-            if b.value[cell] != 0 || n < 2 || (!x && n > 2) {
-                continue;
-            }
-            for d in super::board::digits(b.cand[cell]) {
-                let src = cand(cell, d);
-                if !g.off(src).is_empty() {
-                    ch.cycles(&g, src, |_| true);
-                    let found = std::mem::take(&mut ch.found);
-                    for &end in &found {
-                        push_cycle(b, ch, end, y, x, out);
-                    }
-                    ch.found = found;
-                }
-                if x {
-                    for on in [true, false] {
-                        if fast.forcing(src, on, y, |_| true).is_none() {
-                            continue;
-                        }
-                        if let Some(t) = ch.forcing(&g, src, on, |_| true) {
-                            push_chain(b, ch, t, y, out);
-                        }
-                    }
-                }
-            }
-        }
-    }
+    all_steps_mode::<false, true>(b, truth, ch, &mut g, &mut fast, out);
+    all_steps_mode::<true, false>(b, truth, ch, &mut g, &mut fast, out);
+    all_steps_mode::<true, true>(b, truth, ch, &mut g, &mut fast, out);
     ch.graph = Some(g);
     ch.fast = Some(fast);
     let mut found = std::mem::take(&mut out.found);
@@ -1243,6 +1612,60 @@ pub(super) fn all_steps(b: &Board, ch: &mut Chains, out: &mut AllSteps) {
     }
     found.clear();
     out.found = found;
+}
+
+/// The searches of [`all_steps`] in one mode: with Y-links (`Y`), with
+/// X-links in off → on (`X`).
+#[inline(never)]
+fn all_steps_mode<const Y: bool, const X: bool>(
+    b: &Board,
+    truth: Option<&Truth>,
+    ch: &mut Chains,
+    g: &mut Graph,
+    fast: &mut Fast,
+    out: &mut AllSteps,
+) {
+    let (y, x) = (Y, X);
+    g.mode(y, x);
+    fast.forget();
+    // With both kinds of links most forcing searches find nothing: which
+    // ones do is answered for all starts at once.
+    let mut pairs = std::mem::take(&mut ch.pairs);
+    if Y && X {
+        pairs.build(b, fast);
+    }
+    for cell in 0..81 {
+        let n = b.cand[cell].ones();
+        if b.value[cell] != 0 || n < 2 || (!x && n > 2) {
+            continue;
+        }
+        for d in super::board::digits(b.cand[cell]) {
+            let src = cand(cell, d);
+            if !g.off(src).is_empty() {
+                ch.cycles(g, src, |_| true);
+                let found = std::mem::take(&mut ch.found);
+                for &end in &found {
+                    push_cycle(b, ch, end, y, x, out);
+                }
+                ch.found = found;
+            }
+            if x {
+                for on in [true, false] {
+                    if truth.is_some_and(|t| !t.may_force(cell, d, on))
+                        || (Y && !pairs.meets(src, on))
+                        || fast.is_dead(src, on)
+                        || fast.forcing(src, on, y, |_| true).is_none()
+                    {
+                        continue;
+                    }
+                    if let Some(t) = ch.forcing(g, src, on, |_| true) {
+                        push_chain(b, ch, t, y, out);
+                    }
+                }
+            }
+        }
+    }
+    ch.pairs = pairs;
 }
 
 /// Record the cycle ending at node `end` if it removes something.
@@ -1406,6 +1829,70 @@ mod tests {
     ];
 
     /// The one graph read in each mode gives the lists of that mode.
+    /// [`Pairs`] against the bitboard search with Y-links, from every start
+    /// in both states, at every third state of a few paths, and on the same
+    /// boards with one cell's solution digit removed (no solution: most
+    /// searches then find a chain).
+    #[test]
+    fn components_answer_which_searches_meet_a_pair() {
+        let puzzles = [
+            "..21....8.68....4.71...9...8..2.17......6......59.8..3...6...17.7....83.2....79..",
+            "...9....275.4....1....58.6..92......8..691..5......98..4.32....5....4.132....5...",
+            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+        ];
+        let (mut fast, mut pairs) = (Fast::default(), Pairs::default());
+        let mut truth = Truth::default();
+        let (mut compared, mut found, mut none) = (0u32, 0u32, 0u32);
+        for p in puzzles {
+            let grid: Grid = p.parse().unwrap();
+            let (steps, _) =
+                crate::rate::se::SeRater::new(crate::rate::se::Profile::Se).explain(&grid);
+            let mut b = Board::from_grid(&grid).unwrap();
+            for (n, st) in steps.iter().enumerate() {
+                if n % 3 == 0 {
+                    truth.update(&b);
+                    let mut broken = b.clone();
+                    if let Some(c) = (0..81).find(|&c| b.cand[c].count_ones() >= 3) {
+                        broken.eliminate(c, truth.digit[c].trailing_zeros() as u8 + 1);
+                    }
+                    for board in [&b, &broken] {
+                        fast.build(board);
+                        pairs.build(board, &fast);
+                        for cell in 0..81 {
+                            for d in super::super::board::digits(board.cand[cell]) {
+                                let src = cand(cell, d);
+                                for on in [true, false] {
+                                    let quick = fast.forcing(src, on, true, |_| true).is_some();
+                                    assert_eq!(
+                                        pairs.meets(src, on),
+                                        quick,
+                                        "{p} step {n} {cell} {d} {on}"
+                                    );
+                                    compared += 1;
+                                    if quick {
+                                        found += 1;
+                                    } else {
+                                        none += 1;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                for e in &st.eliminations {
+                    b.eliminate(e.cell, e.digit);
+                }
+                if let Some(pl) = st.placement {
+                    b.place(pl.cell, pl.digit);
+                }
+            }
+        }
+        assert!(
+            compared > 5000 && found > 500 && none > 500,
+            "{compared} {found} {none}"
+        );
+    }
+
     #[test]
     fn graph_modes_read_each_modes_lists() {
         let (mut g, mut buf) = (Graph::default(), Vec::new());

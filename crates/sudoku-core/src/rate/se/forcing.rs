@@ -611,7 +611,7 @@ fn chain(src: &Board, start: u16, on: bool, mode: Mode, sc: &mut Scratch) -> Box
                 if o.off_order.len() > before {
                     continue;
                 }
-            } else if (mode.cycles() && super::nested::find(src, &g, &mut sc.nested))
+            } else if (mode.cycles() && super::nested::find(src, &g, &sc.truth, &mut sc.nested))
                 || mode.inner().is_some_and(|m| {
                     // Then the forcing chains of the level below (levels
                     // 3 and 4; level 3 asks them only when "Forcing

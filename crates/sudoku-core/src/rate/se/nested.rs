@@ -31,7 +31,7 @@
 //!   inner step's complexity.
 
 use super::board::{Board, CELL_REGIONS, REGION_CELLS, bit, digits, in_region};
-use super::chains::{AllSteps, Chains, all_steps, cand, cell_of, digit_of};
+use super::chains::{AllSteps, Chains, Truth, all_steps, cand, cell_of, digit_of};
 
 /// What [`find`] found, and scratch space.
 #[derive(Default)]
@@ -112,15 +112,18 @@ impl Scratch {
 }
 
 /// Run "Forcing Chains & Cycles" on the chain's grid `g` (reduced from
-/// `src`). Returns whether some step relies on the chain (then its
-/// removals are in `sc.found()`).
-pub(super) fn find(src: &Board, g: &Board, sc: &mut Scratch) -> bool {
+/// `src`; `truth`: what is known of `src`'s solution, see
+/// [`Truth::fits`]). Returns whether some step relies on the chain (then
+/// its removals are in `sc.found()`).
+pub(super) fn find(src: &Board, g: &Board, truth: &Truth, sc: &mut Scratch) -> bool {
     sc.found.clear();
     sc.parents.clear();
     if sc.mark.len() != 729 {
         sc.mark = vec![false; 729];
     }
-    all_steps(g, &mut sc.chains, &mut sc.steps);
+    // The outer board's solution, if `g` still holds it.
+    let truth = Some(truth).filter(|t| t.fits(g));
+    all_steps(g, truth, &mut sc.chains, &mut sc.steps);
     for i in 0..sc.steps.list.len() {
         let s = sc.steps.list[i];
         let nodes = &sc.steps.nodes[s.nodes.0 as usize..s.nodes.1 as usize];
