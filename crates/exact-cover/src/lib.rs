@@ -198,7 +198,7 @@ pub use order::{AUTO_MAX_WORK, ItemOrder};
 pub use parallel::count_parallel;
 pub use problem::{BuildError, ColourId, Entry, Item, ItemId, Problem, ProblemBuilder};
 pub use rng::SplitMix64;
-pub use search::{Config, Dlx, Heuristic, NoObserver, Observer, Solutions};
+pub use search::{Config, Dlx, Heuristic, NoObserver, Observer, OptionNames, Solutions};
 pub use stats::{Report, Stats, StopReason};
 pub use zdd::{ZDD_BOTTOM, ZDD_TOP, Zdd, ZddCheckError, ZddNode};
 
