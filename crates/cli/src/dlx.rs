@@ -1,12 +1,16 @@
 //! `dlx`: solve exact-cover problems written in Knuth's DLX text format.
 //!
-//! [`run`] chains four steps, each a small function: [`read_input`] (the
-//! bytes of a file or standard input, as text; invalid UTF-8 is reported
-//! with its line and column), [`parse_input`] (Knuth's format),
-//! [`configure`] (engine, limits, heuristic, threads, progress bar) and
-//! [`search`], which streams each solution to the output as it is found;
-//! [`write_summary`] ends the output and [`exit_code`] says how complete the
-//! answer is.
+//! [`run`] chains three steps, each a small function: [`stream_load`]
+//! (the files, or standard input, parsed as they are read straight into
+//! the engine, keeping no text; invalid UTF-8 is reported with its file,
+//! line and column), [`configure`] (engine, limits, heuristic, threads,
+//! progress bar) and [`search`], which streams each solution to the
+//! output as it is found; [`write_summary`] ends the output and
+//! [`exit_code`] says how complete the answer is. The links engine writes
+//! the options from its own nodes (their items' names, one space apart:
+//! [`Written`]); the cells engine when printing, `--split`,
+//! `--subproblem` and the memoised search read the whole text first
+//! ([`read_inputs`], [`parse_input`]).
 
 use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
