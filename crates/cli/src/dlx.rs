@@ -1197,7 +1197,7 @@ impl<'a> SolutionWriter<'a> {
                 }
                 let mut start = 0;
                 for &end in &self.ends {
-                    self.out.write_all(self.text[start..end].as_bytes())?;
+                    self.out.write_all(&self.text.as_bytes()[start..end])?;
                     self.out.write_all(b"\n")?;
                     start = end;
                 }

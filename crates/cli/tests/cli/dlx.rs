@@ -1350,7 +1350,7 @@ fn several_files_are_streamed_with_their_own_lines() {
         .stderr(predicate::str::contains(
             "last.dlx: line 3, column 5: unknown item 'Q'",
         ));
-    std::fs::write(&c, b"A D\nB \xff G\n".to_vec()).unwrap();
+    std::fs::write(&c, b"A D\nB \xff G\n").unwrap();
     dlx()
         .args(["--format", "json"])
         .arg(&a)
