@@ -1185,24 +1185,24 @@ impl<'a> SolutionWriter<'a> {
 
     fn write(&mut self, sol: &[usize], options: Written<'_>) -> io::Result<()> {
         self.text.clear();
-        self.ends.clear();
-        for &k in sol {
-            options.write(k, &mut self.text);
-            self.ends.push(self.text.len());
-        }
         match self.format {
             Format::Text => {
+                // the whole solution in one write
                 if !std::mem::take(&mut self.first) {
-                    self.out.write_all(b"\n")?;
+                    self.text.push('\n');
                 }
-                let mut start = 0;
-                for &end in &self.ends {
-                    self.out.write_all(&self.text.as_bytes()[start..end])?;
-                    self.out.write_all(b"\n")?;
-                    start = end;
+                for &k in sol {
+                    options.write(k, &mut self.text);
+                    self.text.push('\n');
                 }
+                self.out.write_all(self.text.as_bytes())?;
             }
             Format::Json => {
+                self.ends.clear();
+                for &k in sol {
+                    options.write(k, &mut self.text);
+                    self.ends.push(self.text.len());
+                }
                 // {"solution":["A D","C E F"]}, as serde writes the struct
                 self.line.clear();
                 self.line.extend_from_slice(b"{\"solution\":[");
