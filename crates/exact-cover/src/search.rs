@@ -391,7 +391,8 @@ impl Dlx {
     /// With `keep_texts`, each option's text and line are kept as
     /// [`Dlx::parse`] keeps them; without, `option_texts` and
     /// `option_lines` come back empty and the peak memory is about the
-    /// engine's arrays alone (for counting, which prints no option). Same
+    /// engine's arrays alone (for counting, which prints no option, or
+    /// for printing options from the engine's nodes: [`Dlx::options`]). Same
     /// solver, errors and warnings as [`Dlx::parse`] on the whole text; a
     /// byte sequence that is not UTF-8, or a read error, is an error at its
     /// line.
