@@ -1,12 +1,16 @@
 //! `dlx`: solve exact-cover problems written in Knuth's DLX text format.
 //!
-//! [`run`] chains four steps, each a small function: [`read_input`] (the
-//! bytes of a file or standard input, as text; invalid UTF-8 is reported
-//! with its line and column), [`parse_input`] (Knuth's format),
-//! [`configure`] (engine, limits, heuristic, threads, progress bar) and
-//! [`search`], which streams each solution to the output as it is found;
-//! [`write_summary`] ends the output and [`exit_code`] says how complete the
-//! answer is.
+//! [`run`] chains three steps, each a small function: [`stream_load`]
+//! (the files, or standard input, parsed as they are read straight into
+//! the engine, keeping no text; invalid UTF-8 is reported with its file,
+//! line and column), [`configure`] (engine, limits, heuristic, threads,
+//! progress bar) and [`search`], which streams each solution to the
+//! output as it is found; [`write_summary`] ends the output and
+//! [`exit_code`] says how complete the answer is. The links engine writes
+//! the options from its own nodes (their items' names, one space apart:
+//! [`Written`]); the cells engine when printing, `--split`,
+//! `--subproblem` and the memoised search read the whole text first
+//! ([`read_inputs`], [`parse_input`]).
 
 use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
@@ -19,7 +23,8 @@ use clap::{Parser, ValueEnum};
 use exact_cover::format::{Loaded, OptionTexts, ParseError, Parsed, Warning, parse_owned};
 use exact_cover::split::{Subproblem, split, subproblem_solver};
 use exact_cover::{
-    Cells, Config, Dlx, Heuristic, Limits, Observer, Problem, Report, Stats, StopReason,
+    Cells, Config, Dlx, Heuristic, Limits, NoObserver, Observer, OptionNames, Problem, Report,
+    Stats, StopReason,
 };
 
 use crate::{When, deadline_after, exit, open_output, parse_secs, worker_threads};
@@ -55,8 +60,9 @@ const AFTER_LONG_HELP: &str = r#"INPUT FORMAT (Knuth's, as read by his DLX1, DLX
     B G
 
 OUTPUT (standard output, or -o FILE):
-  text (or line)  each solution as its options, one per line, as written in the input,
-                  with a blank line between solutions. With --count: the number of
+  text (or line)  each solution as its options, one per line: each option's items in
+                  the order the input gives them, one space apart ('item:colour' with
+                  a colour), with a blank line between solutions. With --count: the number of
                   solutions, or 'at least N (REASON)' when a limit stopped the search,
                   e.g. 'at least 12 (node limit reached)'.
   json            JSON Lines, written as the search goes: one line per solution,
@@ -344,7 +350,8 @@ pub enum TrailArg {
 /// `--format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// Options as written, a blank line between solutions.
+    /// Options as their items' names (one space apart), a blank line
+    /// between solutions.
     #[value(alias = "line")]
     Text,
     /// JSON Lines: one line per solution, then a summary line.
@@ -382,28 +389,24 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         || args.zdd.is_some()
         || args.sample.is_some()
         || args.best.is_some();
-    if direct && !memo && args.count && args.verbose == 0 {
-        if let [] | [_] = args.files.as_slice() {
-            // counting prints no option: one file or standard input is
-            // parsed as it is read, keeping no text (the least memory)
-            let (load, source) = stream_load(args.files.first(), args.engine, config_of(args))?;
-            return finish(args, load, &OptionTexts::new(), &source);
-        }
+    if direct && !memo && (args.engine == EngineArg::Links || args.count && args.verbose == 0) {
+        // the files (or standard input) are parsed as they are read,
+        // keeping no text (the least memory): counting prints no option,
+        // and the links engine prints options from its own nodes
+        let (load, source) = stream_load(&args.files, args.engine, config_of(args))?;
+        return finish(args, load, &OptionTexts::new(), &source);
     }
     let mut input = read_inputs(&args.files)?;
     if memo {
         return memo_run(args, &mut input);
     }
     // the text moves into the result as the options' texts (not copied);
-    // both engines are loaded straight from the parser (no `Problem`
-    // beside them; `--split` and `--subproblem` need one), so the peak
+    // the cells engine is loaded straight from the parser (no `Problem`
+    // beside it; `--split` and `--subproblem` need one), so the peak
     // memory of a big file is the text and the engine's arrays
-    let (load, texts) = if args.engine == EngineArg::Cells && direct {
+    let (load, texts) = if direct {
         let loaded = load_cells(&mut input, config_of(args))?;
         (Load::Cells(Box::new(loaded.engine)), loaded.option_texts)
-    } else if direct {
-        let loaded = load_links(&mut input, config_of(args))?;
-        (Load::Links(Box::new(loaded.engine)), loaded.option_texts)
     } else {
         let parsed = parse_input(&mut input)?;
         if let Some(depth) = args.split {
@@ -547,39 +550,138 @@ pub fn read_input(file: Option<&Path>) -> anyhow::Result<Input> {
     })
 }
 
-/// Parse a file (standard input for `None` or `-`) straight into the
-/// engine as it is read, keeping no option text (see
-/// [`Dlx::parse_stream`]); print the parser's warnings on stderr. Returns
-/// the loaded engine and the input's name.
+/// Parse the files (standard input for none or `-`) straight into the
+/// engine as they are read, one after the other as [`read_inputs`] joins
+/// them, keeping no option text (see [`Dlx::parse_stream`]); print the
+/// parser's warnings on stderr. Errors and warnings name the file and its
+/// own line. Returns the loaded engine and the input's name (the files'
+/// names joined by ` + `).
 pub fn stream_load(
-    file: Option<&PathBuf>,
+    files: &[PathBuf],
     engine: EngineArg,
     config: Config,
 ) -> anyhow::Result<(Load, String)> {
-    let (input, source): (Box<dyn Read>, String) = match file {
-        Some(p) if p.as_os_str() != "-" => (
-            Box::new(
-                std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?,
-            ),
-            p.display().to_string(),
-        ),
-        _ => (Box::new(io::stdin().lock()), "<stdin>".to_string()),
+    let mut chain = Chain::open(files)?;
+    let source = chain.source();
+    let loaded = match engine {
+        EngineArg::Links => Dlx::parse_stream(&mut chain, config, false)
+            .map(|l| (Load::Links(Box::new(l.engine)), l.warnings)),
+        EngineArg::Cells => Cells::parse_stream(&mut chain, config, false)
+            .map(|l| (Load::Cells(Box::new(l.engine)), l.warnings)),
     };
-    let error = |e| anyhow!("{source}: {e}");
-    let (load, warnings) = match engine {
-        EngineArg::Links => {
-            let loaded = Dlx::parse_stream(input, config, false).map_err(error)?;
-            (Load::Links(Box::new(loaded.engine)), loaded.warnings)
-        }
-        EngineArg::Cells => {
-            let loaded = Cells::parse_stream(input, config, false).map_err(error)?;
-            (Load::Cells(Box::new(loaded.engine)), loaded.warnings)
-        }
-    };
+    let (load, warnings) = loaded.map_err(|e| {
+        let (file, line) = chain.locate(e.line);
+        anyhow!("{file}: {}", ParseError { line, ..e })
+    })?;
     for w in &warnings {
-        eprintln!("dlx: {source}: warning: {w}");
+        let (file, line) = chain.locate(w.line);
+        eprintln!("dlx: {file}: warning: line {line}: {}", w.message);
     }
     Ok((load, source))
+}
+
+/// The files of the command line (standard input for none or `-`), read
+/// one after the other as one stream, a line end added after a file whose
+/// last line has none (as [`read_inputs`] joins them); it records the line
+/// of the stream each file starts on, for [`locate`](Self::locate).
+struct Chain {
+    /// The files not yet started, each with its name, in reverse order.
+    rest: Vec<(Box<dyn Read>, String)>,
+    /// The file being read.
+    current: Option<Box<dyn Read>>,
+    /// Each file started: its name and the line (from 1) it starts on.
+    parts: Vec<(String, usize)>,
+    /// Line ends passed on so far.
+    lines: usize,
+    /// The last byte passed on from the current file.
+    last: Option<u8>,
+    /// A line end to pass on before the next file.
+    pending: bool,
+}
+
+impl Chain {
+    /// Open every file first, so a missing one is reported before any
+    /// parsing, as `cannot read FILE`.
+    fn open(files: &[PathBuf]) -> anyhow::Result<Chain> {
+        let mut rest: Vec<(Box<dyn Read>, String)> = Vec::new();
+        let stdin =
+            || -> (Box<dyn Read>, String) { (Box::new(io::stdin().lock()), "<stdin>".to_string()) };
+        if files.is_empty() {
+            rest.push(stdin());
+        }
+        for p in files {
+            if p.as_os_str() == "-" {
+                rest.push(stdin());
+            } else {
+                let f = std::fs::File::open(p)
+                    .with_context(|| format!("cannot read {}", p.display()))?;
+                rest.push((Box::new(f), p.display().to_string()));
+            }
+        }
+        rest.reverse();
+        Ok(Chain {
+            rest,
+            current: None,
+            parts: Vec::new(),
+            lines: 0,
+            last: None,
+            pending: false,
+        })
+    }
+
+    /// The input's name: the files' names joined by ` + `.
+    fn source(&self) -> String {
+        let names: Vec<&str> = self.rest.iter().rev().map(|f| f.1.as_str()).collect();
+        names.join(" + ")
+    }
+
+    /// Where line `line` of the stream comes from: the file's name and its
+    /// own line number.
+    fn locate(&self, line: usize) -> (&str, usize) {
+        match self.parts.iter().rev().find(|p| p.1 <= line) {
+            Some((name, start)) => (name, line + 1 - start),
+            None => match (self.parts.first(), self.rest.last()) {
+                (Some(part), _) => (&part.0, line),
+                (None, Some(file)) => (&file.1, line),
+                (None, None) => ("<stdin>", line),
+            },
+        }
+    }
+}
+
+impl Read for Chain {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            if self.pending {
+                self.pending = false;
+                buf[0] = b'\n';
+                self.lines += 1;
+                return Ok(1);
+            }
+            let Some(file) = self.current.as_mut() else {
+                let Some((file, name)) = self.rest.pop() else {
+                    return Ok(0);
+                };
+                self.parts.push((name, self.lines + 1));
+                self.current = Some(file);
+                self.last = None;
+                continue;
+            };
+            let n = file.read(buf)?;
+            if n == 0 {
+                // (the last file is passed on as it is)
+                self.pending = self.last.is_some_and(|b| b != b'\n') && !self.rest.is_empty();
+                self.current = None;
+                continue;
+            }
+            self.lines += buf[..n].iter().filter(|&&b| b == b'\n').count();
+            self.last = Some(buf[n - 1]);
+            return Ok(n);
+        }
+    }
 }
 
 /// The bytes as text, or where the first invalid UTF-8 sequence is (1-based
@@ -610,13 +712,6 @@ pub fn parse_input(input: &mut Input) -> anyhow::Result<Parsed> {
 pub fn load_cells(input: &mut Input, config: Config) -> anyhow::Result<Loaded<Cells>> {
     let loaded =
         Cells::parse(std::mem::take(&mut input.text), config).map_err(|e| input.error(e))?;
-    input.warn(&loaded.warnings);
-    Ok(loaded)
-}
-
-/// [`parse_input`] straight into the links engine (see [`Dlx::parse`]).
-pub fn load_links(input: &mut Input, config: Config) -> anyhow::Result<Loaded<Dlx>> {
-    let loaded = Dlx::parse(std::mem::take(&mut input.text), config).map_err(|e| input.error(e))?;
     input.warn(&loaded.warnings);
     Ok(loaded)
 }
@@ -698,12 +793,15 @@ pub fn configure(args: &Args, load: Load, source: &str) -> anyhow::Result<Plan> 
             let sub: Subproblem = token
                 .parse()
                 .map_err(|e| anyhow!("--subproblem '{token}': {e}"))?;
-            let dlx = subproblem_solver(&problem, config, &sub)
+            let mut dlx = subproblem_solver(&problem, config, &sub)
                 .map_err(|e| anyhow!("--subproblem '{token}': {e} ({source})"))?;
+            dlx.set_names(&problem);
             Engine::Subproblem(Box::new(dlx))
         }
         (EngineArg::Links, None, Load::Problem(problem)) => {
-            Engine::Links(Box::new(Dlx::with_config(&problem, config)))
+            let mut dlx = Dlx::with_config(&problem, config);
+            dlx.set_names(&problem);
+            Engine::Links(Box::new(dlx))
         }
         (EngineArg::Cells, None, Load::Problem(problem)) => Engine::Cells(Box::new(
             Cells::with_config(&problem, config).map_err(|e| anyhow!("{source}: {e}"))?,
@@ -792,24 +890,29 @@ fn threads(args: &Args) -> anyhow::Result<usize> {
 }
 
 /// Run the search, writing each solution to `out` as it is found (nothing
-/// when counting). A write error stops the search and is returned.
+/// when counting). A write error stops the search and is returned. The
+/// links engine writes the options from its own nodes; the cells engine's
+/// are `texts` (the input's lines, written the same way: see [`Written`]).
 pub fn search(plan: &mut Plan, texts: &OptionTexts, out: &mut dyn Write) -> io::Result<Report> {
     if plan.count {
-        return Ok(count(plan, texts));
+        return Ok(count(plan));
     }
     let watch = plan.watch();
-    let mut sink = SolutionWriter::new(out, plan.format, texts);
+    let mut sink = SolutionWriter::new(out, plan.format);
     sink.every = plan.every;
-    let mut visit = |sol: &[usize]| sink.visit(sol);
+    let mut visit =
+        |sol: &[usize], options: OptionNames<'_>| sink.visit(sol, Written::Engine(options));
     let report = match &mut plan.engine {
-        Engine::Cells(cells) => cells.search(&plan.limits, visit),
+        Engine::Cells(cells) => {
+            cells.search(&plan.limits, |sol| sink.visit(sol, Written::Texts(texts)))
+        }
         Engine::Subproblem(dlx) => {
             dlx.set_max_level(plan.max_level);
-            search_links(dlx, &plan.limits, watch, texts, &mut visit)
+            search_links(dlx, &plan.limits, watch, &mut visit)
         }
         Engine::Links(dlx) => {
             dlx.set_max_level(plan.max_level);
-            search_links(dlx, &plan.limits, watch, texts, &mut visit)
+            search_links(dlx, &plan.limits, watch, &mut visit)
         }
     };
     match sink.error.take() {
@@ -844,15 +947,14 @@ fn search_links(
     dlx: &mut Dlx,
     limits: &Limits,
     plan: Watch,
-    texts: &OptionTexts,
-    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    visit: &mut dyn FnMut(&[usize], OptionNames<'_>) -> ControlFlow<()>,
 ) -> Report {
     if plan.verbose > 0 {
-        let mut obs = Knuth::new(plan.verbose, plan.delta, texts);
+        let mut obs = Knuth::new(plan.verbose, plan.delta);
         let r = if plan.count {
             dlx.count_observed(limits, &mut obs)
         } else {
-            dlx.search_observed(limits, visit, &mut obs)
+            dlx.search_named(limits, visit, &mut obs)
         };
         obs.report(&r.stats);
         r
@@ -861,20 +963,20 @@ fn search_links(
         let r = if plan.count {
             dlx.count_observed(limits, &mut bar)
         } else {
-            dlx.search_observed(limits, visit, &mut bar)
+            dlx.search_named(limits, visit, &mut bar)
         };
         bar.0.finish_and_clear();
         r
     } else if plan.count {
         dlx.count(limits)
     } else {
-        dlx.search(limits, visit)
+        dlx.search_named(limits, visit, &mut NoObserver)
     }
 }
 
 /// Count the solutions, on `plan.threads` threads.
-fn count(plan: &mut Plan, texts: &OptionTexts) -> Report {
-    let mut none = |_: &[usize]| ControlFlow::Continue(());
+fn count(plan: &mut Plan) -> Report {
+    let mut none = |_: &[usize], _: OptionNames<'_>| ControlFlow::Continue(());
     let watch = plan.watch();
     match &mut plan.engine {
         Engine::Cells(cells) if plan.threads > 1 => {
@@ -883,12 +985,12 @@ fn count(plan: &mut Plan, texts: &OptionTexts) -> Report {
         Engine::Cells(cells) => cells.count(&plan.limits),
         Engine::Subproblem(dlx) => {
             dlx.set_max_level(plan.max_level);
-            search_links(dlx, &plan.limits, watch, texts, &mut none)
+            search_links(dlx, &plan.limits, watch, &mut none)
         }
         Engine::Links(dlx) if plan.threads > 1 => dlx.count_parallel(&plan.limits, plan.threads),
         Engine::Links(dlx) => {
             dlx.set_max_level(plan.max_level);
-            search_links(dlx, &plan.limits, watch, texts, &mut none)
+            search_links(dlx, &plan.limits, watch, &mut none)
         }
     }
 }
@@ -898,25 +1000,27 @@ fn count(plan: &mut Plan, texts: &OptionTexts) -> Report {
 /// the solutions, nodes and deepest level so far, and the estimate of the
 /// tree done (`-v`); each solution's number and level (`-vv`); every
 /// choice tried (`-vvv`).
-struct Knuth<'a> {
+/// The options are written from the engine's nodes (see [`OptionNames`]).
+struct Knuth {
     verbose: u8,
     delta: u64,
     next: u64,
-    texts: &'a OptionTexts,
     /// Per level: (option, place from 1, options of the item).
     path: Vec<(usize, u64, u64)>,
     solutions: u64,
+    /// Scratch for an option's text.
+    line: String,
 }
 
-impl<'a> Knuth<'a> {
-    fn new(verbose: u8, delta: u64, texts: &'a OptionTexts) -> Knuth<'a> {
+impl Knuth {
+    fn new(verbose: u8, delta: u64) -> Knuth {
         Knuth {
             verbose,
             delta,
             next: delta,
-            texts,
             path: Vec::new(),
             solutions: 0,
+            line: String::new(),
         }
     }
 
@@ -934,7 +1038,7 @@ impl<'a> Knuth<'a> {
     }
 }
 
-impl Observer for Knuth<'_> {
+impl Observer for Knuth {
     fn backtrack(&mut self, depth: usize) {
         self.path.truncate(depth + 1);
     }
@@ -944,17 +1048,14 @@ impl Observer for Knuth<'_> {
         self.path.push((usize::MAX, 0, choices));
     }
 
-    fn try_option(&mut self, depth: usize, option: usize) {
+    fn try_option_named(&mut self, depth: usize, option: usize, options: OptionNames<'_>) {
         if let Some(p) = self.path.get_mut(depth) {
             p.0 = option;
             p.1 += 1;
             if self.verbose >= 3 {
-                eprintln!(
-                    "L{depth}: {} ({} of {})",
-                    self.texts.get(option).unwrap_or("?"),
-                    p.1,
-                    p.2
-                );
+                self.line.clear();
+                Written::Engine(options).write(option, &mut self.line);
+                eprintln!("L{depth}: {} ({} of {})", self.line, p.1, p.2);
             }
         }
     }
@@ -966,7 +1067,7 @@ impl Observer for Knuth<'_> {
         }
     }
 
-    fn tick(&mut self, progress: f64, stats: &Stats) {
+    fn tick_named(&mut self, progress: f64, stats: &Stats, options: OptionNames<'_>) {
         if stats.nodes < self.next {
             return;
         }
@@ -974,10 +1075,9 @@ impl Observer for Knuth<'_> {
         let mut text = format!("Current state (level {}):\n", self.path.len());
         for (option, place, of) in &self.path {
             if *option != usize::MAX {
-                text.push_str(&format!(
-                    " {} ({place} of {of})\n",
-                    self.texts.get(*option).unwrap_or("?")
-                ));
+                text.push(' ');
+                Written::Engine(options).write(*option, &mut text);
+                text.push_str(&format!(" ({place} of {of})\n"));
             }
         }
         text.push_str(&format!(
@@ -1006,12 +1106,45 @@ fn mems_part(stats: &Stats) -> String {
 /// shows its solutions as they come while a fast one writes in big blocks.
 const FLUSH_EVERY: Duration = Duration::from_millis(200);
 
+/// Where a solution's options are written from: the engine's nodes (the
+/// links engine), or the input's lines (the cells engine and the memoised
+/// search), written the same way: the option's items, one space apart.
+#[derive(Clone, Copy, Debug)]
+pub enum Written<'a> {
+    Engine(OptionNames<'a>),
+    Texts(&'a OptionTexts),
+}
+
+impl Written<'_> {
+    /// Append option `k` to `out` (`?` if there is no option `k`).
+    pub fn write(self, k: usize, out: &mut String) {
+        match self {
+            Written::Engine(options) => {
+                if !options.write(k, out) {
+                    out.push('?');
+                }
+            }
+            Written::Texts(texts) => {
+                let text = texts.get(k).unwrap_or("?");
+                for (n, word) in text.split_whitespace().enumerate() {
+                    if n > 0 {
+                        out.push(' ');
+                    }
+                    out.push_str(word);
+                }
+            }
+        }
+    }
+}
+
 /// Writes solutions as they are found; keeps the first write error.
 struct SolutionWriter<'a> {
     out: &'a mut dyn Write,
     format: Format,
-    texts: &'a OptionTexts,
     first: bool,
+    /// Scratch: the solution's text, and where each option's ends in it.
+    text: String,
+    ends: Vec<usize>,
     line: Vec<u8>,
     last_flush: Instant,
     error: Option<io::Error>,
@@ -1021,12 +1154,13 @@ struct SolutionWriter<'a> {
 }
 
 impl<'a> SolutionWriter<'a> {
-    fn new(out: &'a mut dyn Write, format: Format, texts: &'a OptionTexts) -> Self {
+    fn new(out: &'a mut dyn Write, format: Format) -> Self {
         SolutionWriter {
             out,
             format,
-            texts,
             first: true,
+            text: String::new(),
+            ends: Vec::new(),
             line: Vec::new(),
             last_flush: Instant::now(),
             error: None,
@@ -1035,12 +1169,12 @@ impl<'a> SolutionWriter<'a> {
         }
     }
 
-    fn visit(&mut self, sol: &[usize]) -> ControlFlow<()> {
+    fn visit(&mut self, sol: &[usize], options: Written<'_>) -> ControlFlow<()> {
         self.seen += 1;
         if self.seen % self.every != 0 {
             return ControlFlow::Continue(());
         }
-        match self.write(sol) {
+        match self.write(sol, options) {
             Ok(()) => ControlFlow::Continue(()),
             Err(e) => {
                 self.error = Some(e);
@@ -1049,28 +1183,38 @@ impl<'a> SolutionWriter<'a> {
         }
     }
 
-    fn write(&mut self, sol: &[usize]) -> io::Result<()> {
+    fn write(&mut self, sol: &[usize], options: Written<'_>) -> io::Result<()> {
+        self.text.clear();
         match self.format {
             Format::Text => {
+                // the whole solution in one write
                 if !std::mem::take(&mut self.first) {
-                    self.out.write_all(b"\n")?;
+                    self.text.push('\n');
                 }
                 for &k in sol {
-                    self.out.write_all(self.texts[k].as_bytes())?;
-                    self.out.write_all(b"\n")?;
+                    options.write(k, &mut self.text);
+                    self.text.push('\n');
                 }
+                self.out.write_all(self.text.as_bytes())?;
             }
             Format::Json => {
-                #[derive(serde::Serialize)]
-                struct Line<'t> {
-                    solution: Vec<&'t str>,
+                self.ends.clear();
+                for &k in sol {
+                    options.write(k, &mut self.text);
+                    self.ends.push(self.text.len());
                 }
-                let line = Line {
-                    solution: sol.iter().map(|&k| &self.texts[k]).collect(),
-                };
+                // {"solution":["A D","C E F"]}, as serde writes the struct
                 self.line.clear();
-                serde_json::to_writer(&mut self.line, &line)?;
-                self.line.push(b'\n');
+                self.line.extend_from_slice(b"{\"solution\":[");
+                let mut start = 0;
+                for (n, &end) in self.ends.iter().enumerate() {
+                    if n > 0 {
+                        self.line.push(b',');
+                    }
+                    serde_json::to_writer(&mut self.line, &self.text[start..end])?;
+                    start = end;
+                }
+                self.line.extend_from_slice(b"]}\n");
                 self.out.write_all(&self.line)?;
             }
         }
@@ -1401,9 +1545,12 @@ fn zdd_run(
         eprintln!("{count} solutions; ZDD of {} nodes", zdd.len());
     } else if let Some(n) = args.sample {
         let mut rng = exact_cover::SplitMix64::new(args.seed.unwrap_or(0));
-        let mut sink = SolutionWriter::new(&mut out, args.format, &parsed.option_texts);
+        let mut sink = SolutionWriter::new(&mut out, args.format);
         for sol in zdd.samples(n, &mut rng) {
-            if sink.visit(&sol).is_break() {
+            if sink
+                .visit(&sol, Written::Texts(&parsed.option_texts))
+                .is_break()
+            {
                 break;
             }
         }
@@ -1431,12 +1578,19 @@ fn zdd_run(
                     }
                     text.push_str(&format!("| weight {w}\n"));
                     for &o in sol {
-                        text.push_str(&parsed.option_texts[o]);
+                        Written::Texts(&parsed.option_texts).write(o, &mut text);
                         text.push('\n');
                     }
                 }
                 Format::Json => {
-                    let opts: Vec<&str> = sol.iter().map(|&o| &parsed.option_texts[o]).collect();
+                    let opts: Vec<String> = sol
+                        .iter()
+                        .map(|&o| {
+                            let mut t = String::new();
+                            Written::Texts(&parsed.option_texts).write(o, &mut t);
+                            t
+                        })
+                        .collect();
                     let weight = i64::try_from(*w).map_or_else(
                         |_| serde_json::Value::String(w.to_string()),
                         serde_json::Value::from,

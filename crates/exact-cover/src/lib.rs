@@ -20,7 +20,10 @@
 //!    format. For a big file, [`format::parse_owned`] keeps the text as the
 //!    options' texts instead of copying them, and [`Dlx::parse`] and
 //!    [`Cells::parse`] read it straight into an engine (no [`Problem`]
-//!    beside it).
+//!    beside it); [`Dlx::parse_stream`] reads it as a stream and keeps no
+//!    text at all: [`Dlx::options`] and [`Dlx::search_named`] write the
+//!    options from the engine's nodes by their items' names
+//!    ([`OptionNames`]).
 //! 2. **Pick an engine.**
 //!    - [`Dlx`] (dancing links) is the complete one: multiplicities, a
 //!      solution iterator ([`Dlx::solutions`]), an [`Observer`] for traces and
@@ -198,7 +201,7 @@ pub use order::{AUTO_MAX_WORK, ItemOrder};
 pub use parallel::count_parallel;
 pub use problem::{BuildError, ColourId, Entry, Item, ItemId, Problem, ProblemBuilder};
 pub use rng::SplitMix64;
-pub use search::{Config, Dlx, Heuristic, NoObserver, Observer, Solutions};
+pub use search::{Config, Dlx, Heuristic, NoObserver, Observer, OptionNames, Solutions};
 pub use stats::{Report, Stats, StopReason};
 pub use zdd::{ZDD_BOTTOM, ZDD_TOP, Zdd, ZddCheckError, ZddNode};
 

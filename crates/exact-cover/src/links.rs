@@ -11,7 +11,8 @@
 //!   the option after it.
 //! - `aux`: in problems with colours or multiplicities, an option node's
 //!   colour: 0 = none, `> 0` a colour, `< 0` "already known to match" (set
-//!   by `purify`). In plain problems (neither, and no option of more than
+//!   by `purify` to the colour negated, where Knuth writes -1, so that a
+//!   chosen option's colours can be printed during the search). In plain problems (neither, and no option of more than
 //!   65,536 items), the node's distances to the ends of its option, so
 //!   that `hide` finds them in the node it reads anyway: `(e - x) << 16 |
 //!   (x - s)` for node `x` of the option `s..=e`.
@@ -104,7 +105,8 @@ pub(crate) struct Links {
     /// headers and spacers). Either way `hide` runs over an option in
     /// loops of known length instead of stopping at a spacer.
     span: Vec<(u32, u32)>,
-    /// Scratch: first node of each option (reused by `load`).
+    /// First node of each option, in option order (for `select` and
+    /// `option_entries`).
     starts: Vec<u32>,
     llink: Vec<u32>,
     rlink: Vec<u32>,
@@ -758,6 +760,24 @@ impl Links {
         (s..=e).find(|&p| self.nodes[p as usize].top as u32 <= self.n1)
     }
 
+    /// The entries of option `k` in the order they were given, as
+    /// (problem item, colour or 0), at any time (a colour that `purify`
+    /// marked as known to match is read back from its negation); `None`
+    /// past the last option.
+    pub fn option_entries(&self, k: usize) -> Option<impl Iterator<Item = (u32, u32)> + '_> {
+        let first = *self.starts.get(k)? as usize;
+        let coloured = !self.span.is_empty();
+        Some(
+            self.nodes[first..]
+                .iter()
+                .take_while(|nd| nd.top > 0)
+                .map(move |nd| {
+                    let colour = if coloured { nd.aux.unsigned_abs() } else { 0 };
+                    (self.to_problem[nd.top as usize], colour)
+                }),
+        )
+    }
+
     /// Whether option `k` can still be chosen: it has a primary item, which
     /// is active and still has the option in its list. (Covering an item
     /// hides every option in its list from the lists of their other items,
@@ -1197,7 +1217,8 @@ impl Links {
         while q != i {
             mems += 2;
             if self.nodes[q as usize].aux == c {
-                self.nodes[q as usize].aux = -1;
+                // the colour negated (Knuth: -1), so it can still be printed
+                self.nodes[q as usize].aux = -c;
                 mems += 1;
             } else {
                 // SAFETY: `q` is a header or an option node (invariant 3).

@@ -464,6 +464,16 @@ impl Problem {
             .iter()
             .any(|i| !i.secondary && (i.lo, i.hi) != (1, 1))
     }
+    /// The items and colours without the options (their names, for
+    /// writing options: see [`Dlx::set_names`](crate::Dlx::set_names)).
+    pub(crate) fn names_only(&self) -> Problem {
+        Problem {
+            items: self.items.clone(),
+            colours: self.colours.clone(),
+            entries: Vec::new(),
+            starts: vec![0],
+        }
+    }
     /// Option `k` written as in Knuth's format: `A D X:red`.
     pub fn option_text(&self, k: usize) -> String {
         let mut s = String::new();

@@ -13,6 +13,7 @@
 
 use crate::rng::SplitMix64;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 use crate::format::{self, Loaded, ParseError, Sink};
 use crate::limits::Limits;
@@ -77,6 +78,13 @@ pub trait Observer {
     fn try_option(&mut self, depth: usize, option: usize) {
         let _ = (depth, option);
     }
+    /// [`try_option`](Self::try_option), with the options at hand to
+    /// write them ([`OptionNames::write`]). What the search calls; by
+    /// default it calls `try_option`.
+    fn try_option_named(&mut self, depth: usize, option: usize, options: OptionNames<'_>) {
+        let _ = options;
+        self.try_option(depth, option);
+    }
     /// At `depth`, primary `item` can no longer be covered: a dead end.
     fn dead_end(&mut self, depth: usize, item: usize) {
         let _ = (depth, item);
@@ -93,6 +101,91 @@ pub trait Observer {
     /// done (Knuth's estimate from the position in each level's choices).
     fn tick(&mut self, progress: f64, stats: &Stats) {
         let _ = (progress, stats);
+    }
+    /// [`tick`](Self::tick), with the options at hand to write them. What
+    /// the search calls; by default it calls `tick`.
+    fn tick_named(&mut self, progress: f64, stats: &Stats, options: OptionNames<'_>) {
+        let _ = options;
+        self.tick(progress, stats);
+    }
+}
+
+/// The options of a loaded [`Dlx`], to write one as Knuth's programs
+/// print it: its items' names in the order the option gave them, a single
+/// space between them, `item:colour` for a colour (what the option's line
+/// says, without its spacing). Read from the engine's own nodes, at any
+/// time, also during the search ([`Dlx::search_named`],
+/// [`Observer::try_option_named`]): no text of the input is kept for it.
+/// The names are those of the items line when the engine was loaded by
+/// [`Dlx::parse`] or [`Dlx::parse_stream`], or given by
+/// [`Dlx::set_names`]; otherwise items are written `#k` (problem index)
+/// and colours `#c`.
+///
+/// ```
+/// use exact_cover::{Config, Dlx};
+/// let text = "A B C | X\nA   X:1\nC B X:1\nB\nC\n";
+/// let loaded = Dlx::parse_stream(text.as_bytes(), Config::default(), false)?;
+/// let mut line = String::new();
+/// assert!(loaded.engine.options().write(1, &mut line));
+/// assert_eq!(line, "C B X:1");
+/// assert!(!loaded.engine.options().write(4, &mut line));
+/// # Ok::<(), exact_cover::format::ParseError>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct OptionNames<'a> {
+    links: &'a Links,
+    names: Option<&'a Problem>,
+}
+
+impl OptionNames<'_> {
+    /// Number of options.
+    pub fn len(&self) -> usize {
+        self.links.option_count()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Append option `k` to `out`; `false` (nothing written) when there is
+    /// no option `k`.
+    pub fn write(&self, k: usize, out: &mut String) -> bool {
+        let Some(entries) = self.links.option_entries(k) else {
+            return false;
+        };
+        for (n, (item, colour)) in entries.enumerate() {
+            if n > 0 {
+                out.push(' ');
+            }
+            match self
+                .names
+                .and_then(|p| p.items().get(item as usize)?.name())
+            {
+                Some(name) => out.push_str(name),
+                None => {
+                    out.push('#');
+                    out.push_str(&item.to_string());
+                }
+            }
+            if colour != 0 {
+                out.push(':');
+                match self.names.and_then(|p| p.colour_name(colour)) {
+                    Some(name) => out.push_str(name),
+                    None => {
+                        out.push('#');
+                        out.push_str(&colour.to_string());
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Option `k` as a new string (see [`write`](Self::write)).
+    pub fn text(&self, k: usize) -> Option<String> {
+        let mut s = String::new();
+        self.write(k, &mut s).then_some(s)
     }
 }
 
@@ -188,8 +281,9 @@ impl Sink for ToLinks {
     }
 }
 
-/// What sees each solution: its options, in the order chosen.
-type Visitor<'a> = dyn FnMut(&[usize]) -> ControlFlow<()> + 'a;
+/// What sees each solution: its options, in the order chosen, and the
+/// engine's options to write them.
+type Visitor<'a> = dyn FnMut(&[usize], OptionNames<'_>) -> ControlFlow<()> + 'a;
 
 /// A dancing-links solver loaded with one problem. Reusable: [`load`](Self::load)
 /// another problem keeps the memory.
@@ -222,6 +316,10 @@ pub struct Dlx {
     order: Vec<u32>,
     /// Options chosen before the search ([`select`](Self::select)), by first node.
     selected: Vec<u32>,
+    /// The names of the items and colours (a problem without options),
+    /// for [`options`](Self::options): from the items line when parsed,
+    /// or from [`set_names`](Self::set_names).
+    names: Option<Arc<Problem>>,
 }
 
 impl Dlx {
@@ -256,6 +354,7 @@ impl Dlx {
             max_level: usize::MAX,
             order: Vec::new(),
             selected: Vec::new(),
+            names: None,
         }
     }
 
@@ -292,7 +391,8 @@ impl Dlx {
     /// With `keep_texts`, each option's text and line are kept as
     /// [`Dlx::parse`] keeps them; without, `option_texts` and
     /// `option_lines` come back empty and the peak memory is about the
-    /// engine's arrays alone (for counting, which prints no option). Same
+    /// engine's arrays alone (for counting, which prints no option, or
+    /// for printing options from the engine's nodes: [`Dlx::options`]). Same
     /// solver, errors and warnings as [`Dlx::parse`] on the whole text; a
     /// byte sequence that is not UTF-8, or a read error, is an error at its
     /// line.
@@ -334,8 +434,9 @@ impl Dlx {
     /// The solver of what the parser put in `sink` (the items declared in
     /// `b`).
     fn of_links(mut b: ProblemBuilder, sink: ToLinks, config: Config) -> Result<Dlx, ParseError> {
-        // the builder's own checks of the items (it holds no option)
-        b.build().map_err(format::build_error)?;
+        // the builder's own checks of the items (it holds no option); the
+        // problem it builds keeps the names of the items and colours
+        let names = b.build().map_err(format::build_error)?;
         if !sink.items {
             // `read` fails without an items line
             return Err(format::no_items_line(1));
@@ -344,15 +445,35 @@ impl Dlx {
         dlx.links = sink.links;
         let order = dlx.shuffle(dlx.links.option_count());
         dlx.links.finish(order.then_some(&dlx.order[..]));
+        dlx.names = Some(Arc::new(names));
         dlx.reset();
         Ok(dlx)
     }
 
-    /// Replace the problem, reusing memory.
+    /// Replace the problem, reusing memory. The names of the options are
+    /// forgotten ([`options`](Self::options) writes items as `#k`) until
+    /// [`set_names`](Self::set_names): a solver that only counts or
+    /// returns option numbers copies no name.
     pub fn load(&mut self, problem: &Problem) {
         let order = self.shuffle(problem.option_count());
         self.links.load(problem, order.then_some(&self.order[..]));
+        self.names = None;
         self.reset();
+    }
+
+    /// Take the names of the items and colours from `problem` (the one
+    /// loaded), for [`options`](Self::options).
+    pub fn set_names(&mut self, problem: &Problem) {
+        self.names = Some(Arc::new(problem.names_only()));
+    }
+
+    /// The options, to write them by their items' names (see
+    /// [`OptionNames`]).
+    pub fn options(&self) -> OptionNames<'_> {
+        OptionNames {
+            links: &self.links,
+            names: self.names.as_deref(),
+        }
     }
 
     /// With a seed, put in `order` a random (reproducible) order of
@@ -543,6 +664,18 @@ impl Dlx {
         visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
         obs: &mut O,
     ) -> Report {
+        self.search_named(limits, &mut |sol, _| visit(sol), obs)
+    }
+
+    /// [`search_observed`](Self::search_observed), the visitor also given
+    /// the options, to write the solution's by name ([`OptionNames`]: no
+    /// text of the input needs to be kept for printing solutions).
+    pub fn search_named<O: Observer>(
+        &mut self,
+        limits: &Limits,
+        visit: &mut dyn FnMut(&[usize], OptionNames<'_>) -> ControlFlow<()>,
+        obs: &mut O,
+    ) -> Report {
         self.restart();
         self.drive(limits, Some(visit), obs)
     }
@@ -568,7 +701,11 @@ impl Dlx {
                     }
                     if let Some(visit) = visit.as_mut() {
                         self.fill_solution();
-                        if visit(&self.solution).is_break() {
+                        let options = OptionNames {
+                            links: &self.links,
+                            names: self.names.as_deref(),
+                        };
+                        if visit(&self.solution, options).is_break() {
                             break StopReason::Visitor;
                         }
                     }
@@ -969,7 +1106,11 @@ impl Dlx {
                         let p = self.progress();
                         self.stats.updates = self.links.updates;
                         self.stats.mems = self.links.mems;
-                        obs.tick(p, &self.stats);
+                        let options = OptionNames {
+                            links: &self.links,
+                            names: self.names.as_deref(),
+                        };
+                        obs.tick_named(p, &self.stats, options);
                     }
                     let l = self.level;
                     if l as u32 > self.stats.max_depth {
@@ -1044,7 +1185,7 @@ impl Dlx {
                         }
                     }
                     if O::ENABLED {
-                        obs.try_option(l, self.links.option_of(x) as usize);
+                        obs.try_option_named(l, self.links.option_of(x) as usize, self.options());
                     }
                     self.stats.guesses += (self.levels[l].total > 1) as u64;
                     self.links.apply_others_g::<PLAIN, T, M>(x);
@@ -1071,7 +1212,11 @@ impl Dlx {
                             continue;
                         }
                         if O::ENABLED {
-                            obs.try_option(l, links.option_of(x) as usize);
+                            let options = OptionNames {
+                                links: &*links,
+                                names: self.names.as_deref(),
+                            };
+                            obs.try_option_named(l, links.option_of(x) as usize, options);
                         }
                         self.stats.guesses += (self.levels[l].total > 1) as u64;
                         links.count[i as usize] += 1;

@@ -5,7 +5,7 @@ use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::{dlx, stdout_of};
+use crate::{dlx, stderr_of, stdout_of, temp_dir};
 use assert_cmd::assert::OutputAssertExt;
 use predicates::prelude::*;
 
@@ -40,7 +40,7 @@ const TOY: &str =
     "| Knuth's first example\nA B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
 
 #[test]
-fn prints_the_solution_as_written() {
+fn prints_the_solution_by_its_options_items() {
     dlx()
         .write_stdin(TOY)
         .assert()
@@ -772,7 +772,7 @@ fn counting_reads_the_input_as_a_stream_with_the_same_errors_and_answers() {
 /// Issue 18 (load memory): `--engine cells` loads straight from the parser
 /// (no problem kept beside the engine); its input errors still name the
 /// file, line and column, its warnings their line, and it prints the
-/// options as written.
+/// options from the input's lines (their items one space apart).
 #[test]
 fn cells_loaded_from_the_parser_report_errors_and_print_options() {
     dlx()
@@ -807,7 +807,8 @@ fn cells_loaded_from_the_parser_report_errors_and_print_options() {
         .stderr(predicate::str::contains(
             "line 4: option has no primary item",
         ))
-        .stdout("A   x:1\nB x:1\n");
+        // the option's items one space apart, as the links engine prints
+        .stdout("A x:1\nB x:1\n");
 }
 
 /// The counts of the `--split` tokens, each counted by its own
@@ -1217,4 +1218,158 @@ fn mems_are_reported_when_asked_for() {
         .stderr(predicate::str::contains(format!(
             "updates, {links} mems, max level"
         )));
+}
+
+/// Issue 18 (load memory when printing): the links engine prints each
+/// option from its own nodes, by its items' names in the order the input
+/// gives them, one space apart (`item:colour` with a colour, also for a
+/// colour already known to match), so no input text is kept; the cells
+/// engine, `--subproblem`, JSON and the `-vvv` trace write them the same
+/// way.
+#[test]
+fn options_are_printed_by_their_items_names() {
+    let input =
+        "| spacing as it comes\nA B C | x y\n  A\tx:red   y:blue \nB  x:red\nC   y:blue\nC y:red\n";
+    let sorted = |text: String| {
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        lines.sort();
+        lines
+    };
+    let want = ["A x:red y:blue", "B x:red", "C y:blue"];
+    for engine in ["links", "cells"] {
+        let out = dlx()
+            .args(["--engine", engine])
+            .write_stdin(input)
+            .assert()
+            .success();
+        assert_eq!(sorted(stdout_of(&out)), want, "{engine}");
+        let out = dlx()
+            .args(["--engine", engine, "--format", "json"])
+            .write_stdin(input)
+            .assert()
+            .success();
+        let lines = json_lines(&out.get_output().stdout);
+        let mut got: Vec<&str> = lines[0]["solution"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        got.sort();
+        assert_eq!(got, want, "{engine}");
+    }
+    let out = dlx()
+        .args(["--subproblem", "1"])
+        .write_stdin(input)
+        .assert()
+        .success();
+    assert_eq!(sorted(stdout_of(&out)), want);
+    let out = dlx().args(["-vvv"]).write_stdin(input).assert().success();
+    let err = stderr_of(&out);
+    assert!(err.contains(": A x:red y:blue (1 of 1)"), "{err}");
+    assert!(err.contains(": B x:red (1 of 1)"), "{err}");
+    // -v's progress lines
+    let out = dlx()
+        .args(["-v", "--delta", "1", "--count"])
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../testdata/xc/queens12.dlx"
+        ))
+        .assert()
+        .success();
+    let err = stderr_of(&out);
+    let queens = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/xc/queens12.dlx"
+    ))
+    .unwrap();
+    let state = err
+        .lines()
+        .skip_while(|l| !l.starts_with("Current state"))
+        .nth(1)
+        .expect("a progress report with an option");
+    let option = state.trim_start().rsplit_once(" (").unwrap().0;
+    assert!(
+        queens
+            .lines()
+            .any(|l| l.split_whitespace().eq(option.split(' '))),
+        "{state}"
+    );
+}
+
+/// Issue 18 (load memory): several input files (and `-`, standard input)
+/// are read one after the other as a stream, also when printing
+/// solutions: the same solutions as one joined file, a line end added
+/// after a file whose last line has none; errors and warnings name the
+/// file and its own line; a missing file is named before any parsing.
+#[test]
+fn several_files_are_streamed_with_their_own_lines() {
+    let dir = temp_dir("several-files");
+    let (a, b, c) = (
+        dir.join("items.dlx"),
+        dir.join("more.dlx"),
+        dir.join("last.dlx"),
+    );
+    std::fs::write(&a, "| Knuth's first example\nA B C D E | F G\nC E F\nA D G").unwrap();
+    std::fs::write(&b, "B C F\nF G\n").unwrap();
+    std::fs::write(&c, "A D\nB G\nD E G").unwrap();
+    let out = dlx().arg(&a).arg(&b).arg(&c).assert().success();
+    assert_eq!(stdout_of(&out), "A D\nC E F\nB G\n");
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("more.dlx: warning: line 2: option has no primary item"),
+        "{err}"
+    );
+    // standard input in the middle
+    let out = dlx()
+        .arg(&a)
+        .arg("-")
+        .arg(&c)
+        .write_stdin("B C F\n")
+        .assert()
+        .success();
+    assert_eq!(stdout_of(&out), "A D\nC E F\nB G\n");
+    for engine in ["links", "cells"] {
+        let out = dlx()
+            .args(["--count", "--engine", engine])
+            .arg(&a)
+            .arg(&b)
+            .arg(&c)
+            .assert()
+            .success();
+        assert_eq!(stdout_of(&out), "1\n", "{engine}");
+    }
+    // errors at the file's own line and column
+    std::fs::write(&c, "A D\nB G\nD E Q").unwrap();
+    dlx()
+        .arg(&a)
+        .arg(&b)
+        .arg(&c)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "last.dlx: line 3, column 5: unknown item 'Q'",
+        ));
+    std::fs::write(&c, b"A D\nB \xff G\n").unwrap();
+    dlx()
+        .args(["--format", "json"])
+        .arg(&a)
+        .arg(&b)
+        .arg(&c)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "last.dlx: line 2, column 3: not valid UTF-8 (byte 0xFF)",
+        ));
+    let missing = dir.join("missing.dlx");
+    dlx()
+        .arg(&a)
+        .arg(&missing)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "cannot read {}",
+            missing.display()
+        )));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

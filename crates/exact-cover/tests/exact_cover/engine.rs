@@ -6,8 +6,8 @@ use std::ops::ControlFlow;
 
 use exact_cover::format::parse;
 use exact_cover::{
-    CancelToken, Config, Dlx, Heuristic, Limits, Problem, ProblemBuilder, StopReason,
-    count_parallel,
+    CancelToken, Config, Dlx, Heuristic, Limits, Observer, OptionNames, Problem, ProblemBuilder,
+    StopReason, count_parallel,
 };
 use proptest::prelude::*;
 
@@ -456,10 +456,86 @@ proptest! {
         }
     }
 
+    /// Issue 18 (load memory when printing): the engine writes each
+    /// option from its own nodes, by the names of the items line, as the
+    /// problem writes it (its items in order, with their colours, also
+    /// those that purifying marked as known to match), in every solution
+    /// and at every option tried, on random problems with colours and
+    /// multiplicities; loaded from the parser (a stream, no text kept) or
+    /// from the problem with `set_names`.
+    #[test]
+    fn options_are_written_from_the_nodes_during_the_search(r in crate::common::random_problem(true, true)) {
+        let text = build(&r).to_string();
+        let parsed = parse(&text).unwrap();
+        let p = &parsed.problem;
+        for config in [Config::default(), Config { heuristic: Heuristic::Mrv, seed: Some(3) }] {
+            let streamed = Dlx::parse_stream(text.as_bytes(), config, false).unwrap().engine;
+            let mut built = Dlx::with_config(p, config);
+            built.set_names(p);
+            for mut dlx in [streamed, built] {
+                let mut bad = Vec::new();
+                let mut solutions = 0;
+                let mut visit = |sol: &[usize], options: OptionNames<'_>| {
+                    solutions += 1;
+                    for &k in sol {
+                        let mut line = String::new();
+                        if !options.write(k, &mut line) || line != p.option_text(k) {
+                            bad.push((k, line));
+                        }
+                    }
+                    ControlFlow::Continue(())
+                };
+                let mut check = WrittenAsTheProblem { problem: p, tried: 0, bad: Vec::new() };
+                let report = dlx.search_named(&Limits::none(), &mut visit, &mut check);
+                prop_assert_eq!(report.stats.solutions, solutions);
+                prop_assert_eq!(bad, Vec::<(usize, String)>::new());
+                prop_assert_eq!(check.bad, Vec::<(usize, String)>::new());
+                prop_assert_eq!(check.tried as u64 >= report.stats.guesses, true);
+                // and after the search, every option as written
+                let options = dlx.options();
+                prop_assert_eq!(options.len(), p.option_count());
+                for k in 0..p.option_count() {
+                    prop_assert_eq!(options.text(k), Some(p.option_text(k)));
+                }
+                prop_assert_eq!(options.text(p.option_count()), None);
+            }
+        }
+    }
+
     #[test]
     fn parser_never_panics(s in "[A-Z|: \\n0-9a-z]{0,80}") {
         let _ = parse(&s);
     }
+}
+
+/// Checks each option tried against the problem's own text of it.
+struct WrittenAsTheProblem<'a> {
+    problem: &'a Problem,
+    tried: usize,
+    bad: Vec<(usize, String)>,
+}
+
+impl Observer for WrittenAsTheProblem<'_> {
+    fn try_option_named(&mut self, _depth: usize, option: usize, options: OptionNames<'_>) {
+        self.tried += 1;
+        let line = options.text(option).unwrap_or_default();
+        if line != self.problem.option_text(option) {
+            self.bad.push((option, line));
+        }
+    }
+}
+
+/// Without names (loaded from a problem, no `set_names`), options are
+/// written by item and colour numbers; `load` forgets the names.
+#[test]
+fn options_without_names_are_written_by_number() {
+    let parsed = parse("A B | x\nA x:red\nB x:blue\nB x:red\n").unwrap();
+    let mut dlx = Dlx::new(&parsed.problem);
+    assert_eq!(dlx.options().text(1).as_deref(), Some("#1 #2:#2"));
+    dlx.set_names(&parsed.problem);
+    assert_eq!(dlx.options().text(1).as_deref(), Some("B x:blue"));
+    dlx.load(&parsed.problem);
+    assert_eq!(dlx.options().text(0).as_deref(), Some("#0 #2:#1"));
 }
 
 /// Issue 18 (load memory): `Dlx::parse` on every bundled instance: the
