@@ -618,12 +618,7 @@ impl<const N: usize, const B: usize> Core<N, B> {
         while m != 0 {
             let c = m.trailing_zeros();
             m &= m - 1;
-            // The column gathered into a mask of rows (no branches).
-            let bit = 1u32 << c;
-            let mut at = 0u32;
-            for (r, &x) in lanes.iter().enumerate() {
-                at |= u32::from(x & bit != 0) << r;
-            }
+            let at = Self::column_rows(lanes, c);
             if at == 0 {
                 return Err(Dead);
             }
@@ -652,6 +647,54 @@ impl<const N: usize, const B: usize> Core<N, B> {
             }
         }
         Ok(())
+    }
+
+    /// Column `c` of a digit's board gathered into a mask of rows (bit `r`
+    /// set when lane `r` has bit `c`), without branches. On x86-64, four
+    /// lanes at a time: each shifted so that bit `c` is its sign bit, the
+    /// four signs read at once (`movmskps`, SSE, in every x86-64 CPU): a
+    /// third of the instructions of the bit-by-bit form, which the
+    /// compiler assembled lane by lane.
+    #[inline(always)]
+    fn column_rows(lanes: &[u32; N], c: u32) -> u32 {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            use std::arch::x86_64::{
+                _mm_castsi128_ps, _mm_cvtsi32_si128, _mm_movemask_ps, _mm_setr_epi32, _mm_sll_epi32,
+            };
+            let mut at = 0u32;
+            let mut q = 0;
+            // SAFETY: SSE and SSE2 are enabled in this build (the cfg
+            // above; every x86-64 CPU has them), and these intrinsics
+            // only compute on values.
+            unsafe {
+                let k = _mm_cvtsi32_si128(31 - c as i32);
+                while q + 4 <= N {
+                    let v = _mm_setr_epi32(
+                        lanes[q] as i32,
+                        lanes[q + 1] as i32,
+                        lanes[q + 2] as i32,
+                        lanes[q + 3] as i32,
+                    );
+                    at |= (_mm_movemask_ps(_mm_castsi128_ps(_mm_sll_epi32(v, k))) as u32) << q;
+                    q += 4;
+                }
+            }
+            while q < N {
+                at |= (lanes[q] >> c & 1) << q;
+                q += 1;
+            }
+            at
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        {
+            let bit = 1u32 << c;
+            let mut at = 0u32;
+            for (r, &x) in lanes.iter().enumerate() {
+                at |= u32::from(x & bit != 0) << r;
+            }
+            at
+        }
     }
 
     /// The lowest bit of every box field (`B`-bit field `s` of a lane).
@@ -1235,10 +1278,7 @@ impl<const N: usize, const B: usize> Core<N, B> {
         while digits != 0 {
             let lanes = &b.cand[digits.trailing_zeros() as usize];
             digits &= digits - 1;
-            let mut col = 0u32;
-            for (i, &x) in lanes.iter().enumerate() {
-                col |= u32::from(x & bit != 0) << i;
-            }
+            let col = Self::column_rows(lanes, c as u32);
             sum += lanes[r].count_ones() + col.count_ones();
             sum += lanes[band..band + B]
                 .iter()
