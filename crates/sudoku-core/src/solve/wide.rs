@@ -81,11 +81,14 @@
 //! 9×9 solvers such as tdoku (Dillon, "Fast Sudoku solving with SIMD",
 //! 2019), here in portable Rust on `n` lanes of 32 bits. On x86-64 CPUs with
 //! AVX2 the same search is compiled a second time with AVX2 enabled (with
-//! BMI1, BMI2, POPCNT and LZCNT; the one `unsafe` call, in the `avx2`
+//! BMI1, BMI2, POPCNT and LZCNT; the `unsafe` call into it, in the `avx2`
 //! module, is guarded by runtime detection), so the lane loops work on eight
 //! lanes at a time; both builds take the same steps (a test checks nodes and
 //! solutions agree). An AVX-512 build (a 16×16 digit board in one vector)
-//! measured 13% slower on 16×16 and was dropped.
+//! measured 13% slower on 16×16 and was dropped. One bit of `n` words (a
+//! column of a digit's board, a cell's digits) is gathered four words at a
+//! time with SSE's `movmskps` on x86-64 (baseline there; the other `unsafe`
+//! block, `Core::bits_at`), elsewhere bit by bit.
 //!
 //! Statistics: a node is the root or an alternative tried (lookahead probes
 //! are not nodes, so a node budget bounds the branching, not the probes);
