@@ -745,3 +745,51 @@ fn band_mask_tree_agrees_with_the_chain() {
         assert_eq!((bo, bt), (co, ct), "{lanes:?}");
     }
 }
+
+/// `Core::bits_at` (four words at a time with `movmskps` on x86-64) picks
+/// the same bits as testing the words one by one, on every size, every bit
+/// position and random words (with all-zero and all-one words).
+#[test]
+fn bits_at_agrees_with_bit_by_bit() {
+    fn check<const N: usize, const B: usize>(rng: &mut SplitMix64) {
+        for round in 0..500 {
+            let mut words = [0u32; N];
+            for w in &mut words {
+                *w = match round % 3 {
+                    0 => rng.next_u64() as u32,
+                    1 => (rng.next_u64() & rng.next_u64()) as u32,
+                    _ => {
+                        if rng.next_u64() & 1 == 0 {
+                            0
+                        } else {
+                            u32::MAX
+                        }
+                    }
+                };
+            }
+            for c in 0..N as u32 {
+                let mut want = 0u32;
+                for (q, &w) in words.iter().enumerate() {
+                    if w & (1 << c) != 0 {
+                        want |= 1 << q;
+                    }
+                }
+                assert_eq!(
+                    Core::<N, B>::bits_at(|q| words[q], c),
+                    want,
+                    "{words:?} bit {c}"
+                );
+                assert_eq!(
+                    Core::<N, B>::column_rows(&words, c),
+                    want,
+                    "{words:?} bit {c}"
+                );
+            }
+        }
+    }
+    let mut rng = SplitMix64::new(5);
+    check::<4, 2>(&mut rng);
+    check::<9, 3>(&mut rng);
+    check::<16, 4>(&mut rng);
+    check::<25, 5>(&mut rng);
+}
