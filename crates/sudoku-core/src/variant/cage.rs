@@ -25,6 +25,7 @@
 use std::sync::{Arc, OnceLock};
 
 use super::iss;
+use super::prim::{digit_sum, pair_sums};
 use super::required::SeenBy;
 use super::solver::{Contradiction, Dom, Model, Prop, digits, max_digit, min_digit, range_mask};
 use super::{CellName, Constraint, Shape};
@@ -205,7 +206,7 @@ impl CageSum {
         if fixed.count_ones() as usize + open < self.cells.len() {
             return Err(Contradiction); // two cells fixed to one digit
         }
-        let fixed_sum: usize = digits(fixed).map(usize::from).sum();
+        let fixed_sum = digit_sum(fixed as u32) as usize;
         let Some(rest) = (self.sum as usize)
             .checked_sub(fixed_sum)
             .filter(|&r| r <= self.max)
@@ -329,27 +330,19 @@ impl CageSum {
             return Ok(());
         }
         let dom = |i: usize, d: &Dom<'_>| d.get(cells[i]) & !fixed;
-        let has = |m: u16, v: i32| (1..=16).contains(&v) && m & (1 << (v - 1)) != 0;
         let mut support = [0u16; 3];
         let (a, b) = (dom(0, d), dom(1, d));
         if k == 2 {
-            for x in digits(a) {
-                let y = rest - x as i32;
-                if y != x as i32 && has(b, y) {
-                    support[0] |= 1 << (x - 1);
-                    support[1] |= 1 << (y - 1);
-                }
-            }
+            (support[0], support[1]) = pair_sums(a, b, rest);
         } else {
             let c = dom(2, d);
             for x in digits(a) {
-                for y in digits(b & !(1 << (x - 1))) {
-                    let z = rest - x as i32 - y as i32;
-                    if z != x as i32 && z != y as i32 && has(c, z) {
-                        support[0] |= 1 << (x - 1);
-                        support[1] |= 1 << (y - 1);
-                        support[2] |= 1 << (z - 1);
-                    }
+                let bit = 1 << (x - 1);
+                let (ys, zs) = pair_sums(b & !bit, c & !bit, rest - x as i32);
+                if ys != 0 {
+                    support[0] |= bit;
+                    support[1] |= ys;
+                    support[2] |= zs;
                 }
             }
         }
