@@ -379,8 +379,7 @@ mod tests {
         let mut cage = CageSum::new(vec![0, 1, 2, 3], 18, 9);
         cage.finish(&vec![Vec::new(); 81], &[]);
         let mut changed = Vec::new();
-        cage.propagate(&mut Dom::new(&mut masks, &mut changed))
-            .expect("consistent");
+        Dom::on_slice(&mut masks, &mut changed, |d| cage.propagate(d)).expect("consistent");
         assert_eq!(masks[3], d(&[1, 3, 5, 6, 7]));
         // A solution of the cage (7 + 2 + 3 + 6) is never cut.
         for (c, x) in [(0, 7), (1, 2), (2, 3), (3, 6)] {

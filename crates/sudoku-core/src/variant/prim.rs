@@ -526,8 +526,7 @@ mod tests {
         masks[b as usize] = 0b0_1100_0000;
         masks[c as usize] = 0b0_1100_0000;
         let mut changed = Vec::new();
-        lin.propagate(&mut Dom::new(&mut masks, &mut changed))
-            .expect("consistent");
+        Dom::on_slice(&mut masks, &mut changed, |d| lin.propagate(d)).expect("consistent");
         for cell in [2u16, 9, 11, 18, 19, 20] {
             assert_eq!(masks[cell as usize] & 0b0_1100_0000, 0, "cell {cell}");
         }
@@ -585,12 +584,13 @@ mod tests {
         let (mut told, mut untold) = (0, 0);
         for _ in 0..5000 {
             let count = 2 + (next() % 8) as usize;
-            let mut masks: Vec<u16> = (0..count)
-                .map(|_| next() as u16 | 1 << (next() % 16))
-                .collect();
+            let mut masks = [0u16; super::super::solver::MAX_CELLS];
+            for m in &mut masks[..count] {
+                *m = next() as u16 | 1 << (next() % 16);
+            }
             // Sparse candidates now and then, so some unions are too small.
             if next() % 3 == 0 {
-                for m in &mut masks {
+                for m in &mut masks[..count] {
                     *m &= 0x0F0F;
                     *m |= 1 << (next() % 4);
                 }
@@ -656,7 +656,7 @@ mod tests {
             }
             let before = masks.clone();
             let mut changed = Vec::new();
-            lin.propagate(&mut Dom::new(&mut masks, &mut changed))
+            Dom::on_slice(&mut masks, &mut changed, |d| lin.propagate(d))
                 .expect("the planted solution stands");
             // Every cell of the row, in the sum or not (the pair rule
             // narrows the others), keeps its planted digit.
