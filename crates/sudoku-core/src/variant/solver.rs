@@ -1145,7 +1145,7 @@ impl VariantSolver {
     fn run_prop(&mut self, w: u32) -> Result<(), Contradiction> {
         self.queued[w as usize] = false;
         let mut dom = Dom {
-            masks: &mut *self.masks,
+            masks: &mut self.masks,
             changed: &mut self.changed,
         };
         if self.props[w as usize].propagate(&mut dom).is_err() {
