@@ -27,7 +27,9 @@ use std::sync::{Arc, OnceLock};
 use super::iss;
 use super::prim::{digit_sum, pair_sums};
 use super::required::SeenBy;
-use super::solver::{Contradiction, Dom, Model, Prop, digits, max_digit, min_digit, range_mask};
+use super::solver::{
+    Contradiction, Dom, Model, Prop, count, digits, max_digit, min_digit, range_mask,
+};
 use super::{CellName, Constraint, Shape};
 
 /// A killer cage.
@@ -203,7 +205,7 @@ impl CageSum {
                 open += 1;
             }
         }
-        if fixed.count_ones() as usize + open < self.cells.len() {
+        if count(fixed) as usize + open < self.cells.len() {
             return Err(Contradiction); // two cells fixed to one digit
         }
         let fixed_sum = digit_sum(fixed as u32) as usize;

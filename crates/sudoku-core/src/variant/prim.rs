@@ -206,7 +206,7 @@ fn group_bounds(d: &Dom<'_>, cells: &[u16]) -> Option<Bounds> {
     if count <= 1 {
         return Some(b);
     }
-    let spare = match union.count_ones().checked_sub(count) {
+    let spare = match super::solver::count(union).checked_sub(count) {
         Some(spare) if low_taken <= 0xFFFF => spare,
         _ => return None,
     };
