@@ -337,11 +337,17 @@ impl Linear {
     }
 
     pub(crate) fn propagate(&self, d: &mut Dom<'_>) -> Result<(), Contradiction> {
-        // The groups' bounds are recomputed in the second pass, which most
-        // calls skip (keeping them costs more than that).
+        // The first groups' bounds are kept for the second pass (the groups
+        // share no cell, so it would find them unchanged); the others are
+        // recomputed there.
+        const KEPT: usize = 8;
+        let mut kept = [Bounds::default(); KEPT];
         let (mut lo, mut hi) = (0i32, 0i32);
-        for (k, cells) in &self.groups {
+        for (g, (k, cells)) in self.groups.iter().enumerate() {
             let b = group_bounds(d, cells).ok_or(Contradiction)?;
+            if let Some(slot) = kept.get_mut(g) {
+                *slot = b;
+            }
             let r = Self::scaled(*k, (b.lo, b.hi));
             lo += r.0;
             hi += r.1;
@@ -359,7 +365,7 @@ impl Linear {
         if slack_lo.min(slack_hi) >= self.span {
             return self.few_open(d);
         }
-        for (k, cells) in &self.groups {
+        for (g, (k, cells)) in self.groups.iter().enumerate() {
             // A lone cell whose range is narrower than both slacks loses
             // nothing: the others can make up any of its digits.
             if let [c] = cells[..] {
@@ -369,7 +375,10 @@ impl Linear {
                     continue;
                 }
             }
-            let b = group_bounds(d, cells).ok_or(Contradiction)?;
+            let b = match kept.get(g) {
+                Some(&b) => b,
+                None => group_bounds(d, cells).ok_or(Contradiction)?,
+            };
             let (glo, ghi) = Self::scaled(*k, (b.lo, b.hi));
             for &c in cells {
                 let m = d.get(c);
