@@ -310,7 +310,9 @@ impl CageSum {
     /// Two or three open cells: keep exactly the digits that have partners
     /// (distinct, not among the placed digits) in the other open cells
     /// making up the rest of the sum. The combinations alone keep a digit
-    /// whose partners sit in the wrong cells.
+    /// whose partners sit in the wrong cells. Two cells' partners are found
+    /// for all digits at once ([`pair_sums`]); three cells try each digit
+    /// of the first and pair the other two so.
     fn few_open(&self, d: &mut Dom<'_>) -> Result<(), Contradiction> {
         let (mut cells, mut k, mut fixed, mut rest) = ([0u16; 3], 0, 0u16, self.sum as i32);
         for &c in &self.cells {

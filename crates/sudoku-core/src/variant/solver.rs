@@ -18,7 +18,10 @@
 //!
 //! The search keeps one mask per cell and copies the masks (two bytes a
 //! cell) before each branch instead of undoing changes: on grids of at most
-//! 256 cells a copy is cheaper than a trail. It branches two ways: a cell
+//! 256 cells a copy is cheaper than a trail. The masks live in a grid of
+//! 256 places whatever the side ([`Grid`]), so that reading a cell's mask,
+//! the most frequent step of the engine and the propagators, needs no
+//! bounds check. It branches two ways: a cell
 //! takes a digit, or (once that is exhausted) it loses the digit, and the
 //! loss is propagated like any other change before the next choice, which
 //! may pick another cell. It picks the undecided cell with the highest
