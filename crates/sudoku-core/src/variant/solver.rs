@@ -38,6 +38,8 @@ use crate::time::Instant;
 use std::ops::ControlFlow;
 
 use super::{Puzzle, VariantError};
+use crate::Grid;
+use crate::solve::fast::Fast;
 use crate::solve::{
     FnTrace, Limits, NoTrace, Report, Stats, StopReason, TraceStep, Tracer, Uniqueness,
 };
@@ -444,6 +446,11 @@ struct Frame {
 #[derive(Clone, Debug)]
 pub struct VariantSolver {
     n: usize,
+    /// Whether the puzzle is a classic 9×9 one (see [`is_classic`]): its
+    /// untraced searches then run on the `fast` method from the given
+    /// candidates.
+    classic: bool,
+    fast: LazyFast,
     all: u16,
     init: Vec<u16>,
     houses: Vec<Vec<u16>>,
@@ -515,6 +522,57 @@ pub struct VariantSolver {
     watched: Option<(u16, u32)>,
 }
 
+/// The `fast` method of a classic puzzle's solver, made on its first
+/// search; a clone starts without one.
+#[derive(Debug, Default)]
+struct LazyFast(Option<Box<Fast>>);
+
+impl Clone for LazyFast {
+    fn clone(&self) -> LazyFast {
+        LazyFast(None)
+    }
+}
+
+/// Whether a lowered model is a classic 9×9 Sudoku: the rows, columns and
+/// 3×3 boxes are its only houses, no other pair of cells must differ
+/// (`peers` are the cells each cell must differ from) and there is no
+/// other rule. Its given digits and candidates are then the whole puzzle,
+/// a pencilmark grid, which the classic `fast` method searches many times
+/// faster than the general engine (Interactive Sudoku Solver's
+/// "HARD_PENCILMARKS" puzzles are such grids).
+fn is_classic(model: &Model, peers: &[Vec<u16>]) -> bool {
+    if model.n != 9 || !model.props.is_empty() || model.far_pairs || model.houses.len() != 27 {
+        return false;
+    }
+    let box_of = |c: u16| (c / 27) * 3 + (c % 9) / 3;
+    let mut standard: Vec<Vec<u16>> = (0..9u16)
+        .flat_map(|i| {
+            [
+                (0..9).map(|j| i * 9 + j).collect(),
+                (0..9).map(|j| j * 9 + i).collect(),
+                (0..81).filter(|&c| box_of(c) == i).collect(),
+            ]
+        })
+        .collect();
+    let mut houses: Vec<Vec<u16>> = model
+        .houses
+        .iter()
+        .map(|h| {
+            let mut h = h.clone();
+            h.sort_unstable();
+            h
+        })
+        .collect();
+    standard.sort_unstable();
+    houses.sort_unstable();
+    let sees =
+        |a: u16, b: u16| a != b && (a / 9 == b / 9 || a % 9 == b % 9 || box_of(a) == box_of(b));
+    houses == standard
+        && (0..81u16)
+            .zip(peers)
+            .all(|(c, p)| p.len() == 20 && p.iter().all(|&q| sees(c, q)))
+}
+
 /// A first-in, first-out queue of propagator numbers in a ring of fixed
 /// size: each propagator is queued at most once at a time (see
 /// `VariantSolver::queued`), so one place per propagator is enough.
@@ -578,6 +636,7 @@ impl VariantSolver {
         let n = model.n;
         let cells = n * n;
         let peers = model.finish();
+        let classic = is_classic(&model, &peers);
         let sight = model.props.len();
         if model.far_pairs {
             model
@@ -630,6 +689,8 @@ impl VariantSolver {
         house_start.push(cell_houses.len() as u32);
         VariantSolver {
             n,
+            classic,
+            fast: LazyFast::default(),
             all: ((1u32 << n) - 1) as u16,
             init: model.init,
             crossings: crossing_list,
@@ -676,6 +737,16 @@ impl VariantSolver {
         self.n
     }
 
+    /// Whether the puzzle is a classic 9×9 one (the rows, columns and 3×3
+    /// boxes, given digits or candidates, no other rule). Its untraced
+    /// searches ([`search`](Self::search), [`count`](Self::count),
+    /// [`uniqueness`](Self::uniqueness)) then run on the classic `fast`
+    /// method, whose statistics count its own nodes; traced searches stay
+    /// on the general engine.
+    pub fn is_classic(&self) -> bool {
+        self.classic
+    }
+
     /// Visit every solution (values row-major, 1..=n) until the visitor
     /// breaks or a limit stops the search; the report says which.
     pub fn search(
@@ -683,6 +754,9 @@ impl VariantSolver {
         limits: &Limits,
         on_solution: &mut dyn FnMut(&[u8]) -> ControlFlow<()>,
     ) -> Report {
+        if self.classic {
+            return self.search_classic(limits, on_solution);
+        }
         let start = Instant::now();
         let mut stats = Stats::default();
         let stop = self.run(limits, &mut stats, on_solution, &mut NoTrace);
@@ -691,7 +765,27 @@ impl VariantSolver {
         Report { stats, stop }
     }
 
-    /// Like [`search`](Self::search), also reporting each step to `trace`:
+    /// [`search`](Self::search) of a classic 9×9 puzzle: the `fast`
+    /// method from the given candidates (its statistics count its own
+    /// nodes and guesses).
+    fn search_classic(
+        &mut self,
+        limits: &Limits,
+        on_solution: &mut dyn FnMut(&[u8]) -> ControlFlow<()>,
+    ) -> Report {
+        let mut cands = [0u16; 81];
+        cands.copy_from_slice(&self.init);
+        let fast = self.fast.0.get_or_insert_with(|| Box::new(Fast::new()));
+        let mut values = [0u8; 81];
+        fast.search_candidates(&cands, limits, &mut |g: &Grid| {
+            values.copy_from_slice(g.cells());
+            on_solution(&values)
+        })
+    }
+
+    /// Like [`search`](Self::search) on the general engine (also for a
+    /// classic grid, see [`is_classic`](Self::is_classic)), also reporting
+    /// each step to `trace`:
     /// each try ([`TraceStep::Try`], cells row-major from 0), each
     /// contradiction propagation reaches, each return to a choice, each
     /// solution. The propagation itself (singles and the rules) is not
@@ -1403,6 +1497,61 @@ mod tests {
         let (count, _) = solver.count(1_000_000, &Limits::default());
         // r1c2 = r1c3 cannot hold in a row: no solution.
         assert_eq!(count, 0);
+    }
+
+    /// A classic 9×9 grid given by digits or by candidates goes to the
+    /// `fast` method, with the general engine's answers; a grid with one
+    /// more rule does not.
+    #[test]
+    fn classic_grids_take_the_fast_method_with_the_same_answers() {
+        // a hard 9×9 puzzle, its first row reduced to candidates
+        let givens = "8........\
+                      ..36.....\
+                      .7..9.2..\
+                      .5...7...\
+                      ....457..\
+                      ...1...3.\
+                      ..1....68\
+                      ..85...1.\
+                      .9....4..";
+        let mut text = String::new();
+        for (i, ch) in givens.chars().enumerate() {
+            let (r, c) = (i / 9 + 1, i % 9 + 1);
+            if let Some(d) = ch.to_digit(10) {
+                text.push_str(&format!(".~R{r}C{c}_{d}"));
+            } else if r == 1 {
+                text.push_str(&format!(".~R{r}C{c}_1_2_3_4_5_6_7_9"));
+            }
+        }
+        let cases = [
+            (text.clone(), true),
+            (format!("{text}.Shape~9x9"), true),
+            (format!("{text}.Diagonal~1"), false),
+            (".Shape~6x6".to_string(), false),
+        ];
+        for (text, classic) in cases {
+            let p: Puzzle = text.parse().expect("parses");
+            let mut solver = VariantSolver::new(&p).expect("solver");
+            assert_eq!(solver.classic, classic, "{text}");
+            let mut general = solver.clone();
+            general.classic = false;
+            let limits = Limits::default();
+            let (a, _) = solver.uniqueness(&limits);
+            let (b, _) = general.uniqueness(&limits);
+            assert_eq!(a, b, "{text}");
+            assert_eq!(solver.count(3, &limits).0, general.count(3, &limits).0);
+        }
+        // the classic path's solution keeps the givens and the candidates
+        let p: Puzzle = text.parse().expect("parses");
+        let (answer, _) = VariantSolver::new(&p)
+            .expect("solver")
+            .uniqueness(&Limits::default());
+        let Uniqueness::Unique(v) = answer else {
+            panic!("{answer:?}")
+        };
+        assert_eq!(v[0], 8);
+        assert!(v[1..9].iter().all(|&d| d != 8));
+        assert_eq!((v[11], v[12]), (3, 6));
     }
 
     #[test]

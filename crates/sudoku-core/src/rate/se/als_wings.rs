@@ -22,14 +22,19 @@
 //! - Of all the wings found, the first by difficulty, then number of
 //!   eliminations (more first), then suffix (link count, largest cell,
 //!   sum of cell sizes) in decreasing string order, then the order found.
+//!
+//! Cells that all see each other lie in one region (three such cells in
+//! a row and a block lie in their row–block intersection), so the sets
+//! are found region by region, among the region's cells with two or more
+//! candidates, as index subsets of at most nine cells with 16-bit unions
+//! (a set inside a row–block or column–block intersection is taken from
+//! the line only). SukakuExplainer's order found, the sets' cells in
+//! increasing order compared lexicographically and then yz, breaks the
+//! ties between wings found in another order here.
 
 use super::SeStep;
 use super::board::Ones;
-use super::board::{Board, PEER_MASK};
-
-fn forward(c: usize) -> u128 {
-    PEER_MASK[c] & !((2u128 << c) - 1)
-}
+use super::board::{BLOCK, Board, CELL_BIT, PEER_MASK, REGION_CELLS};
 
 struct Wing {
     tenths: u16,
@@ -48,10 +53,17 @@ struct Search<'a> {
     best: Option<Wing>,
     /// Scratch for a wing's eliminations.
     removals: Vec<(usize, u8)>,
-    /// The cells with two or more candidates (the only ones a set takes).
-    multi: u128,
     /// The bivalue cells (the only ones yz can be).
     bivalue: u128,
+    /// The set's cells, as bits.
+    set: u128,
+    /// The region's cells with two or more candidates (the only ones a set
+    /// takes), in increasing order, their candidates, and how many.
+    cells: [u8; 9],
+    values: [u16; 9],
+    n: usize,
+    /// Whether the region is a block.
+    block: bool,
 }
 
 /// The step of SukakuExplainer's wing of `k` set cells (3: WXYZ, 4: VWXYZ,
@@ -63,19 +75,30 @@ pub(super) fn find(b: &Board, step: &mut SeStep, k: usize) -> bool {
         als: Vec::with_capacity(k),
         best: None,
         removals: Vec::new(),
-        multi: (0..81).fold(0, |m, c| if b.cand[c].ones() >= 2 { m | 1 << c } else { m }),
+        set: 0,
         bivalue: (0..81).fold(0, |m, c| if b.cand[c].ones() == 2 { m | 1 << c } else { m }),
+        cells: [0; 9],
+        values: [0; 9],
+        n: 0,
+        block: false,
     };
     // Every wing has a bivalue cell yz.
     if s.bivalue == 0 {
         return false;
     }
-    for c0 in 0..81 {
-        let n = b.cand[c0].ones() as usize;
-        if n > 1 && n < k + 2 {
-            s.als.push(c0);
-            s.extend(b.cand[c0], forward(c0));
-            s.als.pop();
+    for r in 0..27 {
+        s.n = 0;
+        for &c in &REGION_CELLS[r] {
+            let v = b.cand[c as usize];
+            if v.ones() >= 2 {
+                s.cells[s.n] = c;
+                s.values[s.n] = v;
+                s.n += 1;
+            }
+        }
+        if s.n >= k {
+            s.block = r / 9 == BLOCK;
+            s.extend(0, 0);
         }
     }
     let Some(w) = s.best else {
@@ -92,38 +115,37 @@ pub(super) fn find(b: &Board, step: &mut SeStep, k: usize) -> bool {
 }
 
 impl Search<'_> {
-    /// Extend the set; `range` holds the later cells seeing every cell so
-    /// far (the candidates for the next one).
-    fn extend(&mut self, union: u16, range: u128) {
+    /// Extend the set with the region's cells from index `from` on;
+    /// `union` holds its digits so far.
+    fn extend(&mut self, from: usize, union: u16) {
         let k = self.k;
-        // Only cells with two or more candidates join the set: too few of
-        // them left and no set completes here.
-        let mut m = range & self.multi;
-        if (m.ones() as usize) < k - self.als.len() {
-            return;
-        }
-        while m != 0 {
-            let c = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let v = self.b.cand[c];
-            let u = union | v;
-            let last = self.als.len() + 1 == k;
-            let ok = if last {
-                u.ones() as usize == k + 1
-            } else {
-                (u.ones() as usize) < k + 2
-            };
-            if !ok {
+        let need = k - self.als.len();
+        for i in from..=self.n - need {
+            let u = union | self.values[i];
+            let ones = u.ones() as usize;
+            if ones > k + 1 || (need == 1 && ones != k + 1) {
                 continue;
             }
+            let c = self.cells[i] as usize;
             self.als.push(c);
-            if last {
+            self.set |= CELL_BIT[c];
+            if need > 1 {
+                self.extend(i + 1, u);
+            } else if !(self.block && k == 3 && self.in_line()) {
                 self.wings(u);
-            } else {
-                self.extend(u, range & forward(c));
             }
+            self.set &= !CELL_BIT[c];
             self.als.pop();
         }
+    }
+
+    /// Whether the set lies in one row or one column (then it is found
+    /// there: skipped in the block).
+    fn in_line(&self) -> bool {
+        let first = self.als[0];
+        let row = self.als.iter().all(|&c| c / 9 == first / 9);
+        let column = self.als.iter().all(|&c| c % 9 == first % 9);
+        row || column
     }
 
     /// Whether yz sees every set cell holding digit `d`.
@@ -143,51 +165,34 @@ impl Search<'_> {
 
     fn wings(&mut self, union: u16) {
         let b = self.b;
-        let biggest = self
-            .als
-            .iter()
-            .map(|&c| b.cand[c].ones())
-            .max()
-            .unwrap_or(0);
-        let size: u32 = self.als.iter().map(|&c| b.cand[c].ones()).sum();
-        let mut wing = 0u128;
+        let wing = self.set;
         let mut around = 0u128;
         for &c in &self.als {
-            wing |= 1 << c;
             around |= PEER_MASK[c];
         }
-        around &= !wing & self.bivalue;
-        let mut m = around;
+        // yz: a bivalue cell seeing the set, outside it, holding no digit
+        // outside the union.
+        let mut outside = 0u128;
+        for d in super::board::digits(!union & 0x1ff) {
+            outside |= b.cells_of(d);
+        }
+        let mut m = around & !wing & !outside & self.bivalue;
         while m != 0 {
             let yz = m.trailing_zeros() as usize;
             m &= m - 1;
             let v = b.cand[yz];
-            if v.ones() != 2 || v & union != v {
-                continue;
-            }
             let x = v.trailing_zeros() as u8 + 1;
             let z = 15 - v.leading_zeros() as u8 + 1;
             let double = self.restricted(yz, z);
             if self.restricted(yz, x) {
-                self.hint(yz, x, z, double, union, biggest, size, wing);
+                self.hint(yz, x, z, double, union, wing);
             } else if double {
-                self.hint(yz, z, x, false, union, biggest, size, wing);
+                self.hint(yz, z, x, false, union, wing);
             }
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn hint(
-        &mut self,
-        yz: usize,
-        x: u8,
-        z: u8,
-        mut double: bool,
-        union: u16,
-        biggest: u32,
-        size: u32,
-        wing: u128,
-    ) {
+    fn hint(&mut self, yz: usize, x: u8, z: u8, mut double: bool, union: u16, wing: u128) {
         let b = self.b;
         let out = !(wing | 1 << yz);
         let mut removals = std::mem::take(&mut self.removals);
@@ -217,6 +222,13 @@ impl Search<'_> {
             self.removals = removals;
             return;
         }
+        let biggest = self
+            .als
+            .iter()
+            .map(|&c| b.cand[c].ones())
+            .max()
+            .unwrap_or(0);
+        let size: u32 = self.als.iter().map(|&c| b.cand[c].ones()).sum();
         let tenths = match self.k {
             3 => 55 + u16::from(biggest == 3),
             4 => 62 + (2 - (3i32 - biggest as i32).abs()).max(0) as u16,
@@ -225,12 +237,15 @@ impl Search<'_> {
         };
         let suffix = format!("{}{}{}", if double { 2 } else { 1 }, biggest, size);
         // SukakuExplainer sorts every wing found (stably) and takes the
-        // first: keep only the best so far, replaced by a strictly better.
+        // first: keep only the best so far, replaced by a better one, or an
+        // equal one SukakuExplainer finds first (its sets' cells in
+        // increasing order, lexicographically, then yz).
         let better = self.best.as_ref().is_none_or(|w| {
             tenths
                 .cmp(&w.tenths)
                 .then(w.eliminations.cmp(&removals.len()))
                 .then(w.suffix.cmp(&suffix))
+                .then_with(|| self.als.iter().chain([&yz]).cmp(w.cells.iter()))
                 .is_lt()
         });
         if better {
@@ -246,5 +261,106 @@ impl Search<'_> {
             });
         }
         self.removals = removals;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+
+    /// SukakuExplainer's own enumeration: the sets as sequences of cells in
+    /// increasing order, each cell seeing every earlier one, depth first
+    /// (so in lexicographic order), every wing of each set offered in that
+    /// order.
+    fn find_by_cliques(b: &Board, k: usize) -> Option<(u16, usize, String, Vec<usize>)> {
+        fn extend(s: &mut Search, union: u16, range: u128) {
+            let mut m = range;
+            while m != 0 {
+                let c = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let v = s.b.cand[c];
+                let u = union | v;
+                if v.ones() < 2 || u.ones() as usize > s.k + 1 {
+                    continue;
+                }
+                s.als.push(c);
+                s.set |= 1 << c;
+                if s.als.len() < s.k {
+                    extend(s, u, range & PEER_MASK[c]);
+                } else if u.ones() as usize == s.k + 1 {
+                    s.wings(u);
+                }
+                s.set &= !(1 << c);
+                s.als.pop();
+            }
+        }
+        let mut s = Search {
+            b,
+            k,
+            als: Vec::new(),
+            best: None,
+            removals: Vec::new(),
+            set: 0,
+            bivalue: (0..81).fold(0, |m, c| if b.cand[c].ones() == 2 { m | 1 << c } else { m }),
+            cells: [0; 9],
+            values: [0; 9],
+            n: 0,
+            block: false,
+        };
+        for c0 in 0..81 {
+            if b.cand[c0].ones() >= 2 {
+                s.als.push(c0);
+                s.set = 1 << c0;
+                let later = PEER_MASK[c0] & !((2u128 << c0) - 1);
+                extend(&mut s, b.cand[c0], later);
+                s.als.pop();
+            }
+        }
+        s.best
+            .map(|w| (w.tenths, w.eliminations, w.suffix, w.cells))
+    }
+
+    /// The sets found region by region give the step SukakuExplainer's
+    /// enumeration of mutually seeing cells gives, for the four wing
+    /// sizes, on every board of five hard puzzles' paths past the singles.
+    #[test]
+    fn region_sets_take_the_step_the_cliques_take() {
+        let (mut boards, mut wings) = (0, 0);
+        for line in [
+            ".24.6.7..5.74.9.1.....7......5.9487147.6.85.3..8..7.6.7......46.46..3.57.5.7461..",
+            "8...43..1.31.57..8.721......9351......5....1.18.3..........1.67..7..91..318765924",
+            ".1..6..3.2.......5..4...8..12..8..54..3...9..4.......77..2.4..8...8.6.....6.5.1..",
+            "..67..391..93...623......4.....3...4..72...134.3..1....31..8.75..49531.6.65....3.",
+            "3.64....1.8.2...9671..6.4..96...52..17.....64..37.6..96...8..4223...46..84.6.29.5",
+        ] {
+            let g: Grid = line.parse().unwrap();
+            let (steps, _) = super::super::SeRater::new(super::super::Profile::Sukaku).explain(&g);
+            let mut b = Board::from_grid(&g).expect("9x9");
+            for s in &steps {
+                if s.tenths > 20 {
+                    boards += 1;
+                    for k in 3..=6 {
+                        let mut step = SeStep::new();
+                        let found = find(&b, &mut step, k);
+                        let by_cliques = find_by_cliques(&b, k);
+                        assert_eq!(found, by_cliques.is_some(), "{line} k={k}");
+                        if let Some((tenths, eliminations, _, cells)) = by_cliques {
+                            wings += 1;
+                            assert_eq!(step.tenths, tenths, "{line} k={k}");
+                            assert_eq!(step.eliminations.len(), eliminations, "{line} k={k}");
+                            assert_eq!(step.cells, cells, "{line} k={k}");
+                        }
+                    }
+                }
+                for e in &s.eliminations {
+                    b.eliminate(e.cell, e.digit);
+                }
+                if let Some(p) = s.placement {
+                    b.place(p.cell, p.digit);
+                }
+            }
+        }
+        assert!(boards > 20 && wings > 5, "{boards} boards, {wings} wings");
     }
 }

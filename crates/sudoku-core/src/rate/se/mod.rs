@@ -356,7 +356,7 @@ impl Producer {
             Bug => bug::find(b, step, lk),
             AlignedPairExclusion => aligned::find(b, step),
             ForcingChainsCycles => chains::find(b, step, &mut memo.chains),
-            AlignedTripletExclusion => aligned::find_triplet(b, step),
+            AlignedTripletExclusion => aligned::find_triplet(b, step, &mut memo.triplets),
             NishioForcingChains => forcing::find(b, step, forcing::Mode::Nishio, &mut memo.forcing),
             MultipleForcingChains => {
                 forcing::find(b, step, forcing::Mode::Multiple, &mut memo.forcing)
@@ -400,6 +400,7 @@ struct Memo {
     chains: chains::Chains,
     fish: fish::Memo,
     forcing: forcing::Scratch,
+    triplets: aligned::TripletMemo,
 }
 
 /// Why the ladder found no step.
