@@ -19,7 +19,7 @@
 //! The search keeps one mask per cell and copies the masks (two bytes a
 //! cell) before each branch instead of undoing changes: on grids of at most
 //! 256 cells a copy is cheaper than a trail. The masks live in a grid of
-//! 256 places whatever the side ([`Grid`]), so that reading a cell's mask,
+//! 256 places whatever the side ([`Masks`]), so that reading a cell's mask,
 //! the most frequent step of the engine and the propagators, needs no
 //! bounds check. It branches two ways: a cell
 //! takes a digit, or (once that is exhausted) it loses the digit, and the
@@ -55,9 +55,9 @@ pub(crate) const MAX_CELLS: usize = 256;
 /// places past the grid's cells are unused). Indexed by [`at`], a cell
 /// number needs no bounds check: propagators and the engine read masks
 /// more than anything else.
-pub(crate) type Grid = [u16; MAX_CELLS];
+pub(crate) type Masks = [u16; MAX_CELLS];
 
-/// A cell number as an index into a [`Grid`]: cells are below
+/// A cell number as an index into a [`Masks`]: cells are below
 /// [`MAX_CELLS`], so the mask changes nothing and the compiler drops the
 /// bounds check.
 #[inline(always)]
@@ -68,19 +68,19 @@ pub(crate) fn at(cell: u16) -> usize {
 /// The candidate masks a propagator reads and narrows. Every narrowing is
 /// recorded, so the engine knows which propagators to wake next.
 pub(crate) struct Dom<'a> {
-    masks: &'a mut Grid,
+    masks: &'a mut Masks,
     changed: &'a mut Vec<u16>,
 }
 
 impl<'a> Dom<'a> {
     /// Candidate masks to narrow, each narrowed cell pushed on `changed`.
-    pub(crate) fn new(masks: &'a mut Grid, changed: &'a mut Vec<u16>) -> Dom<'a> {
+    pub(crate) fn new(masks: &'a mut Masks, changed: &'a mut Vec<u16>) -> Dom<'a> {
         Dom { masks, changed }
     }
 
     /// Run `f` on candidate masks given as a slice of at most
     /// [`MAX_CELLS`] (the explainer's copies, tests): they are copied into
-    /// a [`Grid`] and back.
+    /// a [`Masks`] and back.
     pub(crate) fn on_slice<R>(
         masks: &mut [u16],
         changed: &mut Vec<u16>,
@@ -479,7 +479,7 @@ pub struct VariantSolver {
     props: Vec<Prop>,
     watch: Vec<Vec<u32>>,
     // Search state, reused.
-    masks: Box<Grid>,
+    masks: Box<Masks>,
     saved: Vec<u16>,
     frames: Vec<Frame>,
     changed: Vec<u16>,
@@ -1296,7 +1296,7 @@ impl VariantSolver {
             }
             let [e0, e1, e2] = x.ends.map(|e| e as usize);
             let s = x.start as usize;
-            let or = |cells: &[u16], m: &Grid| cells.iter().fold(0u16, |a, &c| a | m[at(c)]);
+            let or = |cells: &[u16], m: &Masks| cells.iter().fold(0u16, |a, &c| a | m[at(c)]);
             // The digits of the undecided shared cells: a decided one's
             // digit is in no other cell of either house already.
             let inside = self.crossing_cells[s..e0].iter().fold(0u16, |a, &c| {
