@@ -25,8 +25,11 @@
 use std::sync::{Arc, OnceLock};
 
 use super::iss;
+use super::prim::{digit_sum, pair_sums};
 use super::required::SeenBy;
-use super::solver::{Contradiction, Dom, Model, Prop, digits, max_digit, min_digit, range_mask};
+use super::solver::{
+    Contradiction, Dom, Model, Prop, count, digits, max_digit, min_digit, range_mask,
+};
 use super::{CellName, Constraint, Shape};
 
 /// A killer cage.
@@ -202,10 +205,10 @@ impl CageSum {
                 open += 1;
             }
         }
-        if fixed.count_ones() as usize + open < self.cells.len() {
+        if count(fixed) as usize + open < self.cells.len() {
             return Err(Contradiction); // two cells fixed to one digit
         }
-        let fixed_sum: usize = digits(fixed).map(usize::from).sum();
+        let fixed_sum = digit_sum(fixed as u32) as usize;
         let Some(rest) = (self.sum as usize)
             .checked_sub(fixed_sum)
             .filter(|&r| r <= self.max)
@@ -307,7 +310,9 @@ impl CageSum {
     /// Two or three open cells: keep exactly the digits that have partners
     /// (distinct, not among the placed digits) in the other open cells
     /// making up the rest of the sum. The combinations alone keep a digit
-    /// whose partners sit in the wrong cells.
+    /// whose partners sit in the wrong cells. Two cells' partners are found
+    /// for all digits at once ([`pair_sums`]); three cells try each digit
+    /// of the first and pair the other two so.
     fn few_open(&self, d: &mut Dom<'_>) -> Result<(), Contradiction> {
         let (mut cells, mut k, mut fixed, mut rest) = ([0u16; 3], 0, 0u16, self.sum as i32);
         for &c in &self.cells {
@@ -329,27 +334,19 @@ impl CageSum {
             return Ok(());
         }
         let dom = |i: usize, d: &Dom<'_>| d.get(cells[i]) & !fixed;
-        let has = |m: u16, v: i32| (1..=16).contains(&v) && m & (1 << (v - 1)) != 0;
         let mut support = [0u16; 3];
         let (a, b) = (dom(0, d), dom(1, d));
         if k == 2 {
-            for x in digits(a) {
-                let y = rest - x as i32;
-                if y != x as i32 && has(b, y) {
-                    support[0] |= 1 << (x - 1);
-                    support[1] |= 1 << (y - 1);
-                }
-            }
+            (support[0], support[1]) = pair_sums(a, b, rest);
         } else {
             let c = dom(2, d);
             for x in digits(a) {
-                for y in digits(b & !(1 << (x - 1))) {
-                    let z = rest - x as i32 - y as i32;
-                    if z != x as i32 && z != y as i32 && has(c, z) {
-                        support[0] |= 1 << (x - 1);
-                        support[1] |= 1 << (y - 1);
-                        support[2] |= 1 << (z - 1);
-                    }
+                let bit = 1 << (x - 1);
+                let (ys, zs) = pair_sums(b & !bit, c & !bit, rest - x as i32);
+                if ys != 0 {
+                    support[0] |= bit;
+                    support[1] |= ys;
+                    support[2] |= zs;
                 }
             }
         }
@@ -386,8 +383,7 @@ mod tests {
         let mut cage = CageSum::new(vec![0, 1, 2, 3], 18, 9);
         cage.finish(&vec![Vec::new(); 81], &[]);
         let mut changed = Vec::new();
-        cage.propagate(&mut Dom::new(&mut masks, &mut changed))
-            .expect("consistent");
+        Dom::on_slice(&mut masks, &mut changed, |d| cage.propagate(d)).expect("consistent");
         assert_eq!(masks[3], d(&[1, 3, 5, 6, 7]));
         // A solution of the cage (7 + 2 + 3 + 6) is never cut.
         for (c, x) in [(0, 7), (1, 2), (2, 3), (3, 6)] {

@@ -291,9 +291,8 @@ impl State {
             }
             let mut masks = self.masks.clone();
             changed.clear();
-            let ok = self.props[i]
-                .propagate(&mut Dom::new(&mut masks, &mut changed))
-                .is_ok();
+            let ok =
+                Dom::on_slice(&mut masks, &mut changed, |d| self.props[i].propagate(d)).is_ok();
             let mut removed = Vec::new();
             for (c, (&old, &new)) in self.masks.iter().zip(&masks).enumerate() {
                 for d in digits(old & !new) {

@@ -334,7 +334,7 @@ mod tests {
             line: (0..masks.len() as u16).collect(),
             clue,
         };
-        sky.propagate(&mut Dom::new(&mut masks, &mut changed))?;
+        Dom::on_slice(&mut masks, &mut changed, |d| sky.propagate(d))?;
         Ok(masks)
     }
 

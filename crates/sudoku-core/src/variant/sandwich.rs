@@ -274,9 +274,8 @@ mod tests {
     fn run(sum: i32) -> Vec<u16> {
         let mut masks = vec![0b1111u16; 4];
         let mut changed = Vec::new();
-        SandwichSum::new(vec![0, 1, 2, 3], sum, 4)
-            .propagate(&mut Dom::new(&mut masks, &mut changed))
-            .expect("consistent");
+        let sandwich = SandwichSum::new(vec![0, 1, 2, 3], sum, 4);
+        Dom::on_slice(&mut masks, &mut changed, |d| sandwich.propagate(d)).expect("consistent");
         masks
     }
 

@@ -154,9 +154,7 @@ mod tests {
             panic!("a house's rule")
         };
         let mut changed = Vec::new();
-        sight
-            .propagate(&mut Dom::new(&mut masks, &mut changed))
-            .expect("consistent");
+        Dom::on_slice(&mut masks, &mut changed, |d| sight.propagate(d)).expect("consistent");
         changed.sort_unstable();
         assert_eq!(changed, [3, 27]);
         assert_eq!(masks[3], 0x1fe);

@@ -18,7 +18,10 @@
 //!
 //! The search keeps one mask per cell and copies the masks (two bytes a
 //! cell) before each branch instead of undoing changes: on grids of at most
-//! 256 cells a copy is cheaper than a trail. It branches two ways: a cell
+//! 256 cells a copy is cheaper than a trail. The masks live in a grid of
+//! 256 places whatever the side ([`Masks`]), so that reading a cell's mask,
+//! the most frequent step of the engine and the propagators, needs no
+//! bounds check. It branches two ways: a cell
 //! takes a digit, or (once that is exhausted) it loses the digit, and the
 //! loss is propagated like any other change before the next choice, which
 //! may pick another cell. It picks the undecided cell with the highest
@@ -45,17 +48,49 @@ use crate::solve::{
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Contradiction;
 
+/// The most cells a grid has (16×16).
+pub(crate) const MAX_CELLS: usize = 256;
+
+/// Candidate masks of a grid, one place per cell up to [`MAX_CELLS`] (the
+/// places past the grid's cells are unused). Indexed by [`at`], a cell
+/// number needs no bounds check: propagators and the engine read masks
+/// more than anything else.
+pub(crate) type Masks = [u16; MAX_CELLS];
+
+/// A cell number as an index into a [`Masks`]: cells are below
+/// [`MAX_CELLS`], so the mask changes nothing and the compiler drops the
+/// bounds check.
+#[inline(always)]
+pub(crate) fn at(cell: u16) -> usize {
+    (cell & (MAX_CELLS as u16 - 1)) as usize
+}
+
 /// The candidate masks a propagator reads and narrows. Every narrowing is
 /// recorded, so the engine knows which propagators to wake next.
 pub(crate) struct Dom<'a> {
-    masks: &'a mut [u16],
+    masks: &'a mut Masks,
     changed: &'a mut Vec<u16>,
 }
 
 impl<'a> Dom<'a> {
     /// Candidate masks to narrow, each narrowed cell pushed on `changed`.
-    pub(crate) fn new(masks: &'a mut [u16], changed: &'a mut Vec<u16>) -> Dom<'a> {
+    pub(crate) fn new(masks: &'a mut Masks, changed: &'a mut Vec<u16>) -> Dom<'a> {
         Dom { masks, changed }
+    }
+
+    /// Run `f` on candidate masks given as a slice of at most
+    /// [`MAX_CELLS`] (the explainer's copies, tests): they are copied into
+    /// a [`Masks`] and back.
+    pub(crate) fn on_slice<R>(
+        masks: &mut [u16],
+        changed: &mut Vec<u16>,
+        f: impl FnOnce(&mut Dom<'_>) -> R,
+    ) -> R {
+        let mut grid = [0u16; MAX_CELLS];
+        grid[..masks.len()].copy_from_slice(masks);
+        let out = f(&mut Dom::new(&mut grid, changed));
+        masks.copy_from_slice(&grid[..masks.len()]);
+        out
     }
 }
 
@@ -63,20 +98,20 @@ impl Dom<'_> {
     /// The candidates of a cell.
     #[inline]
     pub(crate) fn get(&self, cell: u16) -> u16 {
-        self.masks[cell as usize]
+        self.masks[at(cell)]
     }
 
     /// Keep only the candidates of `cell` in `keep`: a contradiction when
     /// none is left.
     #[inline]
     pub(crate) fn restrict(&mut self, cell: u16, keep: u16) -> Result<(), Contradiction> {
-        let old = self.masks[cell as usize];
+        let old = self.masks[at(cell)];
         let new = old & keep;
         if new != old {
             if new == 0 {
                 return Err(Contradiction);
             }
-            self.masks[cell as usize] = new;
+            self.masks[at(cell)] = new;
             self.changed.push(cell);
         }
         Ok(())
@@ -93,6 +128,25 @@ pub(crate) fn digits(mut mask: u16) -> impl Iterator<Item = u8> {
             d
         })
     })
+}
+
+/// Per byte, its number of set bits.
+static BYTE_POPCOUNT: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).count_ones() as u8;
+        b += 1;
+    }
+    t
+};
+
+/// The number of candidates in a mask, by two table lookups: the default
+/// x86-64 target has no popcount instruction, and the search counts every
+/// cell's candidates at every node.
+#[inline]
+pub(crate) fn count(mask: u16) -> u32 {
+    BYTE_POPCOUNT[(mask & 0xFF) as usize] as u32 + BYTE_POPCOUNT[(mask >> 8) as usize] as u32
 }
 
 /// The smallest digit of a non-empty mask.
@@ -425,7 +479,7 @@ pub struct VariantSolver {
     props: Vec<Prop>,
     watch: Vec<Vec<u32>>,
     // Search state, reused.
-    masks: Vec<u16>,
+    masks: Box<Masks>,
     saved: Vec<u16>,
     frames: Vec<Frame>,
     changed: Vec<u16>,
@@ -651,7 +705,7 @@ impl VariantSolver {
             peers,
             props: model.props,
             watch,
-            masks: vec![0; cells],
+            masks: Box::new([0; MAX_CELLS]),
             saved: Vec::with_capacity(cells * 8),
             frames: Vec::with_capacity(cells),
             changed: Vec::with_capacity(cells * 4),
@@ -790,7 +844,7 @@ impl VariantSolver {
         let cells = self.n * self.n;
         self.frames.clear();
         self.saved.clear();
-        self.masks.copy_from_slice(&self.init);
+        self.masks[..cells].copy_from_slice(&self.init);
         self.changed.clear();
         self.changed.extend(0..cells as u16);
         self.queue.clear();
@@ -817,7 +871,8 @@ impl VariantSolver {
     /// state with other solvers'.
     pub fn root_candidates(&mut self) -> Option<Vec<u16>> {
         self.reset();
-        self.propagate().then(|| self.masks.clone())
+        let cells = self.n * self.n;
+        self.propagate().then(|| self.masks[..cells].to_vec())
     }
 
     fn state_bytes(&self) -> u64 {
@@ -879,7 +934,7 @@ impl VariantSolver {
                         if let Err(r) = enter_node(stats, max_nodes, slow, limits) {
                             return r;
                         }
-                        self.saved.extend_from_slice(&self.masks);
+                        self.saved.extend_from_slice(&self.masks[..cells]);
                         self.frames.push(frame);
                         if T::ON {
                             trace.step(TraceStep::Try {
@@ -891,7 +946,7 @@ impl VariantSolver {
                         }
                         stats.guesses += 1;
                         self.dirty.fill(0);
-                        self.masks[frame.cell as usize] = frame.bit;
+                        self.masks[at(frame.cell)] = frame.bit;
                         self.changed.push(frame.cell);
                         consistent = self.propagate();
                         if consistent {
@@ -912,9 +967,9 @@ impl VariantSolver {
                 let Some(frame) = self.frames.pop() else {
                     return StopReason::Exhausted;
                 };
-                let at = self.saved.len() - cells;
-                self.masks.copy_from_slice(&self.saved[at..]);
-                self.saved.truncate(at);
+                let from = self.saved.len() - cells;
+                self.masks[..cells].copy_from_slice(&self.saved[from..]);
+                self.saved.truncate(from);
                 // A fixed point: no house has anything left for singles
                 // or locked candidates.
                 self.dirty.fill(0);
@@ -928,7 +983,7 @@ impl VariantSolver {
                     return r;
                 }
                 let left = frame.mask & !frame.bit;
-                self.masks[frame.cell as usize] = left;
+                self.masks[at(frame.cell)] = left;
                 self.changed.push(frame.cell);
                 if self.propagate() {
                     consistent = true;
@@ -1031,7 +1086,7 @@ impl VariantSolver {
         let bonus = hot_score / 5;
         let mut total = 0u32;
         for (i, (&m, &score)) in self.masks.iter().zip(&self.conflicts).enumerate() {
-            let k = m.count_ones();
+            let k = count(m);
             total += k;
             if k <= 1 {
                 continue;
@@ -1049,7 +1104,7 @@ impl VariantSolver {
             }
         }
         let Some(cell) = best else {
-            for (v, &m) in self.values.iter_mut().zip(&self.masks) {
+            for (v, &m) in self.values.iter_mut().zip(self.masks.iter()) {
                 *v = min_digit(m);
             }
             return None;
@@ -1062,13 +1117,13 @@ impl VariantSolver {
                 self.conflicts[c as usize] >>= 1;
             }
         }
-        let mask = self.masks[cell as usize];
+        let mask = self.masks[at(cell)];
         let own = self.conflicts[cell as usize];
         if best_count > 2 && own > 0 {
             if let Some((cell, bit)) = self.house_pair(own, best_count) {
                 return Some(Frame {
                     cell,
-                    mask: self.masks[cell as usize],
+                    mask: self.masks[at(cell)],
                     bit,
                 });
             }
@@ -1096,7 +1151,7 @@ impl VariantSolver {
         for house in &self.houses {
             let (mut once, mut twice, mut more) = (0u16, 0u16, 0u16);
             for &c in house {
-                let m = self.masks[c as usize];
+                let m = self.masks[at(c)];
                 more |= twice & m;
                 twice |= once & m;
                 once |= m;
@@ -1107,7 +1162,7 @@ impl VariantSolver {
                 two ^= bit;
                 let (mut top, mut top_score, mut open) = (0u16, 0u32, true);
                 for &c in house {
-                    let m = self.masks[c as usize];
+                    let m = self.masks[at(c)];
                     if m & bit != 0 {
                         open &= m & (m - 1) != 0;
                         let s = self.conflicts[c as usize];
@@ -1150,7 +1205,7 @@ impl VariantSolver {
     fn fixpoint(&mut self) -> Result<(), Contradiction> {
         loop {
             while let Some(c) = self.changed.pop() {
-                let m = self.masks[c as usize];
+                let m = self.masks[at(c)];
                 if m == 0 {
                     // Only a cell that starts empty (its givens, odd/even
                     // marks or thermometer place leave nothing) gets here.
@@ -1159,14 +1214,14 @@ impl VariantSolver {
                 }
                 if m & (m - 1) == 0 {
                     for &p in &self.peers[c as usize] {
-                        let o = self.masks[p as usize];
+                        let o = self.masks[at(p)];
                         if o & m != 0 {
                             let left = o & !m;
                             if left == 0 {
                                 self.failed = Failed::Cells(c, p);
                                 return Err(Contradiction);
                             }
-                            self.masks[p as usize] = left;
+                            self.masks[at(p)] = left;
                             self.changed.push(p);
                         }
                     }
@@ -1241,11 +1296,11 @@ impl VariantSolver {
             }
             let [e0, e1, e2] = x.ends.map(|e| e as usize);
             let s = x.start as usize;
-            let or = |cells: &[u16], m: &[u16]| cells.iter().fold(0u16, |a, &c| a | m[c as usize]);
+            let or = |cells: &[u16], m: &Masks| cells.iter().fold(0u16, |a, &c| a | m[at(c)]);
             // The digits of the undecided shared cells: a decided one's
             // digit is in no other cell of either house already.
             let inside = self.crossing_cells[s..e0].iter().fold(0u16, |a, &c| {
-                let m = self.masks[c as usize];
+                let m = self.masks[at(c)];
                 a | if m & m.wrapping_sub(1) == 0 { 0 } else { m }
             });
             if inside == 0 {
@@ -1259,14 +1314,14 @@ impl VariantSolver {
                 }
                 for i in from..to {
                     let c = self.crossing_cells[i];
-                    let m = self.masks[c as usize];
+                    let m = self.masks[at(c)];
                     if m & only != 0 {
                         let left = m & !only;
                         if left == 0 {
                             self.failed = Failed::Cells(c, c);
                             return Err(Contradiction);
                         }
-                        self.masks[c as usize] = left;
+                        self.masks[at(c)] = left;
                         self.changed.push(c);
                         self.mark(c);
                         any = true;
@@ -1293,7 +1348,7 @@ impl VariantSolver {
             self.dirty[h] &= !DIRTY_SINGLES;
             let (mut once, mut twice, mut solved) = (0u16, 0u16, 0u16);
             for &c in &self.houses[h] {
-                let m = self.masks[c as usize];
+                let m = self.masks[at(c)];
                 twice |= once & m;
                 once |= m;
                 solved |= if m & m.wrapping_sub(1) == 0 { m } else { 0 };
@@ -1310,14 +1365,14 @@ impl VariantSolver {
             }
             for k in 0..self.houses[h].len() {
                 let c = self.houses[h][k];
-                let m = self.masks[c as usize];
+                let m = self.masks[at(c)];
                 let got = m & hidden;
                 if got != 0 && m != got {
                     if got & (got - 1) != 0 {
                         self.failed = Failed::House;
                         return Err(Contradiction);
                     }
-                    self.masks[c as usize] = got;
+                    self.masks[at(c)] = got;
                     self.changed.push(c);
                     self.mark(c);
                     any = true;
@@ -1508,5 +1563,8 @@ mod tests {
         assert_eq!(range_mask(5, 4), 0);
         assert_eq!(range_mask(-3, 1), 1);
         assert_eq!(range_mask(1, 40), u16::MAX);
+        for m in 0..=u16::MAX {
+            assert_eq!(count(m), m.count_ones());
+        }
     }
 }
