@@ -66,22 +66,29 @@ struct Search<'a> {
     block: bool,
 }
 
+impl<'a> Search<'a> {
+    /// A search for wings of `k` cells and a yz cell on `b`.
+    fn new(b: &'a Board, k: usize) -> Search<'a> {
+        Search {
+            b,
+            k,
+            als: Vec::with_capacity(k),
+            best: None,
+            removals: Vec::new(),
+            set: 0,
+            bivalue: (0..81).fold(0, |m, c| if b.cand[c].ones() == 2 { m | 1 << c } else { m }),
+            cells: [0; 9],
+            values: [0; 9],
+            n: 0,
+            block: false,
+        }
+    }
+}
+
 /// The step of SukakuExplainer's wing of `k` set cells (3: WXYZ, 4: VWXYZ,
 /// 5: UVWXYZ, 6: TUVWXYZ), if any.
 pub(super) fn find(b: &Board, step: &mut SeStep, k: usize) -> bool {
-    let mut s = Search {
-        b,
-        k,
-        als: Vec::with_capacity(k),
-        best: None,
-        removals: Vec::new(),
-        set: 0,
-        bivalue: (0..81).fold(0, |m, c| if b.cand[c].ones() == 2 { m | 1 << c } else { m }),
-        cells: [0; 9],
-        values: [0; 9],
-        n: 0,
-        block: false,
-    };
+    let mut s = Search::new(b, k);
     // Every wing has a bivalue cell yz.
     if s.bivalue == 0 {
         return false;
@@ -295,19 +302,7 @@ mod tests {
                 s.als.pop();
             }
         }
-        let mut s = Search {
-            b,
-            k,
-            als: Vec::new(),
-            best: None,
-            removals: Vec::new(),
-            set: 0,
-            bivalue: (0..81).fold(0, |m, c| if b.cand[c].ones() == 2 { m | 1 << c } else { m }),
-            cells: [0; 9],
-            values: [0; 9],
-            n: 0,
-            block: false,
-        };
+        let mut s = Search::new(b, k);
         for c0 in 0..81 {
             if b.cand[c0].ones() >= 2 {
                 s.als.push(c0);
