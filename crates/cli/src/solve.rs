@@ -894,15 +894,16 @@ impl Tally {
         if args.stats {
             let n = self.records();
             let solved = (n - self.errors).max(1);
+            let s = if n == 1 { "" } else { "s" };
             eprintln!(
-                "{n} puzzles: {} unique, {} multiple, {} none, {} unknown, {} errors; {:.3} s ({:.0} puzzles/s); {:.1} nodes and {:.1} guesses per puzzle",
+                "{n} puzzle{s}: {} unique, {} multiple, {} none, {} unknown, {} errors; {:.3} s ({} puzzles/s); {:.1} nodes and {:.1} guesses per puzzle",
                 self.unique,
                 self.multiple,
                 self.none,
                 self.unknown,
                 self.errors,
                 t.as_secs_f64(),
-                n as f64 / t.as_secs_f64().max(1e-9),
+                rate_text(n as f64 / t.as_secs_f64().max(1e-9)),
                 self.nodes as f64 / solved as f64,
                 self.guesses as f64 / solved as f64,
             );
@@ -913,6 +914,18 @@ impl Tally {
                 self.errors
             );
         }
+    }
+}
+
+/// A rate with about three significant digits where it is small
+/// (`100372`, `12.5`, `0.242`), so a slow run does not read "0".
+fn rate_text(per_sec: f64) -> String {
+    if per_sec >= 100.0 {
+        format!("{per_sec:.0}")
+    } else if per_sec >= 1.0 {
+        format!("{per_sec:.1}")
+    } else {
+        format!("{per_sec:.3}")
     }
 }
 
@@ -981,5 +994,12 @@ mod tests {
         // the check can fail: JSON records are built as values
         let (_, made) = answer(&["--format", "json"], &lines);
         assert!(made >= 400, "JSON allocates per record ({made})");
+    }
+
+    #[test]
+    fn rates_keep_their_digits_when_small() {
+        assert_eq!(rate_text(100_372.4), "100372");
+        assert_eq!(rate_text(12.54), "12.5");
+        assert_eq!(rate_text(0.2422), "0.242");
     }
 }
