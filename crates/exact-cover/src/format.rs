@@ -306,6 +306,43 @@ pub(crate) fn read<S: Sink>(
     })
 }
 
+/// Load an engine from `text`: [`read`] into a new builder and `sink`,
+/// then `build` the engine from them; the options' texts are kept as
+/// slices of `text`.
+pub(crate) fn load<S: Sink, E>(
+    text: String,
+    mut sink: S,
+    build: impl FnOnce(ProblemBuilder, S) -> Result<E, ParseError>,
+) -> Result<Loaded<E>, ParseError> {
+    let mut b = ProblemBuilder::new();
+    let read = read(&text, &mut b, &mut sink)?;
+    Ok(Loaded {
+        engine: build(b, sink)?,
+        option_texts: OptionTexts::shared(text, read.starts),
+        option_lines: read.lines,
+        warnings: read.warnings,
+    })
+}
+
+/// [`load`] from a byte stream: [`read_stream`] (the options' texts and
+/// lines kept only with `keep_texts`), then `build`.
+pub(crate) fn load_stream<S: Sink, E>(
+    input: impl std::io::Read,
+    keep_texts: bool,
+    block: usize,
+    mut sink: S,
+    build: impl FnOnce(ProblemBuilder, S) -> Result<E, ParseError>,
+) -> Result<Loaded<E>, ParseError> {
+    let mut b = ProblemBuilder::new();
+    let read = read_stream(input, keep_texts, block, &mut b, &mut sink)?;
+    Ok(Loaded {
+        engine: build(b, sink)?,
+        option_texts: read.texts,
+        option_lines: read.lines,
+        warnings: read.warnings,
+    })
+}
+
 /// What [`read_stream`] returns besides what it gave the sink.
 pub(crate) struct StreamRead {
     pub texts: OptionTexts,

@@ -375,15 +375,8 @@ impl Dlx {
     /// # Ok::<(), exact_cover::format::ParseError>(())
     /// ```
     pub fn parse(text: String, config: Config) -> Result<Loaded<Dlx>, ParseError> {
-        let mut b = ProblemBuilder::new();
-        let mut sink = ToLinks::new(&config);
-        let read = format::read(&text, &mut b, &mut sink)?;
-        Ok(Loaded {
-            engine: Dlx::of_links(b, sink, config)?,
-            option_texts: format::OptionTexts::shared(text, read.starts),
-            option_lines: read.lines,
-            warnings: read.warnings,
-        })
+        let sink = ToLinks::new(&config);
+        format::load(text, sink, |b, sink| Dlx::of_links(b, sink, config))
     }
 
     /// [`Dlx::parse`] from a byte stream (a file, standard input), a block
@@ -420,14 +413,9 @@ impl Dlx {
         keep_texts: bool,
         block: usize,
     ) -> Result<Loaded<Dlx>, ParseError> {
-        let mut b = ProblemBuilder::new();
-        let mut sink = ToLinks::new(&config);
-        let read = format::read_stream(input, keep_texts, block, &mut b, &mut sink)?;
-        Ok(Loaded {
-            engine: Dlx::of_links(b, sink, config)?,
-            option_texts: read.texts,
-            option_lines: read.lines,
-            warnings: read.warnings,
+        let sink = ToLinks::new(&config);
+        format::load_stream(input, keep_texts, block, sink, |b, sink| {
+            Dlx::of_links(b, sink, config)
         })
     }
 

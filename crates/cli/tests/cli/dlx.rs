@@ -1124,15 +1124,7 @@ fn knuths_options() {
     assert!(err.contains("solution 1 at level 3"), "{err}");
     assert!(err.contains("Altogether 1 solution, 6 nodes"), "{err}");
     // -v --delta: progress reports with the current state
-    let out = dlx()
-        .args(["-v", "--delta", "1", "--count"])
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../testdata/xc/queens12.dlx"
-        ))
-        .assert()
-        .success();
-    let err = crate::stderr_of(&out);
+    let err = queens12_progress();
     assert!(err.contains("Current state (level"), "{err}");
     assert!(err.contains("done"), "{err}");
     // two files, one problem; an error names the second file's own line
@@ -1269,20 +1261,8 @@ fn options_are_printed_by_their_items_names() {
     assert!(err.contains(": A x:red y:blue (1 of 1)"), "{err}");
     assert!(err.contains(": B x:red (1 of 1)"), "{err}");
     // -v's progress lines
-    let out = dlx()
-        .args(["-v", "--delta", "1", "--count"])
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../testdata/xc/queens12.dlx"
-        ))
-        .assert()
-        .success();
-    let err = stderr_of(&out);
-    let queens = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../testdata/xc/queens12.dlx"
-    ))
-    .unwrap();
+    let err = queens12_progress();
+    let queens = std::fs::read_to_string(QUEENS12).unwrap();
     let state = err
         .lines()
         .skip_while(|l| !l.starts_with("Current state"))
@@ -1372,4 +1352,20 @@ fn several_files_are_streamed_with_their_own_lines() {
             missing.display()
         )));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The 12-queens instance.
+const QUEENS12: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../testdata/xc/queens12.dlx"
+);
+
+/// `dlx -v --delta 1 --count` on the 12-queens instance: its standard
+/// error, progress reports included.
+fn queens12_progress() -> String {
+    let out = dlx()
+        .args(["-v", "--delta", "1", "--count", QUEENS12])
+        .assert()
+        .success();
+    crate::stderr_of(&out)
 }

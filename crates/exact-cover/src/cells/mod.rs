@@ -345,14 +345,8 @@ impl Cells {
     /// # Ok::<(), exact_cover::format::ParseError>(())
     /// ```
     pub fn parse(text: String, config: Config) -> Result<Loaded<Cells>, ParseError> {
-        let mut b = ProblemBuilder::new();
-        let mut sink = ToCells(None);
-        let read = format::read(&text, &mut b, &mut sink)?;
-        Ok(Loaded {
-            engine: Cells::of_sink(b, sink, config)?,
-            option_texts: format::OptionTexts::shared(text, read.starts),
-            option_lines: read.lines,
-            warnings: read.warnings,
+        format::load(text, ToCells(None), |b, sink| {
+            Cells::of_sink(b, sink, config)
         })
     }
 
@@ -372,15 +366,13 @@ impl Cells {
         config: Config,
         keep_texts: bool,
     ) -> Result<Loaded<Cells>, ParseError> {
-        let mut b = ProblemBuilder::new();
-        let mut sink = ToCells(None);
-        let read = format::read_stream(input, keep_texts, format::STREAM_BLOCK, &mut b, &mut sink)?;
-        Ok(Loaded {
-            engine: Cells::of_sink(b, sink, config)?,
-            option_texts: read.texts,
-            option_lines: read.lines,
-            warnings: read.warnings,
-        })
+        format::load_stream(
+            input,
+            keep_texts,
+            format::STREAM_BLOCK,
+            ToCells(None),
+            |b, sink| Cells::of_sink(b, sink, config),
+        )
     }
 
     /// The solver of what the parser put in `sink` (the items declared in
