@@ -478,6 +478,8 @@ impl<'a> Job<'a> {
         let solved = Solved::Variant {
             puzzle: &puzzle,
             solutions,
+            // an untraced classic grid is searched by the fast method
+            classic: solver.is_classic() && !self.trace,
         };
         self.answer(out, err, tally, rec, &solved, &report)
     }
@@ -623,14 +625,19 @@ enum Solved<'a> {
     Variant {
         puzzle: &'a variant::Puzzle,
         solutions: &'a [Vec<u8>; 2],
+        /// A classic 9×9 grid in variant text, searched by `fast`.
+        classic: bool,
     },
 }
 
 impl Solved<'_> {
-    /// The method's name (`variant` for the variant solver).
+    /// The method's name: `variant` for the variant solver's own search,
+    /// `fast` for a classic grid written as a variant, which it hands to
+    /// the fast method.
     fn method(&self) -> &'static str {
         match self {
             Solved::Classic { method, .. } => method.name(),
+            Solved::Variant { classic: true, .. } => Method::Fast.name(),
             Solved::Variant { .. } => "variant",
         }
     }
@@ -668,7 +675,9 @@ impl Solved<'_> {
     fn block(&self, i: usize) -> String {
         match self {
             Solved::Classic { solutions, .. } => grid_block(&solutions[i]),
-            Solved::Variant { puzzle, solutions } => shape_block(puzzle.shape, &solutions[i]),
+            Solved::Variant {
+                puzzle, solutions, ..
+            } => shape_block(puzzle.shape, &solutions[i]),
         }
     }
 }

@@ -132,6 +132,42 @@ fn a_grid_without_boxes_is_drawn_in_plain_rows() {
         );
 }
 
+/// A classic grid written in ISS text (givens only) is searched by the
+/// fast method, and `--stats` and JSON name that method; traced, it stays
+/// on the variant solver's own search and is named `variant`.
+#[test]
+fn a_classic_grid_in_iss_text_names_the_fast_method() {
+    let iss: String = PUZZLE
+        .bytes()
+        .enumerate()
+        .filter(|&(_, b)| b.is_ascii_digit() && b != b'0')
+        .map(|(i, b)| format!(".~R{}C{}_{}", i / 9 + 1, i % 9 + 1, b as char))
+        .collect();
+    let out = sudoku()
+        .args(["solve", "--format", "json", "--stats"])
+        .write_stdin(format!("{iss}\n"))
+        .assert()
+        .success();
+    let doc: serde_json::Value =
+        serde_json::from_str(stdout_of(&out).trim()).expect("one JSON object");
+    assert_eq!(doc["status"], "unique");
+    assert_eq!(doc["method"], "fast");
+    assert_eq!(doc["solution"], SOLUTION);
+    for (traced, method) in [(false, "fast"), (true, "variant")] {
+        let mut args = vec!["solve", "--stats"];
+        if traced {
+            args.push("--trace");
+        }
+        let out = sudoku()
+            .args(&args)
+            .write_stdin(format!("{iss}\n"))
+            .assert()
+            .success();
+        let err = stderr_of(&out);
+        assert!(err.contains(&format!("-:1: {method}: ")), "{err}");
+    }
+}
+
 #[test]
 fn json_echoes_the_shape_givens_and_constraints() {
     let out = sudoku()
