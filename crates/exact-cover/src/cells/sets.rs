@@ -33,36 +33,99 @@ pub(crate) const NONE: u32 = u32::MAX;
 /// those two keep the general walks.
 pub(crate) const FIXED_LENGTHS: [u32; 2] = [3, 6];
 
-/// The `item` field of a spacer node has this bit set; the other bits are
-/// the index of the option the spacer ends.
-const SPACER: u32 = 1 << 31;
+/// The width of the indices stored in the search's arrays ([`Sets`]'s
+/// nodes, sets, item records, colours and trail): `u32`, or `u16` for
+/// problems small enough ([`Idx::fits`]), which halves the cache footprint
+/// of the arrays every removal touches. The search does its arithmetic in
+/// `u32` and converts at the loads and stores.
+pub(crate) trait Idx: Copy + Default + std::fmt::Debug + Eq + Send + Sync + 'static {
+    /// The top bit: the `item` field of a spacer node has it set (the other
+    /// bits are the index of the option the spacer ends), and so has the
+    /// item of a trail entry that marks a secondary item unpurified again.
+    const SPACER: u32;
+    /// The largest value stored (also the stamp at which the step count
+    /// starts again).
+    const MAX: u32;
+    /// The value, widened.
+    fn get(self) -> u32;
+    /// `v` stored (`v <= MAX`, which the caller ensures).
+    fn of(v: u32) -> Self;
+    /// Whether a problem of `nodes` nodes (option nodes and spacers, the
+    /// layout's padding included), `items` items and colours below
+    /// `colours` fits this width: every node index, option index, item and
+    /// colour below [`SPACER`](Self::SPACER).
+    fn fits(nodes: usize, items: usize, colours: u32) -> bool {
+        nodes < Self::SPACER as usize && items < Self::SPACER as usize && colours < Self::SPACER
+    }
+}
 
-/// A trail entry with this bit set in its item means "mark the secondary
-/// item unpurified again".
-const PURIFIED: u32 = 1 << 31;
+impl Idx for u32 {
+    const SPACER: u32 = 1 << 31;
+    const MAX: u32 = u32::MAX;
+    #[inline(always)]
+    fn get(self) -> u32 {
+        self
+    }
+    #[inline(always)]
+    fn of(v: u32) -> u32 {
+        v
+    }
+}
+
+impl Idx for u16 {
+    const SPACER: u32 = 1 << 15;
+    const MAX: u32 = u16::MAX as u32;
+    #[inline(always)]
+    fn get(self) -> u32 {
+        self as u32
+    }
+    #[inline(always)]
+    fn of(v: u32) -> u16 {
+        debug_assert!(v <= <u16 as Idx>::MAX);
+        v as u16
+    }
+}
+
+/// The `item` field of a spacer node has this bit set in the loader's
+/// (32-bit) nodes; the other bits are the index of the option the spacer
+/// ends.
+const SPACER: u32 = <u32 as Idx>::SPACER;
 
 /// An option node: its item and its location in the item's set (relative to
 /// the item's base). A spacer has `item = SPACER | option` and `loc` = the
 /// option's first node.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
-struct Node {
-    item: u32,
-    loc: u32,
+struct Node<I = u32> {
+    item: I,
+    loc: I,
 }
 
-/// What the search keeps per item, in one record (16 bytes).
+impl<I: Idx> Node<I> {
+    #[inline(always)]
+    fn item(self) -> u32 {
+        self.item.get()
+    }
+    #[inline(always)]
+    fn loc(self) -> u32 {
+        self.loc.get()
+    }
+}
+
+/// What the search keeps per item, in one record (16 bytes, or 8 with
+/// 16-bit indices).
 #[derive(Clone, Copy, Debug, Default)]
-#[repr(C, align(16))]
-struct ItemRec {
+#[repr(C, align(8))]
+struct ItemRec<I = u32> {
     /// Number of active options.
-    size: u32,
+    size: I,
     /// Start of the item's slice of `set`.
-    base: u32,
-    /// The step in which `size` was last saved on the trail.
-    stamp: u32,
+    base: I,
+    /// The step in which `size` was last saved on the trail (steps count
+    /// up to [`Idx::MAX`] and start again).
+    stamp: I,
     /// 1 when a secondary item was purified by a coloured option.
-    purified: u32,
+    purified: I,
 }
 
 /// The dancing-cells structure of one problem.
@@ -111,14 +174,14 @@ struct ItemRec {
 ///    `load` lays the nodes out; `fixed` and `fixed_end` are never written
 ///    after it.)
 #[derive(Clone, Debug)]
-pub(crate) struct Sets {
-    nodes: Vec<Node>,
+pub(crate) struct Sets<I = u32> {
+    nodes: Vec<Node<I>>,
     /// Colour of each node (0 = none); empty for problems without colours.
-    colour: Vec<u32>,
+    colour: Vec<I>,
     /// Every item's set of option nodes, item after item.
-    set: Vec<u32>,
+    set: Vec<I>,
     /// Per item: size, base, stamp, purified mark.
-    items: Vec<ItemRec>,
+    items: Vec<ItemRec<I>>,
     /// Active primary items: `pact[..np]`; `ppos[i]` is `i`'s position
     /// (`ppos` has an entry per item; a secondary item's is `NONE`, so
     /// `ppos[i] < np` says "an active primary item" for every item).
@@ -159,8 +222,9 @@ pub(crate) struct Sets {
     /// The end of the options of length [`fixed`](Self::fixed) (0 when it
     /// is 0).
     fixed_end: u32,
-    /// (item, old size) pairs, or (`PURIFIED | item`, 0).
-    trail: Vec<(u32, u32)>,
+    /// (item, old size) pairs, or (`SPACER | item`, 0) for "mark the
+    /// secondary item unpurified again" ([`Idx::SPACER`]).
+    trail: Vec<(I, I)>,
     /// Current step, for `stamp`.
     epoch: u32,
     /// Whether any option gives a secondary item a colour.
@@ -518,17 +582,72 @@ impl Sets {
             mems: 0,
         }
     }
+}
+
+impl<I: Idx> Sets<I> {
+    /// The same structure with indices of another width (`J::fits` the
+    /// problem: the caller checks), every option active (reset), the
+    /// trail empty.
+    pub fn convert<J: Idx>(&self) -> Sets<J> {
+        debug_assert!(self.trail.is_empty(), "converted between searches");
+        let node = |nd: Node<I>| {
+            let item = nd.item();
+            Node {
+                item: J::of(if item & I::SPACER != 0 {
+                    J::SPACER | (item & !I::SPACER)
+                } else {
+                    item
+                }),
+                loc: J::of(nd.loc()),
+            }
+        };
+        Sets {
+            nodes: self.nodes.iter().map(|&nd| node(nd)).collect(),
+            colour: self.colour.iter().map(|&c| J::of(c.get())).collect(),
+            set: self.set.iter().map(|&x| J::of(x.get())).collect(),
+            items: self
+                .items
+                .iter()
+                .map(|r| ItemRec {
+                    size: J::of(r.size.get()),
+                    base: J::of(r.base.get()),
+                    stamp: J::of(0),
+                    purified: J::of(r.purified.get()),
+                })
+                .collect(),
+            pact: self.pact.clone(),
+            ppos: self.ppos.clone(),
+            np: self.np,
+            track: self.track,
+            small: self.small.clone(),
+            zero: self.zero.clone(),
+            zero_bits: self.zero_bits,
+            active: self.active.clone(),
+            n1: self.n1,
+            fixed: self.fixed,
+            fixed_end: self.fixed_end,
+            trail: Vec::new(),
+            epoch: 1,
+            coloured: self.coloured,
+            updates: self.updates,
+            mems: self.mems,
+        }
+    }
+
+    /// Whether the problem fits 16-bit indices ([`Idx::fits`]).
+    pub fn fits<J: Idx>(&self) -> bool {
+        let colours = self.colour.iter().map(|c| c.get()).max().unwrap_or(0);
+        J::fits(self.nodes.len(), self.items.len(), colours)
+    }
 
     pub fn bytes(&self) -> u64 {
-        (self.nodes.capacity() * std::mem::size_of::<Node>()
-            + self.items.capacity() * std::mem::size_of::<ItemRec>()
-            + (self.colour.capacity()
-                + self.set.capacity()
-                + self.pact.capacity()
-                + self.ppos.capacity())
-                * 4
+        let w = std::mem::size_of::<I>();
+        (self.nodes.capacity() * std::mem::size_of::<Node<I>>()
+            + self.items.capacity() * std::mem::size_of::<ItemRec<I>>()
+            + (self.colour.capacity() + self.set.capacity()) * w
+            + (self.pact.capacity() + self.ppos.capacity()) * 4
             + (self.small.capacity() + self.zero.capacity() + self.active.capacity()) * 8
-            + self.trail.capacity() * 8) as u64
+            + self.trail.capacity() * 2 * w) as u64
     }
 
     /// Undo everything: every item and option active again.
@@ -538,20 +657,22 @@ impl Sets {
         // exact again whether the last search kept them or not
         for (i, it) in self.items.iter().enumerate() {
             let (w, b) = (i / 64, i % 64);
-            self.small[w] = (self.small[w] & !(1 << b)) | ((it.size <= 1) as u64) << b;
-            self.zero[w] = (self.zero[w] & !(1 << b)) | ((it.size == 0) as u64) << b;
+            let size = it.size.get();
+            self.small[w] = (self.small[w] & !(1 << b)) | ((size <= 1) as u64) << b;
+            self.zero[w] = (self.zero[w] & !(1 << b)) | ((size == 0) as u64) << b;
         }
         self.updates = 0;
         self.mems = 0;
     }
 
-    /// Start the step count at `epoch` with every stamp at `stamp`
-    /// (tests of the wrap-around).
+    /// Start the step count `before` steps short of its wrap
+    /// ([`Idx::MAX`]) with every stamp at `stamp` (tests of the
+    /// wrap-around).
     #[cfg(test)]
-    pub fn set_epoch(&mut self, epoch: u32, stamp: u32) {
-        self.epoch = epoch;
+    pub fn set_epoch(&mut self, before: u32, stamp: u32) {
+        self.epoch = I::MAX - before;
         for it in &mut self.items {
-            it.stamp = stamp;
+            it.stamp = I::of(stamp);
         }
     }
 
@@ -585,10 +706,11 @@ impl Sets {
             self.mems += 2 * (self.trail.len() - mark) as u64;
         }
         for &(i, s) in self.trail[mark..].iter().rev() {
-            if C && i & PURIFIED != 0 {
-                items[(i & !PURIFIED) as usize].purified = 0;
+            let (i, s) = (i.get(), s.get());
+            if C && i & I::SPACER != 0 {
+                items[(i & !I::SPACER) as usize].purified = I::of(0);
             } else {
-                items[i as usize].size = s;
+                items[i as usize].size = I::of(s);
                 if T {
                     let (w, b) = ((i / 64) as usize, i % 64);
                     small[w] = (small[w] & !(1 << b)) | ((s <= 1) as u64) << b;
@@ -627,10 +749,10 @@ impl Sets {
         // `Hot::save` write without a capacity check
         self.trail.reserve(2 * self.items.len());
         self.epoch += 1;
-        if self.epoch == u32::MAX {
+        if self.epoch == I::MAX {
             // no stamp may equal a future step: start the count again
             for it in &mut self.items {
-                it.stamp = 0;
+                it.stamp = I::of(0);
             }
             self.epoch = 1;
         }
@@ -655,7 +777,7 @@ impl Sets {
                 }
                 if let Some(&i) = self.pact[..self.np as usize]
                     .iter()
-                    .filter(|&&i| items[i as usize].size == 0)
+                    .filter(|&&i| items[i as usize].size.get() == 0)
                     .min()
                 {
                     return (i, 0);
@@ -681,7 +803,7 @@ impl Sets {
                 let m = small & a;
                 if m != 0 {
                     let i = w as u32 * 64 + m.trailing_zeros();
-                    debug_assert_eq!(items[i as usize].size, 1, "stale bits");
+                    debug_assert_eq!(items[i as usize].size.get(), 1, "stale bits");
                     if M {
                         self.mems += 1;
                     }
@@ -697,7 +819,7 @@ impl Sets {
             self.mems += 2 * self.np as u64;
         }
         for &i in &self.pact[..self.np as usize] {
-            let key = (items[i as usize].size as u64) << 32 | i as u64;
+            let key = (items[i as usize].size.get() as u64) << 32 | i as u64;
             best = best.min(key);
         }
         (best as u32, (best >> 32) as u32)
@@ -713,7 +835,7 @@ impl Sets {
             .iter()
             .min()
             .expect("an active primary item");
-        (i, self.items[i as usize].size)
+        (i, self.items[i as usize].size.get())
     }
 
     /// Option node `pos` of item `i`'s set.
@@ -722,15 +844,15 @@ impl Sets {
         if M {
             self.mems += 2;
         }
-        self.set[(self.items[i as usize].base + pos) as usize]
+        self.set[(self.items[i as usize].base.get() + pos) as usize].get()
     }
 
     /// The problem's index of the option containing node `x`.
     pub fn option_of(&self, mut x: u32) -> u32 {
-        while self.nodes[x as usize].item & SPACER == 0 {
+        while self.nodes[x as usize].item() & I::SPACER == 0 {
             x += 1;
         }
-        self.nodes[x as usize].item & !SPACER
+        self.nodes[x as usize].item() & !I::SPACER
     }
 
     /// The arrays as separate slices, for the update loops; only within a
@@ -739,7 +861,7 @@ impl Sets {
     /// `check`: watch for an active primary item left with no option (see
     /// [`apply`](Self::apply)).
     #[inline]
-    fn hot(&mut self, check: bool) -> Hot<'_> {
+    fn hot(&mut self, check: bool) -> Hot<'_, I> {
         Hot {
             nodes: &mut self.nodes,
             set: &mut self.set,
@@ -808,7 +930,7 @@ impl Sets {
             && !self.zero_bits
             && self.trail[mark..]
                 .iter()
-                .any(|&(j, _)| j < self.n1 && self.items[j as usize].size == 0);
+                .any(|&(j, _)| j.get() < self.n1 && self.items[j.get() as usize].size.get() == 0);
         self.deactivate::<T>(i);
         zeroed
     }
@@ -902,35 +1024,35 @@ impl Sets {
             for d in 1..L as u32 {
                 *mems += 1;
                 let nd = self.nodes[at(d) as usize];
-                if nd.item < n1 {
+                if nd.item() < n1 {
                     *mems += 6;
-                    self.deactivate::<T>(nd.item);
+                    self.deactivate::<T>(nd.item());
                 }
             }
         } else if COLOURED {
-            debug_assert!(self.nodes[x as usize].item < n1, "a primary item's node");
+            debug_assert!(self.nodes[x as usize].item() < n1, "a primary item's node");
             let mut w = x + 1;
             loop {
                 *mems += 1;
                 let nd = self.nodes[w as usize];
-                if nd.item >= n1 {
+                if nd.item() >= n1 {
                     break;
                 }
                 *mems += 6;
-                self.deactivate::<T>(nd.item);
+                self.deactivate::<T>(nd.item());
                 w += 1;
             }
             sec = w;
-            while self.nodes[w as usize].item & SPACER == 0 {
+            while self.nodes[w as usize].item() & I::SPACER == 0 {
                 *mems += 1;
                 w += 1;
             }
             end = w;
-            start = self.nodes[w as usize].loc;
+            start = self.nodes[w as usize].loc();
             // `x` itself read too, as the loop below reads it
             *mems += (x - start + 1) as u64;
             for v in start..x {
-                let j = self.nodes[v as usize].item;
+                let j = self.nodes[v as usize].item();
                 debug_assert!(j < n1, "primary items first");
                 *mems += 6;
                 self.deactivate::<T>(j);
@@ -940,16 +1062,16 @@ impl Sets {
             loop {
                 *mems += 1;
                 let nd = self.nodes[w as usize];
-                if nd.item & SPACER != 0 {
-                    w = nd.loc;
+                if nd.item() & I::SPACER != 0 {
+                    w = nd.loc();
                     continue;
                 }
                 if w == x {
                     break;
                 }
-                if nd.item < n1 {
+                if nd.item() < n1 {
                     *mems += 6;
-                    self.deactivate::<T>(nd.item);
+                    self.deactivate::<T>(nd.item());
                 }
                 w += 1;
             }
@@ -980,7 +1102,7 @@ impl Sets {
                 for d in 1..L as u32 {
                     *mems += 1;
                     let w = at(d);
-                    let j = hot.nodes[w as usize].item;
+                    let j = hot.nodes[w as usize].item();
                     if (j < n1) == primary {
                         hot.cover_item::<COLOURED, T, P, M, E, L>(j, w, n1, colour, mems);
                         if P && hot.dead {
@@ -996,7 +1118,7 @@ impl Sets {
             for d in 1..L as u32 {
                 *mems += 1;
                 let w = at(d);
-                let j = hot.nodes[w as usize].item;
+                let j = hot.nodes[w as usize].item();
                 hot.cover_item::<COLOURED, T, P, M, E, L>(j, w, n1, colour, mems);
                 if P && hot.dead {
                     live = false;
@@ -1010,7 +1132,7 @@ impl Sets {
             let mut live = true;
             for w in (x + 1..sec).chain(start..x) {
                 *mems += 1;
-                let j = hot.nodes[w as usize].item;
+                let j = hot.nodes[w as usize].item();
                 hot.hide_all::<T, P, M, E, L>(j, w);
                 if P && hot.dead {
                     live = false;
@@ -1020,7 +1142,7 @@ impl Sets {
             if live {
                 for w in sec..end {
                     *mems += 1;
-                    let j = hot.nodes[w as usize].item;
+                    let j = hot.nodes[w as usize].item();
                     hot.cover_item::<COLOURED, T, P, M, E, L>(j, w, n1, colour, mems);
                     if P && hot.dead {
                         live = false;
@@ -1034,14 +1156,14 @@ impl Sets {
             loop {
                 *mems += 1;
                 let nd = hot.nodes[w as usize];
-                if nd.item & SPACER != 0 {
-                    w = nd.loc;
+                if nd.item() & I::SPACER != 0 {
+                    w = nd.loc();
                     continue;
                 }
                 if w == x {
                     break true;
                 }
-                hot.cover_item::<COLOURED, T, P, M, E, L>(nd.item, w, n1, colour, mems);
+                hot.cover_item::<COLOURED, T, P, M, E, L>(nd.item(), w, n1, colour, mems);
                 if P && hot.dead {
                     break false;
                 }
@@ -1058,11 +1180,11 @@ impl Sets {
 /// the compiler knows a store into one leaves the others alone. Built only
 /// by [`Sets`]' steps (invariant 5 on [`Sets`]), whose invariants the
 /// `// SAFETY:` notes here refer to.
-struct Hot<'a> {
-    nodes: &'a mut [Node],
-    set: &'a mut [u32],
-    items: &'a mut [ItemRec],
-    trail: &'a mut Vec<(u32, u32)>,
+struct Hot<'a, I> {
+    nodes: &'a mut [Node<I>],
+    set: &'a mut [I],
+    items: &'a mut [ItemRec<I>],
+    trail: &'a mut Vec<(I, I)>,
     small: &'a mut [u64],
     zero: &'a mut [u64],
     /// Positions of the items in the active primary list (`NONE` for
@@ -1083,12 +1205,12 @@ struct Hot<'a> {
     mems: u64,
 }
 
-impl Hot<'_> {
+impl<I: Idx> Hot<'_, I> {
     /// # Safety
     ///
     /// `x < self.nodes.len()`.
     #[inline(always)]
-    unsafe fn node(&self, x: u32) -> Node {
+    unsafe fn node(&self, x: u32) -> Node<I> {
         debug_assert!((x as usize) < self.nodes.len());
         // SAFETY: in bounds by the caller's contract.
         unsafe { *self.nodes.get_unchecked(x as usize) }
@@ -1102,14 +1224,14 @@ impl Hot<'_> {
     unsafe fn set_loc(&mut self, x: u32, loc: u32) {
         debug_assert!((x as usize) < self.nodes.len());
         // SAFETY: option nodes are nodes.
-        unsafe { self.nodes.get_unchecked_mut(x as usize).loc = loc }
+        unsafe { self.nodes.get_unchecked_mut(x as usize).loc = I::of(loc) }
     }
 
     /// # Safety
     ///
     /// `i < self.items.len()`: an item.
     #[inline(always)]
-    unsafe fn item(&mut self, i: u32) -> &mut ItemRec {
+    unsafe fn item(&mut self, i: u32) -> &mut ItemRec<I> {
         debug_assert!((i as usize) < self.items.len());
         // SAFETY: in bounds by the caller's contract.
         unsafe { self.items.get_unchecked_mut(i as usize) }
@@ -1122,7 +1244,7 @@ impl Hot<'_> {
     unsafe fn at(&self, p: u32) -> u32 {
         debug_assert!((p as usize) < self.set.len());
         // SAFETY: in bounds by the caller's contract.
-        unsafe { *self.set.get_unchecked(p as usize) }
+        unsafe { (*self.set.get_unchecked(p as usize)).get() }
     }
 
     /// # Safety
@@ -1133,7 +1255,7 @@ impl Hot<'_> {
     unsafe fn put(&mut self, p: u32, x: u32) {
         debug_assert!((p as usize) < self.set.len());
         // SAFETY: in bounds by the caller's contract.
-        unsafe { *self.set.get_unchecked_mut(p as usize) = x }
+        unsafe { *self.set.get_unchecked_mut(p as usize) = I::of(x) }
     }
 
     /// Push `e` on the trail.
@@ -1145,6 +1267,7 @@ impl Hot<'_> {
     /// step, or one per removal).
     #[inline(always)]
     unsafe fn save(&mut self, e: (u32, u32)) {
+        let e = (I::of(e.0), I::of(e.1));
         let len = self.trail.len();
         debug_assert!(len < self.trail.capacity());
         // SAFETY: `len < capacity` by invariant 5: the step reserved room
@@ -1167,10 +1290,10 @@ impl Hot<'_> {
     unsafe fn remove<const T: bool, const P: bool, const M: bool, const E: bool>(
         &mut self,
         w: u32,
-        nd: Node,
+        nd: Node<I>,
     ) {
         let epoch = self.epoch;
-        let i = nd.item;
+        let i = nd.item();
         // SAFETY: `i`, the item of an option node, is an item (invariant 1).
         let rec = unsafe { self.item(i) };
         // A live node is active in its set (`loc < size`), so the set is
@@ -1178,10 +1301,10 @@ impl Hot<'_> {
         // module's. Saturating, `s < cap(i)` whatever the size: either
         // `s = size - 1 < size <= cap(i)` (invariant 3), or `size == 0`
         // and `s = 0 < cap(i)`, as `w` is an option node of `i`.
-        debug_assert!(nd.loc < rec.size, "removing an inactive node");
-        let s = rec.size.saturating_sub(1);
-        let b = rec.base;
-        rec.size = s;
+        debug_assert!(nd.loc() < rec.size.get(), "removing an inactive node");
+        let s = rec.size.get().saturating_sub(1);
+        let b = rec.base.get();
+        rec.size = I::of(s);
         // the node read (by the caller), the record read, the size
         // written, set[b + s] read, two entries of `set` and two locations
         // written
@@ -1195,8 +1318,8 @@ impl Hot<'_> {
             // within the room it reserved (invariant 5). The size saved,
             // `s + 1`, is at most `cap(i)` (see above).
             unsafe { self.save((i, s + 1)) };
-        } else if rec.stamp != epoch {
-            rec.stamp = epoch;
+        } else if rec.stamp.get() != epoch {
+            rec.stamp = I::of(epoch);
             // the stamp written, the trail entry pushed
             mems += 2;
             // SAFETY: the first size this step saves for `i` (its stamp
@@ -1211,8 +1334,8 @@ impl Hot<'_> {
         // below `cap(i)`.
         unsafe {
             let last = self.at(b + s);
-            self.put(b + nd.loc, last);
-            self.set_loc(last, nd.loc);
+            self.put(b + nd.loc(), last);
+            self.set_loc(last, nd.loc());
             self.put(b + s, w);
             self.set_loc(w, s);
         }
@@ -1286,9 +1409,9 @@ impl Hot<'_> {
         loop {
             // SAFETY: a node of `y`'s option (see above).
             let nd = unsafe { self.node(w) };
-            if nd.item & SPACER != 0 {
+            if nd.item() & I::SPACER != 0 {
                 n += (w - y - 1) as u64;
-                w = nd.loc;
+                w = nd.loc();
                 break;
             }
             // SAFETY: an option node (see above).
@@ -1326,7 +1449,7 @@ impl Hot<'_> {
         j: u32,
         w: u32,
         n1: u32,
-        colour: &[u32],
+        colour: &[I],
         mems: &mut u64,
     ) {
         if !COLOURED || j < n1 {
@@ -1339,17 +1462,17 @@ impl Hot<'_> {
         // this option alone (at its first place; an option of the item
         // branched on is hidden from the others' sets, one of a forced
         // move is not)
-        let size = self.items[j as usize].size;
-        if size == 0 || (size == 1 && self.nodes[w as usize].loc == 0) {
+        let size = self.items[j as usize].size.get();
+        if size == 0 || (size == 1 && self.nodes[w as usize].loc() == 0) {
             // the record and the node read: no other option of `j` is
             // left to hide, and no other live option contains `j` until
             // this step is undone, so purifying it would hide nothing and
             // its mark would never be read
             *mems += 2;
-        } else if self.items[j as usize].purified == 0 {
+        } else if self.items[j as usize].purified.get() == 0 {
             // the purified mark read, and the node's colour
             *mems += 2;
-            let c = colour[w as usize];
+            let c = colour[w as usize].get();
             if c == 0 {
                 self.hide_all::<T, P, M, E, L>(j, w);
             } else {
@@ -1370,6 +1493,7 @@ impl Hot<'_> {
         keep: u32,
     ) {
         let ItemRec { size, base, .. } = self.items[i as usize];
+        let (size, base) = (size.get(), base.get());
         let mut n = 0;
         if M {
             self.mems += 1;
@@ -1402,17 +1526,18 @@ impl Hot<'_> {
         &mut self,
         j: u32,
         c: u32,
-        colour: &[u32],
+        colour: &[I],
     ) {
         let rec = &mut self.items[j as usize];
-        if rec.purified != 0 {
+        if rec.purified.get() != 0 {
             return;
         }
-        rec.purified = 1;
+        rec.purified = I::of(1);
         let ItemRec { size, base, .. } = *rec;
+        let (size, base) = (size.get(), base.get());
         // SAFETY: the step's first purification of `j` (its mark was 0,
         // and now is 1).
-        unsafe { self.save((PURIFIED | j, 0)) };
+        unsafe { self.save((I::SPACER | j, 0)) };
         // the record read and written, the trail entry pushed
         if M {
             self.mems += 3;
@@ -1425,7 +1550,7 @@ impl Hot<'_> {
                     self.mems += 2;
                 }
                 let y = self.at(p);
-                if colour[y as usize] != c {
+                if colour[y as usize].get() != c {
                     let n = self.hide::<T, P, M, E, L>(y);
                     self.updates += n;
                     if P && self.dead {
@@ -1486,7 +1611,7 @@ mod tests {
             assert!(rec.size <= cap[i]);
         }
         for &(i, size) in &s.trail {
-            if i & PURIFIED == 0 {
+            if i & SPACER == 0 {
                 assert!(size <= cap[i as usize]);
             }
         }
@@ -1713,6 +1838,51 @@ mod tests {
         let s = Sets::load(&parse(&text).unwrap().problem, Some(3));
         check(&s);
         assert_eq!((s.fixed, s.fixed_end), (0, 0));
+    }
+
+    /// Narrowed to 16-bit indices and widened back, a structure is the
+    /// same, spacers (their top bit moved) and colours included.
+    #[test]
+    fn narrowed_and_widened_back_is_the_same() {
+        let p = parse("A B C | X Y\nA X:1\nB C X:2 Y\nB Y:1\nC\nA B C\n")
+            .unwrap()
+            .problem;
+        let s = Sets::load(&p, Some(5));
+        assert!(s.fits::<u16>());
+        let narrow: Sets<u16> = s.convert();
+        assert!(
+            narrow
+                .nodes
+                .iter()
+                .any(|nd| nd.item() & <u16 as Idx>::SPACER != 0)
+        );
+        let back: Sets<u32> = narrow.convert();
+        check(&back);
+        let nodes = |s: &Sets| {
+            s.nodes
+                .iter()
+                .map(|nd| (nd.item, nd.loc))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(nodes(&back), nodes(&s));
+        assert_eq!((&back.set, &back.colour), (&s.set, &s.colour));
+        let recs = |s: &Sets| s.items.iter().map(|r| (r.size, r.base)).collect::<Vec<_>>();
+        assert_eq!(recs(&back), recs(&s));
+        for x in 0..s.nodes.len() as u32 {
+            if s.nodes[x as usize].item & SPACER == 0 {
+                assert_eq!(narrow.option_of(x), s.option_of(x));
+            }
+        }
+    }
+
+    /// What fits 16-bit indices: fewer than 2^15 nodes, items and colours.
+    #[test]
+    fn sixteen_bits_fit_below_the_top_bit() {
+        assert!(<u16 as Idx>::fits(32_767, 32_767, 32_767));
+        assert!(!<u16 as Idx>::fits(32_768, 10, 0));
+        assert!(!<u16 as Idx>::fits(10, 32_768, 0));
+        assert!(!<u16 as Idx>::fits(10, 10, 32_768));
+        assert!(<u32 as Idx>::fits(1 << 30, 1 << 30, 1 << 30));
     }
 
     /// The methods the search calls check their arguments before the

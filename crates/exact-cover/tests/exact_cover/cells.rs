@@ -713,3 +713,113 @@ fn parallel_count_matches_sequential() {
         .count_parallel(&Limits::none().with_cancel(token), 2);
     assert_eq!(r.stop, StopReason::Cancelled);
 }
+
+// ---- 16-bit indices ----
+
+/// Every solution in the order found, and the statistics, with 16-bit
+/// indices or 32-bit ones, the other switches as given.
+fn width_run(
+    p: &Problem,
+    narrow: bool,
+    (prune, fixed, mems, style): (bool, bool, bool, TrailStyle),
+) -> (Vec<Vec<usize>>, exact_cover::Stats) {
+    let mut cells = Cells::new(p).unwrap();
+    cells.set_narrow(narrow);
+    assert_eq!(cells.narrow(), narrow);
+    cells.set_pruning(prune);
+    cells.set_fixed_walks(fixed);
+    cells.set_mems(mems);
+    cells.set_trail(style);
+    let mut out = Vec::new();
+    let r = cells.search(&Limits::none(), |s| {
+        out.push(s.to_vec());
+        ControlFlow::Continue(())
+    });
+    assert_eq!(r.stop, StopReason::Exhausted);
+    (out, r.stats)
+}
+
+/// The switches the search is compiled for, in a few combinations.
+const SWITCHES: [(bool, bool, bool, TrailStyle); 5] = [
+    (true, true, false, TrailStyle::EachRemoval),
+    (true, true, false, TrailStyle::Stamped),
+    (true, false, true, TrailStyle::Stamped),
+    (false, true, false, TrailStyle::EachRemoval),
+    (false, false, true, TrailStyle::Stamped),
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: proptest_cases(200, 1500), ..ProptestConfig::default() })]
+
+    /// With 16-bit indices the search finds the same solutions in the same
+    /// order as with 32-bit ones, with the same statistics (mems
+    /// included), pruned or not, on either trail, with the walks for one
+    /// option length or the general ones, with colours and with the bit
+    /// sets of large problems; the count is dancing links'.
+    #[test]
+    fn narrow_indices_search_as_wide_ones((len, np, ns, options) in fixed_options()) {
+        for pad in [0, 130] {
+            let p = fixed_problem(len, np, ns, &options, pad);
+            let want = Dlx::new(&p).count(&Limits::none()).stats.solutions;
+            prop_assert!(Cells::new(&p).unwrap().narrow(), "small problems get 16 bits");
+            for switches in SWITCHES {
+                let (wide, w) = width_run(&p, false, switches);
+                let (narrow, n) = width_run(&p, true, switches);
+                prop_assert_eq!(w.solutions, want);
+                prop_assert_eq!(&narrow, &wide);
+                prop_assert_eq!(
+                    (n.nodes, n.guesses, n.updates, n.mems, n.max_depth),
+                    (w.nodes, w.guesses, w.updates, w.mems, w.max_depth)
+                );
+            }
+        }
+    }
+}
+
+/// Every bundled instance small enough gets 16-bit indices and searches
+/// as with 32-bit ones.
+#[test]
+fn narrow_indices_search_the_bundled_instances_as_wide_ones() {
+    for k in known_counts_to_run() {
+        let name = k.file.as_str();
+        let p = k.problem();
+        let cells = Cells::new(&p).unwrap();
+        if !cells.narrow() {
+            // too many nodes (with the spacers; at a fixed stride, up to
+            // 8/7 of that)
+            let nodes = p.entry_count() + p.option_count();
+            assert!(nodes * 8 / 7 >= 32_768, "{name}: {nodes} nodes");
+            continue;
+        }
+        let switches = (true, true, false, cells.trail());
+        let (narrow, n) = width_run(&p, true, switches);
+        let (wide, w) = width_run(&p, false, switches);
+        assert_eq!(n.solutions, k.solutions, "{name}");
+        assert_eq!(n.nodes, k.pruned_nodes, "{name}");
+        assert_eq!(narrow, wide, "{name}");
+        assert_eq!((n.updates, n.max_depth), (w.updates, w.max_depth), "{name}");
+    }
+}
+
+/// 16-bit indices only below 2^15 nodes: a problem of 10,922 options of
+/// two items (32,766 nodes with the spacers) gets them, one of 10,923
+/// (32,769) does not; both count all their solutions.
+#[test]
+fn narrow_indices_only_where_they_fit() {
+    for (options, narrow) in [(10_922, true), (10_923, false)] {
+        let mut text = String::from("a b\n");
+        for _ in 0..options {
+            text.push_str("a b\n");
+        }
+        let mut cells = Cells::parse(text, MRV).unwrap().engine;
+        assert_eq!(cells.narrow(), narrow, "{options} options");
+        cells.set_narrow(true);
+        assert_eq!(
+            cells.narrow(),
+            narrow,
+            "{options} options, asked for 16 bits"
+        );
+        let r = cells.count(&Limits::none());
+        assert_eq!(r.stats.solutions, options as u64);
+    }
+}
