@@ -89,66 +89,7 @@ use crate::stats::{Report, Stats, StopReason};
 
 mod sets;
 
-use sets::{Idx, Loader, NONE, Sets};
-
-/// The engine's arrays, with the width of their indices chosen when the
-/// problem is loaded ([`Cells::set_narrow`]).
-#[derive(Clone, Debug)]
-enum Layout {
-    /// 32-bit indices: any problem.
-    Wide(Sets<u32>),
-    /// 16-bit indices: small problems ([`Idx::fits`]).
-    Narrow(Sets<u16>),
-}
-
-/// `$body` with `$s` bound to the layout's [`Sets`], whichever width.
-macro_rules! with_sets {
-    ($layout:expr, $s:ident => $body:expr) => {
-        match $layout {
-            Layout::Wide($s) => $body,
-            Layout::Narrow($s) => $body,
-        }
-    };
-}
-
-/// The index widths the search is compiled for: each gets its [`Sets`]
-/// out of the layout.
-trait Width: Idx {
-    /// The layout's sets, which have this width (the search is run only
-    /// for the layout's own width).
-    fn sets(layout: &mut Layout) -> &mut Sets<Self>;
-}
-
-impl Width for u32 {
-    #[inline]
-    fn sets(layout: &mut Layout) -> &mut Sets<u32> {
-        match layout {
-            Layout::Wide(s) => s,
-            Layout::Narrow(_) => unreachable!("a search of the other width"),
-        }
-    }
-}
-
-impl Width for u16 {
-    #[inline]
-    fn sets(layout: &mut Layout) -> &mut Sets<u16> {
-        match layout {
-            Layout::Narrow(s) => s,
-            Layout::Wide(_) => unreachable!("a search of the other width"),
-        }
-    }
-}
-
-impl Layout {
-    /// `sets` in 16-bit indices when they fit and `narrow` allows them.
-    fn of(sets: Sets<u32>, narrow: bool) -> Layout {
-        if narrow && sets.fits::<u16>() {
-            Layout::Narrow(sets.convert())
-        } else {
-            Layout::Wide(sets)
-        }
-    }
-}
+use sets::{Loader, NONE, Sets};
 
 /// Why a problem cannot be loaded into [`Cells`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -343,7 +284,7 @@ enum Phase {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Cells {
-    sets: Layout,
+    sets: Sets,
     config: Config,
     /// Knuth's SSXCC rule: never enter a choice that leaves an active
     /// primary item with no option (default on).
@@ -450,7 +391,7 @@ impl Cells {
         let (option_nodes, items) = sets.shape();
         Cells {
             trail: TrailStyle::for_shape(option_nodes, items),
-            sets: Layout::of(sets, true),
+            sets,
             config,
             prune: true,
             count_mems: false,
@@ -545,30 +486,7 @@ impl Cells {
     /// The option length the problem's walks are compiled for (3 or 6), if
     /// any: see [`set_fixed_walks`](Self::set_fixed_walks).
     pub fn fixed_length(&self) -> Option<u32> {
-        let fixed = with_sets!(&self.sets, s => s.fixed);
-        (fixed != 0).then_some(fixed)
-    }
-
-    /// Whether the arrays use 16-bit indices (see
-    /// [`set_narrow`](Self::set_narrow)).
-    pub fn narrow(&self) -> bool {
-        matches!(self.sets, Layout::Narrow(_))
-    }
-
-    /// Whether to store the search's indices (nodes, set entries, item
-    /// records, colours, trail) in 16 bits (default: when the problem
-    /// fits, fewer than 32,768 nodes, items and colours). Half the bytes
-    /// for the arrays every removal touches, so more of them stay in the
-    /// processor's first-level cache. Turning it off (or on, for a
-    /// problem that fits) converts the arrays. Same tree, same solutions
-    /// in the same order, same counts; only the speed differs.
-    pub fn set_narrow(&mut self, on: bool) {
-        with_sets!(&mut self.sets, s => s.reset());
-        self.sets = match &self.sets {
-            Layout::Wide(s) if on && s.fits::<u16>() => Layout::Narrow(s.convert()),
-            Layout::Narrow(s) if !on => Layout::Wide(s.convert()),
-            _ => return,
-        };
+        (self.sets.fixed != 0).then_some(self.sets.fixed)
     }
 
     /// The trail style in use (see [`set_trail`](Self::set_trail)).
@@ -583,7 +501,7 @@ impl Cells {
 
     /// Bytes of the search structure (nodes, sets, trail, stacks).
     pub fn bytes(&self) -> u64 {
-        with_sets!(&self.sets, s => s.bytes())
+        self.sets.bytes()
             + (self.levels.capacity() * std::mem::size_of::<Level>()
                 + self.solution.capacity() * std::mem::size_of::<usize>()) as u64
     }
@@ -682,15 +600,19 @@ impl Cells {
         r
     }
 
+    fn fill_solution(&mut self) {
+        self.solution.clear();
+        for lv in &self.levels[..self.level] {
+            self.solution.push(self.sets.option_of(lv.x) as usize);
+        }
+    }
+
     /// Undo whatever an earlier search left behind.
     fn restart(&mut self) {
         // a pruned search needs no bits of empty items (see
         // `Sets::zero_bits`); `reset` makes them exact again
-        let prune = self.prune;
-        with_sets!(&mut self.sets, s => {
-            s.zero_bits = !prune;
-            s.reset();
-        });
+        self.sets.zero_bits = !self.prune;
+        self.sets.reset();
         self.level = 0;
         self.base_level = 0;
         self.stats = Stats::default();
@@ -716,7 +638,8 @@ impl Cells {
             (true, true, true) => self.drive_with::<FILL, true, true, true>(mrv, limits, visit),
             (false, true, true) => self.drive_with::<FILL, false, true, true>(mrv, limits, visit),
         };
-        (self.stats.updates, self.stats.mems) = with_sets!(&self.sets, s => (s.updates, s.mems));
+        self.stats.updates = self.sets.updates;
+        self.stats.mems = self.sets.mems;
         self.stats.peak_bytes = self.bytes();
         Report {
             stats: self.stats,
@@ -736,85 +659,56 @@ impl Cells {
         limits: &Limits,
         visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
     ) -> StopReason {
-        match self.sets {
-            Layout::Wide(_) => self.drive_width::<u32, FILL, P, M, E>(mrv, limits, visit),
-            Layout::Narrow(_) => self.drive_width::<u16, FILL, P, M, E>(mrv, limits, visit),
-        }
-    }
-
-    /// [`drive_with`](Self::drive_with) for the layout's index width `I`.
-    fn drive_width<I: Width, const FILL: bool, const P: bool, const M: bool, const E: bool>(
-        &mut self,
-        mrv: bool,
-        limits: &Limits,
-        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
-    ) -> StopReason {
         if P && !M && mrv && self.fixed_walks {
-            return match I::sets(&mut self.sets).fixed {
-                3 => self.drive_fixed::<I, FILL, P, E, 3>(limits, visit),
-                6 => self.drive_fixed::<I, FILL, P, E, 6>(limits, visit),
-                _ => self.drive_general::<I, FILL, P, M, E>(mrv, limits, visit),
+            return match self.sets.fixed {
+                3 => self.drive_fixed::<FILL, P, E, 3>(limits, visit),
+                6 => self.drive_fixed::<FILL, P, E, 6>(limits, visit),
+                _ => self.drive_general::<FILL, P, M, E>(mrv, limits, visit),
             };
         }
-        self.drive_general::<I, FILL, P, M, E>(mrv, limits, visit)
+        self.drive_general::<FILL, P, M, E>(mrv, limits, visit)
     }
 
     /// [`drive`](Self::drive) with MRV, no mems and the walks for options
     /// of `L` nodes.
-    fn drive_fixed<I: Width, const FILL: bool, const P: bool, const E: bool, const L: usize>(
+    fn drive_fixed<const FILL: bool, const P: bool, const E: bool, const L: usize>(
         &mut self,
         limits: &Limits,
         visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
     ) -> StopReason {
-        let sets = I::sets(&mut self.sets);
-        debug_assert_eq!(sets.fixed, L as u32);
-        match (sets.coloured, sets.track) {
-            (false, false) => {
-                self.drive::<I, FILL, false, true, false, P, false, E, L>(limits, visit)
-            }
-            (false, true) => {
-                self.drive::<I, FILL, false, true, true, P, false, E, L>(limits, visit)
-            }
-            (true, false) => {
-                self.drive::<I, FILL, true, true, false, P, false, E, L>(limits, visit)
-            }
-            (true, true) => self.drive::<I, FILL, true, true, true, P, false, E, L>(limits, visit),
+        debug_assert_eq!(self.sets.fixed, L as u32);
+        match (self.sets.coloured, self.sets.track) {
+            (false, false) => self.drive::<FILL, false, true, false, P, false, E, L>(limits, visit),
+            (false, true) => self.drive::<FILL, false, true, true, P, false, E, L>(limits, visit),
+            (true, false) => self.drive::<FILL, true, true, false, P, false, E, L>(limits, visit),
+            (true, true) => self.drive::<FILL, true, true, true, P, false, E, L>(limits, visit),
         }
     }
 
     /// [`drive`](Self::drive) with the general walks.
-    fn drive_general<I: Width, const FILL: bool, const P: bool, const M: bool, const E: bool>(
+    fn drive_general<const FILL: bool, const P: bool, const M: bool, const E: bool>(
         &mut self,
         mrv: bool,
         limits: &Limits,
         visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
     ) -> StopReason {
-        let sets = I::sets(&mut self.sets);
-        match (sets.coloured, mrv, sets.track) {
+        match (self.sets.coloured, mrv, self.sets.track) {
             (false, true, false) => {
-                self.drive::<I, FILL, false, true, false, P, M, E, 0>(limits, visit)
+                self.drive::<FILL, false, true, false, P, M, E, 0>(limits, visit)
             }
-            (false, true, true) => {
-                self.drive::<I, FILL, false, true, true, P, M, E, 0>(limits, visit)
-            }
+            (false, true, true) => self.drive::<FILL, false, true, true, P, M, E, 0>(limits, visit),
             (false, false, false) => {
-                self.drive::<I, FILL, false, false, false, P, M, E, 0>(limits, visit)
+                self.drive::<FILL, false, false, false, P, M, E, 0>(limits, visit)
             }
             (false, false, true) => {
-                self.drive::<I, FILL, false, false, true, P, M, E, 0>(limits, visit)
+                self.drive::<FILL, false, false, true, P, M, E, 0>(limits, visit)
             }
-            (true, true, false) => {
-                self.drive::<I, FILL, true, true, false, P, M, E, 0>(limits, visit)
-            }
-            (true, true, true) => {
-                self.drive::<I, FILL, true, true, true, P, M, E, 0>(limits, visit)
-            }
+            (true, true, false) => self.drive::<FILL, true, true, false, P, M, E, 0>(limits, visit),
+            (true, true, true) => self.drive::<FILL, true, true, true, P, M, E, 0>(limits, visit),
             (true, false, false) => {
-                self.drive::<I, FILL, true, false, false, P, M, E, 0>(limits, visit)
+                self.drive::<FILL, true, false, false, P, M, E, 0>(limits, visit)
             }
-            (true, false, true) => {
-                self.drive::<I, FILL, true, false, true, P, M, E, 0>(limits, visit)
-            }
+            (true, false, true) => self.drive::<FILL, true, false, true, P, M, E, 0>(limits, visit),
         }
     }
 
@@ -827,7 +721,6 @@ impl Cells {
     /// for options of `L` nodes ([`set_fixed_walks`](Self::set_fixed_walks)),
     /// or 0 for the general ones.
     fn drive<
-        I: Width,
         const FILL: bool,
         const COLOURED: bool,
         const MRV: bool,
@@ -842,12 +735,11 @@ impl Cells {
         visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
     ) -> StopReason {
         let slow = limits.has_slow_limits();
-        let sets = I::sets(&mut self.sets);
         let mut phase = Phase::Enter;
         loop {
             match phase {
                 Phase::Enter => {
-                    if self.level == self.pause_at && sets.np != 0 {
+                    if self.level == self.pause_at && self.sets.np != 0 {
                         if self.splitting {
                             // a subtree for another thread
                             let path = self.levels[..self.level].iter().map(|lv| lv.x);
@@ -860,8 +752,8 @@ impl Cells {
                         self.pause_at = usize::MAX;
                         self.base_level = self.level;
                         self.stats = Stats::default();
-                        sets.updates = 0;
-                        sets.mems = 0;
+                        self.sets.updates = 0;
+                        self.sets.mems = 0;
                     }
                     if let Some(m) = limits.max_nodes {
                         if self.stats.nodes >= m {
@@ -878,7 +770,7 @@ impl Cells {
                     if l as u32 > self.stats.max_depth {
                         self.stats.max_depth = l as u32;
                     }
-                    if sets.np == 0 {
+                    if self.sets.np == 0 {
                         self.stats.solutions += 1;
                         phase = Phase::Backtrack;
                         if let Some(m) = limits.max_solutions {
@@ -889,10 +781,7 @@ impl Cells {
                             }
                         }
                         if FILL {
-                            self.solution.clear();
-                            for lv in &self.levels[..self.level] {
-                                self.solution.push(sets.option_of(lv.x) as usize);
-                            }
+                            self.fill_solution();
                             if visit(&self.solution).is_break() {
                                 return StopReason::Visitor;
                             }
@@ -904,9 +793,9 @@ impl Cells {
                     }
                     let (i, s) = if MRV {
                         let maybe_zero = T && (l == 0 || self.levels[l - 1].zeroed);
-                        sets.min_item::<M>(maybe_zero)
+                        self.sets.min_item::<M>(maybe_zero)
                     } else {
-                        sets.first_item::<M>()
+                        self.sets.first_item::<M>()
                     };
                     if s == 0 {
                         phase = Phase::Backtrack;
@@ -916,20 +805,20 @@ impl Cells {
                         // grows on first reaching this depth (amortised)
                         self.levels.push(Level::default());
                     }
-                    let mark0 = sets.trail_len();
+                    let mark0 = self.sets.trail_len();
                     let zeroed = if s == 1 {
-                        sets.cover_forced::<T, M>(i);
+                        self.sets.cover_forced::<T, M>(i);
                         false
                     } else {
-                        sets.cover_chosen::<T, M, E, L>(i)
+                        self.sets.cover_chosen::<T, M, E, L>(i)
                     };
                     self.levels[l] = Level {
                         item: i,
                         pos: 0,
                         total: s,
                         mark0,
-                        mark1: sets.trail_len(),
-                        np1: sets.np,
+                        mark1: self.sets.trail_len(),
+                        np1: self.sets.np,
                         x: NONE,
                         zeroed,
                     };
@@ -939,8 +828,8 @@ impl Cells {
                     let l = self.level;
                     let lv = self.levels[l];
                     if lv.pos == lv.total {
-                        sets.restore::<COLOURED, T, M>(lv.mark0);
-                        sets.reactivate(lv.np1 + 1);
+                        self.sets.restore::<COLOURED, T, M>(lv.mark0);
+                        self.sets.reactivate(lv.np1 + 1);
                         phase = Phase::Backtrack;
                         continue;
                     }
@@ -952,16 +841,16 @@ impl Cells {
                         }
                         self.replay[l]
                     } else {
-                        sets.member::<M>(lv.item, lv.pos)
+                        self.sets.member::<M>(lv.item, lv.pos)
                     };
                     self.levels[l].x = x;
-                    if !sets.apply::<COLOURED, T, P, M, E, L>(x) {
+                    if !self.sets.apply::<COLOURED, T, P, M, E, L>(x) {
                         // a dead end found while covering: not a node
                         let lv = &mut self.levels[l];
                         lv.pos += 1;
                         let (mark1, np1) = (lv.mark1, lv.np1);
-                        sets.restore::<COLOURED, T, M>(mark1);
-                        sets.reactivate(np1);
+                        self.sets.restore::<COLOURED, T, M>(mark1);
+                        self.sets.reactivate(np1);
                         continue;
                     }
                     self.level += 1;
@@ -975,8 +864,8 @@ impl Cells {
                     let lv = &mut self.levels[self.level];
                     lv.pos += 1;
                     let (mark1, np1) = (lv.mark1, lv.np1);
-                    sets.restore::<COLOURED, T, M>(mark1);
-                    sets.reactivate(np1);
+                    self.sets.restore::<COLOURED, T, M>(mark1);
+                    self.sets.reactivate(np1);
                     phase = Phase::Try;
                 }
             }
@@ -1005,20 +894,14 @@ mod tests {
         }
         let p = parse(&text).unwrap().problem;
         let mut cells = Cells::new(&p).unwrap();
-        // the stamped trail (a problem this small picks the other)
-        cells.set_trail(TrailStyle::Stamped);
-        for narrow in [true, false] {
-            cells.set_narrow(narrow);
-            assert_eq!(cells.narrow(), narrow);
-            assert_eq!(cells.count(&Limits::none()).stats.solutions, 576);
-            for stamp in 1..200 {
-                // stale stamps equal to steps that come after the wrap:
-                // they must be cleared, or those steps would not save the
-                // sizes they change
-                with_sets!(&mut cells.sets, s => s.set_epoch(1, stamp));
-                let r = cells.count(&Limits::none());
-                assert_eq!(r.stats.solutions, 576, "stamps at {stamp}, narrow {narrow}");
-            }
+        assert_eq!(cells.count(&Limits::none()).stats.solutions, 576);
+        for stamp in 1..200 {
+            // stale stamps equal to steps that come after the wrap: they
+            // must be cleared, or those steps would not save the sizes
+            // they change
+            cells.sets.set_epoch(u32::MAX - 1, stamp);
+            let r = cells.count(&Limits::none());
+            assert_eq!(r.stats.solutions, 576, "stamps at {stamp}");
         }
     }
 }

@@ -33,99 +33,36 @@ pub(crate) const NONE: u32 = u32::MAX;
 /// those two keep the general walks.
 pub(crate) const FIXED_LENGTHS: [u32; 2] = [3, 6];
 
-/// The width of the indices stored in the search's arrays ([`Sets`]'s
-/// nodes, sets, item records, colours and trail): `u32`, or `u16` for
-/// problems small enough ([`Idx::fits`]), which halves the cache footprint
-/// of the arrays every removal touches. The search does its arithmetic in
-/// `u32` and converts at the loads and stores.
-pub(crate) trait Idx: Copy + Default + std::fmt::Debug + Eq + Send + Sync + 'static {
-    /// The top bit: the `item` field of a spacer node has it set (the other
-    /// bits are the index of the option the spacer ends), and so has the
-    /// item of a trail entry that marks a secondary item unpurified again.
-    const SPACER: u32;
-    /// The largest value stored (also the stamp at which the step count
-    /// starts again).
-    const MAX: u32;
-    /// The value, widened.
-    fn get(self) -> u32;
-    /// `v` stored (`v <= MAX`, which the caller ensures).
-    fn of(v: u32) -> Self;
-    /// Whether a problem of `nodes` nodes (option nodes and spacers, the
-    /// layout's padding included), `items` items and colours below
-    /// `colours` fits this width: every node index, option index, item and
-    /// colour below [`SPACER`](Self::SPACER).
-    fn fits(nodes: usize, items: usize, colours: u32) -> bool {
-        nodes < Self::SPACER as usize && items < Self::SPACER as usize && colours < Self::SPACER
-    }
-}
+/// The `item` field of a spacer node has this bit set; the other bits are
+/// the index of the option the spacer ends.
+const SPACER: u32 = 1 << 31;
 
-impl Idx for u32 {
-    const SPACER: u32 = 1 << 31;
-    const MAX: u32 = u32::MAX;
-    #[inline(always)]
-    fn get(self) -> u32 {
-        self
-    }
-    #[inline(always)]
-    fn of(v: u32) -> u32 {
-        v
-    }
-}
-
-impl Idx for u16 {
-    const SPACER: u32 = 1 << 15;
-    const MAX: u32 = u16::MAX as u32;
-    #[inline(always)]
-    fn get(self) -> u32 {
-        self as u32
-    }
-    #[inline(always)]
-    fn of(v: u32) -> u16 {
-        debug_assert!(v <= <u16 as Idx>::MAX);
-        v as u16
-    }
-}
-
-/// The `item` field of a spacer node has this bit set in the loader's
-/// (32-bit) nodes; the other bits are the index of the option the spacer
-/// ends.
-const SPACER: u32 = <u32 as Idx>::SPACER;
+/// A trail entry with this bit set in its item means "mark the secondary
+/// item unpurified again".
+const PURIFIED: u32 = 1 << 31;
 
 /// An option node: its item and its location in the item's set (relative to
 /// the item's base). A spacer has `item = SPACER | option` and `loc` = the
 /// option's first node.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
-struct Node<I = u32> {
-    item: I,
-    loc: I,
+struct Node {
+    item: u32,
+    loc: u32,
 }
 
-impl<I: Idx> Node<I> {
-    #[inline(always)]
-    fn item(self) -> u32 {
-        self.item.get()
-    }
-    #[inline(always)]
-    fn loc(self) -> u32 {
-        self.loc.get()
-    }
-}
-
-/// What the search keeps per item, in one record (16 bytes, or 8 with
-/// 16-bit indices).
+/// What the search keeps per item, in one record (16 bytes).
 #[derive(Clone, Copy, Debug, Default)]
-#[repr(C, align(8))]
-struct ItemRec<I = u32> {
+#[repr(C, align(16))]
+struct ItemRec {
     /// Number of active options.
-    size: I,
+    size: u32,
     /// Start of the item's slice of `set`.
-    base: I,
-    /// The step in which `size` was last saved on the trail (steps count
-    /// up to [`Idx::MAX`] and start again).
-    stamp: I,
+    base: u32,
+    /// The step in which `size` was last saved on the trail.
+    stamp: u32,
     /// 1 when a secondary item was purified by a coloured option.
-    purified: I,
+    purified: u32,
 }
 
 /// The dancing-cells structure of one problem.
@@ -174,14 +111,14 @@ struct ItemRec<I = u32> {
 ///    `load` lays the nodes out; `fixed` and `fixed_end` are never written
 ///    after it.)
 #[derive(Clone, Debug)]
-pub(crate) struct Sets<I = u32> {
-    nodes: Vec<Node<I>>,
+pub(crate) struct Sets {
+    nodes: Vec<Node>,
     /// Colour of each node (0 = none); empty for problems without colours.
-    colour: Vec<I>,
+    colour: Vec<u32>,
     /// Every item's set of option nodes, item after item.
-    set: Vec<I>,
+    set: Vec<u32>,
     /// Per item: size, base, stamp, purified mark.
-    items: Vec<ItemRec<I>>,
+    items: Vec<ItemRec>,
     /// Active primary items: `pact[..np]`; `ppos[i]` is `i`'s position
     /// (`ppos` has an entry per item; a secondary item's is `NONE`, so
     /// `ppos[i] < np` says "an active primary item" for every item).
@@ -222,9 +159,8 @@ pub(crate) struct Sets<I = u32> {
     /// The end of the options of length [`fixed`](Self::fixed) (0 when it
     /// is 0).
     fixed_end: u32,
-    /// (item, old size) pairs, or (`SPACER | item`, 0) for "mark the
-    /// secondary item unpurified again" ([`Idx::SPACER`]).
-    trail: Vec<(I, I)>,
+    /// (item, old size) pairs, or (`PURIFIED | item`, 0).
+    trail: Vec<(u32, u32)>,
     /// Current step, for `stamp`.
     epoch: u32,
     /// Whether any option gives a secondary item a colour.
@@ -582,72 +518,17 @@ impl Sets {
             mems: 0,
         }
     }
-}
-
-impl<I: Idx> Sets<I> {
-    /// The same structure with indices of another width (`J::fits` the
-    /// problem: the caller checks), every option active (reset), the
-    /// trail empty.
-    pub fn convert<J: Idx>(&self) -> Sets<J> {
-        debug_assert!(self.trail.is_empty(), "converted between searches");
-        let node = |nd: Node<I>| {
-            let item = nd.item();
-            Node {
-                item: J::of(if item & I::SPACER != 0 {
-                    J::SPACER | (item & !I::SPACER)
-                } else {
-                    item
-                }),
-                loc: J::of(nd.loc()),
-            }
-        };
-        Sets {
-            nodes: self.nodes.iter().map(|&nd| node(nd)).collect(),
-            colour: self.colour.iter().map(|&c| J::of(c.get())).collect(),
-            set: self.set.iter().map(|&x| J::of(x.get())).collect(),
-            items: self
-                .items
-                .iter()
-                .map(|r| ItemRec {
-                    size: J::of(r.size.get()),
-                    base: J::of(r.base.get()),
-                    stamp: J::of(0),
-                    purified: J::of(r.purified.get()),
-                })
-                .collect(),
-            pact: self.pact.clone(),
-            ppos: self.ppos.clone(),
-            np: self.np,
-            track: self.track,
-            small: self.small.clone(),
-            zero: self.zero.clone(),
-            zero_bits: self.zero_bits,
-            active: self.active.clone(),
-            n1: self.n1,
-            fixed: self.fixed,
-            fixed_end: self.fixed_end,
-            trail: Vec::new(),
-            epoch: 1,
-            coloured: self.coloured,
-            updates: self.updates,
-            mems: self.mems,
-        }
-    }
-
-    /// Whether the problem fits 16-bit indices ([`Idx::fits`]).
-    pub fn fits<J: Idx>(&self) -> bool {
-        let colours = self.colour.iter().map(|c| c.get()).max().unwrap_or(0);
-        J::fits(self.nodes.len(), self.items.len(), colours)
-    }
 
     pub fn bytes(&self) -> u64 {
-        let w = std::mem::size_of::<I>();
-        (self.nodes.capacity() * std::mem::size_of::<Node<I>>()
-            + self.items.capacity() * std::mem::size_of::<ItemRec<I>>()
-            + (self.colour.capacity() + self.set.capacity()) * w
-            + (self.pact.capacity() + self.ppos.capacity()) * 4
+        (self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.items.capacity() * std::mem::size_of::<ItemRec>()
+            + (self.colour.capacity()
+                + self.set.capacity()
+                + self.pact.capacity()
+                + self.ppos.capacity())
+                * 4
             + (self.small.capacity() + self.zero.capacity() + self.active.capacity()) * 8
-            + self.trail.capacity() * 2 * w) as u64
+            + self.trail.capacity() * 8) as u64
     }
 
     /// Undo everything: every item and option active again.
@@ -657,22 +538,20 @@ impl<I: Idx> Sets<I> {
         // exact again whether the last search kept them or not
         for (i, it) in self.items.iter().enumerate() {
             let (w, b) = (i / 64, i % 64);
-            let size = it.size.get();
-            self.small[w] = (self.small[w] & !(1 << b)) | ((size <= 1) as u64) << b;
-            self.zero[w] = (self.zero[w] & !(1 << b)) | ((size == 0) as u64) << b;
+            self.small[w] = (self.small[w] & !(1 << b)) | ((it.size <= 1) as u64) << b;
+            self.zero[w] = (self.zero[w] & !(1 << b)) | ((it.size == 0) as u64) << b;
         }
         self.updates = 0;
         self.mems = 0;
     }
 
-    /// Start the step count `before` steps short of its wrap
-    /// ([`Idx::MAX`]) with every stamp at `stamp` (tests of the
-    /// wrap-around).
+    /// Start the step count at `epoch` with every stamp at `stamp`
+    /// (tests of the wrap-around).
     #[cfg(test)]
-    pub fn set_epoch(&mut self, before: u32, stamp: u32) {
-        self.epoch = I::MAX - before;
+    pub fn set_epoch(&mut self, epoch: u32, stamp: u32) {
+        self.epoch = epoch;
         for it in &mut self.items {
-            it.stamp = I::of(stamp);
+            it.stamp = stamp;
         }
     }
 
@@ -706,11 +585,10 @@ impl<I: Idx> Sets<I> {
             self.mems += 2 * (self.trail.len() - mark) as u64;
         }
         for &(i, s) in self.trail[mark..].iter().rev() {
-            let (i, s) = (i.get(), s.get());
-            if C && i & I::SPACER != 0 {
-                items[(i & !I::SPACER) as usize].purified = I::of(0);
+            if C && i & PURIFIED != 0 {
+                items[(i & !PURIFIED) as usize].purified = 0;
             } else {
-                items[i as usize].size = I::of(s);
+                items[i as usize].size = s;
                 if T {
                     let (w, b) = ((i / 64) as usize, i % 64);
                     small[w] = (small[w] & !(1 << b)) | ((s <= 1) as u64) << b;
@@ -749,10 +627,10 @@ impl<I: Idx> Sets<I> {
         // `Hot::save` write without a capacity check
         self.trail.reserve(2 * self.items.len());
         self.epoch += 1;
-        if self.epoch == I::MAX {
+        if self.epoch == u32::MAX {
             // no stamp may equal a future step: start the count again
             for it in &mut self.items {
-                it.stamp = I::of(0);
+                it.stamp = 0;
             }
             self.epoch = 1;
         }
@@ -777,7 +655,7 @@ impl<I: Idx> Sets<I> {
                 }
                 if let Some(&i) = self.pact[..self.np as usize]
                     .iter()
-                    .filter(|&&i| items[i as usize].size.get() == 0)
+                    .filter(|&&i| items[i as usize].size == 0)
                     .min()
                 {
                     return (i, 0);
@@ -803,7 +681,7 @@ impl<I: Idx> Sets<I> {
                 let m = small & a;
                 if m != 0 {
                     let i = w as u32 * 64 + m.trailing_zeros();
-                    debug_assert_eq!(items[i as usize].size.get(), 1, "stale bits");
+                    debug_assert_eq!(items[i as usize].size, 1, "stale bits");
                     if M {
                         self.mems += 1;
                     }
@@ -819,7 +697,7 @@ impl<I: Idx> Sets<I> {
             self.mems += 2 * self.np as u64;
         }
         for &i in &self.pact[..self.np as usize] {
-            let key = (items[i as usize].size.get() as u64) << 32 | i as u64;
+            let key = (items[i as usize].size as u64) << 32 | i as u64;
             best = best.min(key);
         }
         (best as u32, (best >> 32) as u32)
@@ -835,7 +713,7 @@ impl<I: Idx> Sets<I> {
             .iter()
             .min()
             .expect("an active primary item");
-        (i, self.items[i as usize].size.get())
+        (i, self.items[i as usize].size)
     }
 
     /// Option node `pos` of item `i`'s set.
@@ -844,15 +722,15 @@ impl<I: Idx> Sets<I> {
         if M {
             self.mems += 2;
         }
-        self.set[(self.items[i as usize].base.get() + pos) as usize].get()
+        self.set[(self.items[i as usize].base + pos) as usize]
     }
 
     /// The problem's index of the option containing node `x`.
     pub fn option_of(&self, mut x: u32) -> u32 {
-        while self.nodes[x as usize].item() & I::SPACER == 0 {
+        while self.nodes[x as usize].item & SPACER == 0 {
             x += 1;
         }
-        self.nodes[x as usize].item() & !I::SPACER
+        self.nodes[x as usize].item & !SPACER
     }
 
     /// The arrays as separate slices, for the update loops; only within a
@@ -861,7 +739,7 @@ impl<I: Idx> Sets<I> {
     /// `check`: watch for an active primary item left with no option (see
     /// [`apply`](Self::apply)).
     #[inline]
-    fn hot(&mut self, check: bool) -> Hot<'_, I> {
+    fn hot(&mut self, check: bool) -> Hot<'_> {
         Hot {
             nodes: &mut self.nodes,
             set: &mut self.set,
@@ -930,7 +808,7 @@ impl<I: Idx> Sets<I> {
             && !self.zero_bits
             && self.trail[mark..]
                 .iter()
-                .any(|&(j, _)| j.get() < self.n1 && self.items[j.get() as usize].size.get() == 0);
+                .any(|&(j, _)| j < self.n1 && self.items[j as usize].size == 0);
         self.deactivate::<T>(i);
         zeroed
     }
@@ -1024,35 +902,35 @@ impl<I: Idx> Sets<I> {
             for d in 1..L as u32 {
                 *mems += 1;
                 let nd = self.nodes[at(d) as usize];
-                if nd.item() < n1 {
+                if nd.item < n1 {
                     *mems += 6;
-                    self.deactivate::<T>(nd.item());
+                    self.deactivate::<T>(nd.item);
                 }
             }
         } else if COLOURED {
-            debug_assert!(self.nodes[x as usize].item() < n1, "a primary item's node");
+            debug_assert!(self.nodes[x as usize].item < n1, "a primary item's node");
             let mut w = x + 1;
             loop {
                 *mems += 1;
                 let nd = self.nodes[w as usize];
-                if nd.item() >= n1 {
+                if nd.item >= n1 {
                     break;
                 }
                 *mems += 6;
-                self.deactivate::<T>(nd.item());
+                self.deactivate::<T>(nd.item);
                 w += 1;
             }
             sec = w;
-            while self.nodes[w as usize].item() & I::SPACER == 0 {
+            while self.nodes[w as usize].item & SPACER == 0 {
                 *mems += 1;
                 w += 1;
             }
             end = w;
-            start = self.nodes[w as usize].loc();
+            start = self.nodes[w as usize].loc;
             // `x` itself read too, as the loop below reads it
             *mems += (x - start + 1) as u64;
             for v in start..x {
-                let j = self.nodes[v as usize].item();
+                let j = self.nodes[v as usize].item;
                 debug_assert!(j < n1, "primary items first");
                 *mems += 6;
                 self.deactivate::<T>(j);
@@ -1062,16 +940,16 @@ impl<I: Idx> Sets<I> {
             loop {
                 *mems += 1;
                 let nd = self.nodes[w as usize];
-                if nd.item() & I::SPACER != 0 {
-                    w = nd.loc();
+                if nd.item & SPACER != 0 {
+                    w = nd.loc;
                     continue;
                 }
                 if w == x {
                     break;
                 }
-                if nd.item() < n1 {
+                if nd.item < n1 {
                     *mems += 6;
-                    self.deactivate::<T>(nd.item());
+                    self.deactivate::<T>(nd.item);
                 }
                 w += 1;
             }
@@ -1102,7 +980,7 @@ impl<I: Idx> Sets<I> {
                 for d in 1..L as u32 {
                     *mems += 1;
                     let w = at(d);
-                    let j = hot.nodes[w as usize].item();
+                    let j = hot.nodes[w as usize].item;
                     if (j < n1) == primary {
                         hot.cover_item::<COLOURED, T, P, M, E, L>(j, w, n1, colour, mems);
                         if P && hot.dead {
@@ -1118,7 +996,7 @@ impl<I: Idx> Sets<I> {
             for d in 1..L as u32 {
                 *mems += 1;
                 let w = at(d);
-                let j = hot.nodes[w as usize].item();
+                let j = hot.nodes[w as usize].item;
                 hot.cover_item::<COLOURED, T, P, M, E, L>(j, w, n1, colour, mems);
                 if P && hot.dead {
                     live = false;
@@ -1132,7 +1010,7 @@ impl<I: Idx> Sets<I> {
             let mut live = true;
             for w in (x + 1..sec).chain(start..x) {
                 *mems += 1;
-                let j = hot.nodes[w as usize].item();
+                let j = hot.nodes[w as usize].item;
                 hot.hide_all::<T, P, M, E, L>(j, w);
                 if P && hot.dead {
                     live = false;
@@ -1142,7 +1020,7 @@ impl<I: Idx> Sets<I> {
             if live {
                 for w in sec..end {
                     *mems += 1;
-                    let j = hot.nodes[w as usize].item();
+                    let j = hot.nodes[w as usize].item;
                     hot.cover_item::<COLOURED, T, P, M, E, L>(j, w, n1, colour, mems);
                     if P && hot.dead {
                         live = false;
@@ -1156,14 +1034,14 @@ impl<I: Idx> Sets<I> {
             loop {
                 *mems += 1;
                 let nd = hot.nodes[w as usize];
-                if nd.item() & I::SPACER != 0 {
-                    w = nd.loc();
+                if nd.item & SPACER != 0 {
+                    w = nd.loc;
                     continue;
                 }
                 if w == x {
                     break true;
                 }
-                hot.cover_item::<COLOURED, T, P, M, E, L>(nd.item(), w, n1, colour, mems);
+                hot.cover_item::<COLOURED, T, P, M, E, L>(nd.item, w, n1, colour, mems);
                 if P && hot.dead {
                     break false;
                 }
@@ -1180,11 +1058,11 @@ impl<I: Idx> Sets<I> {
 /// the compiler knows a store into one leaves the others alone. Built only
 /// by [`Sets`]' steps (invariant 5 on [`Sets`]), whose invariants the
 /// `// SAFETY:` notes here refer to.
-struct Hot<'a, I> {
-    nodes: &'a mut [Node<I>],
-    set: &'a mut [I],
-    items: &'a mut [ItemRec<I>],
-    trail: &'a mut Vec<(I, I)>,
+struct Hot<'a> {
+    nodes: &'a mut [Node],
+    set: &'a mut [u32],
+    items: &'a mut [ItemRec],
+    trail: &'a mut Vec<(u32, u32)>,
     small: &'a mut [u64],
     zero: &'a mut [u64],
     /// Positions of the items in the active primary list (`NONE` for
@@ -1205,12 +1083,12 @@ struct Hot<'a, I> {
     mems: u64,
 }
 
-impl<I: Idx> Hot<'_, I> {
+impl Hot<'_> {
     /// # Safety
     ///
     /// `x < self.nodes.len()`.
     #[inline(always)]
-    unsafe fn node(&self, x: u32) -> Node<I> {
+    unsafe fn node(&self, x: u32) -> Node {
         debug_assert!((x as usize) < self.nodes.len());
         // SAFETY: in bounds by the caller's contract.
         unsafe { *self.nodes.get_unchecked(x as usize) }
@@ -1224,14 +1102,14 @@ impl<I: Idx> Hot<'_, I> {
     unsafe fn set_loc(&mut self, x: u32, loc: u32) {
         debug_assert!((x as usize) < self.nodes.len());
         // SAFETY: option nodes are nodes.
-        unsafe { self.nodes.get_unchecked_mut(x as usize).loc = I::of(loc) }
+        unsafe { self.nodes.get_unchecked_mut(x as usize).loc = loc }
     }
 
     /// # Safety
     ///
     /// `i < self.items.len()`: an item.
     #[inline(always)]
-    unsafe fn item(&mut self, i: u32) -> &mut ItemRec<I> {
+    unsafe fn item(&mut self, i: u32) -> &mut ItemRec {
         debug_assert!((i as usize) < self.items.len());
         // SAFETY: in bounds by the caller's contract.
         unsafe { self.items.get_unchecked_mut(i as usize) }
@@ -1244,7 +1122,7 @@ impl<I: Idx> Hot<'_, I> {
     unsafe fn at(&self, p: u32) -> u32 {
         debug_assert!((p as usize) < self.set.len());
         // SAFETY: in bounds by the caller's contract.
-        unsafe { (*self.set.get_unchecked(p as usize)).get() }
+        unsafe { *self.set.get_unchecked(p as usize) }
     }
 
     /// # Safety
@@ -1255,7 +1133,7 @@ impl<I: Idx> Hot<'_, I> {
     unsafe fn put(&mut self, p: u32, x: u32) {
         debug_assert!((p as usize) < self.set.len());
         // SAFETY: in bounds by the caller's contract.
-        unsafe { *self.set.get_unchecked_mut(p as usize) = I::of(x) }
+        unsafe { *self.set.get_unchecked_mut(p as usize) = x }
     }
 
     /// Push `e` on the trail.
@@ -1267,7 +1145,6 @@ impl<I: Idx> Hot<'_, I> {
     /// step, or one per removal).
     #[inline(always)]
     unsafe fn save(&mut self, e: (u32, u32)) {
-        let e = (I::of(e.0), I::of(e.1));
         let len = self.trail.len();
         debug_assert!(len < self.trail.capacity());
         // SAFETY: `len < capacity` by invariant 5: the step reserved room
@@ -1290,10 +1167,10 @@ impl<I: Idx> Hot<'_, I> {
     unsafe fn remove<const T: bool, const P: bool, const M: bool, const E: bool>(
         &mut self,
         w: u32,
-        nd: Node<I>,
+        nd: Node,
     ) {
         let epoch = self.epoch;
-        let i = nd.item();
+        let i = nd.item;
         // SAFETY: `i`, the item of an option node, is an item (invariant 1).
         let rec = unsafe { self.item(i) };
         // A live node is active in its set (`loc < size`), so the set is
@@ -1301,10 +1178,10 @@ impl<I: Idx> Hot<'_, I> {
         // module's. Saturating, `s < cap(i)` whatever the size: either
         // `s = size - 1 < size <= cap(i)` (invariant 3), or `size == 0`
         // and `s = 0 < cap(i)`, as `w` is an option node of `i`.
-        debug_assert!(nd.loc() < rec.size.get(), "removing an inactive node");
-        let s = rec.size.get().saturating_sub(1);
-        let b = rec.base.get();
-        rec.size = I::of(s);
+        debug_assert!(nd.loc < rec.size, "removing an inactive node");
+        let s = rec.size.saturating_sub(1);
+        let b = rec.base;
+        rec.size = s;
         // the node read (by the caller), the record read, the size
         // written, set[b + s] read, two entries of `set` and two locations
         // written
@@ -1318,8 +1195,8 @@ impl<I: Idx> Hot<'_, I> {
             // within the room it reserved (invariant 5). The size saved,
             // `s + 1`, is at most `cap(i)` (see above).
             unsafe { self.save((i, s + 1)) };
-        } else if rec.stamp.get() != epoch {
-            rec.stamp = I::of(epoch);
+        } else if rec.stamp != epoch {
+            rec.stamp = epoch;
             // the stamp written, the trail entry pushed
             mems += 2;
             // SAFETY: the first size this step saves for `i` (its stamp
@@ -1334,8 +1211,8 @@ impl<I: Idx> Hot<'_, I> {
         // below `cap(i)`.
         unsafe {
             let last = self.at(b + s);
-            self.put(b + nd.loc(), last);
-            self.set_loc(last, nd.loc());
+            self.put(b + nd.loc, last);
+            self.set_loc(last, nd.loc);
             self.put(b + s, w);
             self.set_loc(w, s);
         }
@@ -1409,9 +1286,9 @@ impl<I: Idx> Hot<'_, I> {
         loop {
             // SAFETY: a node of `y`'s option (see above).
             let nd = unsafe { self.node(w) };
-            if nd.item() & I::SPACER != 0 {
+            if nd.item & SPACER != 0 {
                 n += (w - y - 1) as u64;
-                w = nd.loc();
+                w = nd.loc;
                 break;
             }
             // SAFETY: an option node (see above).
@@ -1449,7 +1326,7 @@ impl<I: Idx> Hot<'_, I> {
         j: u32,
         w: u32,
         n1: u32,
-        colour: &[I],
+        colour: &[u32],
         mems: &mut u64,
     ) {
         if !COLOURED || j < n1 {
@@ -1462,17 +1339,17 @@ impl<I: Idx> Hot<'_, I> {
         // this option alone (at its first place; an option of the item
         // branched on is hidden from the others' sets, one of a forced
         // move is not)
-        let size = self.items[j as usize].size.get();
-        if size == 0 || (size == 1 && self.nodes[w as usize].loc() == 0) {
+        let size = self.items[j as usize].size;
+        if size == 0 || (size == 1 && self.nodes[w as usize].loc == 0) {
             // the record and the node read: no other option of `j` is
             // left to hide, and no other live option contains `j` until
             // this step is undone, so purifying it would hide nothing and
             // its mark would never be read
             *mems += 2;
-        } else if self.items[j as usize].purified.get() == 0 {
+        } else if self.items[j as usize].purified == 0 {
             // the purified mark read, and the node's colour
             *mems += 2;
-            let c = colour[w as usize].get();
+            let c = colour[w as usize];
             if c == 0 {
                 self.hide_all::<T, P, M, E, L>(j, w);
             } else {
@@ -1493,7 +1370,6 @@ impl<I: Idx> Hot<'_, I> {
         keep: u32,
     ) {
         let ItemRec { size, base, .. } = self.items[i as usize];
-        let (size, base) = (size.get(), base.get());
         let mut n = 0;
         if M {
             self.mems += 1;
@@ -1526,18 +1402,17 @@ impl<I: Idx> Hot<'_, I> {
         &mut self,
         j: u32,
         c: u32,
-        colour: &[I],
+        colour: &[u32],
     ) {
         let rec = &mut self.items[j as usize];
-        if rec.purified.get() != 0 {
+        if rec.purified != 0 {
             return;
         }
-        rec.purified = I::of(1);
+        rec.purified = 1;
         let ItemRec { size, base, .. } = *rec;
-        let (size, base) = (size.get(), base.get());
         // SAFETY: the step's first purification of `j` (its mark was 0,
         // and now is 1).
-        unsafe { self.save((I::SPACER | j, 0)) };
+        unsafe { self.save((PURIFIED | j, 0)) };
         // the record read and written, the trail entry pushed
         if M {
             self.mems += 3;
@@ -1550,7 +1425,7 @@ impl<I: Idx> Hot<'_, I> {
                     self.mems += 2;
                 }
                 let y = self.at(p);
-                if colour[y as usize].get() != c {
+                if colour[y as usize] != c {
                     let n = self.hide::<T, P, M, E, L>(y);
                     self.updates += n;
                     if P && self.dead {
@@ -1611,7 +1486,7 @@ mod tests {
             assert!(rec.size <= cap[i]);
         }
         for &(i, size) in &s.trail {
-            if i & SPACER == 0 {
+            if i & PURIFIED == 0 {
                 assert!(size <= cap[i as usize]);
             }
         }
@@ -1838,51 +1713,6 @@ mod tests {
         let s = Sets::load(&parse(&text).unwrap().problem, Some(3));
         check(&s);
         assert_eq!((s.fixed, s.fixed_end), (0, 0));
-    }
-
-    /// Narrowed to 16-bit indices and widened back, a structure is the
-    /// same, spacers (their top bit moved) and colours included.
-    #[test]
-    fn narrowed_and_widened_back_is_the_same() {
-        let p = parse("A B C | X Y\nA X:1\nB C X:2 Y\nB Y:1\nC\nA B C\n")
-            .unwrap()
-            .problem;
-        let s = Sets::load(&p, Some(5));
-        assert!(s.fits::<u16>());
-        let narrow: Sets<u16> = s.convert();
-        assert!(
-            narrow
-                .nodes
-                .iter()
-                .any(|nd| nd.item() & <u16 as Idx>::SPACER != 0)
-        );
-        let back: Sets<u32> = narrow.convert();
-        check(&back);
-        let nodes = |s: &Sets| {
-            s.nodes
-                .iter()
-                .map(|nd| (nd.item, nd.loc))
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(nodes(&back), nodes(&s));
-        assert_eq!((&back.set, &back.colour), (&s.set, &s.colour));
-        let recs = |s: &Sets| s.items.iter().map(|r| (r.size, r.base)).collect::<Vec<_>>();
-        assert_eq!(recs(&back), recs(&s));
-        for x in 0..s.nodes.len() as u32 {
-            if s.nodes[x as usize].item & SPACER == 0 {
-                assert_eq!(narrow.option_of(x), s.option_of(x));
-            }
-        }
-    }
-
-    /// What fits 16-bit indices: fewer than 2^15 nodes, items and colours.
-    #[test]
-    fn sixteen_bits_fit_below_the_top_bit() {
-        assert!(<u16 as Idx>::fits(32_767, 32_767, 32_767));
-        assert!(!<u16 as Idx>::fits(32_768, 10, 0));
-        assert!(!<u16 as Idx>::fits(10, 32_768, 0));
-        assert!(!<u16 as Idx>::fits(10, 10, 32_768));
-        assert!(<u32 as Idx>::fits(1 << 30, 1 << 30, 1 << 30));
     }
 
     /// The methods the search calls check their arguments before the
