@@ -894,6 +894,10 @@ mod tests {
         }
         let p = parse(&text).unwrap().problem;
         let mut cells = Cells::new(&p).unwrap();
+        // the stamped trail: a problem this small picks a trail entry per
+        // removal, which keeps no stamps
+        assert_eq!(cells.trail(), TrailStyle::EachRemoval);
+        cells.set_trail(TrailStyle::Stamped);
         assert_eq!(cells.count(&Limits::none()).stats.solutions, 576);
         for stamp in 1..200 {
             // stale stamps equal to steps that come after the wrap: they
