@@ -22,7 +22,7 @@
 //!   bumped in conflicts, decayed geometrically): Moskewicz, Madigan, Zhao,
 //!   Zhang & Malik, "Chaff: engineering an efficient SAT solver" (DAC 2001);
 //! - solving under assumptions, incrementally, with the assumptions as the
-//!   first decisions, and learned-clause minimisation by the reasons of its
+//!   first decisions (here all on one level), and learned-clause minimisation by the reasons of its
 //!   literals: Eén & Sörensson, "An extensible SAT-solver" (SAT 2003) and
 //!   "MiniSat v1.13" (2005);
 //! - restarts on the Luby sequence: Luby, Sinclair & Zuckerman, "Optimal
@@ -109,6 +109,8 @@ pub struct SatStats {
     pub learned: u64,
     /// Learned clauses held now.
     pub learnts: u64,
+    /// Literals of the clauses learned (summed).
+    pub learned_literals: u64,
 }
 
 const UNDEF: u8 = 2;
@@ -124,6 +126,9 @@ struct Clause {
     lbd: u32,
     activity: f32,
     learnt: bool,
+    /// Learned under the current assumptions (their level's literals left
+    /// out): deleted when the call ends.
+    local: bool,
     deleted: bool,
 }
 
@@ -189,6 +194,21 @@ pub struct Cdcl {
     max_learnts: f64,
     /// Learned clauses held now.
     learnt_live: usize,
+    /// The level of the assumptions (1, or 0 without): its literals are
+    /// facts for conflict analysis, which leaves them out of the clauses it
+    /// learns; such clauses are local to the call.
+    root: u32,
+    /// Whether the clause being learned left out a literal of `root` or
+    /// was derived with a local clause (either way it follows from the
+    /// formula and this call's assumptions only).
+    local: bool,
+    /// Local clauses held.
+    locals: u32,
+    /// Local clauses of one literal, assigned with the assumptions.
+    local_units: Vec<Lit>,
+    /// The assumptions of the last call: a call with the same ones keeps
+    /// the local clauses (a search resumed with a larger budget).
+    last_assumptions: Vec<Lit>,
     /// Whether decisions try a variable's last value (phase saving; else
     /// the phases given to [`set_phases`](Self::set_phases), false by
     /// default). Default true.
@@ -245,6 +265,11 @@ impl Cdcl {
             learnt: Vec::new(),
             pending: Vec::new(),
             learnt_live: 0,
+            root: 0,
+            local: false,
+            locals: 0,
+            local_units: Vec::new(),
+            last_assumptions: Vec::new(),
             to_clear: Vec::new(),
             level_stamp: vec![0; vars + 1],
             stamp: 0,
@@ -267,7 +292,11 @@ impl Cdcl {
     /// What the solver did so far.
     pub fn stats(&self) -> SatStats {
         let mut s = self.stats;
-        s.learnts = self.clauses.iter().filter(|c| c.learnt && !c.deleted).count() as u64;
+        s.learnts = self
+            .clauses
+            .iter()
+            .filter(|c| c.learnt && !c.deleted)
+            .count() as u64;
         s
     }
 
@@ -287,7 +316,11 @@ impl Cdcl {
 
     fn val(&self, l: Lit) -> u8 {
         let v = self.value[l.var() as usize];
-        if v == UNDEF { UNDEF } else { v ^ (l.is_neg() as u8) }
+        if v == UNDEF {
+            UNDEF
+        } else {
+            v ^ (l.is_neg() as u8)
+        }
     }
 
     fn decision_level(&self) -> u32 {
@@ -359,8 +392,8 @@ impl Cdcl {
         // so this runs a few thousand times at most).
         let mut lists: Vec<Vec<u32>> = (0..self.nvars)
             .map(|v| {
-                self.var_groups[self.var_groups_start[v] as usize
-                    ..self.var_groups_start[v + 1] as usize]
+                self.var_groups
+                    [self.var_groups_start[v] as usize..self.var_groups_start[v + 1] as usize]
                     .to_vec()
             })
             .collect();
@@ -396,8 +429,8 @@ impl Cdcl {
         }
         let mut counts = vec![0u32; self.nvars + 1];
         for g in 0..self.group_start.len() - 1 {
-            for &v in &self.group_members
-                [self.group_start[g] as usize..self.group_start[g + 1] as usize]
+            for &v in
+                &self.group_members[self.group_start[g] as usize..self.group_start[g + 1] as usize]
             {
                 counts[v as usize] += 1;
             }
@@ -411,8 +444,8 @@ impl Cdcl {
         self.var_groups = vec![0; acc as usize];
         let mut fill: Vec<u32> = self.var_groups_start[..self.nvars].to_vec();
         for g in 0..self.group_start.len() - 1 {
-            for &v in &self.group_members
-                [self.group_start[g] as usize..self.group_start[g + 1] as usize]
+            for &v in
+                &self.group_members[self.group_start[g] as usize..self.group_start[g + 1] as usize]
             {
                 self.var_groups[fill[v as usize] as usize] = g as u32;
                 fill[v as usize] += 1;
@@ -432,6 +465,7 @@ impl Cdcl {
             lbd,
             activity: 0.0,
             learnt,
+            local: false,
             deleted: false,
         });
         self.lits.extend_from_slice(lits);
@@ -715,6 +749,7 @@ impl Cdcl {
             match (p, conflict) {
                 (None, Conflict::Clause(c)) => {
                     self.bump_clause(c);
+                    self.local |= self.clauses[c as usize].local;
                     self.reason_lits(c, None, |l| pending.push(l));
                 }
                 (None, Conflict::Pair(a, b)) => {
@@ -725,13 +760,17 @@ impl Cdcl {
                     let r = self.reason[p.var() as usize];
                     if r & AMO_BIT == 0 {
                         self.bump_clause(r);
+                        self.local |= self.clauses[r as usize].local;
                     }
                     self.reason_lits(r, Some(p.var()), |l| pending.push(l));
                 }
             }
             for &q in &pending {
                 let v = q.var() as usize;
-                if !self.seen[v] && self.level[v] > 0 {
+                if self.level[v] <= self.root && self.level[v] > 0 {
+                    self.local = true;
+                }
+                if !self.seen[v] && self.level[v] > self.root {
                     self.seen[v] = true;
                     self.to_clear.push(v as Var);
                     self.bump_var(v as Var);
@@ -768,12 +807,18 @@ impl Cdcl {
                 true
             } else {
                 let mut redundant = true;
+                let mut uses_root = false;
                 self.reason_lits(r, Some(v as Var), |l| {
                     let u = l.var() as usize;
-                    if !self.seen[u] && self.level[u] > 0 {
+                    if !self.seen[u] && self.level[u] > self.root {
                         redundant = false;
                     }
+                    uses_root |= self.level[u] > 0 && self.level[u] <= self.root;
                 });
+                if redundant && (uses_root || (r & AMO_BIT == 0 && self.clauses[r as usize].local))
+                {
+                    self.local = true;
+                }
                 !redundant
             };
             if keep {
@@ -791,8 +836,7 @@ impl Cdcl {
         if learnt.len() > 1 {
             let mut max_i = 1;
             for i in 2..learnt.len() {
-                if self.level[learnt[i].var() as usize] > self.level[learnt[max_i].var() as usize]
-                {
+                if self.level[learnt[i].var() as usize] > self.level[learnt[max_i].var() as usize] {
                     max_i = i;
                 }
             }
@@ -898,6 +942,27 @@ impl Cdcl {
     /// the deadline and cancel token are polled every 128 conflicts.
     pub fn solve(&mut self, assumptions: &[Lit], limits: &Limits) -> SatResult {
         self.cancel_until(0);
+        self.root = u32::from(!assumptions.is_empty());
+        if self.last_assumptions != assumptions {
+            // What was learned under other assumptions goes.
+            if self.locals > 0 {
+                for c in &mut self.clauses {
+                    c.deleted |= c.local;
+                }
+                self.locals = 0;
+                self.compact();
+            }
+            self.local_units.clear();
+            self.last_assumptions.clear();
+            self.last_assumptions.extend_from_slice(assumptions);
+        }
+        let r = self.solve_under(assumptions, limits);
+        self.cancel_until(0);
+        r
+    }
+
+    fn solve_under(&mut self, assumptions: &[Lit], limits: &Limits) -> SatResult {
+        self.cancel_until(0);
         if self.unsat {
             return SatResult::Unsat;
         }
@@ -909,6 +974,7 @@ impl Cdcl {
             self.max_learnts = (self.clauses.len() as f64 / 3.0).max(2_000.0);
         }
         let budget = limits.max_nodes.unwrap_or(u64::MAX);
+        let assumption_level = self.root;
         let mut work = 0u64;
         let mut restart_index = 0u64;
         loop {
@@ -925,17 +991,30 @@ impl Cdcl {
                         self.unsat = true;
                         return SatResult::Unsat;
                     }
+                    if self.decision_level() <= assumption_level {
+                        // The assumptions and the formula conflict.
+                        self.cancel_until(0);
+                        return SatResult::Unsat;
+                    }
+                    self.local = false;
                     let (bt, lbd) = self.analyze(conflict);
-                    self.cancel_until(bt);
+                    let local = self.local;
+                    self.cancel_until(if local { bt.max(self.root) } else { bt });
                     let learnt = std::mem::take(&mut self.learnt);
                     if learnt.len() == 1 {
+                        if local {
+                            self.local_units.push(learnt[0]);
+                        }
                         self.assign(learnt[0], NO_REASON);
                     } else {
                         let c = self.attach(&learnt, true, lbd);
+                        self.clauses[c as usize].local = local;
+                        self.locals += u32::from(local);
                         self.learnt_live += 1;
                         self.bump_clause(c);
                         self.assign(learnt[0], c);
                     }
+                    self.stats.learned_literals += learnt.len() as u64;
                     self.learnt = learnt;
                     self.stats.learned += 1;
                     self.var_inc /= 0.95;
@@ -952,26 +1031,34 @@ impl Cdcl {
                     }
                     continue;
                 }
-                if conflicts >= interval {
+                if conflicts >= interval && self.decision_level() > assumption_level {
                     break;
                 }
-                // Assumptions first, each on its own level.
-                let mut next = None;
-                while (self.decision_level() as usize) < assumptions.len() {
-                    let a = assumptions[self.decision_level() as usize];
-                    match self.val(a) {
-                        1 => self.trail_lim.push(self.trail.len() as u32),
-                        0 => {
-                            self.cancel_until(0);
-                            return SatResult::Unsat;
-                        }
-                        _ => {
-                            next = Some(a);
-                            break;
+                // The assumptions first, all on level 1 (not one level each
+                // as in MiniSat: a clause learned under hundreds of clues
+                // would backjump into them and assign them again at every
+                // conflict).
+                if self.decision_level() < assumption_level {
+                    self.trail_lim.push(self.trail.len() as u32);
+                    for k in 0..assumptions.len() + self.local_units.len() {
+                        let a = if k < assumptions.len() {
+                            assumptions[k]
+                        } else {
+                            self.local_units[k - assumptions.len()]
+                        };
+                        match self.val(a) {
+                            1 => {}
+                            0 => {
+                                self.cancel_until(0);
+                                return SatResult::Unsat;
+                            }
+                            _ => self.assign(a, NO_REASON),
                         }
                     }
+                    continue;
                 }
-                if next.is_none() {
+                let mut next = None;
+                {
                     while let Some(v) = self.heap_pop() {
                         if self.value[v as usize] == UNDEF {
                             next = Some(Lit::new(v, self.phase[v as usize]));
@@ -997,10 +1084,15 @@ impl Cdcl {
                 self.assign(next.expect("a decision"), NO_REASON);
             }
             self.stats.restarts += 1;
-            self.cancel_until(0);
+            // A restart keeps the assumptions' level (assigning hundreds of
+            // clues again is most of a restart's cost); a reduction of the
+            // learned clauses goes to the root.
             if self.learnt_count() as f64 >= self.max_learnts {
+                self.cancel_until(0);
                 self.reduce();
                 self.max_learnts *= 1.1;
+            } else {
+                self.cancel_until(assumption_level);
             }
         }
     }
@@ -1063,6 +1155,11 @@ impl SudokuSat {
     /// The solver (its statistics, its settings).
     pub fn solver(&mut self) -> &mut Cdcl {
         &mut self.cdcl
+    }
+
+    /// The solver's statistics.
+    pub fn cdcl_stats(&self) -> SatStats {
+        self.cdcl.stats()
     }
 
     /// Whether `puzzle` has a solution whose `cell` is not `digit` (`cell`

@@ -72,7 +72,10 @@ fn agrees_with_brute_force_under_assumptions() {
                     .iter()
                     .enumerate()
                     .fold(0u32, |m, (v, &b)| m | (u32::from(b) << v));
-                assert!(satisfies(m, &clauses, &groups, &assumptions), "round {round}");
+                assert!(
+                    satisfies(m, &clauses, &groups, &assumptions),
+                    "round {round}"
+                );
             } else {
                 unsat += 1;
                 assert_eq!(got, SatResult::Unsat, "round {round}");
@@ -110,7 +113,10 @@ fn pigeonhole_with_assumptions_and_learned_clauses_reused() {
     // The same question again: what was learned answers it at once.
     assert_eq!(s.solve(&[switch], &Limits::none()), SatResult::Unsat);
     let second = s.stats().conflicts - first;
-    assert!(second * 10 < first, "{second} conflicts again, {first} first");
+    assert!(
+        second * 10 < first,
+        "{second} conflicts again, {first} first"
+    );
     // Without the assumption the formula has models (every pigeon out).
     assert_eq!(s.solve(&[], &Limits::none()), SatResult::Sat);
     assert!(!s.model()[switch.var() as usize]);
@@ -161,13 +167,10 @@ fn agrees_with_wide(size: Size, seed: u64, passes: usize) -> (usize, usize) {
         for &cell in &order {
             puzzle.set(cell, 0);
             let digit = solution.get(cell);
-            let plain = wide.search_excluding(
-                &puzzle,
-                cell,
-                digit,
-                &Limits::solutions(1),
-                &mut |_| std::ops::ControlFlow::Continue(()),
-            );
+            let plain =
+                wide.search_excluding(&puzzle, cell, digit, &Limits::solutions(1), &mut |_| {
+                    std::ops::ControlFlow::Continue(())
+                });
             assert!(plain.stop.is_complete() || plain.stats.solutions == 1);
             let got = sat.other_solution(&puzzle, cell, digit, &Limits::none());
             if plain.stats.solutions > 0 {
@@ -189,11 +192,17 @@ fn agrees_with_wide(size: Size, seed: u64, passes: usize) -> (usize, usize) {
 #[test]
 fn sudoku_checks_agree_with_wide_nine() {
     let (kept, removed) = agrees_with_wide(Size::NINE, 3, 12);
-    assert!(kept > 100 && removed > 100, "{kept} kept, {removed} removed");
+    assert!(
+        kept > 100 && removed > 100,
+        "{kept} kept, {removed} removed"
+    );
 }
 
 #[test]
 fn sudoku_checks_agree_with_wide_sixteen() {
     let (kept, removed) = agrees_with_wide(Size::SIXTEEN, 5, 2);
-    assert!(kept > 100 && removed > 100, "{kept} kept, {removed} removed");
+    assert!(
+        kept > 100 && removed > 100,
+        "{kept} kept, {removed} removed"
+    );
 }
