@@ -67,8 +67,7 @@ use std::time::Duration;
 use crate::grid::{Grid, Size};
 use crate::rate::se::{Producer, Profile as SeProfile, SeLimits, SeOutcome, SeRater, SeRating};
 use crate::rate::{Band, Config, Rater, Rating, Technique};
-use crate::solve::sat::{SatResult, SudokuSat};
-use crate::solve::{CancelToken, Limits, Method, Report, Solver, StopReason, Wide};
+use crate::solve::{CancelToken, Limits, Method, Solver, Wide};
 use crate::time::Instant;
 
 /// The generator's random numbers: SplitMix64, shared with the exact-cover
@@ -462,9 +461,6 @@ pub struct Generator {
     /// `wide`'s exclusion search, for single-cell checks when it is the
     /// size's method.
     wide: Option<Wide>,
-    /// The grid's rules as a SAT formula, for the checks the repair search
-    /// leaves undecided (made at the first such check, kept for the run).
-    sat: Option<Box<SudokuSat>>,
     rater: Rater,
     orbits: Vec<Vec<usize>>,
     cancel: Option<CancelToken>,
@@ -487,7 +483,6 @@ impl Generator {
         let solver = method.solver();
         Generator {
             wide: (method == Method::Wide).then(Wide::new),
-            sat: None,
             rng: SplitMix64::new(config.seed),
             rater: Rater::new(config.rater),
             orbits: config.symmetry.orbits(config.size),
@@ -694,16 +689,7 @@ impl Generator {
                 // the known grid (see `Wide::other_solution_near`).
                 (Some(wide), &[cell]) => {
                     let repair = repair_nodes(solution.size());
-                    let r = check_cell(
-                        wide,
-                        &mut self.sat,
-                        &puzzle,
-                        solution,
-                        cell,
-                        &limits,
-                        repair,
-                        PORTFOLIO_SLICE,
-                    );
+                    let r = check_cell(wide, &puzzle, solution, cell, &limits, repair);
                     (if r.stats.solutions > 0 { 2 } else { 1 }, r)
                 }
                 _ => self.solver.count(&puzzle, 2, &limits),
@@ -733,13 +719,15 @@ impl Generator {
 }
 
 /// How many nodes a single-cell check searches by local repair before it
-/// hands the check to the SAT solver (see [`check_cell`]): on 25×25 the
-/// repair search finds near second solutions at once but wanders for up to
-/// millions of nodes when the second solution is far from the grid, and
-/// proofs that a clue can go near 280–300 clues are hard searches for
-/// `wide`'s deductions too (tens of thousands of nodes with lookahead; BENCHMARKS.md,
-/// Issue 17, twelfth to fourteenth sessions). Other sizes search by repair
-/// only (16×16's checks take about 15 µs each).
+/// switches to the plain exclusion search with lookahead (see
+/// [`check_cell`]): on 25×25 the repair search finds near second solutions
+/// at once but wanders for up to millions of nodes when the second solution
+/// is far from the grid, where the lookahead search needs thousands (seed 1's
+/// first 25×25 puzzle without a node budget: 0.67 M nodes and 9 s of CPU,
+/// minimal, against 31 M nodes for the repair search alone with 3 checks
+/// still cut at 3 M nodes; BENCHMARKS.md, Issue 17, twelfth session). Other
+/// sizes search by repair only (16×16's checks already probe past 100
+/// nodes).
 fn repair_nodes(size: Size) -> u64 {
     if size.side() >= 25 { 2_000 } else { u64::MAX }
 }
@@ -748,25 +736,18 @@ fn repair_nodes(size: Size) -> u64 {
 /// solution `solution` while `cell` was a clue) has a solution with another
 /// digit in `cell`, at most one reported. First [`Wide::other_solution_near`]
 /// for up to `repair` nodes; if that neither finds a solution nor completes,
-/// two complete searches take turns with budgets doubled each round
-/// (`slice` nodes first; the generator's is [`PORTFOLIO_SLICE`]), within what is left of `limits`' node
-/// budget: [`Wide::search_excluding`] (lookahead, stopped at its first
-/// solution, restarted each turn), and the grid's rules as a SAT formula
-/// ([`SudokuSat`], made once per generator; resumed each turn) under the
-/// clues and "`cell` is not its digit", its decisions and conflicts counted
-/// as nodes. All are complete, so the answer is the same whichever decides
-/// it; the report's nodes are the searches' together.
-#[allow(clippy::too_many_arguments)]
+/// [`Wide::search_excluding`] (lookahead, stopped at its first solution)
+/// with what is left of `limits`' node budget. Both are complete searches
+/// for the same solutions, so the answer is the same whichever decides it;
+/// the report's nodes are the two searches' together.
 fn check_cell(
     wide: &mut Wide,
-    sat: &mut Option<Box<SudokuSat>>,
     puzzle: &Grid,
     solution: &Grid,
     cell: usize,
     limits: &Limits,
     repair: u64,
-    slice: u64,
-) -> Report {
+) -> crate::solve::Report {
     let budget = limits.max_nodes.unwrap_or(u64::MAX);
     let first_limits = Limits {
         max_nodes: Some(budget.min(repair)),
@@ -775,67 +756,22 @@ fn check_cell(
     let first = wide.other_solution_near(puzzle, solution, cell, &first_limits, &mut |_| {
         std::ops::ControlFlow::Continue(())
     });
-    let cut_by_repair_cap = first.stop == StopReason::NodeLimit && budget > repair;
+    let cut_by_repair_cap = first.stop == crate::solve::StopReason::NodeLimit && budget > repair;
     if first.stats.solutions > 0 || !cut_by_repair_cap {
         return first;
     }
-    let mut rest = budget - first.stats.nodes.min(budget);
-    let mut stats = first.stats;
-    let start = Instant::now();
-    let sat = sat.get_or_insert_with(|| Box::new(SudokuSat::new(puzzle.size())));
-    let digit = solution.get(cell);
-    let mut slice = slice.max(1);
-    loop {
-        // `wide`'s exclusion search with lookahead, from the start each
-        // time (so at most about half its nodes are repeated).
-        let lim = Limits {
-            max_solutions: Some(1),
-            max_nodes: Some(slice.min(rest)),
-            ..limits.clone()
-        };
-        let r = wide.search_excluding(puzzle, cell, digit, &lim, &mut |_| {
-            std::ops::ControlFlow::Continue(())
-        });
-        stats.nodes += r.stats.nodes;
-        rest -= r.stats.nodes.min(rest);
-        if r.stats.solutions > 0 || r.stop != StopReason::NodeLimit || rest == 0 {
-            stats.solutions = r.stats.solutions;
-            stats.time += start.elapsed();
-            return Report {
-                stats,
-                stop: r.stop,
-            };
-        }
-        // The SAT solver, resumed (it keeps what it learned for this check).
-        let before = sat.solver().stats();
-        let lim = Limits {
-            max_nodes: Some(slice.min(rest)),
-            ..limits.clone()
-        };
-        let answer = sat.other_solution(puzzle, cell, digit, &lim);
-        let after = sat.solver().stats();
-        let work = (after.decisions - before.decisions) + (after.conflicts - before.conflicts);
-        stats.nodes += work;
-        rest -= work.min(rest);
-        let stop = match answer {
-            SatResult::Sat => StopReason::SolutionLimit,
-            SatResult::Unsat => StopReason::Exhausted,
-            SatResult::Unknown(why) => why,
-        };
-        if stop != StopReason::NodeLimit || rest == 0 {
-            stats.solutions = u64::from(answer == SatResult::Sat);
-            stats.time += start.elapsed();
-            return Report { stats, stop };
-        }
-        slice = slice.saturating_mul(2);
-    }
+    let rest = Limits {
+        max_solutions: Some(1),
+        max_nodes: Some(budget - first.stats.nodes.min(budget)),
+        ..limits.clone()
+    };
+    let mut second = wide.search_excluding(puzzle, cell, solution.get(cell), &rest, &mut |_| {
+        std::ops::ControlFlow::Continue(())
+    });
+    second.stats.nodes += first.stats.nodes;
+    second.stats.time += first.stats.time;
+    second
 }
-
-/// The first budget of each of [`check_cell`]'s two complete searches taking
-/// turns (doubled every round): `wide`'s lookahead search finds far second
-/// solutions sooner, the SAT solver proves uniqueness sooner, and neither
-/// is known to be needed in advance.
-const PORTFOLIO_SLICE: u64 = 4_000;
 
 /// A random complete grid: randomised MRV backtracking, restarted when a try
 /// takes more than a node budget. `None` only when the deadline passes.

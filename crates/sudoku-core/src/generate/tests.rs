@@ -477,12 +477,10 @@ fn explainer_targets_are_honoured_issue_14() {
     }
 }
 
-/// The staged check (local repair up to a node cap, then the plain
-/// exclusion search with lookahead and the SAT solver taking turns) decides
-/// every clue of a removal pass as the repair search alone does: a 16×16
-/// pass with a cap of 3 repair nodes and turns of 1 node first, so many
-/// checks switch searches and the SAT solver decides some, against the pass
-/// with no cap.
+/// The two-stage check (local repair up to a node cap, then the plain
+/// exclusion search with lookahead) decides every clue of a removal pass as
+/// the repair search alone does: a 16×16 pass with a cap of 3 repair nodes,
+/// so many checks switch searches, against the pass with no cap.
 #[test]
 fn two_stage_checks_decide_as_the_repair_search_issue_17() {
     let size = Size::SIXTEEN;
@@ -492,23 +490,13 @@ fn two_stage_checks_decide_as_the_repair_search_issue_17() {
         let mut order: Vec<usize> = (0..size.cells()).collect();
         rng.shuffle(&mut order);
         let (mut a, mut b) = (Wide::new(), Wide::new());
-        let mut sat = None;
         let mut puzzle = solution.clone();
         let limits = Limits::none();
         let (mut switched, mut kept, mut removed) = (0, 0, 0);
         for &cell in &order {
             puzzle.set(cell, 0);
-            let whole = check_cell(
-                &mut a,
-                &mut None,
-                &puzzle,
-                &solution,
-                cell,
-                &limits,
-                u64::MAX,
-                1,
-            );
-            let staged = check_cell(&mut b, &mut sat, &puzzle, &solution, cell, &limits, 3, 1);
+            let whole = check_cell(&mut a, &puzzle, &solution, cell, &limits, u64::MAX);
+            let staged = check_cell(&mut b, &puzzle, &solution, cell, &limits, 3);
             assert!(whole.stop.is_complete() || whole.stats.solutions > 0);
             assert!(staged.stop.is_complete() || staged.stats.solutions > 0);
             assert_eq!(
@@ -526,8 +514,6 @@ fn two_stage_checks_decide_as_the_repair_search_issue_17() {
             }
         }
         assert!(switched > 10, "the second stage ran ({switched} checks)");
-        let sat = sat.expect("the SAT solver was asked");
-        assert!(sat.cdcl_stats().decisions > 0);
         assert!(kept > 0 && removed > 0);
     }
 }
@@ -546,12 +532,9 @@ fn two_stage_checks_keep_the_node_budget_issue_17() {
     }
     let cell = (0..size.cells()).find(|&c| puzzle.get(c) == 0).unwrap();
     let mut wide = Wide::new();
-    let mut sat = None;
-    for (budget, cap) in [(1u64, 2_000u64), (5, 3), (40, 3)] {
+    for (budget, cap) in [(1u64, 2_000u64), (5, 3)] {
         let limits = Limits::none().with_max_nodes(budget);
-        let r = check_cell(
-            &mut wide, &mut sat, &puzzle, &solution, cell, &limits, cap, 4,
-        );
+        let r = check_cell(&mut wide, &puzzle, &solution, cell, &limits, cap);
         assert!(r.stats.nodes <= budget + 2, "{} nodes", r.stats.nodes);
     }
 }

@@ -21,7 +21,6 @@ pub mod fast;
 pub mod mrv;
 pub mod mrv_hidden;
 pub mod naive;
-pub mod sat;
 mod trace;
 pub mod wide;
 pub use trace::{TraceDisplay, TraceLines};
