@@ -424,7 +424,7 @@ const SEGMENT_CELLS: usize = 4;
 /// pass. The unions are those of the masks as they are when a crossing
 /// reads them, so the deductions (and the order in which they are made)
 /// are the same as ORing each crossing's cells afresh, for fewer reads.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Segments {
     /// Per segment, its cells (a shorter one repeats its first cell).
     cells: Vec<[u16; SEGMENT_CELLS]>,
@@ -433,8 +433,20 @@ struct Segments {
     cell_start: Vec<u32>,
     /// Per segment, the union of its candidates and of its undecided
     /// cells' candidates; one more place, always empty, pads the pieces.
-    all: Vec<u16>,
-    open: Vec<u16>,
+    /// Fixed grids of [`MAX_SEGMENTS`] places, read with `s & 255`, so the
+    /// reads carry no bounds check.
+    all: Box<[u16; MAX_SEGMENTS]>,
+    open: Box<[u16; MAX_SEGMENTS]>,
+}
+
+/// The most segments plus one (the empty one): shared parts past the
+/// first 255 stay unsegmented, their crossings read cells.
+const MAX_SEGMENTS: usize = 256;
+
+/// A segment number as an index into `Segments::all` and `open`.
+#[inline(always)]
+fn seg_at(s: u32) -> usize {
+    s as usize & (MAX_SEGMENTS - 1)
 }
 
 impl Segments {
@@ -447,8 +459,8 @@ impl Segments {
             all |= m;
             open |= if m & m.wrapping_sub(1) == 0 { 0 } else { m };
         }
-        self.all[s] = all;
-        self.open[s] = open;
+        self.all[s & (MAX_SEGMENTS - 1)] = all;
+        self.open[s & (MAX_SEGMENTS - 1)] = open;
     }
 
     /// Work out every segment's unions.
@@ -461,8 +473,8 @@ impl Segments {
                 all |= m;
                 open |= if m & m.wrapping_sub(1) == 0 { 0 } else { m };
             }
-            self.all[s] = all;
-            self.open[s] = open;
+            self.all[s & (MAX_SEGMENTS - 1)] = all;
+            self.open[s & (MAX_SEGMENTS - 1)] = open;
         }
     }
 
@@ -494,13 +506,14 @@ fn build_crossings(houses: &[Vec<u16>], cells: usize) -> (Vec<Crossing>, Vec<u16
         let mut key = shared.clone();
         key.sort_unstable();
         let s = match seg_list.iter().position(|k| *k == key) {
-            Some(s) => s,
-            None => {
+            Some(s) => s as u32,
+            None if seg_list.len() + 1 < MAX_SEGMENTS => {
                 seg_list.push(key);
-                seg_list.len() - 1
+                seg_list.len() as u32 - 1
             }
+            None => NO_SEGMENT,
         };
-        seg_of.push(s as u32);
+        seg_of.push(s);
     }
     let empty = seg_list.len() as u32;
     // Largest first, so a cover takes few pieces.
@@ -512,9 +525,9 @@ fn build_crossings(houses: &[Vec<u16>], cells: usize) -> (Vec<Crossing>, Vec<u16
             .map(|seg| std::array::from_fn(|i| seg[i.min(seg.len() - 1)]))
             .collect(),
         cell_start: Vec::with_capacity(cells + 1),
-        all: vec![0; seg_list.len() + 1],
-        open: vec![0; seg_list.len() + 1],
-        ..Segments::default()
+        of_cell: Vec::new(),
+        all: Box::new([0; MAX_SEGMENTS]),
+        open: Box::new([0; MAX_SEGMENTS]),
     };
     let mut of_cell = vec![Vec::new(); cells];
     for (s, seg) in seg_list.iter().enumerate() {
@@ -1469,10 +1482,9 @@ impl VariantSolver {
             // unions of the rests of both houses.
             let (inside, rest_a, rest_b) = if x.shared != NO_SEGMENT {
                 let seg = &self.segments;
-                let inside = seg.open[x.shared as usize];
-                let union = |p: [u32; 3]| {
-                    seg.all[p[0] as usize] | seg.all[p[1] as usize] | seg.all[p[2] as usize]
-                };
+                let inside = seg.open[seg_at(x.shared)];
+                let union =
+                    |p: [u32; 3]| seg.all[seg_at(p[0])] | seg.all[seg_at(p[1])] | seg.all[seg_at(p[2])];
                 (inside, union(x.pieces[0]), union(x.pieces[1]))
             } else {
                 let s = x.start as usize;
