@@ -65,16 +65,73 @@ pub(crate) fn at(cell: u16) -> usize {
     (cell & (MAX_CELLS as u16 - 1)) as usize
 }
 
+/// Places of [`Changed`]: more than a fixed point can push. Between two
+/// times it is empty, the engine pushes every cell once (at the root), the
+/// cell tried once, and otherwise a cell only when its mask narrows, at
+/// most 16 times a cell: at most 256 + 1 + 16·256 = 4,353 entries.
+const CHANGED_PLACES: usize = 8192;
+
+/// The cells narrowed and not yet looked at, last in, first out: a stack in
+/// a fixed array (pushed at each narrowing, the engine's and the
+/// propagators' most frequent write, with no capacity check). Indexed
+/// modulo its size, so even a count past the bound above could not reach
+/// outside it.
+#[derive(Clone, Debug)]
+pub(crate) struct Changed {
+    buf: Box<[u16; CHANGED_PLACES]>,
+    len: usize,
+}
+
+impl Default for Changed {
+    fn default() -> Changed {
+        Changed::new()
+    }
+}
+
+impl Changed {
+    pub(crate) fn new() -> Changed {
+        Changed {
+            buf: Box::new([0; CHANGED_PLACES]),
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn push(&mut self, cell: u16) {
+        self.buf[self.len & (CHANGED_PLACES - 1)] = cell;
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Option<u16> {
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        Some(self.buf[self.len & (CHANGED_PLACES - 1)])
+    }
+
+    #[inline]
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The cells pushed, oldest first.
+    pub(crate) fn cells(&self) -> &[u16] {
+        &self.buf[..self.len.min(CHANGED_PLACES)]
+    }
+}
+
 /// The candidate masks a propagator reads and narrows. Every narrowing is
 /// recorded, so the engine knows which propagators to wake next.
 pub(crate) struct Dom<'a> {
     masks: &'a mut Masks,
-    changed: &'a mut Vec<u16>,
+    changed: &'a mut Changed,
 }
 
 impl<'a> Dom<'a> {
     /// Candidate masks to narrow, each narrowed cell pushed on `changed`.
-    pub(crate) fn new(masks: &'a mut Masks, changed: &'a mut Vec<u16>) -> Dom<'a> {
+    pub(crate) fn new(masks: &'a mut Masks, changed: &'a mut Changed) -> Dom<'a> {
         Dom { masks, changed }
     }
 
@@ -88,8 +145,10 @@ impl<'a> Dom<'a> {
     ) -> R {
         let mut grid = [0u16; MAX_CELLS];
         grid[..masks.len()].copy_from_slice(masks);
-        let out = f(&mut Dom::new(&mut grid, changed));
+        let mut pushed = Changed::new();
+        let out = f(&mut Dom::new(&mut grid, &mut pushed));
         masks.copy_from_slice(&grid[..masks.len()]);
+        changed.extend_from_slice(pushed.cells());
         out
     }
 }
@@ -677,7 +736,7 @@ pub struct VariantSolver {
     masks: Box<Masks>,
     saved: Vec<u16>,
     frames: Vec<Frame>,
-    changed: Vec<u16>,
+    changed: Changed,
     /// The propagators to run, a ring of one place per propagator, taken
     /// first in, first out: each runs after the others already woken, so
     /// it sees their narrowings at once instead of being woken again by
@@ -889,7 +948,7 @@ impl VariantSolver {
             masks: Box::new([0; MAX_CELLS]),
             saved: Vec::with_capacity(cells * 8),
             frames: Vec::with_capacity(cells),
-            changed: Vec::with_capacity(cells * 4),
+            changed: Changed::new(),
             queue: Ring::new(props),
             late_queue: Ring::new(props),
             last_queue: Ring::new(props),
@@ -1027,7 +1086,9 @@ impl VariantSolver {
         self.saved.clear();
         self.masks[..cells].copy_from_slice(&self.init);
         self.changed.clear();
-        self.changed.extend(0..cells as u16);
+        for c in 0..cells as u16 {
+            self.changed.push(c);
+        }
         self.queue.clear();
         self.late_queue.clear();
         self.last_queue.clear();
@@ -1058,7 +1119,7 @@ impl VariantSolver {
 
     fn state_bytes(&self) -> u64 {
         let cells = self.n * self.n;
-        ((self.saved.capacity() + self.changed.capacity() + 2 * cells) * 2
+        ((self.saved.capacity() + CHANGED_PLACES + 2 * cells) * 2
             + self.frames.capacity() * std::mem::size_of::<Frame>()
             + (self.queue.buf.len() + self.late_queue.buf.len() + self.last_queue.buf.len()) * 4
             + self.queued.len()
