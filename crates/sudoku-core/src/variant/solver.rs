@@ -1544,8 +1544,9 @@ impl VariantSolver {
             let (inside, rest_a, rest_b) = if x.shared != NO_SEGMENT {
                 let seg = &self.segments;
                 let inside = seg.open[seg_at(x.shared)];
-                let union =
-                    |p: [u32; 3]| seg.all[seg_at(p[0])] | seg.all[seg_at(p[1])] | seg.all[seg_at(p[2])];
+                let union = |p: [u32; 3]| {
+                    seg.all[seg_at(p[0])] | seg.all[seg_at(p[1])] | seg.all[seg_at(p[2])]
+                };
                 (inside, union(x.pieces[0]), union(x.pieces[1]))
             } else {
                 let s = x.start as usize;
@@ -1748,7 +1749,11 @@ mod tests {
         }
         if extra {
             for (r, c) in [(1, 1), (1, 5), (5, 1), (5, 5)] {
-                m.house((0..9).map(|i| ((r + i / 3) * 9 + c + i % 3) as u16).collect());
+                m.house(
+                    (0..9)
+                        .map(|i| ((r + i / 3) * 9 + c + i % 3) as u16)
+                        .collect(),
+                );
             }
             m.house((0..9).map(|i| (i * 10) as u16).collect());
             m.house((0..9).map(|i| (i * 8 + 8) as u16).collect());
