@@ -1811,9 +1811,9 @@ mod tests {
                 for m in masks.iter_mut().take(cells) {
                     let r = next();
                     *m = if r % 4 == 0 {
-                        1 << (r >> 8) % side as u64
+                        1 << ((r >> 8) % side as u64)
                     } else {
-                        all & (r >> 16) as u16 | all & (r >> 32) as u16
+                        all & ((r >> 16) as u16 | (r >> 32) as u16)
                     };
                     if *m == 0 {
                         *m = all;
