@@ -1533,10 +1533,11 @@ impl VariantSolver {
         let mut any = false;
         self.segments.update_all(&self.masks);
         for k in 0..self.crossings.len() {
-            let x = self.crossings[k];
-            if (self.dirty[x.a as usize] | self.dirty[x.b as usize]) & DIRTY_LOCKED == 0 {
+            let (a, b) = (self.crossings[k].a, self.crossings[k].b);
+            if (self.dirty[a as usize] | self.dirty[b as usize]) & DIRTY_LOCKED == 0 {
                 continue;
             }
+            let x = &self.crossings[k];
             let [e0, e1, e2] = x.ends.map(|e| e as usize);
             // The digits of the undecided shared cells (a decided one's
             // digit is in no other cell of either house already), and the
