@@ -605,7 +605,7 @@ mod tests {
                 }
             }
             let cells: Vec<u16> = (0..count as u16).collect();
-            let mut changed = Vec::new();
+            let mut changed = super::super::solver::Changed::new();
             let d = Dom::new(&mut masks, &mut changed);
             let union = cells.iter().fold(0u16, |a, &c| a | d.get(c));
             let all: Vec<i32> = digits(union).map(i32::from).collect();
