@@ -31,6 +31,7 @@ use super::SeStep;
 use super::board::Ones;
 use super::board::{
     BLOCK, Board, CELL_REGIONS, COLUMN, PEERS, REGION_BITS, REGION_CELLS, ROW, bit, digits, see,
+    subsets_of,
 };
 
 /// One candidate step with Explainer's sort key.
@@ -45,6 +46,8 @@ struct Found {
 pub(super) fn find(b: &Board, step: &mut SeStep, lk: bool) -> bool {
     let mut best: Option<Found> = None;
     let mut loops: Vec<Vec<u8>> = Vec::new();
+    // One path buffer for every start cell (the walk leaves it empty).
+    let mut path = Vec::with_capacity(16);
     for cell in 0..81 {
         let m = b.cand[cell];
         if m.ones() != 2 {
@@ -53,7 +56,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, lk: bool) -> bool {
         let mut ds = digits(m);
         let (v1, v2) = (ds.next().unwrap_or(1), ds.next().unwrap_or(1));
         loops.clear();
-        let mut path = Vec::with_capacity(16);
+        path.clear();
         let mut ex = 0u16;
         walk(
             b,
@@ -291,11 +294,6 @@ fn type2(b: &Board, lp: &[u8], v1: u8, v2: u8, extra: &[usize], base: f64) -> Op
     (!f.step.eliminations.is_empty()).then_some(f)
 }
 
-/// Index subsets of size `k` of `0..n`, as masks in increasing order.
-fn subsets(n: usize, k: u32) -> impl Iterator<Item = u16> {
-    (0u16..(1 << n)).filter(move |m| m.ones() == k)
-}
-
 #[allow(clippy::too_many_arguments)]
 fn type3(
     b: &Board,
@@ -323,15 +321,25 @@ fn type3(
             let i1 = cells.iter().position(|&c| c as usize == c1).unwrap_or(9);
             let i2 = cells.iter().position(|&c| c as usize == c2).unwrap_or(9);
             // Naked set: c1 (standing for its extra digits) and other cells.
+            // Explainer tries every set of `degree` positions holding c1
+            // and not c2, ascending; a set fails if a cell of it has fewer
+            // than two candidates, or more than `degree` (the union is too
+            // large), so only the others are visited, in the same order.
             if degree * 2 <= empty && degree >= ex_card {
-                for set in subsets(9, degree) {
-                    if set & (1 << i1) == 0 || set & (1 << i2) != 0 {
-                        continue;
+                let mut usable = 0u16;
+                for i in 0..9 {
+                    let n = b.cand[cells[i] as usize].ones();
+                    if i != i1 && i != i2 && (2..=degree).contains(&n) {
+                        usable |= 1 << i;
                     }
+                }
+                subsets_of(usable, degree - 1, |rest| {
+                    let set = rest | 1 << i1;
                     let mut naked = extra & b.cand[c1] & b.cand[c2];
                     let mut union = 0u16;
                     let mut ok = true;
-                    let mut others = Vec::new();
+                    let mut others = [0usize; 9];
+                    let mut n_others = 0;
                     for i in 0..9 {
                         if set & (1 << i) == 0 {
                             continue;
@@ -340,7 +348,8 @@ fn type3(
                             extra
                         } else {
                             let c = cells[i] as usize;
-                            others.push(c);
+                            others[n_others] = c;
+                            n_others += 1;
                             naked |= b.cand[c];
                             b.cand[c]
                         };
@@ -349,8 +358,9 @@ fn type3(
                         }
                         union |= p;
                     }
+                    let others = &others[..n_others];
                     if naked.ones() != degree || !ok || union.ones() != degree {
-                        continue;
+                        return false;
                     }
                     let mut f = new_step(lp, v1, v2, 3, base + f64::from(degree - 1) * 0.1);
                     for v in digits(union) {
@@ -375,24 +385,17 @@ fn type3(
                         f.step.region(r);
                         out.push(f);
                     }
-                }
+                    false
+                });
             }
             // Hidden set: v1, v2 and degree - 2 other digits confined to
-            // degree cells of the region, counting c1 but not c2.
+            // degree cells of the region, counting c1 but not c2 (the
+            // other digits' sets ascending by their index among the
+            // digits left, which is ascending by digit).
             if degree * 2 < empty {
-                let rem: Vec<u8> = (1..=9u8)
-                    .filter(|&v| v != v1 && v != v2 && extra & bit(v) == 0)
-                    .collect();
-                if degree as usize - 2 > rem.len() {
-                    continue;
-                }
-                for pick in subsets(rem.len(), degree - 2) {
-                    let mut vals = both;
-                    for (j, &v) in rem.iter().enumerate() {
-                        if pick & (1 << j) != 0 {
-                            vals |= bit(v);
-                        }
-                    }
+                let rem = 0x1ff & !both & !extra;
+                subsets_of(rem, degree - 2, |picked| {
+                    let vals = both | picked;
                     let mut union = 0u16;
                     let mut ok = true;
                     for v in digits(vals) {
@@ -403,7 +406,7 @@ fn type3(
                         union |= p;
                     }
                     if !ok || union.ones() != degree {
-                        continue;
+                        return false;
                     }
                     let hidden = union & !(1 << i1) & !(1 << i2);
                     let mut f =
@@ -421,7 +424,8 @@ fn type3(
                         f.step.region(r);
                         out.push(f);
                     }
-                }
+                    false
+                });
             }
         }
     }
