@@ -349,7 +349,7 @@ impl Producer {
             TuvwxyzWing => als_wings::find(b, step, 6),
             XyWing => wings::xy(b, step, false),
             XyzWing => wings::xy(b, step, true),
-            UniqueLoops => unique_loops::find(b, step, lk),
+            UniqueLoops => unique_loops::find(b, step, lk, &mut memo.unique_loops),
             NakedQuad => subsets::naked(b, step, 4),
             Jellyfish => fish::find(b, step, 4, &mut memo.fish),
             HiddenQuad => subsets::hidden(b, step, 4),
@@ -401,6 +401,7 @@ struct Memo {
     fish: fish::Memo,
     forcing: forcing::Scratch,
     triplets: aligned::TripletMemo,
+    unique_loops: unique_loops::Memo,
 }
 
 /// Why the ladder found no step.
