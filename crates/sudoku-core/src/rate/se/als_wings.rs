@@ -157,17 +157,18 @@ impl Search<'_> {
 
     /// Whether yz sees every set cell holding digit `d`.
     fn restricted(&self, yz: usize, d: u8) -> bool {
-        self.als
-            .iter()
-            .all(|&c| !self.b.has(c, d) || PEER_MASK[yz] & 1 << c != 0)
+        self.set & self.b.cells_of(d) & !PEER_MASK[yz] == 0
     }
 
     /// The cells seeing every set cell holding `d` (and `from`).
     fn seeing(&self, from: u128, d: u8) -> u128 {
-        self.als
-            .iter()
-            .filter(|&&c| self.b.has(c, d))
-            .fold(from, |m, &c| m & PEER_MASK[c])
+        let mut m = from;
+        let mut holding = self.set & self.b.cells_of(d);
+        while holding != 0 {
+            m &= PEER_MASK[holding.trailing_zeros() as usize];
+            holding &= holding - 1;
+        }
+        m
     }
 
     fn wings(&mut self, union: u16) {

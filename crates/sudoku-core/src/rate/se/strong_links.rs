@@ -46,7 +46,7 @@
 
 use super::SeStep;
 use super::board::Ones;
-use super::board::{Board, PEER_MASK, REGION_CELLS};
+use super::board::{Board, PEER_MASK, REGION_BITS, REGION_CELLS};
 
 const NO: u8 = u8::MAX;
 
@@ -136,10 +136,6 @@ fn shared(a: u32, b: u32) -> u8 {
     } else {
         NO_REGION
     }
-}
-
-fn region_mask(r: usize) -> u128 {
-    REGION_CELLS[r].iter().fold(0u128, |m, &c| m | 1 << c)
 }
 
 /// One fish found.
@@ -246,7 +242,8 @@ impl Variants {
 impl std::ops::Index<usize> for Variants {
     type Output = Variant;
     fn index(&self, i: usize) -> &Variant {
-        &self.v[..self.n as usize][i]
+        debug_assert!(i < self.n as usize);
+        &self.v[i]
     }
 }
 
@@ -265,10 +262,6 @@ struct Variant {
 
 const NO_REGION: u8 = u8::MAX;
 const UNKNOWN: u8 = u8::MAX - 1;
-
-/// The cells of each region as a bit set.
-static REGION_MASK: std::sync::LazyLock<[u128; 27]> =
-    std::sync::LazyLock::new(|| std::array::from_fn(region_mask));
 
 /// The fishes found per degree and digit, kept from one step to the next.
 ///
@@ -375,7 +368,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo)
             avail: 0,
             clash: [0; 27],
             variants: [Variants::EMPTY; 27],
-            mine: std::array::from_fn(|r| REGION_MASK[r] & key),
+            mine: std::array::from_fn(|r| REGION_BITS[r] & key),
             all: key,
             found: Vec::new(),
             meet: [[NO_REGION; 8]; 8],
@@ -788,8 +781,7 @@ impl Search<'_> {
             regions &= regions - 1;
             // Each link further takes a region of its own, numbered
             // higher: too few left, no fish (exact cut).
-            let next = regions & !self.clash[r];
-            if next.count_ones() < (n - 1 - depth) as u32 {
+            if !at_least(regions & !self.clash[r], n - 1 - depth) {
                 continue;
             }
             self.region[depth] = r;
@@ -813,7 +805,7 @@ impl Search<'_> {
                     meets,
                     once: once | var.peers,
                     twice: twice | once & var.peers,
-                    base: base | REGION_MASK[r],
+                    base: base | REGION_BITS[r],
                 };
                 self.variant[depth] = v;
                 self.reach[depth] = reach;
@@ -851,7 +843,7 @@ impl Search<'_> {
             regions &= regions - 1;
             self.region[depth] = r;
             self.kinds[depth] = r / 9;
-            let in_base = base | REGION_MASK[r];
+            let in_base = base | REGION_BITS[r];
             for v in 0..self.variants[r].len() {
                 let var = &self.variants[r][v];
                 let reach = var.ends[0] | var.ends[1];
@@ -1001,7 +993,7 @@ impl Search<'_> {
         victims &= !(1u128 << start[0]) & !(1u128 << end[0]) & !base;
         if !ring {
             for &s in &share[..n - 1] {
-                victims &= !REGION_MASK[s];
+                victims &= !REGION_BITS[s];
             }
         }
         let mut list = Vec::new();
@@ -1075,6 +1067,20 @@ impl Search<'_> {
             grouped: grouped_count > 0,
             ring,
         });
+    }
+}
+
+/// Whether `m` has at least `k` bits set, for `k` up to 3 (without a
+/// population count, which the default x86-64 target has no instruction
+/// for).
+#[inline]
+fn at_least(m: u32, k: usize) -> bool {
+    let m2 = m & m.wrapping_sub(1);
+    match k {
+        0 => true,
+        1 => m != 0,
+        2 => m2 != 0,
+        _ => m2 & m2.wrapping_sub(1) != 0,
     }
 }
 
