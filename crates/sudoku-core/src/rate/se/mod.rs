@@ -343,10 +343,10 @@ impl Producer {
             TwoStrongLinks => strong_links::find(b, step, 2, &mut memo.strong_links),
             ThreeStrongLinks => strong_links::find(b, step, 3, &mut memo.strong_links),
             FourStrongLinks => strong_links::find(b, step, 4, &mut memo.strong_links),
-            WxyzWing => als_wings::find(b, step, 3),
-            VwxyzWing => als_wings::find(b, step, 4),
-            UvwxyzWing => als_wings::find(b, step, 5),
-            TuvwxyzWing => als_wings::find(b, step, 6),
+            WxyzWing => als_wings::find(b, step, 3, &mut memo.als_wings),
+            VwxyzWing => als_wings::find(b, step, 4, &mut memo.als_wings),
+            UvwxyzWing => als_wings::find(b, step, 5, &mut memo.als_wings),
+            TuvwxyzWing => als_wings::find(b, step, 6, &mut memo.als_wings),
             XyWing => wings::xy(b, step, false),
             XyzWing => wings::xy(b, step, true),
             UniqueLoops => unique_loops::find(b, step, lk, &mut memo.unique_loops),
@@ -354,7 +354,7 @@ impl Producer {
             Jellyfish => fish::find(b, step, 4, &mut memo.fish),
             HiddenQuad => subsets::hidden(b, step, 4),
             Bug => bug::find(b, step, lk),
-            AlignedPairExclusion => aligned::find(b, step),
+            AlignedPairExclusion => aligned::find(b, step, &mut memo.aligned_pairs),
             ForcingChainsCycles => chains::find(b, step, &mut memo.chains),
             AlignedTripletExclusion => aligned::find_triplet(b, step, &mut memo.triplets),
             NishioForcingChains => forcing::find(b, step, forcing::Mode::Nishio, &mut memo.forcing),
@@ -402,6 +402,8 @@ struct Memo {
     forcing: forcing::Scratch,
     triplets: aligned::TripletMemo,
     unique_loops: unique_loops::Memo,
+    als_wings: als_wings::Memo,
+    aligned_pairs: aligned::PairMemo,
 }
 
 /// Why the ladder found no step.
