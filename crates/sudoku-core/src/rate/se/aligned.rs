@@ -75,8 +75,12 @@ fn find_among(b: &Board, step: &mut SeStep, changed: Option<u128>) -> bool {
         }
     }
     let mut locks: Vec<u16> = Vec::with_capacity(20);
+    let near = near_base(&base, changed);
     for j in 1..base.len() {
-        for i in 0..j {
+        let mut firsts = firsts(near, j);
+        while firsts != 0 {
+            let i = firsts.trailing_zeros() as usize;
+            firsts &= firsts - 1;
             let common = excluders[i] & excluders[j];
             if !two_or_more(common) {
                 continue;
@@ -195,8 +199,12 @@ fn find_triplet_among(b: &Board, step: &mut SeStep, changed: Option<u128>) -> bo
     }
     // The trivalue common excluders of three cells.
     let mut triples: Vec<u16> = Vec::with_capacity(16);
+    let near = near_base(&base, changed);
     for j in 1..base.len() {
-        for i in 0..j {
+        let mut firsts = firsts(near, j);
+        while firsts != 0 {
+            let i = firsts.trailing_zeros() as usize;
+            firsts &= firsts - 1;
             let (c0, c1) = (base[i], base[j]);
             let pair_common = excluders[i] & excluders[j];
             if !two_or_more(pair_common) {
@@ -263,6 +271,38 @@ fn find_triplet_among(b: &Board, step: &mut SeStep, changed: Option<u128>) -> bo
         }
     }
     false
+}
+
+/// The base cells (bits of their indices in `base`) within reach of a
+/// changed cell: changed, or a peer of one (all of them without `changed`).
+/// A pair is retried only if one of its cells changed or a changed cell
+/// sees both, a triplet only if one of its cells changed (its tail is a
+/// peer of one of the first two) or a changed cell sees all three: either
+/// way one of the first two cells is within reach, so the pairs of two
+/// other cells are passed over (exact).
+fn near_base(base: &[usize], changed: Option<u128>) -> u128 {
+    let Some(changed) = changed else {
+        return !0;
+    };
+    let mut reach = changed;
+    for d in bits128(changed) {
+        reach |= PEER_MASK[d];
+    }
+    base.iter()
+        .enumerate()
+        .fold(0, |m, (i, &c)| m | (reach >> c & 1) << i)
+}
+
+/// The first cells (indices below `j`) to pair with base cell `j`, given
+/// [`near_base`]: all of them if `j` is within reach, else those that are.
+#[inline]
+fn firsts(near: u128, j: usize) -> u128 {
+    let below = (1u128 << j) - 1;
+    if near >> j & 1 != 0 {
+        below
+    } else {
+        near & below
+    }
 }
 
 /// Cell sets by candidate count: `[0 or 1, exactly 1, exactly 2, exactly
