@@ -15,7 +15,52 @@ use super::board::Ones;
 use super::board::{Board, PEER_MASK, digits, see};
 
 /// The first aligned pair exclusion, if any.
-pub(super) fn find(b: &Board, step: &mut SeStep) -> bool {
+///
+/// `memo` keeps the candidates of the last board searched without a step.
+/// Whether a pair is tried, and what it removes, is read from the
+/// candidates of its two cells and of the cells seeing both (its common
+/// excluders; two or more, so each cell has an excluder), and from which
+/// of the two cells' peers have a single candidate (no base cell has one).
+/// So when no changed cell has a single candidate, before or now, a pair
+/// none of whose cells changed and with no changed cell seeing both gave
+/// nothing then and gives nothing now: it is not tried again (the others
+/// are tried in the same order: exact), as for [`find_triplet`].
+pub(super) fn find(b: &Board, step: &mut SeStep, memo: &mut PairMemo) -> bool {
+    let changed = changed_since(memo.searched.take(), b);
+    if find_among(b, step, changed) {
+        return true;
+    }
+    memo.searched = Some(b.cand);
+    false
+}
+
+/// What the aligned pair search keeps from one step to the next: the
+/// candidates of the last board it found no step on.
+#[derive(Default)]
+pub(super) struct PairMemo {
+    searched: Option<[u16; 81]>,
+}
+
+/// The cells whose candidates changed since `before`; `None` (try
+/// everything) without a board before, or if a changed cell has a single
+/// candidate, before or now.
+fn changed_since(before: Option<[u16; 81]>, b: &Board) -> Option<u128> {
+    let before = before?;
+    let mut changed = 0u128;
+    for c in 0..81 {
+        if before[c] != b.cand[c] {
+            if before[c].ones() == 1 || b.cand[c].ones() == 1 {
+                return None;
+            }
+            changed |= 1 << c;
+        }
+    }
+    Some(changed)
+}
+
+/// The first aligned pair exclusion, among the pairs with a cell in
+/// `changed` or a cell of `changed` seeing both when given.
+fn find_among(b: &Board, step: &mut SeStep, changed: Option<u128>) -> bool {
     let by_size = cells_by_size(b);
     let mut base: Vec<usize> = Vec::new();
     let mut excluders: Vec<u128> = Vec::new();
@@ -30,13 +75,22 @@ pub(super) fn find(b: &Board, step: &mut SeStep) -> bool {
         }
     }
     let mut locks: Vec<u16> = Vec::with_capacity(20);
+    let near = near_base(&base, changed);
     for j in 1..base.len() {
-        for i in 0..j {
+        let mut firsts = firsts(near, j);
+        while firsts != 0 {
+            let i = firsts.trailing_zeros() as usize;
+            firsts &= firsts - 1;
             let common = excluders[i] & excluders[j];
             if !two_or_more(common) {
                 continue;
             }
             let (c0, c1) = (base[i], base[j]);
+            if let Some(changed) = changed
+                && changed & (1 << c0 | 1 << c1 | PEER_MASK[c0] & PEER_MASK[c1]) == 0
+            {
+                continue;
+            }
             let aligned = see(c0, c1);
             locks.clear();
             locks.extend(bits128(common).map(|c| b.cand[c]));
@@ -103,18 +157,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep) -> bool {
 /// order: exact).
 pub(super) fn find_triplet(b: &Board, step: &mut SeStep, memo: &mut TripletMemo) -> bool {
     // The changed cells (`None`: try every triplet).
-    let changed = memo.searched.take().and_then(|before| {
-        let mut changed = 0u128;
-        for c in 0..81 {
-            if before[c] != b.cand[c] {
-                if before[c].ones() == 1 || b.cand[c].ones() == 1 {
-                    return None;
-                }
-                changed |= 1 << c;
-            }
-        }
-        Some(changed)
-    });
+    let changed = changed_since(memo.searched.take(), b);
     if find_triplet_among(b, step, changed) {
         return true;
     }
@@ -156,8 +199,12 @@ fn find_triplet_among(b: &Board, step: &mut SeStep, changed: Option<u128>) -> bo
     }
     // The trivalue common excluders of three cells.
     let mut triples: Vec<u16> = Vec::with_capacity(16);
+    let near = near_base(&base, changed);
     for j in 1..base.len() {
-        for i in 0..j {
+        let mut firsts = firsts(near, j);
+        while firsts != 0 {
+            let i = firsts.trailing_zeros() as usize;
+            firsts &= firsts - 1;
             let (c0, c1) = (base[i], base[j]);
             let pair_common = excluders[i] & excluders[j];
             if !two_or_more(pair_common) {
@@ -224,6 +271,38 @@ fn find_triplet_among(b: &Board, step: &mut SeStep, changed: Option<u128>) -> bo
         }
     }
     false
+}
+
+/// The base cells (bits of their indices in `base`) within reach of a
+/// changed cell: changed, or a peer of one (all of them without `changed`).
+/// A pair is retried only if one of its cells changed or a changed cell
+/// sees both, a triplet only if one of its cells changed (its tail is a
+/// peer of one of the first two) or a changed cell sees all three: either
+/// way one of the first two cells is within reach, so the pairs of two
+/// other cells are passed over (exact).
+fn near_base(base: &[usize], changed: Option<u128>) -> u128 {
+    let Some(changed) = changed else {
+        return !0;
+    };
+    let mut reach = changed;
+    for d in bits128(changed) {
+        reach |= PEER_MASK[d];
+    }
+    base.iter()
+        .enumerate()
+        .fold(0, |m, (i, &c)| m | (reach >> c & 1) << i)
+}
+
+/// The first cells (indices below `j`) to pair with base cell `j`, given
+/// [`near_base`]: all of them if `j` is within reach, else those that are.
+#[inline]
+fn firsts(near: u128, j: usize) -> u128 {
+    let below = (1u128 << j) - 1;
+    if near >> j & 1 != 0 {
+        below
+    } else {
+        near & below
+    }
 }
 
 /// Cell sets by candidate count: `[0 or 1, exactly 1, exactly 2, exactly
@@ -456,6 +535,52 @@ mod tests {
         }
         // The sample exercises both outcomes.
         assert!(removing > 100, "{removing}");
+    }
+
+    /// The pair search with what the previous boards of a path left in its
+    /// memo takes the step the search from scratch takes, on every board
+    /// of five hard puzzles' paths past the singles (SE 1.2.1's ladder;
+    /// three paths take aligned pair exclusions).
+    #[test]
+    fn the_memo_changes_no_pair_step() {
+        let (mut boards, mut steps_found, mut kept) = (0, 0, 0);
+        for line in [
+            "..836....4....9...1....72.9.4.....9.78..5..12.5.....7.6.48....5...6....8....257..",
+            "..15.2...7.5....96........5..9..3.81....7....54.2..3..3........96....1.2...9.74..",
+            "28..4..39..6...1.....5.3......361....938.751.1.......7...915....2.....8..........",
+            ".24.6.7..5.74.9.1.....7......5.9487147.6.85.3..8..7.6.7......46.46..3.57.5.7461..",
+            "3.64....1.8.2...9671..6.4..96...52..17.....64..37.6..96...8..4223...46..84.6.29.5",
+        ] {
+            let g: crate::grid::Grid = line.parse().unwrap();
+            let (steps, _) = super::super::SeRater::new(super::super::Profile::Se).explain(&g);
+            let mut b = Board::from_grid(&g).expect("9x9");
+            let mut memo = PairMemo::default();
+            for s in &steps {
+                if s.tenths > 20 {
+                    boards += 1;
+                    kept += usize::from(memo.searched.is_some());
+                    let (mut with, mut without) = (SeStep::new(), SeStep::new());
+                    let found = find(&b, &mut with, &mut memo);
+                    assert_eq!(
+                        found,
+                        find(&b, &mut without, &mut PairMemo::default()),
+                        "{line}"
+                    );
+                    assert_eq!(with, without, "{line}");
+                    steps_found += usize::from(found);
+                }
+                for e in &s.eliminations {
+                    b.eliminate(e.cell, e.digit);
+                }
+                if let Some(p) = s.placement {
+                    b.place(p.cell, p.digit);
+                }
+            }
+        }
+        assert!(
+            boards > 20 && steps_found > 2 && kept > 10,
+            "{boards} boards, {steps_found} steps, {kept} with a memo"
+        );
     }
 
     /// The search with what the previous boards of a path left in its memo

@@ -61,6 +61,8 @@ struct Search<'a> {
     /// takes), in increasing order, their candidates, and how many.
     cells: [u8; 9],
     values: [u16; 9],
+    /// Their positions in the region.
+    positions: [u8; 9],
     n: usize,
     /// Whether the region is a block.
     block: bool,
@@ -79,33 +81,76 @@ impl<'a> Search<'a> {
             bivalue: (0..81).fold(0, |m, c| if b.cand[c].ones() == 2 { m | 1 << c } else { m }),
             cells: [0; 9],
             values: [0; 9],
+            positions: [0; 9],
             n: 0,
             block: false,
         }
     }
 }
 
+/// The almost locked sets found per wing size and region, kept from one
+/// step to the next: a region's sets (their cells and digits) read only
+/// the candidates of the region's cells, so while those are unchanged the
+/// sets are the same (exact; the wings of each set are looked for again on
+/// the board at hand).
+#[derive(Default)]
+pub(super) struct Memo {
+    /// `regions[(k - 3) * 27 + r]`.
+    regions: Vec<RegionSets>,
+}
+
+#[derive(Default)]
+struct RegionSets {
+    /// The candidates of the region's cells when the sets were found.
+    key: Option<[u16; 9]>,
+    /// The sets in the order found: the region's cells as bits of their
+    /// positions, and the union of their candidates.
+    sets: Vec<(u16, u16)>,
+}
+
 /// The step of SukakuExplainer's wing of `k` set cells (3: WXYZ, 4: VWXYZ,
 /// 5: UVWXYZ, 6: TUVWXYZ), if any.
-pub(super) fn find(b: &Board, step: &mut SeStep, k: usize) -> bool {
+pub(super) fn find(b: &Board, step: &mut SeStep, k: usize, memo: &mut Memo) -> bool {
     let mut s = Search::new(b, k);
     // Every wing has a bivalue cell yz.
     if s.bivalue == 0 {
         return false;
     }
+    if memo.regions.len() != 4 * 27 {
+        memo.regions = (0..4 * 27).map(|_| RegionSets::default()).collect();
+    }
     for r in 0..27 {
-        s.n = 0;
-        for &c in &REGION_CELLS[r] {
-            let v = b.cand[c as usize];
-            if v.ones() >= 2 {
-                s.cells[s.n] = c;
-                s.values[s.n] = v;
-                s.n += 1;
+        let key: [u16; 9] = std::array::from_fn(|i| b.cand[REGION_CELLS[r][i] as usize]);
+        let entry = &mut memo.regions[(k - 3) * 27 + r];
+        if entry.key != Some(key) {
+            entry.key = Some(key);
+            entry.sets.clear();
+            s.n = 0;
+            for (i, &c) in REGION_CELLS[r].iter().enumerate() {
+                let v = key[i];
+                if v.ones() >= 2 {
+                    s.cells[s.n] = c;
+                    s.values[s.n] = v;
+                    s.positions[s.n] = i as u8;
+                    s.n += 1;
+                }
+            }
+            if s.n >= k {
+                s.block = r / 9 == BLOCK;
+                s.extend(0, 0, 0, &mut entry.sets);
             }
         }
-        if s.n >= k {
-            s.block = r / 9 == BLOCK;
-            s.extend(0, 0);
+        for &(cells, union) in &entry.sets {
+            let mut m = cells;
+            while m != 0 {
+                let c = REGION_CELLS[r][m.trailing_zeros() as usize] as usize;
+                m &= m - 1;
+                s.als.push(c);
+                s.set |= CELL_BIT[c];
+            }
+            s.wings(union);
+            s.als.clear();
+            s.set = 0;
         }
     }
     let Some(w) = s.best else {
@@ -123,8 +168,10 @@ pub(super) fn find(b: &Board, step: &mut SeStep, k: usize) -> bool {
 
 impl Search<'_> {
     /// Extend the set with the region's cells from index `from` on;
-    /// `union` holds its digits so far.
-    fn extend(&mut self, from: usize, union: u16) {
+    /// `union` holds its digits so far and `at` its cells' positions in
+    /// the region. Each set of `k` cells with `k + 1` digits is added to
+    /// `out`.
+    fn extend(&mut self, from: usize, union: u16, at: u16, out: &mut Vec<(u16, u16)>) {
         let k = self.k;
         let need = k - self.als.len();
         for i in from..=self.n - need {
@@ -134,14 +181,13 @@ impl Search<'_> {
                 continue;
             }
             let c = self.cells[i] as usize;
+            let at = at | 1 << self.positions[i];
             self.als.push(c);
-            self.set |= CELL_BIT[c];
             if need > 1 {
-                self.extend(i + 1, u);
+                self.extend(i + 1, u, at, out);
             } else if !(self.block && k == 3 && self.in_line()) {
-                self.wings(u);
+                out.push((at, u));
             }
-            self.set &= !CELL_BIT[c];
             self.als.pop();
         }
     }
@@ -157,17 +203,18 @@ impl Search<'_> {
 
     /// Whether yz sees every set cell holding digit `d`.
     fn restricted(&self, yz: usize, d: u8) -> bool {
-        self.als
-            .iter()
-            .all(|&c| !self.b.has(c, d) || PEER_MASK[yz] & 1 << c != 0)
+        self.set & self.b.cells_of(d) & !PEER_MASK[yz] == 0
     }
 
     /// The cells seeing every set cell holding `d` (and `from`).
     fn seeing(&self, from: u128, d: u8) -> u128 {
-        self.als
-            .iter()
-            .filter(|&&c| self.b.has(c, d))
-            .fold(from, |m, &c| m & PEER_MASK[c])
+        let mut m = from;
+        let mut holding = self.set & self.b.cells_of(d);
+        while holding != 0 {
+            m &= PEER_MASK[holding.trailing_zeros() as usize];
+            holding &= holding - 1;
+        }
+        m
     }
 
     fn wings(&mut self, union: u16) {
@@ -318,7 +365,8 @@ mod tests {
 
     /// The sets found region by region give the step SukakuExplainer's
     /// enumeration of mutually seeing cells gives, for the four wing
-    /// sizes, on every board of five hard puzzles' paths past the singles.
+    /// sizes, on every board of five hard puzzles' paths past the singles;
+    /// and so do the sets kept from the path's earlier boards.
     #[test]
     fn region_sets_take_the_step_the_cliques_take() {
         let (mut boards, mut wings) = (0, 0);
@@ -332,12 +380,17 @@ mod tests {
             let g: Grid = line.parse().unwrap();
             let (steps, _) = super::super::SeRater::new(super::super::Profile::Sukaku).explain(&g);
             let mut b = Board::from_grid(&g).expect("9x9");
+            let mut memo = Memo::default();
             for s in &steps {
                 if s.tenths > 20 {
                     boards += 1;
                     for k in 3..=6 {
                         let mut step = SeStep::new();
-                        let found = find(&b, &mut step, k);
+                        let found = find(&b, &mut step, k, &mut Memo::default());
+                        // With the sets the path's earlier boards left.
+                        let mut kept = SeStep::new();
+                        assert_eq!(found, find(&b, &mut kept, k, &mut memo), "{line} k={k}");
+                        assert_eq!(step, kept, "{line} k={k}");
                         let by_cliques = find_by_cliques(&b, k);
                         assert_eq!(found, by_cliques.is_some(), "{line} k={k}");
                         if let Some((tenths, eliminations, _, cells)) = by_cliques {

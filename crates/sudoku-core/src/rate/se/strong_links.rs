@@ -46,7 +46,7 @@
 
 use super::SeStep;
 use super::board::Ones;
-use super::board::{Board, PEER_MASK, REGION_CELLS};
+use super::board::{Board, PEER_MASK, REGION_BITS, REGION_CELLS};
 
 const NO: u8 = u8::MAX;
 
@@ -138,10 +138,6 @@ fn shared(a: u32, b: u32) -> u8 {
     }
 }
 
-fn region_mask(r: usize) -> u128 {
-    REGION_CELLS[r].iter().fold(0u128, |m, &c| m | 1 << c)
-}
-
 /// One fish found.
 pub(super) struct Found {
     /// The index of its set of link kinds in the enumeration (the outer
@@ -194,6 +190,21 @@ struct Search<'a> {
     reach: [u32; 4],
     /// Per evaluation: the link whose region has the smallest number.
     min_link: usize,
+    /// Per evaluation: the cells of the links' regions.
+    base: u128,
+    /// Per depth: what the links before it share.
+    prefix: [Prefix; 4],
+}
+
+/// What the first links chosen share: which pairs of them meet (bit `4 *
+/// i + j`, `i < j`), the cells seeing an end of one of them, of two of
+/// them, and the cells of their regions.
+#[derive(Clone, Copy, Default)]
+struct Prefix {
+    meets: u16,
+    once: u128,
+    twice: u128,
+    base: u128,
 }
 
 /// A region's ways to make a link (at most two), without allocating.
@@ -231,7 +242,8 @@ impl Variants {
 impl std::ops::Index<usize> for Variants {
     type Output = Variant;
     fn index(&self, i: usize) -> &Variant {
-        &self.v[..self.n as usize][i]
+        debug_assert!(i < self.n as usize);
+        &self.v[i]
     }
 }
 
@@ -250,10 +262,6 @@ struct Variant {
 
 const NO_REGION: u8 = u8::MAX;
 const UNKNOWN: u8 = u8::MAX - 1;
-
-/// The cells of each region as a bit set.
-static REGION_MASK: std::sync::LazyLock<[u128; 27]> =
-    std::sync::LazyLock::new(|| std::array::from_fn(region_mask));
 
 /// The fishes found per degree and digit, kept from one step to the next.
 ///
@@ -360,7 +368,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo)
             avail: 0,
             clash: [0; 27],
             variants: [Variants::EMPTY; 27],
-            mine: std::array::from_fn(|r| REGION_MASK[r] & key),
+            mine: std::array::from_fn(|r| REGION_BITS[r] & key),
             all: key,
             found: Vec::new(),
             meet: [[NO_REGION; 8]; 8],
@@ -368,6 +376,8 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo)
             variant: [0; 4],
             reach: [0; 4],
             min_link: 0,
+            base: 0,
+            prefix: [Prefix::default(); 4],
         };
         // The links of the digit, shared by the three degrees (they read
         // only the digit's candidates).
@@ -485,6 +495,21 @@ fn is_lex(s: &[usize]) -> bool {
 /// `i < j`) that must meet.
 static ORDERS: std::sync::LazyLock<[Vec<Order>; 3]> =
     std::sync::LazyLock::new(|| std::array::from_fn(|k| orders(k + 2)));
+
+/// Per degree, as bits indexed by which pairs of links meet (bit `4 * i +
+/// j`, `i < j`, of the index): whether some order of [`ORDERS`] has all
+/// its consecutive links among them.
+static HAS_ORDER: std::sync::LazyLock<[[u64; 64]; 3]> = std::sync::LazyLock::new(|| {
+    let mut t = [[0u64; 64]; 3];
+    for (k, bits) in t.iter_mut().enumerate() {
+        for meets in 0..4096u16 {
+            if ORDERS[k].iter().any(|&(_, pairs)| pairs & !meets == 0) {
+                bits[meets as usize >> 6] |= 1 << (meets & 63);
+            }
+        }
+    }
+    t
+});
 
 /// An order of the links and the pairs of consecutive links in it.
 type Order = ([usize; 4], u16);
@@ -738,95 +763,113 @@ impl Search<'_> {
     /// ascending region numbers with those kinds, in the same order here.
     fn build(&mut self, depth: usize, from: usize) {
         let n = self.n;
-        if depth >= n {
-            return;
-        }
         // The regions from `from` on that make a link and share no
         // candidate cell with the links so far, ascending.
         let mut regions = self.avail & !self.banned & (!0u32 << from);
+        if depth == n - 1 {
+            self.last_link(regions);
+            return;
+        }
+        let Prefix {
+            meets,
+            once,
+            twice,
+            base,
+        } = self.prefix[depth];
+        while regions != 0 {
+            let r = regions.trailing_zeros() as usize;
+            regions &= regions - 1;
+            // Each link further takes a region of its own, numbered
+            // higher: too few left, no fish (exact cut).
+            if !at_least(regions & !self.clash[r], n - 1 - depth) {
+                continue;
+            }
+            self.region[depth] = r;
+            self.kinds[depth] = r / 9;
+            for v in 0..self.variants[r].len() {
+                let var = &self.variants[r][v];
+                let reach = var.ends[0] | var.ends[1];
+                let mut meets = meets;
+                for k in 0..depth {
+                    if self.reach[k] & reach != 0 {
+                        meets |= 1 << (4 * k + depth);
+                    }
+                }
+                if n == 4 && depth == 2 && meets == 0 {
+                    // Three links none of which meets another: a fourth
+                    // can at best join them in a star, which no order
+                    // chains (exact cut: no fish from these three).
+                    continue;
+                }
+                self.prefix[depth + 1] = Prefix {
+                    meets,
+                    once: once | var.peers,
+                    twice: twice | once & var.peers,
+                    base: base | REGION_BITS[r],
+                };
+                self.variant[depth] = v;
+                self.reach[depth] = reach;
+                let saved = self.banned;
+                self.banned |= self.clash[r];
+                self.build(depth + 1, r + 1);
+                self.banned = saved;
+            }
+        }
+    }
+
+    /// The last link, among `regions`, with two exact cuts before the
+    /// orders, read from what the other links share ([`Prefix`]):
+    ///
+    /// - a fish chains every link to the next one, so some order of the
+    ///   links (one of [`ORDERS`]) has every pair of consecutive links
+    ///   meeting ([`HAS_ORDER`]); else no order and no choice of ends
+    ///   succeeds;
+    /// - every cell a fish eliminates from holds the digit outside the
+    ///   links' regions and sees an end of each of two different links
+    ///   (the two free ends, or in an X-loop the two ends of a weak link):
+    ///   unless some cell does, no order and no choice of ends finds one.
+    fn last_link(&mut self, mut regions: u32) {
+        let n = self.n;
+        let depth = n - 1;
+        let Prefix {
+            meets,
+            once,
+            twice,
+            base,
+        } = self.prefix[depth];
+        let table = &HAS_ORDER[n - 2];
         while regions != 0 {
             let r = regions.trailing_zeros() as usize;
             regions &= regions - 1;
             self.region[depth] = r;
             self.kinds[depth] = r / 9;
+            let in_base = base | REGION_BITS[r];
             for v in 0..self.variants[r].len() {
-                // Only what the cuts read; the links' cells are laid out
-                // for the orders in `evaluate`.
-                let ends = self.variants[r][v].ends;
-                self.variant[depth] = v;
-                self.reach[depth] = ends[0] | ends[1];
-                if depth == n - 1 {
-                    // A fish chains every link to a next one: unless the
-                    // links' ends meet in a connected pattern no order can
-                    // succeed (exact cut, before the orders).
-                    if self.connected() && self.may_eliminate() {
-                        self.evaluate();
+                let var = &self.variants[r][v];
+                let reach = var.ends[0] | var.ends[1];
+                let mut all_meets = meets;
+                for k in 0..depth {
+                    if self.reach[k] & reach != 0 {
+                        all_meets |= 1 << (4 * k + depth);
                     }
-                } else if n == 4 && depth == 2 && self.apart(3) {
-                    // Three links none of which meets another: a fourth
-                    // can at best join them in a star, which no order
-                    // chains (exact cut: no fish from these three).
-                } else {
-                    let saved = self.banned;
-                    self.banned |= self.clash[r];
-                    self.build(depth + 1, r + 1);
-                    self.banned = saved;
                 }
-            }
-        }
-    }
-
-    /// Whether the links chosen could make a fish with eliminations. Every
-    /// cell a fish eliminates from holds the digit outside the links'
-    /// regions and sees an end of each of two different links (the two
-    /// free ends, or in an X-loop the two ends of a weak link): unless some
-    /// cell does, no order and no choice of ends finds one (exact cut,
-    /// before the orders).
-    fn may_eliminate(&self) -> bool {
-        let (mut once, mut twice, mut base) = (0u128, 0u128, 0u128);
-        for k in 0..self.n {
-            let peers = self.variants[self.region[k]][self.variant[k]].peers;
-            twice |= once & peers;
-            once |= peers;
-            base |= REGION_MASK[self.region[k]];
-        }
-        twice & self.all & !base != 0
-    }
-
-    /// Whether none of the first `k` links meets another.
-    fn apart(&self, k: usize) -> bool {
-        (0..k).all(|i| (i + 1..k).all(|j| self.reach[i] & self.reach[j] == 0))
-    }
-
-    /// Whether the links chosen, joined where their ends meet, make one
-    /// connected pattern.
-    fn connected(&self) -> bool {
-        let n = self.n;
-        let all = (1u8 << n) - 1;
-        let mut reach = 1u8;
-        let mut around = self.reach[0];
-        loop {
-            let mut next = reach;
-            for k in 1..n {
-                if self.reach[k] & around != 0 {
-                    next |= 1 << k;
+                if table[all_meets as usize >> 6] & 1 << (all_meets & 63) == 0 {
+                    continue;
                 }
-            }
-            if next == reach {
-                return reach == all;
-            }
-            for k in 0..n {
-                if (next & !reach) & 1 << k != 0 {
-                    around |= self.reach[k];
+                if (twice | once & var.peers) & self.all & !in_base == 0 {
+                    continue;
                 }
+                self.variant[depth] = v;
+                self.reach[depth] = reach;
+                self.evaluate(all_meets, in_base);
             }
-            reach = next;
         }
     }
 
     /// Every order of the links (Heap's permutations, countdown form) and
-    /// every choice of ends.
-    fn evaluate(&mut self) {
+    /// every choice of ends, given which pairs of links meet and the cells
+    /// of the links' regions.
+    fn evaluate(&mut self, meets: u16, base: u128) {
         let n = self.n;
         self.kind_set = KIND_SET_INDEX[n - 2][kind_code(&self.kinds[..n])] as usize;
         for depth in 0..n {
@@ -851,15 +894,7 @@ impl Search<'_> {
         self.min_link = (0..n)
             .min_by_key(|&k| full_number(self.region[k]))
             .unwrap_or(0);
-        // Which pairs of links meet (bit `4 * i + j`, `i < j`).
-        let mut meets = 0u16;
-        for i in 0..n {
-            for j in i + 1..n {
-                if self.reach[i] & self.reach[j] != 0 {
-                    meets |= 1 << (4 * i + j);
-                }
-            }
-        }
+        self.base = base;
         for &(q, pairs) in &ORDERS[n - 2] {
             // Consecutive links whose ends never meet fail every choice of
             // ends (exact cut, before the choices).
@@ -909,6 +944,26 @@ impl Search<'_> {
 
     fn try_fish(&mut self, q: &[usize], u: &[usize]) {
         let n = self.n;
+        let (si, ei) = (2 * q[0] + u[0], 2 * q[n - 1] + (1 - u[n - 1]));
+        let ring = self.meet(si, ei) != NO_REGION;
+        // Without a ring the eliminations are among the digit's cells
+        // outside the links' regions seeing both free ends: none, no fish
+        // (exact; the consecutive links meet, `choose_ends` checked).
+        if !ring
+            && PEER_MASK[self.cells[si] as usize]
+                & PEER_MASK[self.cells[ei] as usize]
+                & self.all
+                & !self.base
+                == 0
+        {
+            return;
+        }
+        // An X-loop is taken once: from the link whose region has the
+        // smallest number (Explainer compares region numbers: the
+        // smallest is unique), first end first.
+        if ring && !(q[0] == self.min_link && u[0] == 0) {
+            return;
+        }
         let mut share = [0usize; 4];
         let mut bridges = [[[NO; 3]; 2]; 4];
         for w in 0..n - 1 {
@@ -919,14 +974,7 @@ impl Search<'_> {
             }
             bridges[w] = [self.group(i), self.group(j)];
         }
-        let (si, ei) = (2 * q[0] + u[0], 2 * q[n - 1] + (1 - u[n - 1]));
         let (start, end) = (self.group(si), self.group(ei));
-        let ring = self.meet(si, ei) != NO_REGION;
-        // Explainer compares region numbers: the smallest is unique.
-        let min_first = q[0] == self.min_link;
-        if ring && !(min_first && u[0] == 0) {
-            return;
-        }
         let b = self.b;
         let d = self.digit;
         let seeing = |g: &[u8]| {
@@ -934,10 +982,7 @@ impl Search<'_> {
                 .filter(|&&c| c != NO)
                 .fold(!0u128, |m, &c| m & PEER_MASK[c as usize])
         };
-        let mut base = 0u128;
-        for k in 0..n {
-            base |= REGION_MASK[self.region[k]];
-        }
+        let base = self.base;
         let mut victims = PEER_MASK[start[0] as usize] & PEER_MASK[end[0] as usize];
         if self.grouped[q[0]] && start[1] != NO {
             victims &= seeing(&start[1..]);
@@ -948,7 +993,7 @@ impl Search<'_> {
         victims &= !(1u128 << start[0]) & !(1u128 << end[0]) & !base;
         if !ring {
             for &s in &share[..n - 1] {
-                victims &= !REGION_MASK[s];
+                victims &= !REGION_BITS[s];
             }
         }
         let mut list = Vec::new();
@@ -1022,6 +1067,20 @@ impl Search<'_> {
             grouped: grouped_count > 0,
             ring,
         });
+    }
+}
+
+/// Whether `m` has at least `k` bits set, for `k` up to 3 (without a
+/// population count, which the default x86-64 target has no instruction
+/// for).
+#[inline]
+fn at_least(m: u32, k: usize) -> bool {
+    let m2 = m & m.wrapping_sub(1);
+    match k {
+        0 => true,
+        1 => m != 0,
+        2 => m2 != 0,
+        _ => m2 & m2.wrapping_sub(1) != 0,
     }
 }
 

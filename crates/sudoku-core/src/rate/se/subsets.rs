@@ -15,15 +15,42 @@ use super::direct::{common_tuple, push_hidden, two_to};
 const NAKED: [&str; 3] = ["Naked Pair", "Naked Triplet", "Naked Quad"];
 const HIDDEN: [&str; 3] = ["Hidden Pair", "Hidden Triplet", "Hidden Quad"];
 
+/// The regions known to hold no step, per search, kept from one step to
+/// the next: a region's naked and hidden sets, and what they remove, read
+/// only the candidates of the region's cells and its count of empty cells,
+/// so while those are unchanged a region without a step is skipped
+/// (exact).
+#[derive(Default)]
+pub(super) struct Memo {
+    /// `none[search][r]`, the searches naked pair, triplet, quad, then
+    /// hidden pair, triplet, quad: the region's candidates and empty cells
+    /// when it last held no step.
+    none: [[Option<Key>; 27]; 6],
+}
+
+type Key = ([u16; 9], u32);
+
+fn key(b: &Board, r: usize) -> Key {
+    (
+        std::array::from_fn(|i| b.cand[REGION_CELLS[r][i] as usize]),
+        b.empty_in(r),
+    )
+}
+
 /// A naked set of `degree` cells.
-pub(super) fn naked(b: &Board, step: &mut SeStep, degree: u32) -> bool {
+pub(super) fn naked(b: &Board, step: &mut SeStep, degree: u32, memo: &mut Memo) -> bool {
     let tenths = [30, 36, 50][degree as usize - 2];
+    let none = &mut memo.none[degree as usize - 2];
     for kind in [BLOCK, COLUMN, ROW] {
         for r in regions_of(kind) {
             if b.empty_in(r) < degree * 2 {
                 continue;
             }
-            let cand: [u16; 9] = std::array::from_fn(|i| b.cand[REGION_CELLS[r][i] as usize]);
+            let key = key(b, r);
+            if none[r] == Some(key) {
+                continue;
+            }
+            let cand = key.0;
             // Only cells with two to `degree` candidates can be in the set
             // (Explainer asks for two or more, and the union is `degree`).
             let eligible = (0..9).fold(0u16, |m, i| {
@@ -71,21 +98,28 @@ pub(super) fn naked(b: &Board, step: &mut SeStep, degree: u32) -> bool {
             if found {
                 return true;
             }
+            none[r] = Some(key);
         }
     }
     false
 }
 
 /// A hidden set of `degree` digits.
-pub(super) fn hidden(b: &Board, step: &mut SeStep, degree: u32) -> bool {
+pub(super) fn hidden(b: &Board, step: &mut SeStep, degree: u32, memo: &mut Memo) -> bool {
     let tenths = [34, 40, 54][degree as usize - 2];
+    let none = &mut memo.none[degree as usize + 1];
     for kind in [BLOCK, COLUMN, ROW] {
         for r in regions_of(kind) {
             if b.empty_in(r) <= degree * 2 {
                 continue;
             }
+            let key = key(b, r);
+            if none[r] == Some(key) {
+                continue;
+            }
             let eligible = b.two_to_places(r, degree as usize);
             if eligible.ones() < degree {
+                none[r] = Some(key);
                 continue;
             }
             let pos: [u16; 9] = std::array::from_fn(|i| b.positions(r, i as u8 + 1));
@@ -105,7 +139,61 @@ pub(super) fn hidden(b: &Board, step: &mut SeStep, degree: u32) -> bool {
             if found {
                 return true;
             }
+            none[r] = Some(key);
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The naked and hidden set searches with the regions the previous
+    /// boards of a path left in their memo take the steps the searches
+    /// from scratch take, on every board of five hard puzzles' paths past
+    /// the singles, each degree.
+    #[test]
+    fn the_memo_changes_no_subset_step() {
+        let (mut boards, mut steps_found) = (0, 0);
+        for line in [
+            "..836....4....9...1....72.9.4.....9.78..5..12.5.....7.6.48....5...6....8....257..",
+            "..15.2...7.5....96........5..9..3.81....7....54.2..3..3........96....1.2...9.74..",
+            "28..4..39..6...1.....5.3......361....938.751.1.......7...915....2.....8..........",
+            ".24.6.7..5.74.9.1.....7......5.9487147.6.85.3..8..7.6.7......46.46..3.57.5.7461..",
+            "3.64....1.8.2...9671..6.4..96...52..17.....64..37.6..96...8..4223...46..84.6.29.5",
+        ] {
+            let g: crate::grid::Grid = line.parse().unwrap();
+            let (steps, _) = super::super::SeRater::new(super::super::Profile::Sukaku).explain(&g);
+            let mut b = Board::from_grid(&g).expect("9x9");
+            let mut memo = Memo::default();
+            for s in &steps {
+                if s.tenths > 20 {
+                    boards += 1;
+                    // As the ladder does past the hidden singles.
+                    b.settle();
+                    for degree in 2..=4 {
+                        for search in [naked, hidden] {
+                            let (mut with, mut without) = (SeStep::new(), SeStep::new());
+                            let found = search(&b, &mut with, degree, &mut memo);
+                            let fresh = search(&b, &mut without, degree, &mut Memo::default());
+                            assert_eq!(found, fresh, "{line}");
+                            assert_eq!(with, without, "{line}");
+                            steps_found += usize::from(found);
+                        }
+                    }
+                }
+                for e in &s.eliminations {
+                    b.eliminate(e.cell, e.digit);
+                }
+                if let Some(p) = s.placement {
+                    b.place(p.cell, p.digit);
+                }
+            }
+        }
+        assert!(
+            boards > 20 && steps_found > 10,
+            "{boards} boards, {steps_found} steps"
+        );
+    }
 }

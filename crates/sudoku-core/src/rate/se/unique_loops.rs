@@ -31,6 +31,7 @@ use super::SeStep;
 use super::board::Ones;
 use super::board::{
     BLOCK, Board, CELL_REGIONS, COLUMN, PEERS, REGION_BITS, REGION_CELLS, ROW, bit, digits, see,
+    subsets_of,
 };
 
 /// One candidate step with Explainer's sort key.
@@ -40,11 +41,123 @@ struct Found {
     step: SeStep,
 }
 
+/// The loops found from each start cell, kept per pair of digits from one
+/// step to the next.
+///
+/// The walks from the cells holding exactly {v1, v2} read only which cells
+/// hold both digits and those cells' candidates: while these are the same,
+/// so are the loops (exact; the steps each loop makes are found again on
+/// the board at hand).
+#[derive(Default)]
+pub(super) struct Memo {
+    /// Per pair, `(v1 - 1) * 9 + v2 - 1`.
+    pairs: Vec<PairLoops>,
+    /// Scratch for a pair's key.
+    key: Vec<u16>,
+}
+
+#[derive(Default)]
+struct PairLoops {
+    /// Whether the loops below were found, for the `lk` rules.
+    valid: bool,
+    lk: bool,
+    /// The cells holding both digits, and their candidates in cell order.
+    holding: u128,
+    cands: Vec<u16>,
+    /// The loops, one after the other in the order found, start cells
+    /// ascending.
+    loops: Loops,
+    /// Per start cell with loops: the cell and the end of its loops in
+    /// `loops.ends`.
+    starts: Vec<(u8, u32)>,
+}
+
+/// Loops as one list of cells and where each ends.
+#[derive(Default)]
+struct Loops {
+    cells: Vec<u8>,
+    ends: Vec<u32>,
+}
+
+impl Loops {
+    fn push(&mut self, lp: &[u8]) {
+        self.cells.extend_from_slice(lp);
+        self.ends.push(self.cells.len() as u32);
+    }
+
+    /// Loops `from..to`.
+    fn range(&self, from: usize, to: usize) -> impl Iterator<Item = &[u8]> {
+        (from..to).map(move |i| {
+            let begin = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+            &self.cells[begin..self.ends[i] as usize]
+        })
+    }
+}
+
+impl Memo {
+    /// The loops of pair {v1, v2}, found again if the cells they read
+    /// changed.
+    fn pair(&mut self, b: &Board, v1: u8, v2: u8, lk: bool) -> &PairLoops {
+        if self.pairs.len() != 81 {
+            self.pairs = (0..81).map(|_| PairLoops::default()).collect();
+        }
+        let holding = b.cells_of(v1) & b.cells_of(v2);
+        self.key.clear();
+        let mut m = holding;
+        while m != 0 {
+            self.key.push(b.cand[m.trailing_zeros() as usize]);
+            m &= m - 1;
+        }
+        let e = &mut self.pairs[(v1 as usize - 1) * 9 + v2 as usize - 1];
+        if e.valid && e.lk == lk && e.holding == holding && e.cands == self.key {
+            return e;
+        }
+        e.valid = true;
+        e.lk = lk;
+        e.holding = holding;
+        e.cands.clear();
+        e.cands.extend_from_slice(&self.key);
+        e.loops.cells.clear();
+        e.loops.ends.clear();
+        e.starts.clear();
+        let both = bit(v1) | bit(v2);
+        let mut path = Vec::with_capacity(16);
+        let mut m = holding;
+        while m != 0 {
+            let cell = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if b.cand[cell] != both {
+                continue;
+            }
+            let before = e.loops.ends.len();
+            path.clear();
+            let mut ex = 0u16;
+            walk(
+                b,
+                cell,
+                v1,
+                v2,
+                &mut path,
+                0u128,
+                [0, 0],
+                2,
+                &mut ex,
+                lk,
+                None,
+                &mut e.loops,
+            );
+            if e.loops.ends.len() > before {
+                e.starts.push((cell as u8, e.loops.ends.len() as u32));
+            }
+        }
+        e
+    }
+}
+
 /// The unique loop step Explainer takes, if any. `lk`: SukakuExplainer's
 /// corrected search.
-pub(super) fn find(b: &Board, step: &mut SeStep, lk: bool) -> bool {
+pub(super) fn find(b: &Board, step: &mut SeStep, lk: bool, memo: &mut Memo) -> bool {
     let mut best: Option<Found> = None;
-    let mut loops: Vec<Vec<u8>> = Vec::new();
     for cell in 0..81 {
         let m = b.cand[cell];
         if m.ones() != 2 {
@@ -52,24 +165,16 @@ pub(super) fn find(b: &Board, step: &mut SeStep, lk: bool) -> bool {
         }
         let mut ds = digits(m);
         let (v1, v2) = (ds.next().unwrap_or(1), ds.next().unwrap_or(1));
-        loops.clear();
-        let mut path = Vec::with_capacity(16);
-        let mut ex = 0u16;
-        walk(
-            b,
-            cell,
-            v1,
-            v2,
-            &mut path,
-            0u128,
-            [0, 0],
-            2,
-            &mut ex,
-            lk,
-            None,
-            &mut loops,
-        );
-        for lp in &loops {
+        let e = memo.pair(b, v1, v2, lk);
+        let Some(i) = e.starts.iter().position(|&(c, _)| c as usize == cell) else {
+            continue;
+        };
+        let from = if i == 0 {
+            0
+        } else {
+            e.starts[i - 1].1 as usize
+        };
+        for lp in e.loops.range(from, e.starts[i].1 as usize) {
             debug_assert!(is_valid_loop(lp));
             for f in hints(b, lp, v1, v2, lk) {
                 let better = best.as_ref().is_none_or(|x| {
@@ -110,7 +215,7 @@ fn walk(
     ex: &mut u16,
     lk: bool,
     last_kind: Option<usize>,
-    out: &mut Vec<Vec<u8>>,
+    out: &mut Loops,
 ) {
     parity[path.len() % 2] |= regions_of_cell(cell);
     path.push(cell as u8);
@@ -136,7 +241,7 @@ fn walk(
             nexts &= nexts - 1;
             if next == path[0] as usize && path.len() >= 4 {
                 if parity[0] == parity[1] {
-                    out.push(path.clone());
+                    out.push(path);
                 }
             } else if on_path & (1 << next) == 0 {
                 let p = b.cand[next];
@@ -291,11 +396,6 @@ fn type2(b: &Board, lp: &[u8], v1: u8, v2: u8, extra: &[usize], base: f64) -> Op
     (!f.step.eliminations.is_empty()).then_some(f)
 }
 
-/// Index subsets of size `k` of `0..n`, as masks in increasing order.
-fn subsets(n: usize, k: u32) -> impl Iterator<Item = u16> {
-    (0u16..(1 << n)).filter(move |m| m.ones() == k)
-}
-
 #[allow(clippy::too_many_arguments)]
 fn type3(
     b: &Board,
@@ -323,15 +423,25 @@ fn type3(
             let i1 = cells.iter().position(|&c| c as usize == c1).unwrap_or(9);
             let i2 = cells.iter().position(|&c| c as usize == c2).unwrap_or(9);
             // Naked set: c1 (standing for its extra digits) and other cells.
+            // Explainer tries every set of `degree` positions holding c1
+            // and not c2, ascending; a set fails if a cell of it has fewer
+            // than two candidates, or more than `degree` (the union is too
+            // large), so only the others are visited, in the same order.
             if degree * 2 <= empty && degree >= ex_card {
-                for set in subsets(9, degree) {
-                    if set & (1 << i1) == 0 || set & (1 << i2) != 0 {
-                        continue;
+                let mut usable = 0u16;
+                for i in 0..9 {
+                    let n = b.cand[cells[i] as usize].ones();
+                    if i != i1 && i != i2 && (2..=degree).contains(&n) {
+                        usable |= 1 << i;
                     }
+                }
+                subsets_of(usable, degree - 1, |rest| {
+                    let set = rest | 1 << i1;
                     let mut naked = extra & b.cand[c1] & b.cand[c2];
                     let mut union = 0u16;
                     let mut ok = true;
-                    let mut others = Vec::new();
+                    let mut others = [0usize; 9];
+                    let mut n_others = 0;
                     for i in 0..9 {
                         if set & (1 << i) == 0 {
                             continue;
@@ -340,7 +450,8 @@ fn type3(
                             extra
                         } else {
                             let c = cells[i] as usize;
-                            others.push(c);
+                            others[n_others] = c;
+                            n_others += 1;
                             naked |= b.cand[c];
                             b.cand[c]
                         };
@@ -349,8 +460,9 @@ fn type3(
                         }
                         union |= p;
                     }
+                    let others = &others[..n_others];
                     if naked.ones() != degree || !ok || union.ones() != degree {
-                        continue;
+                        return false;
                     }
                     let mut f = new_step(lp, v1, v2, 3, base + f64::from(degree - 1) * 0.1);
                     for v in digits(union) {
@@ -375,24 +487,17 @@ fn type3(
                         f.step.region(r);
                         out.push(f);
                     }
-                }
+                    false
+                });
             }
             // Hidden set: v1, v2 and degree - 2 other digits confined to
-            // degree cells of the region, counting c1 but not c2.
+            // degree cells of the region, counting c1 but not c2 (the
+            // other digits' sets ascending by their index among the
+            // digits left, which is ascending by digit).
             if degree * 2 < empty {
-                let rem: Vec<u8> = (1..=9u8)
-                    .filter(|&v| v != v1 && v != v2 && extra & bit(v) == 0)
-                    .collect();
-                if degree as usize - 2 > rem.len() {
-                    continue;
-                }
-                for pick in subsets(rem.len(), degree - 2) {
-                    let mut vals = both;
-                    for (j, &v) in rem.iter().enumerate() {
-                        if pick & (1 << j) != 0 {
-                            vals |= bit(v);
-                        }
-                    }
+                let rem = 0x1ff & !both & !extra;
+                subsets_of(rem, degree - 2, |picked| {
+                    let vals = both | picked;
                     let mut union = 0u16;
                     let mut ok = true;
                     for v in digits(vals) {
@@ -403,7 +508,7 @@ fn type3(
                         union |= p;
                     }
                     if !ok || union.ones() != degree {
-                        continue;
+                        return false;
                     }
                     let hidden = union & !(1 << i1) & !(1 << i2);
                     let mut f =
@@ -421,7 +526,8 @@ fn type3(
                         f.step.region(r);
                         out.push(f);
                     }
-                }
+                    false
+                });
             }
         }
     }
@@ -460,4 +566,62 @@ fn type4(b: &Board, lp: &[u8], v1: u8, v2: u8, c1: usize, c2: usize, base: f64) 
     f.step.remove(c2, rem);
     f.step.region(r);
     Some(f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The search with the loops the previous boards of a path left in its
+    /// memo takes the step the search from scratch takes, on every board of
+    /// hard puzzles' paths past the singles, with both profiles' rules
+    /// (three of the paths take unique loops of six cells).
+    #[test]
+    fn the_memo_changes_no_loop_step() {
+        let (mut boards, mut steps_found, mut kept) = (0, 0, 0);
+        for lk in [false, true] {
+            let profile = if lk {
+                super::super::Profile::Sukaku
+            } else {
+                super::super::Profile::Se
+            };
+            for line in [
+                "5.......6.32.7..5...9..537...75.2....1.....9....8.17...546..1...6..5.82.9.......4",
+                "..816......6724.....4...63.19........42...76........41.59...4.....9475......851..",
+                "....5...9..52...7.49....51....3..8.7.6..4..9.8.1..7....46....82.2...67..1...9....",
+                ".24.6.7..5.74.9.1.....7......5.9487147.6.85.3..8..7.6.7......46.46..3.57.5.7461..",
+                "3.64....1.8.2...9671..6.4..96...52..17.....64..37.6..96...8..4223...46..84.6.29.5",
+            ] {
+                let g: crate::grid::Grid = line.parse().unwrap();
+                let (steps, _) = super::super::SeRater::new(profile).explain(&g);
+                let mut b = Board::from_grid(&g).expect("9x9");
+                let mut memo = Memo::default();
+                for s in &steps {
+                    if s.tenths > 20 {
+                        boards += 1;
+                        kept += memo.pairs.iter().filter(|e| e.valid).count();
+                        let (mut with, mut without) = (SeStep::new(), SeStep::new());
+                        let found = find(&b, &mut with, lk, &mut memo);
+                        assert_eq!(
+                            found,
+                            find(&b, &mut without, lk, &mut Memo::default()),
+                            "{line}"
+                        );
+                        assert_eq!(with, without, "{line}");
+                        steps_found += usize::from(found);
+                    }
+                    for e in &s.eliminations {
+                        b.eliminate(e.cell, e.digit);
+                    }
+                    if let Some(p) = s.placement {
+                        b.place(p.cell, p.digit);
+                    }
+                }
+            }
+        }
+        assert!(
+            boards > 40 && steps_found > 3 && kept > 100,
+            "{boards} boards, {steps_found} steps, {kept} pairs kept"
+        );
+    }
 }

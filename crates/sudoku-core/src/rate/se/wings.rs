@@ -6,7 +6,7 @@
 
 use super::SeStep;
 use super::board::Ones;
-use super::board::{Board, PEERS, digits, see};
+use super::board::{Board, CELL_BIT, PEER_MASK, PEERS, digits};
 
 /// An XY-wing, or with `xyz` an XYZ-wing.
 pub(super) fn xy(b: &Board, step: &mut SeStep, xyz: bool) -> bool {
@@ -43,15 +43,17 @@ pub(super) fn xy(b: &Board, step: &mut SeStep, xyz: bool) -> bool {
                 if z == 0 {
                     continue;
                 }
-                // A victim sees xz: look among xz's peers (ascending, as
-                // Explainer's cell sets iterate).
-                let mut any = false;
-                for &v in &PEERS[xz] {
-                    let v = v as usize;
-                    if v != xy && v != yz && see(v, yz) && (!xyz || see(v, xy)) && b.has(v, z) {
-                        step.remove(v, z);
-                        any = true;
-                    }
+                // The victims: z's cells seeing xz and yz (and xy, for
+                // the XYZ-wing), other than xy; ascending, as Explainer's
+                // cell sets iterate xz's peers.
+                let mut victims = PEER_MASK[xz] & PEER_MASK[yz] & b.cells_of(z) & !CELL_BIT[xy];
+                if xyz {
+                    victims &= PEER_MASK[xy];
+                }
+                let any = victims != 0;
+                while victims != 0 {
+                    step.remove(victims.trailing_zeros() as usize, z);
+                    victims &= victims - 1;
                 }
                 if any {
                     step.set(
