@@ -170,6 +170,17 @@ impl Truth {
         if masks == self.last {
             return;
         }
+        // A board whose candidates lie within those of the board solved
+        // last, which had a unique solution, and still hold that solution
+        // has it as its unique solution (its solutions are among the last
+        // board's): a path's boards only lose candidates, every step being
+        // sound, so the solver runs once per path.
+        if self.digit[0] != 0
+            && (0..81).all(|c| masks[c] & !self.last[c] == 0 && masks[c] & self.digit[c] != 0)
+        {
+            self.last = masks;
+            return;
+        }
         self.last = masks;
         let mut found = 0u32;
         let mut digit = [0u16; 81];
