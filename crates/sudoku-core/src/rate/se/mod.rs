@@ -720,7 +720,9 @@ impl SeRater {
         // The step's vectors keep their capacity from one rating to the
         // next on this thread (no allocation per puzzle once warm).
         let mut step = SPARE_STEP.with(Cell::take).unwrap_or_else(SeStep::new);
-        let mut memo = Memo::default();
+        // So do the searches' memory and memos (every memo entry is checked
+        // against the board it is used on, whichever puzzle left it).
+        let mut memo = SPARE_MEMO.with(Cell::take).unwrap_or_default();
         // The long searches (the forcing chains) also stop at the deadline
         // within a step.
         memo.forcing.deadline = self.limits.deadline;
@@ -763,6 +765,7 @@ impl SeRater {
             }
         };
         SPARE_STEP.with(|spare| spare.set(Some(step)));
+        SPARE_MEMO.with(|spare| spare.set(Some(memo)));
         r
     }
 }
@@ -770,4 +773,6 @@ impl SeRater {
 thread_local! {
     /// A step kept between ratings on this thread (see `run_board`).
     static SPARE_STEP: Cell<Option<SeStep>> = const { Cell::new(None) };
+    /// The searches' memory kept between ratings on this thread.
+    static SPARE_MEMO: Cell<Option<Box<Memo>>> = const { Cell::new(None) };
 }
