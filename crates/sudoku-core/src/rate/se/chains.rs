@@ -110,6 +110,9 @@ pub(super) struct Chains {
     graph: Option<Box<Graph>>,
     fast: Option<Box<Fast>>,
     pairs: Pairs,
+    /// The candidates of the board [`find`] built `pairs` for last (see
+    /// [`Chains::implied_for`]).
+    pairs_for: Option<[u16; 81]>,
     /// Per digit: its X-links-only result (see [`find`]).
     x_memo: Vec<Option<XBest>>,
     scratch: Option<SeStep>,
@@ -964,9 +967,34 @@ impl Pairs {
         let p = u32::from(src) << 1 | u32::from(!on);
         self.pair[self.comp[p as usize] as usize]
     }
+
+    /// What candidate `src` "on" implies (its closure, itself included),
+    /// as the "on" words then the "off" words of [`Pairs::words`] bits
+    /// each over the board's candidates (numbered densely, in cell then
+    /// digit order); `None` if that holds a candidate in both states.
+    #[inline]
+    pub(super) fn implied(&self, src: u16) -> Option<&[u64]> {
+        let id = self.comp[(u32::from(src) << 1) as usize] as usize;
+        let w = 2 * self.words;
+        (!self.pair[id]).then(|| &self.reach[id * w..(id + 1) * w])
+    }
+
+    /// Words per bit set of [`Pairs::implied`].
+    #[inline]
+    pub(super) fn words(&self) -> usize {
+        self.words
+    }
 }
 
 impl Chains {
+    /// What each candidate "on" implies on `b` with both kinds of static
+    /// links ([`Pairs`]), if the last [`find`] was asked about a board with
+    /// the same candidates (the links read nothing else): the multiple
+    /// forcing chains, asked next on the same board, use them.
+    pub(super) fn implied_for(&self, b: &Board) -> Option<&Pairs> {
+        (self.pairs_for == Some(b.cand)).then_some(&self.pairs)
+    }
+
     fn reset(&mut self) {
         self.nodes.clear();
         self.pend_on.clear();
@@ -1298,6 +1326,12 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
     for (y, x) in [(true, false), (true, true)] {
         g.mode(y, x);
         fast.forget();
+        if y && x {
+            // Which forcing searches with both kinds of links find a chain,
+            // for every start at once (see [`Pairs`]).
+            ch.pairs.build(b, &fast);
+            ch.pairs_for = Some(b.cand);
+        }
         for cell in 0..81 {
             let n = b.cand[cell].ones();
             if b.value[cell] != 0 || n < 2 || (!x && n > 2) {
@@ -1356,7 +1390,10 @@ fn search_start(
     }
     if x {
         for on in [true, false] {
-            if !ch.truth.may_force(cell, d, on) || fast.is_dead(src, on) {
+            if !ch.truth.may_force(cell, d, on)
+                || (y && !ch.pairs.meets(src, on))
+                || fast.is_dead(src, on)
+            {
                 continue;
             }
             let base = chain_base(y);
@@ -1641,6 +1678,7 @@ fn all_steps_mode<const Y: bool, const X: bool>(
     fast.forget();
     // With both kinds of links most forcing searches find nothing: which
     // ones do is answered for all starts at once.
+    ch.pairs_for = None;
     let mut pairs = std::mem::take(&mut ch.pairs);
     if Y && X {
         pairs.build(b, fast);

@@ -357,16 +357,34 @@ impl Producer {
             AlignedPairExclusion => aligned::find(b, step),
             ForcingChainsCycles => chains::find(b, step, &mut memo.chains),
             AlignedTripletExclusion => aligned::find_triplet(b, step, &mut memo.triplets),
-            NishioForcingChains => forcing::find(b, step, forcing::Mode::Nishio, &mut memo.forcing),
-            MultipleForcingChains => {
-                forcing::find(b, step, forcing::Mode::Multiple, &mut memo.forcing)
-            }
-            DynamicForcingChains => {
-                forcing::find(b, step, forcing::Mode::Dynamic, &mut memo.forcing)
-            }
-            DynamicForcingChainsPlus => {
-                forcing::find(b, step, forcing::Mode::DynamicPlus, &mut memo.forcing)
-            }
+            NishioForcingChains => forcing::find(
+                b,
+                step,
+                forcing::Mode::Nishio,
+                &mut memo.forcing,
+                &memo.chains,
+            ),
+            MultipleForcingChains => forcing::find(
+                b,
+                step,
+                forcing::Mode::Multiple,
+                &mut memo.forcing,
+                &memo.chains,
+            ),
+            DynamicForcingChains => forcing::find(
+                b,
+                step,
+                forcing::Mode::Dynamic,
+                &mut memo.forcing,
+                &memo.chains,
+            ),
+            DynamicForcingChainsPlus => forcing::find(
+                b,
+                step,
+                forcing::Mode::DynamicPlus,
+                &mut memo.forcing,
+                &memo.chains,
+            ),
             // Explainer's nesting levels in its order, the first that finds
             // a step: "+ Forcing Chains" (9.5), "+ Multiple Forcing Chains"
             // (10.0), then "+ Dynamic Forcing Chains" (10.5) with the
@@ -383,8 +401,10 @@ impl Producer {
                     NestedDynamic(3),
                 ]
                 .into_iter()
-                .any(|m| forcing::find(b, step, m, &mut memo.forcing) || memo.forcing.timed_out)
-                    && !memo.forcing.timed_out
+                .any(|m| {
+                    forcing::find(b, step, m, &mut memo.forcing, &memo.chains)
+                        || memo.forcing.timed_out
+                }) && !memo.forcing.timed_out
             }
         }
     }
