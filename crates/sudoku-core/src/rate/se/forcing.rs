@@ -303,6 +303,9 @@ pub(super) struct Scratch {
     /// the searched board, when [`super::chains::find`] has not left it.
     links: super::chains::Fast,
     pairs: super::chains::Pairs,
+    /// Nishio: per digit, its candidate cells on a board where no start of
+    /// the digit met a contradiction (see [`search`]).
+    nishio_none: [Option<u128>; 9],
     plus: super::dynamic_plus::Scratch,
     nested: super::nested::Scratch,
     /// The searched board's unique solution, if it has one (top-level
@@ -1243,6 +1246,21 @@ fn search(
     }
     let own = std::mem::take(&mut sc.pairs);
     let implied = (mode == Mode::Multiple).then(|| shared.unwrap_or(&own));
+    // Nishio's chains have X-links only: a chain reads only its digit's
+    // places (its links and their hidden parents), so whether a start of
+    // a digit meets a contradiction depends on those places alone. A digit
+    // whose places are those of a board where none of its starts met one
+    // (every place a start: no cell of one candidate) has none now; its
+    // starts are left out (Nishio offers contradictions only).
+    let nishio = mode == Mode::Nishio;
+    let (mut skip, mut met) = (0u16, 0u16);
+    if nishio {
+        for d in 1..=9u8 {
+            if sc.nishio_none[d as usize - 1] == Some(b.cells_of(d)) {
+                skip |= bit(d);
+            }
+        }
+    }
     let mut memo = Memo {
         sc: &mut *sc,
         lean,
@@ -1257,7 +1275,7 @@ fn search(
             memo.sc.timed_out = true;
             break;
         }
-        let mut values = b.cand[cell];
+        let mut values = b.cand[cell] & !skip;
         while values != 0 {
             let d = values.trailing_zeros() as u8 + 1;
             values &= values - 1;
@@ -1286,6 +1304,9 @@ fn search(
             } else {
                 None
             };
+            if nishio && memo.sc.reach_at[c as usize] == 2 {
+                met |= bit(d);
+            }
             if mode.dynamic() {
                 // Contradictions (sort key 7).
                 let name = mode.name(0);
@@ -1367,6 +1388,23 @@ fn search(
     }
     memo.sc.reached.clear();
     sc.pairs = own;
+    if nishio && !sc.timed_out {
+        let single = (0..81).fold(0u128, |m, c| {
+            let k = b.cand[c];
+            if k != 0 && k & (k - 1) == 0 {
+                m | 1 << c
+            } else {
+                m
+            }
+        });
+        for d in 1..=9u8 {
+            let cells = b.cells_of(d);
+            if skip & bit(d) == 0 {
+                sc.nishio_none[d as usize - 1] =
+                    (met & bit(d) == 0 && cells & single == 0).then_some(cells);
+            }
+        }
+    }
 }
 
 /// The chain from `c` "off" (in a cell of `three` or more candidates or
