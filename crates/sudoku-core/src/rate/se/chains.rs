@@ -1328,9 +1328,13 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
         fast.forget();
         if y && x {
             // Which forcing searches with both kinds of links find a chain,
-            // for every start at once (see [`Pairs`]).
-            ch.pairs.build(b, &fast);
-            ch.pairs_for = Some(b.cand);
+            // for every start at once (see [`Pairs`]), when nothing is
+            // found yet (else the cut-off stops them soon, or at once).
+            ch.pairs_for = None;
+            if best.is_none() {
+                ch.pairs.build(b, &fast);
+                ch.pairs_for = Some(b.cand);
+            }
         }
         for cell in 0..81 {
             let n = b.cand[cell].ones();
@@ -1391,7 +1395,7 @@ fn search_start(
     if x {
         for on in [true, false] {
             if !ch.truth.may_force(cell, d, on)
-                || (y && !ch.pairs.meets(src, on))
+                || (y && ch.pairs_for.is_some() && !ch.pairs.meets(src, on))
                 || fast.is_dead(src, on)
             {
                 continue;
