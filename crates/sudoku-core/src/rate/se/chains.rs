@@ -979,6 +979,12 @@ impl Pairs {
         (!self.pair[id]).then(|| &self.reach[id * w..(id + 1) * w])
     }
 
+    /// The strongly connected component of candidate `c` in state `on`.
+    #[inline]
+    pub(super) fn component(&self, c: u16, on: bool) -> u32 {
+        self.comp[(u32::from(c) << 1 | u32::from(!on)) as usize]
+    }
+
     /// Words per bit set of [`Pairs::implied`].
     #[inline]
     pub(super) fn words(&self) -> usize {
@@ -1053,7 +1059,20 @@ impl Chains {
     /// same parents). The cycles found, their nodes and their order are
     /// those of the full rounds.
     #[inline(never)]
-    fn cycles(&mut self, g: &Graph, src: u16, worth: impl Fn(u32) -> bool) {
+    ///
+    /// With `scc` (both kinds of links, `pairs` built for the board), the
+    /// potentials outside the start's strongly connected component are
+    /// left out: a cycle through the start lies in it, and a potential
+    /// reached from the start that leads into it is in it (it reaches the
+    /// start through it), so the potentials left out lead only to others
+    /// left out, and those kept are reached in the same order, with the
+    /// same parents, as without them.
+    fn cycles(&mut self, g: &Graph, src: u16, worth: impl Fn(u32) -> bool, scc: bool) {
+        let home = if scc {
+            self.pairs.component(src, true)
+        } else {
+            0
+        };
         self.reset();
         let root = self.push(src, true, NONE);
         self.seen_on[src as usize] = self.epoch;
@@ -1086,6 +1105,9 @@ impl Chains {
             let mut ons = std::mem::take(&mut self.pend_on);
             for &p in &ons {
                 for &q in g.on(self.nodes[p as usize].cand) {
+                    if scc && self.pairs.component(q, false) != home {
+                        continue;
+                    }
                     if last && !self.closes(g, q, src) {
                         continue;
                     }
@@ -1117,7 +1139,10 @@ impl Chains {
                         let n = self.push(q, true, p);
                         self.found.push(n);
                     }
-                    if !last && self.seen_on[q as usize] != self.epoch {
+                    if !last
+                        && self.seen_on[q as usize] != self.epoch
+                        && (!scc || self.pairs.component(q, true) == home)
+                    {
                         self.seen_on[q as usize] = self.epoch;
                         if !penultimate || near[digit_of(q) as usize - 1] >> cell_of(q) & 1 != 0 {
                             let n = self.push(q, true, p);
@@ -1385,7 +1410,8 @@ fn search_start(
     // place of two in a region). Without one there is no cycle to find.
     if !g.off(src).is_empty() {
         let cycle_base = cycle_base(y, x);
-        ch.cycles(g, src, worth(*best, cycle_base, sort_key(y, x)));
+        let scc = y && x && ch.pairs_for.is_some();
+        ch.cycles(g, src, worth(*best, cycle_base, sort_key(y, x)), scc);
         let found = std::mem::take(&mut ch.found);
         for &end in &found {
             cycle_step(b, ch, end, y, x, best, step);
@@ -1695,7 +1721,7 @@ fn all_steps_mode<const Y: bool, const X: bool>(
         for d in super::board::digits(b.cand[cell]) {
             let src = cand(cell, d);
             if !g.off(src).is_empty() {
-                ch.cycles(g, src, |_| true);
+                ch.cycles(g, src, |_| true, false);
                 let found = std::mem::take(&mut ch.found);
                 for &end in &found {
                     push_cycle(b, ch, end, y, x, out);
@@ -1995,12 +2021,12 @@ mod tests {
                         if b.cand[cell].count_ones() < 2 || g.off(src).is_empty() {
                             continue;
                         }
-                        ch.cycles(&g, src, |_| true);
+                        ch.cycles(&g, src, |_| true, false);
                         let full = paths(&ch);
                         starts += 1;
                         cycles += full.len() as u32;
                         for limit in [4, 6, 8, 10, 12] {
-                            ch.cycles(&g, src, |c| c <= limit);
+                            ch.cycles(&g, src, |c| c <= limit, false);
                             let want: Vec<_> = full
                                 .iter()
                                 .filter(|p| p.len() as u32 - 1 <= limit)
@@ -2013,6 +2039,56 @@ mod tests {
             }
         }
         assert!(starts > 200 && cycles > 40, "{starts} {cycles}");
+    }
+
+    /// With both kinds of links, a cycle search kept within the start's
+    /// strongly connected component finds the full search's cycles, with
+    /// the same potentials, in the same order, from every start of every
+    /// third board of three paths.
+    #[test]
+    fn cycle_searches_within_the_component_find_the_same_cycles() {
+        let (mut ch, mut g, mut fast) = (Chains::default(), Graph::default(), Fast::default());
+        let paths = |ch: &Chains| -> Vec<Vec<(u16, bool)>> {
+            ch.found
+                .iter()
+                .map(|&e| ch.path(e).map(|n| (n.cand, n.on)).collect())
+                .collect()
+        };
+        let (mut starts, mut cycles) = (0u32, 0u32);
+        for p in PUZZLES {
+            let grid: Grid = p.parse().unwrap();
+            let (steps, _) =
+                crate::rate::se::SeRater::new(crate::rate::se::Profile::Sukaku).explain(&grid);
+            let mut b = Board::from_grid(&grid).unwrap();
+            for (n, st) in steps.iter().enumerate() {
+                if n % 3 == 0 {
+                    g.build_mode(&b, true, true);
+                    fast.build(&b);
+                    ch.pairs.build(&b, &fast);
+                    for cell in 0..81 {
+                        for d in super::super::board::digits(b.cand[cell]) {
+                            let src = cand(cell, d);
+                            if b.cand[cell].count_ones() < 2 || g.off(src).is_empty() {
+                                continue;
+                            }
+                            ch.cycles(&g, src, |_| true, false);
+                            let full = paths(&ch);
+                            ch.cycles(&g, src, |_| true, true);
+                            assert_eq!(paths(&ch), full, "{p} step {n} {cell} {d}");
+                            starts += 1;
+                            cycles += full.len() as u32;
+                        }
+                    }
+                }
+                for e in &st.eliminations {
+                    b.eliminate(e.cell, e.digit);
+                }
+                if let Some(pl) = st.placement {
+                    b.place(pl.cell, pl.digit);
+                }
+            }
+        }
+        assert!(starts > 500 && cycles > 100, "{starts} {cycles}");
     }
 
     #[test]
