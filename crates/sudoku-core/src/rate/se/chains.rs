@@ -1252,6 +1252,12 @@ impl Chains {
 /// candidate cells (and which of them are starting cells) are unchanged;
 /// the kept steps are merged in Explainer's order (key, then starting cell,
 /// then digit), which is the order the full search would have found them.
+///
+/// With both kinds of links, when nothing is found before them, the
+/// implication graph's components ([`Pairs`]) say which starts' forcing
+/// searches find a chain, and keep each cycle search within its start's
+/// component (see [`Chains::cycles`]); the multiple forcing chains asked
+/// next on the same board reuse them ([`Chains::implied_for`]).
 #[inline(never)]
 pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
     let mut best: Option<Key> = None;

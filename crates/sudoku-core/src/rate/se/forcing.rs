@@ -67,7 +67,12 @@
 //! contradictions), and the chain's nodes are built only when a step is
 //! offered from it (a contradiction, or a potential every branch of a
 //! region or cell forcing chain, or both of a double implication,
-//! reaches): the others offer nothing.
+//! reaches): the others offer nothing. The multiple chains' links are the
+//! board's own, so their closures come all at once from the implication
+//! graph's components ([`super::chains::Pairs`], shared with the "Forcing
+//! Chains & Cycles" search on the same board); Nishio leaves out the
+//! digits whose places are those of a board where none of their starts
+//! met a contradiction (its chains read only their digit's places).
 
 use super::SeStep;
 use super::board::{Board, CELL_BIT, CELL_POS, CELL_REGIONS, PEER_MASK, REGION_CELLS, bit};
