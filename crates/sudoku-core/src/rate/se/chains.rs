@@ -1713,11 +1713,11 @@ fn all_steps_mode<const Y: bool, const X: bool>(
     g.mode(y, x);
     fast.forget();
     // With both kinds of links most forcing searches find nothing: which
-    // ones do is answered for all starts at once.
+    // ones do is answered for all starts at once; the cycle searches keep
+    // within their start's component.
     ch.pairs_for = None;
-    let mut pairs = std::mem::take(&mut ch.pairs);
     if Y && X {
-        pairs.build(b, fast);
+        ch.pairs.build(b, fast);
     }
     for cell in 0..81 {
         let n = b.cand[cell].ones();
@@ -1727,7 +1727,7 @@ fn all_steps_mode<const Y: bool, const X: bool>(
         for d in super::board::digits(b.cand[cell]) {
             let src = cand(cell, d);
             if !g.off(src).is_empty() {
-                ch.cycles(g, src, |_| true, false);
+                ch.cycles(g, src, |_| true, Y && X);
                 let found = std::mem::take(&mut ch.found);
                 for &end in &found {
                     push_cycle(b, ch, end, y, x, out);
@@ -1737,7 +1737,7 @@ fn all_steps_mode<const Y: bool, const X: bool>(
             if x {
                 for on in [true, false] {
                     if truth.is_some_and(|t| !t.may_force(cell, d, on))
-                        || (Y && !pairs.meets(src, on))
+                        || (Y && !ch.pairs.meets(src, on))
                         || fast.is_dead(src, on)
                         || fast.forcing(src, on, y, |_| true).is_none()
                     {
@@ -1750,7 +1750,6 @@ fn all_steps_mode<const Y: bool, const X: bool>(
             }
         }
     }
-    ch.pairs = pairs;
 }
 
 /// Record the cycle ending at node `end` if it removes something.
