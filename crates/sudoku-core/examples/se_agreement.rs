@@ -9,9 +9,11 @@
 //!
 //! FILE is the calibration list's format (tab-separated: src, id, puzzle,
 //! er, ep, ed, hardest; `#` lines skipped; `None` where a figure was not
-//! published). Rows from `sx-diabolical` are rated with the three
-//! SukakuExplainer families their ratings were made without (4-strong-link
-//! fishes, UVWXYZ- and TUVWXYZ-wings). Single-threaded; prints a Markdown
+//! published). Rows from `sx-diabolical` are rated as the build that rated
+//! them did: without the three SukakuExplainer families their ratings were
+//! made without (4-strong-link fishes, UVWXYZ- and TUVWXYZ-wings), and
+//! with the 3-strong-link fishes valued as before SukakuExplainer 1.17.7
+//! (`SeRater::with_early_link_values`). Single-threaded; prints a Markdown
 //! table: per integer ER band, puzzles, rated (the path stayed within the
 //! implemented ladder), ER equal, all published figures equal, of the
 //! rated ones the share equal, and puzzles per second of this thread's CPU
@@ -86,7 +88,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let sx = SeRater::new(profile)
         .without(Producer::FourStrongLinks)
         .without(Producer::UvwxyzWing)
-        .without(Producer::TuvwxyzWing);
+        .without(Producer::TuvwxyzWing)
+        .with_early_link_values();
     let mut bands: BTreeMap<u16, Band> = BTreeMap::new();
     let mut stopped: BTreeMap<&'static str, u64> = BTreeMap::new();
     for (n, line) in text.lines().filter(|l| !l.starts_with('#')).enumerate() {

@@ -110,6 +110,9 @@ pub(super) struct Chains {
     graph: Option<Box<Graph>>,
     fast: Option<Box<Fast>>,
     pairs: Pairs,
+    /// The candidates of the board [`find`] built `pairs` for last (see
+    /// [`Chains::implied_for`]).
+    pairs_for: Option<[u16; 81]>,
     /// Per digit: its X-links-only result (see [`find`]).
     x_memo: Vec<Option<XBest>>,
     scratch: Option<SeStep>,
@@ -168,6 +171,17 @@ impl Truth {
             };
         }
         if masks == self.last {
+            return;
+        }
+        // A board whose candidates lie within those of the board solved
+        // last, which had a unique solution, and still hold that solution
+        // has it as its unique solution (its solutions are among the last
+        // board's): a path's boards only lose candidates, every step being
+        // sound, so the solver runs once per path.
+        if self.digit[0] != 0
+            && (0..81).all(|c| masks[c] & !self.last[c] == 0 && masks[c] & self.digit[c] != 0)
+        {
+            self.last = masks;
             return;
         }
         self.last = masks;
@@ -953,9 +967,40 @@ impl Pairs {
         let p = u32::from(src) << 1 | u32::from(!on);
         self.pair[self.comp[p as usize] as usize]
     }
+
+    /// What candidate `src` "on" implies (its closure, itself included),
+    /// as the "on" words then the "off" words of [`Pairs::words`] bits
+    /// each over the board's candidates (numbered densely, in cell then
+    /// digit order); `None` if that holds a candidate in both states.
+    #[inline]
+    pub(super) fn implied(&self, src: u16) -> Option<&[u64]> {
+        let id = self.comp[(u32::from(src) << 1) as usize] as usize;
+        let w = 2 * self.words;
+        (!self.pair[id]).then(|| &self.reach[id * w..(id + 1) * w])
+    }
+
+    /// The strongly connected component of candidate `c` in state `on`.
+    #[inline]
+    pub(super) fn component(&self, c: u16, on: bool) -> u32 {
+        self.comp[(u32::from(c) << 1 | u32::from(!on)) as usize]
+    }
+
+    /// Words per bit set of [`Pairs::implied`].
+    #[inline]
+    pub(super) fn words(&self) -> usize {
+        self.words
+    }
 }
 
 impl Chains {
+    /// What each candidate "on" implies on `b` with both kinds of static
+    /// links ([`Pairs`]), if the last [`find`] was asked about a board with
+    /// the same candidates (the links read nothing else): the multiple
+    /// forcing chains, asked next on the same board, use them.
+    pub(super) fn implied_for(&self, b: &Board) -> Option<&Pairs> {
+        (self.pairs_for == Some(b.cand)).then_some(&self.pairs)
+    }
+
     fn reset(&mut self) {
         self.nodes.clear();
         self.pend_on.clear();
@@ -1014,7 +1059,20 @@ impl Chains {
     /// same parents). The cycles found, their nodes and their order are
     /// those of the full rounds.
     #[inline(never)]
-    fn cycles(&mut self, g: &Graph, src: u16, worth: impl Fn(u32) -> bool) {
+    ///
+    /// With `scc` (both kinds of links, `pairs` built for the board), the
+    /// potentials outside the start's strongly connected component are
+    /// left out: a cycle through the start lies in it, and a potential
+    /// reached from the start that leads into it is in it (it reaches the
+    /// start through it), so the potentials left out lead only to others
+    /// left out, and those kept are reached in the same order, with the
+    /// same parents, as without them.
+    fn cycles(&mut self, g: &Graph, src: u16, worth: impl Fn(u32) -> bool, scc: bool) {
+        let home = if scc {
+            self.pairs.component(src, true)
+        } else {
+            0
+        };
         self.reset();
         let root = self.push(src, true, NONE);
         self.seen_on[src as usize] = self.epoch;
@@ -1047,6 +1105,9 @@ impl Chains {
             let mut ons = std::mem::take(&mut self.pend_on);
             for &p in &ons {
                 for &q in g.on(self.nodes[p as usize].cand) {
+                    if scc && self.pairs.component(q, false) != home {
+                        continue;
+                    }
                     if last && !self.closes(g, q, src) {
                         continue;
                     }
@@ -1078,7 +1139,10 @@ impl Chains {
                         let n = self.push(q, true, p);
                         self.found.push(n);
                     }
-                    if !last && self.seen_on[q as usize] != self.epoch {
+                    if !last
+                        && self.seen_on[q as usize] != self.epoch
+                        && (!scc || self.pairs.component(q, true) == home)
+                    {
                         self.seen_on[q as usize] = self.epoch;
                         if !penultimate || near[digit_of(q) as usize - 1] >> cell_of(q) & 1 != 0 {
                             let n = self.push(q, true, p);
@@ -1188,6 +1252,12 @@ impl Chains {
 /// candidate cells (and which of them are starting cells) are unchanged;
 /// the kept steps are merged in Explainer's order (key, then starting cell,
 /// then digit), which is the order the full search would have found them.
+///
+/// With both kinds of links, when nothing is found before them, the
+/// implication graph's components ([`Pairs`]) say which starts' forcing
+/// searches find a chain, and keep each cycle search within its start's
+/// component (see [`Chains::cycles`]); the multiple forcing chains asked
+/// next on the same board reuse them ([`Chains::implied_for`]).
 #[inline(never)]
 pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
     let mut best: Option<Key> = None;
@@ -1287,6 +1357,16 @@ pub(super) fn find(b: &Board, step: &mut SeStep, ch: &mut Chains) -> bool {
     for (y, x) in [(true, false), (true, true)] {
         g.mode(y, x);
         fast.forget();
+        if y && x {
+            // Which forcing searches with both kinds of links find a chain,
+            // for every start at once (see [`Pairs`]), when nothing is
+            // found yet (else the cut-off stops them soon, or at once).
+            ch.pairs_for = None;
+            if best.is_none() {
+                ch.pairs.build(b, &fast);
+                ch.pairs_for = Some(b.cand);
+            }
+        }
         for cell in 0..81 {
             let n = b.cand[cell].ones();
             if b.value[cell] != 0 || n < 2 || (!x && n > 2) {
@@ -1336,7 +1416,8 @@ fn search_start(
     // place of two in a region). Without one there is no cycle to find.
     if !g.off(src).is_empty() {
         let cycle_base = cycle_base(y, x);
-        ch.cycles(g, src, worth(*best, cycle_base, sort_key(y, x)));
+        let scc = y && x && ch.pairs_for.is_some();
+        ch.cycles(g, src, worth(*best, cycle_base, sort_key(y, x)), scc);
         let found = std::mem::take(&mut ch.found);
         for &end in &found {
             cycle_step(b, ch, end, y, x, best, step);
@@ -1345,7 +1426,10 @@ fn search_start(
     }
     if x {
         for on in [true, false] {
-            if !ch.truth.may_force(cell, d, on) || fast.is_dead(src, on) {
+            if !ch.truth.may_force(cell, d, on)
+                || (y && ch.pairs_for.is_some() && !ch.pairs.meets(src, on))
+                || fast.is_dead(src, on)
+            {
                 continue;
             }
             let base = chain_base(y);
@@ -1629,10 +1713,11 @@ fn all_steps_mode<const Y: bool, const X: bool>(
     g.mode(y, x);
     fast.forget();
     // With both kinds of links most forcing searches find nothing: which
-    // ones do is answered for all starts at once.
-    let mut pairs = std::mem::take(&mut ch.pairs);
+    // ones do is answered for all starts at once; the cycle searches keep
+    // within their start's component.
+    ch.pairs_for = None;
     if Y && X {
-        pairs.build(b, fast);
+        ch.pairs.build(b, fast);
     }
     for cell in 0..81 {
         let n = b.cand[cell].ones();
@@ -1642,7 +1727,7 @@ fn all_steps_mode<const Y: bool, const X: bool>(
         for d in super::board::digits(b.cand[cell]) {
             let src = cand(cell, d);
             if !g.off(src).is_empty() {
-                ch.cycles(g, src, |_| true);
+                ch.cycles(g, src, |_| true, Y && X);
                 let found = std::mem::take(&mut ch.found);
                 for &end in &found {
                     push_cycle(b, ch, end, y, x, out);
@@ -1652,7 +1737,7 @@ fn all_steps_mode<const Y: bool, const X: bool>(
             if x {
                 for on in [true, false] {
                     if truth.is_some_and(|t| !t.may_force(cell, d, on))
-                        || (Y && !pairs.meets(src, on))
+                        || (Y && !ch.pairs.meets(src, on))
                         || fast.is_dead(src, on)
                         || fast.forcing(src, on, y, |_| true).is_none()
                     {
@@ -1665,7 +1750,6 @@ fn all_steps_mode<const Y: bool, const X: bool>(
             }
         }
     }
-    ch.pairs = pairs;
 }
 
 /// Record the cycle ending at node `end` if it removes something.
@@ -1942,12 +2026,12 @@ mod tests {
                         if b.cand[cell].count_ones() < 2 || g.off(src).is_empty() {
                             continue;
                         }
-                        ch.cycles(&g, src, |_| true);
+                        ch.cycles(&g, src, |_| true, false);
                         let full = paths(&ch);
                         starts += 1;
                         cycles += full.len() as u32;
                         for limit in [4, 6, 8, 10, 12] {
-                            ch.cycles(&g, src, |c| c <= limit);
+                            ch.cycles(&g, src, |c| c <= limit, false);
                             let want: Vec<_> = full
                                 .iter()
                                 .filter(|p| p.len() as u32 - 1 <= limit)
@@ -1960,6 +2044,56 @@ mod tests {
             }
         }
         assert!(starts > 200 && cycles > 40, "{starts} {cycles}");
+    }
+
+    /// With both kinds of links, a cycle search kept within the start's
+    /// strongly connected component finds the full search's cycles, with
+    /// the same potentials, in the same order, from every start of every
+    /// third board of three paths.
+    #[test]
+    fn cycle_searches_within_the_component_find_the_same_cycles() {
+        let (mut ch, mut g, mut fast) = (Chains::default(), Graph::default(), Fast::default());
+        let paths = |ch: &Chains| -> Vec<Vec<(u16, bool)>> {
+            ch.found
+                .iter()
+                .map(|&e| ch.path(e).map(|n| (n.cand, n.on)).collect())
+                .collect()
+        };
+        let (mut starts, mut cycles) = (0u32, 0u32);
+        for p in PUZZLES {
+            let grid: Grid = p.parse().unwrap();
+            let (steps, _) =
+                crate::rate::se::SeRater::new(crate::rate::se::Profile::Sukaku).explain(&grid);
+            let mut b = Board::from_grid(&grid).unwrap();
+            for (n, st) in steps.iter().enumerate() {
+                if n % 3 == 0 {
+                    g.build_mode(&b, true, true);
+                    fast.build(&b);
+                    ch.pairs.build(&b, &fast);
+                    for cell in 0..81 {
+                        for d in super::super::board::digits(b.cand[cell]) {
+                            let src = cand(cell, d);
+                            if b.cand[cell].count_ones() < 2 || g.off(src).is_empty() {
+                                continue;
+                            }
+                            ch.cycles(&g, src, |_| true, false);
+                            let full = paths(&ch);
+                            ch.cycles(&g, src, |_| true, true);
+                            assert_eq!(paths(&ch), full, "{p} step {n} {cell} {d}");
+                            starts += 1;
+                            cycles += full.len() as u32;
+                        }
+                    }
+                }
+                for e in &st.eliminations {
+                    b.eliminate(e.cell, e.digit);
+                }
+                if let Some(pl) = st.placement {
+                    b.place(pl.cell, pl.digit);
+                }
+            }
+        }
+        assert!(starts > 500 && cycles > 100, "{starts} {cycles}");
     }
 
     #[test]

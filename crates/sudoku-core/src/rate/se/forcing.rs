@@ -67,7 +67,12 @@
 //! contradictions), and the chain's nodes are built only when a step is
 //! offered from it (a contradiction, or a potential every branch of a
 //! region or cell forcing chain, or both of a double implication,
-//! reaches): the others offer nothing.
+//! reaches): the others offer nothing. The multiple chains' links are the
+//! board's own, so their closures come all at once from the implication
+//! graph's components ([`super::chains::Pairs`], shared with the "Forcing
+//! Chains & Cycles" search on the same board); Nishio leaves out the
+//! digits whose places are those of a board where none of their starts
+//! met a contradiction (its chains read only their digit's places).
 
 use super::SeStep;
 use super::board::{Board, CELL_BIT, CELL_POS, CELL_REGIONS, PEER_MASK, REGION_CELLS, bit};
@@ -299,6 +304,13 @@ pub(super) struct Scratch {
     /// The pending "on" potentials of [`closure`].
     stack: Vec<u16>,
     hb: Vec<u32>,
+    /// Multiple forcing chains: what every candidate "on" implies, for
+    /// the searched board, when [`super::chains::find`] has not left it.
+    links: super::chains::Fast,
+    pairs: super::chains::Pairs,
+    /// Nishio: per digit, its candidate cells on a board where no start of
+    /// the digit met a contradiction (see [`search`]).
+    nishio_none: [Option<u128>; 9],
     plus: super::dynamic_plus::Scratch,
     nested: super::nested::Scratch,
     /// The searched board's unique solution, if it has one (top-level
@@ -1052,12 +1064,14 @@ impl Best<'_> {
 /// is offered from it: a contradiction, or potentials every branch of a
 /// forcing chain (or both of a double implication) reaches; a chain
 /// without either offers nothing.
-struct Memo<'a> {
+struct Memo<'a, 'p> {
     sc: &'a mut Scratch,
     lean: bool,
+    /// Multiple forcing chains: what each candidate "on" implies.
+    implied: Option<&'p super::chains::Pairs>,
 }
 
-impl Memo<'_> {
+impl Memo<'_, '_> {
     fn get(&mut self, b: &Board, c: u16, mode: Mode) {
         if self.sc.slots[c as usize].is_none() {
             let o = chain(b, c, true, mode, self.sc);
@@ -1111,8 +1125,17 @@ impl Memo<'_> {
 /// The step Explainer's Nishio, multiple or dynamic forcing chains entry
 /// takes, if any. `false` also when the deadline passed (then
 /// `sc.timed_out` is set).
+///
+/// `chains`: the "Forcing Chains & Cycles" search's memory, whose closures
+/// the multiple forcing chains reuse when they were built for this board.
 #[inline(never)]
-pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode, sc: &mut Scratch) -> bool {
+pub(super) fn find(
+    b: &Board,
+    step: &mut SeStep,
+    mode: Mode,
+    sc: &mut Scratch,
+    chains: &super::chains::Chains,
+) -> bool {
     sc.timed_out = false;
     let mut best = Best {
         key: None,
@@ -1121,7 +1144,7 @@ pub(super) fn find(b: &Board, step: &mut SeStep, mode: Mode, sc: &mut Scratch) -
         walk: std::mem::take(&mut sc.walk),
         collect: Collect::default(),
     };
-    search(b, mode, sc, &mut best);
+    search(b, mode, sc, &mut best, chains.implied_for(b));
     sc.walk = best.walk;
     best.key.is_some() && !sc.timed_out
 }
@@ -1150,7 +1173,7 @@ fn inner_steps(
         walk: std::mem::take(&mut sc.walk),
         collect,
     };
-    search(g, mode, sc, &mut best);
+    search(g, mode, sc, &mut best, None);
     sc.walk = best.walk;
     let mut col = best.collect;
     if !sc.timed_out {
@@ -1188,7 +1211,13 @@ fn inner_steps(
 }
 
 /// Explainer's search for `mode` on `b`: every step offered to `best`.
-fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
+fn search(
+    b: &Board,
+    mode: Mode,
+    sc: &mut Scratch,
+    best: &mut Best,
+    shared: Option<&super::chains::Pairs>,
+) {
     if mode.cycles() {
         sc.nested.clear_ids();
     }
@@ -1211,7 +1240,37 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
     // is offered from would run them again through `chain`; they are most
     // of the cost there: BENCHMARKS.md, thirteenth pass)
     let lean = matches!(mode, Mode::Nishio | Mode::Multiple | Mode::Dynamic);
-    let mut memo = Memo { sc, lean };
+    // Multiple forcing chains' links are the board's own (static), so
+    // what each candidate "on" implies is a closure of one implication
+    // graph: all of them are found at once ([`super::chains::Pairs`]),
+    // for less than the searches from each start would cost.
+    let shared = shared.filter(|_| mode == Mode::Multiple);
+    if mode == Mode::Multiple && shared.is_none() {
+        sc.links.build(b);
+        sc.pairs.build(b, &sc.links);
+    }
+    let own = std::mem::take(&mut sc.pairs);
+    let implied = (mode == Mode::Multiple).then(|| shared.unwrap_or(&own));
+    // Nishio's chains have X-links only: a chain reads only its digit's
+    // places (its links and their hidden parents), so whether a start of
+    // a digit meets a contradiction depends on those places alone. A digit
+    // whose places are those of a board where none of its starts met one
+    // (every place a start: no cell of one candidate) has none now; its
+    // starts are left out (Nishio offers contradictions only).
+    let nishio = mode == Mode::Nishio;
+    let (mut skip, mut met) = (0u16, 0u16);
+    if nishio {
+        for d in 1..=9u8 {
+            if sc.nishio_none[d as usize - 1] == Some(b.cells_of(d)) {
+                skip |= bit(d);
+            }
+        }
+    }
+    let mut memo = Memo {
+        sc: &mut *sc,
+        lean,
+        implied,
+    };
     for cell in 0..81 {
         let n = b.cand[cell].count_ones();
         if b.value[cell] != 0 || n < 2 || (n < 3 && !mode.dynamic()) {
@@ -1221,7 +1280,7 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
             memo.sc.timed_out = true;
             break;
         }
-        let mut values = b.cand[cell];
+        let mut values = b.cand[cell] & !skip;
         while values != 0 {
             let d = values.trailing_zeros() as u8 + 1;
             values &= values - 1;
@@ -1250,6 +1309,9 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
             } else {
                 None
             };
+            if nishio && memo.sc.reach_at[c as usize] == 2 {
+                met |= bit(d);
+            }
             if mode.dynamic() {
                 // Contradictions (sort key 7).
                 let name = mode.name(0);
@@ -1330,6 +1392,24 @@ fn search(b: &Board, mode: Mode, sc: &mut Scratch, best: &mut Best) {
         memo.sc.reach_at[c as usize] = 0;
     }
     memo.sc.reached.clear();
+    sc.pairs = own;
+    if nishio && !sc.timed_out {
+        let single = (0..81).fold(0u128, |m, c| {
+            let k = b.cand[c];
+            if k != 0 && k & (k - 1) == 0 {
+                m | 1 << c
+            } else {
+                m
+            }
+        });
+        for d in 1..=9u8 {
+            let cells = b.cells_of(d);
+            if skip & bit(d) == 0 {
+                sc.nishio_none[d as usize - 1] =
+                    (met & bit(d) == 0 && cells & single == 0).then_some(cells);
+            }
+        }
+    }
 }
 
 /// The chain from `c` "off" (in a cell of `three` or more candidates or
@@ -1365,6 +1445,25 @@ fn off_chain(
         None if double => Some((chain(b, c, false, mode, memo.sc), true)),
         None => None,
     }
+}
+
+/// Multiple forcing chains: whether every candidate of `cands` "on"
+/// implies some common potential, from the closures of `pairs` (built for
+/// the board); `None` if one of them meets a contradiction (then its
+/// chain stops at its first, which the closures do not know: see
+/// [`closure`]). The same answer as [`Memo::all_meet`] over [`closure`]'s
+/// potentials: a static chain that meets no contradiction reaches the
+/// closure of its start in the graph of the board's links, which are
+/// those of [`super::chains::Fast`] with Y-links.
+fn all_implied(pairs: &super::chains::Pairs, cands: &[u16]) -> Option<bool> {
+    let w = 2 * pairs.words();
+    let mut common = [!0u64; 24];
+    for &c in cands {
+        for (a, &r) in common.iter_mut().zip(pairs.implied(c)?) {
+            *a &= r;
+        }
+    }
+    Some(common[..w].iter().any(|&a| a != 0))
 }
 
 /// Region forcing chains for digit `d` of `cell` (sort key 6).
@@ -1416,11 +1515,18 @@ fn branches_meet(
     best: &mut Best,
 ) {
     if memo.lean {
-        for &c in cands {
-            memo.reach(b, c, mode);
-        }
-        if !memo.all_meet(cands) {
-            return;
+        let known = memo.implied.and_then(|p| all_implied(p, cands));
+        match known {
+            Some(false) => return,
+            Some(true) => {}
+            None => {
+                for &c in cands {
+                    memo.reach(b, c, mode);
+                }
+                if !memo.all_meet(cands) {
+                    return;
+                }
+            }
         }
     }
     for &c in cands {
@@ -1472,6 +1578,149 @@ fn branches_meet(
 mod tests {
     use super::*;
     use crate::grid::Grid;
+
+    /// Nishio along three hard puzzles' paths (a board before every step
+    /// past 6.0, and the same with one candidate removed where it does not
+    /// empty a cell): the search that leaves out the digits its memory
+    /// knows have no contradiction takes the same step as a fresh one,
+    /// and does leave some out.
+    #[test]
+    fn nishio_digits_left_out_change_no_step() {
+        let chains = super::super::chains::Chains::default();
+        let mut kept = Scratch::default();
+        let (mut boards, mut found, mut skipped) = (0, 0, 0);
+        for line in [
+            ".24.6.7..5.74.9.1.....7......5.9487147.6.85.3..8..7.6.7......46.46..3.57.5.7461..",
+            "8...43..1.31.57..8.721......9351......5....1.18.3..........1.67..7..91..318765924",
+            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+        ] {
+            let g: Grid = line.parse().unwrap();
+            let (steps, _) = super::super::SeRater::new(super::super::Profile::Se).explain(&g);
+            let mut b = Board::from_grid(&g).expect("9x9");
+            for s in &steps {
+                if s.tenths > 60 {
+                    let mut other = b.clone();
+                    if let Some(c) = (0..81).rev().find(|&c| b.cand[c].count_ones() >= 3) {
+                        other.eliminate(c, 16 - b.cand[c].leading_zeros() as u8);
+                    }
+                    for board in [&b, &other] {
+                        boards += 1;
+                        skipped += (1..=9u8)
+                            .filter(|&d| {
+                                kept.nishio_none[d as usize - 1] == Some(board.cells_of(d))
+                            })
+                            .count();
+                        let (mut a, mut z) = (SeStep::new(), SeStep::new());
+                        let with = find(board, &mut a, Mode::Nishio, &mut kept, &chains);
+                        let fresh = find(
+                            board,
+                            &mut z,
+                            Mode::Nishio,
+                            &mut Scratch::default(),
+                            &chains,
+                        );
+                        assert_eq!(with, fresh, "{line}");
+                        if with {
+                            found += 1;
+                            assert_eq!(a.prose(), z.prose(), "{line}");
+                        }
+                    }
+                }
+                for e in &s.eliminations {
+                    b.eliminate(e.cell, e.digit);
+                }
+                if let Some(p) = s.placement {
+                    b.place(p.cell, p.digit);
+                }
+            }
+        }
+        assert!(
+            boards > 20 && found > 2 && skipped > 20,
+            "{boards} {found} {skipped}"
+        );
+    }
+
+    /// Multiple forcing chains: what [`super::super::chains::Pairs`] says
+    /// each candidate "on" implies is [`closure`]'s potentials (or a
+    /// contradiction for both), from every candidate of every board of
+    /// three hard puzzles' paths past the hidden singles, and on the same
+    /// boards with a cell's solution digit removed (contradictions).
+    #[test]
+    fn implied_closures_are_the_static_chains_potentials() {
+        let (mut links, mut pairs) = (
+            super::super::chains::Fast::default(),
+            super::super::chains::Pairs::default(),
+        );
+        let mut stack = Vec::new();
+        let (mut boards, mut absurd, mut reached) = (0, 0, 0);
+        for line in [
+            ".24.6.7..5.74.9.1.....7......5.9487147.6.85.3..8..7.6.7......46.46..3.57.5.7461..",
+            "8...43..1.31.57..8.721......9351......5....1.18.3..........1.67..7..91..318765924",
+            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+        ] {
+            let g: Grid = line.parse().unwrap();
+            let (steps, _) = super::super::SeRater::new(super::super::Profile::Se).explain(&g);
+            let mut b = Board::from_grid(&g).expect("9x9");
+            // The solution: the path replayed.
+            let mut solution = b.clone();
+            for s in &steps {
+                for e in &s.eliminations {
+                    solution.eliminate(e.cell, e.digit);
+                }
+                if let Some(p) = s.placement {
+                    solution.place(p.cell, p.digit);
+                }
+            }
+            assert!(solution.is_solved(), "{line}");
+            for s in &steps {
+                if s.tenths > 15 {
+                    let mut broken = b.clone();
+                    if let Some(c) = (0..81).find(|&c| b.cand[c].count_ones() >= 3) {
+                        broken.eliminate(c, solution.value[c]);
+                    }
+                    for board in [&b, &broken] {
+                        boards += 1;
+                        links.build(board);
+                        pairs.build(board, &links);
+                        let dense: Vec<u16> = (0..729u16)
+                            .filter(|&q| board.has(cell_of(q), digit_of(q)))
+                            .collect();
+                        for &c in &dense {
+                            let want = closure(board, c, true, Mode::Multiple, &mut stack);
+                            match (want, pairs.implied(c)) {
+                                (None, None) => absurd += 1,
+                                (Some(r), Some(words)) => {
+                                    let w = pairs.words();
+                                    for (k, &q) in dense.iter().enumerate() {
+                                        let (i, at) = (digit_of(q) as usize - 1, cell_of(q));
+                                        for (state, set) in [(0, &r.on), (1, &r.off)] {
+                                            assert_eq!(
+                                                words[state * w + k / 64] >> (k % 64) & 1 != 0,
+                                                set[i] >> at & 1 != 0,
+                                                "{line} {c} {q} {state}"
+                                            );
+                                        }
+                                    }
+                                    reached += 1;
+                                }
+                                (w, i) => panic!("{line} {c}: {} {}", w.is_some(), i.is_some()),
+                            }
+                        }
+                    }
+                }
+                for e in &s.eliminations {
+                    b.eliminate(e.cell, e.digit);
+                }
+                if let Some(p) = s.placement {
+                    b.place(p.cell, p.digit);
+                }
+            }
+        }
+        assert!(
+            boards > 10 && absurd > 100 && reached > 1000,
+            "{boards} {absurd} {reached}"
+        );
+    }
 
     /// [`closure`] reaches what [`chain`] does (the same potentials "on"
     /// and "off", or a contradiction for both), from every candidate in

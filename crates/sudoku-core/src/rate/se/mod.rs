@@ -316,12 +316,21 @@ impl Producer {
     /// Look for the step Explainer would take from this producer.
     #[cfg(test)]
     fn find(self, b: &Board, step: &mut SeStep, profile: Profile) -> bool {
-        self.find_with(b, step, profile, &mut Memo::default())
+        self.find_with(b, step, profile, false, &mut Memo::default())
     }
 
-    /// The same, with what earlier steps of the path left in `memo`. `false`
-    /// also when the deadline in `memo` passed (then `memo.forcing.timed_out`).
-    fn find_with(self, b: &Board, step: &mut SeStep, profile: Profile, memo: &mut Memo) -> bool {
+    /// The same, with what earlier steps of the path left in `memo` (and
+    /// the strong-link fishes valued as before SukakuExplainer 1.17.7 when
+    /// `early_links`: [`SeRater::with_early_link_values`]). `false` also
+    /// when the deadline in `memo` passed (then `memo.forcing.timed_out`).
+    fn find_with(
+        self,
+        b: &Board,
+        step: &mut SeStep,
+        profile: Profile,
+        early_links: bool,
+        memo: &mut Memo,
+    ) -> bool {
         // SukakuExplainer's defaults include lkSudoku's fixes to the unique
         // loop and BUG searches; plain SE 1.2.1 has the original ones.
         let lk = profile == Profile::Sukaku;
@@ -340,9 +349,9 @@ impl Producer {
             NakedTriplet => subsets::naked(b, step, 3, &mut memo.subsets),
             Swordfish => fish::find(b, step, 3, &mut memo.fish),
             HiddenTriplet => subsets::hidden(b, step, 3, &mut memo.subsets),
-            TwoStrongLinks => strong_links::find(b, step, 2, &mut memo.strong_links),
-            ThreeStrongLinks => strong_links::find(b, step, 3, &mut memo.strong_links),
-            FourStrongLinks => strong_links::find(b, step, 4, &mut memo.strong_links),
+            TwoStrongLinks => strong_links::find(b, step, 2, early_links, &mut memo.strong_links),
+            ThreeStrongLinks => strong_links::find(b, step, 3, early_links, &mut memo.strong_links),
+            FourStrongLinks => strong_links::find(b, step, 4, early_links, &mut memo.strong_links),
             WxyzWing => als_wings::find(b, step, 3, &mut memo.als_wings),
             VwxyzWing => als_wings::find(b, step, 4, &mut memo.als_wings),
             UvwxyzWing => als_wings::find(b, step, 5, &mut memo.als_wings),
@@ -357,16 +366,34 @@ impl Producer {
             AlignedPairExclusion => aligned::find(b, step, &mut memo.aligned_pairs),
             ForcingChainsCycles => chains::find(b, step, &mut memo.chains),
             AlignedTripletExclusion => aligned::find_triplet(b, step, &mut memo.triplets),
-            NishioForcingChains => forcing::find(b, step, forcing::Mode::Nishio, &mut memo.forcing),
-            MultipleForcingChains => {
-                forcing::find(b, step, forcing::Mode::Multiple, &mut memo.forcing)
-            }
-            DynamicForcingChains => {
-                forcing::find(b, step, forcing::Mode::Dynamic, &mut memo.forcing)
-            }
-            DynamicForcingChainsPlus => {
-                forcing::find(b, step, forcing::Mode::DynamicPlus, &mut memo.forcing)
-            }
+            NishioForcingChains => forcing::find(
+                b,
+                step,
+                forcing::Mode::Nishio,
+                &mut memo.forcing,
+                &memo.chains,
+            ),
+            MultipleForcingChains => forcing::find(
+                b,
+                step,
+                forcing::Mode::Multiple,
+                &mut memo.forcing,
+                &memo.chains,
+            ),
+            DynamicForcingChains => forcing::find(
+                b,
+                step,
+                forcing::Mode::Dynamic,
+                &mut memo.forcing,
+                &memo.chains,
+            ),
+            DynamicForcingChainsPlus => forcing::find(
+                b,
+                step,
+                forcing::Mode::DynamicPlus,
+                &mut memo.forcing,
+                &memo.chains,
+            ),
             // Explainer's nesting levels in its order, the first that finds
             // a step: "+ Forcing Chains" (9.5), "+ Multiple Forcing Chains"
             // (10.0), then "+ Dynamic Forcing Chains" (10.5) with the
@@ -383,8 +410,10 @@ impl Producer {
                     NestedDynamic(3),
                 ]
                 .into_iter()
-                .any(|m| forcing::find(b, step, m, &mut memo.forcing) || memo.forcing.timed_out)
-                    && !memo.forcing.timed_out
+                .any(|m| {
+                    forcing::find(b, step, m, &mut memo.forcing, &memo.chains)
+                        || memo.forcing.timed_out
+                }) && !memo.forcing.timed_out
             }
         }
     }
@@ -612,6 +641,7 @@ pub struct SeRater {
     profile: Profile,
     limits: SeLimits,
     disabled: Vec<Producer>,
+    early_link_values: bool,
 }
 
 impl SeRater {
@@ -621,6 +651,7 @@ impl SeRater {
             profile,
             limits: SeLimits::default(),
             disabled: Vec::new(),
+            early_link_values: false,
         }
     }
 
@@ -631,6 +662,20 @@ impl SeRater {
     /// [`Producer::TuvwxyzWing`]).
     pub fn without(mut self, p: Producer) -> SeRater {
         self.disabled.push(p);
+        self
+    }
+
+    /// The same rater valuing the 3- and 4-strong-link fishes as
+    /// SukakuExplainer did before its version 1.17.7 (its commit 2b1d7be
+    /// of 2020-01-11 changed the rule): +0.1 when a link lies in a block,
+    /// else +0.2 when rows and columns mix, +0.0 for parallel lines (+0.3
+    /// with a grouped link, as now). Today's rule gives +0.2 only when
+    /// blocks and both line kinds mix, +0.1 otherwise. Only these values
+    /// change, not the ladder, the search or the names: this is not a
+    /// whole earlier build. The calibration list's `sx-diabolical` rows
+    /// were rated by a build of that time (BENCHMARKS.md, "Band 5").
+    pub fn with_early_link_values(mut self) -> SeRater {
+        self.early_link_values = true;
         self
     }
 
@@ -696,7 +741,7 @@ impl SeRater {
             if p != Producer::HiddenSingle {
                 b.settle();
             }
-            if p.find_with(b, step, self.profile, memo) {
+            if p.find_with(b, step, self.profile, self.early_link_values, memo) {
                 step.producer = p;
                 return Ok(());
             }
@@ -724,7 +769,9 @@ impl SeRater {
         // The step's vectors keep their capacity from one rating to the
         // next on this thread (no allocation per puzzle once warm).
         let mut step = SPARE_STEP.with(Cell::take).unwrap_or_else(SeStep::new);
-        let mut memo = Memo::default();
+        // So do the searches' memory and memos (every memo entry is checked
+        // against the board it is used on, whichever puzzle left it).
+        let mut memo = SPARE_MEMO.with(Cell::take).unwrap_or_default();
         // The long searches (the forcing chains) also stop at the deadline
         // within a step.
         memo.forcing.deadline = self.limits.deadline;
@@ -767,6 +814,7 @@ impl SeRater {
             }
         };
         SPARE_STEP.with(|spare| spare.set(Some(step)));
+        SPARE_MEMO.with(|spare| spare.set(Some(memo)));
         r
     }
 }
@@ -774,4 +822,6 @@ impl SeRater {
 thread_local! {
     /// A step kept between ratings on this thread (see `run_board`).
     static SPARE_STEP: Cell<Option<SeStep>> = const { Cell::new(None) };
+    /// The searches' memory kept between ratings on this thread.
+    static SPARE_MEMO: Cell<Option<Box<Memo>>> = const { Cell::new(None) };
 }

@@ -144,6 +144,9 @@ pub(super) struct Found {
     /// loop of SukakuExplainer's search, before the digit).
     kind_set: usize,
     tenths: u16,
+    /// The difficulty by the rule before SukakuExplainer 1.17.7
+    /// ([`super::SeRater::with_early_link_values`]).
+    early_tenths: u16,
     eliminations: u32,
     suffix: Vec<u8>,
     victims: Vec<usize>,
@@ -344,7 +347,13 @@ fn kind_code(kinds: &[usize]) -> usize {
 }
 
 /// The step SukakuExplainer's `StrongLinks(degree)` producer takes, if any.
-pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo) -> bool {
+pub(super) fn find(
+    b: &Board,
+    step: &mut SeStep,
+    degree: usize,
+    early: bool,
+    memo: &mut Memo,
+) -> bool {
     if memo.per.len() != 27 {
         memo.per = (0..27).map(|_| None).collect();
         memo.links = vec![Links::EMPTY; 9];
@@ -425,10 +434,11 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo)
         let Some((_, found)) = &memo.per[(degree - 2) * 9 + d] else {
             continue;
         };
+        let tenths = |f: &Found| if early { f.early_tenths } else { f.tenths };
         for f in found {
             let better = best.is_none_or(|c| {
-                f.tenths
-                    .cmp(&c.tenths)
+                tenths(f)
+                    .cmp(&tenths(c))
                     .then(c.eliminations.cmp(&f.eliminations))
                     .then(f.suffix.cmp(&c.suffix))
                     .then(f.kind_set.cmp(&c.kind_set))
@@ -442,7 +452,10 @@ pub(super) fn find(b: &Board, step: &mut SeStep, degree: usize, memo: &mut Memo)
     let Some(f) = best else {
         return false;
     };
-    step.set(name(degree, f), f.tenths);
+    step.set(
+        name(degree, f),
+        if early { f.early_tenths } else { f.tenths },
+    );
     for &v in &f.victims {
         step.remove(v, f.digit);
     }
@@ -1047,6 +1060,18 @@ impl Search<'_> {
         } else {
             1
         };
+        // Before SukakuExplainer 1.17.7 (three and four links; two links
+        // were another producer then): a block link +0.1, else mixed rows
+        // and columns +0.2, parallel lines +0.0.
+        let early_add = if n < 3 || add_tenths == 3 {
+            add_tenths
+        } else if rest.contains(&b'0') {
+            1
+        } else if rest.contains(&b'2') {
+            2
+        } else {
+            0
+        };
         let mut cells = vec![start[0] as usize];
         for [b1, b2] in bridges.iter().take(n - 1) {
             cells.push(b1[0] as usize);
@@ -1058,6 +1083,7 @@ impl Search<'_> {
         self.found.push(Found {
             kind_set: self.kind_set,
             tenths: base_tenths + add_tenths,
+            early_tenths: base_tenths + early_add,
             eliminations: total,
             suffix,
             victims: list,

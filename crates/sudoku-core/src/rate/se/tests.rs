@@ -60,6 +60,7 @@ fn rater_for(profile: Profile, row: &Row) -> SeRater {
         r.without(Producer::FourStrongLinks)
             .without(Producer::UvwxyzWing)
             .without(Producer::TuvwxyzWing)
+            .with_early_link_values()
     } else {
         r
     }
@@ -672,4 +673,49 @@ fn conflicts_and_digits_past_nine_give_no_board() {
         SeRater::new(Profile::Se).rate(&g).outcome,
         SeOutcome::Invalid
     );
+}
+
+/// The calibration list's `sx-diabolical` rows where today's values of
+/// the 3-strong-link fishes give 5.5 for its 5.6 or the reverse: the
+/// values before SukakuExplainer 1.17.7 give the published figure.
+#[test]
+fn early_link_values_give_the_lists_figures_for_its_older_build() {
+    // (puzzle, published ER, today's ER)
+    let rows = [
+        // 3-String Kite 0112: mixed lines, no block
+        (
+            ".3.5....92..3......6..41.2...84..6...9..6..7...2..53...5.91..3......7..13....8.4.",
+            56,
+            55,
+        ),
+        // 3 Strong links 0011: a block link, parallel lines
+        (
+            "..5..3.4.1...2.3...9..6...55..2.8....72...83....4.7..22...4..1...3.7...6.6.1..2..",
+            56,
+            55,
+        ),
+        // X-loop 0012: a block link and both line kinds
+        (
+            "27.9.3.64..8...1...6.7.8.2....8.5...8..2.4..9..31.67...8.....7.73..4..98..9...3..",
+            55,
+            56,
+        ),
+        // 3 Strong links 0102
+        (
+            ".1.....7.8....69.4.62..45...47.3.......8.9.......2.65...42..78.7.61....5.8.....6.",
+            55,
+            56,
+        ),
+    ];
+    for (puzzle, published, today) in rows {
+        let grid: Grid = puzzle.parse().expect("a puzzle");
+        let sx = SeRater::new(Profile::Sukaku)
+            .without(Producer::FourStrongLinks)
+            .without(Producer::UvwxyzWing)
+            .without(Producer::TuvwxyzWing);
+        assert_eq!(sx.clone().rate(&grid).er, today, "{puzzle}");
+        let early = sx.with_early_link_values().rate(&grid);
+        assert_eq!(early.outcome, SeOutcome::Rated, "{puzzle}");
+        assert_eq!(early.er, published, "{puzzle}");
+    }
 }
