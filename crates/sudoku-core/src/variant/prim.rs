@@ -174,8 +174,31 @@ pub(crate) fn pair_sums(b: u16, c: u16, r: i32) -> (u16, u16) {
 }
 
 /// The [`Bounds`] of a group, or `None` if its candidates cannot be told
-/// apart.
+/// apart. A lone cell's bounds (its smallest and largest candidates) are
+/// worked out in line, the rest by [`many_bounds`].
+#[inline]
 fn group_bounds(d: &Dom<'_>, cells: &[u16]) -> Option<Bounds> {
+    if let [c] = *cells {
+        let m = d.get(c);
+        let (lo, hi) = (min_digit(m) as i32, max_digit(m) as i32);
+        if m == 0 {
+            return None;
+        }
+        return Some(Bounds {
+            lo,
+            hi,
+            count: 1,
+            sum_min: lo,
+            sum_max: hi,
+            ..Bounds::default()
+        });
+    }
+    many_bounds(d, cells)
+}
+
+/// The [`Bounds`] of a group of any size (see [`group_bounds`]).
+#[inline(never)]
+fn many_bounds(d: &Dom<'_>, cells: &[u16]) -> Option<Bounds> {
     let (mut lo, mut hi, mut union, mut count) = (0i32, 0i32, 0u16, 0u32);
     let (mut low_taken, mut high_taken) = (0u32, 0u32);
     for &c in cells {
