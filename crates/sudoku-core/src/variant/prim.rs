@@ -88,19 +88,22 @@ pub(crate) struct Linear {
 /// cell's smallest candidate (distinct digits above per-cell floors; that
 /// greedy set is the same in any order, so leaving one cell out removes one
 /// of its digits, at most the largest). The upper bounds mirror them.
+///
+/// Kept in 16 bits each (sums of at most 16 digits up to 16, at most 256),
+/// so a group's bounds are small to return and copy.
 #[derive(Clone, Copy, Default)]
 struct Bounds {
-    lo: i32,
-    hi: i32,
-    count: u32,
-    sum_min: i32,
-    sum_max: i32,
+    lo: i16,
+    hi: i16,
+    count: u16,
+    sum_min: i16,
+    sum_max: i16,
     /// The smallest (largest) count − 1 digits of the union, added up.
-    small_less: i32,
-    large_less: i32,
+    small_less: i16,
+    large_less: i16,
     /// The greedy sums less their largest (smallest) digit.
-    greedy_lo_less: i32,
-    greedy_hi_less: i32,
+    greedy_lo_less: i16,
+    greedy_hi_less: i16,
 }
 
 impl Bounds {
@@ -111,12 +114,12 @@ impl Bounds {
         if self.count <= 1 {
             return (0, 0);
         }
-        let lo = (self.sum_min - min_digit(m) as i32)
-            .max(self.small_less)
-            .max(self.greedy_lo_less);
-        let hi = (self.sum_max - max_digit(m) as i32)
-            .min(self.large_less)
-            .min(self.greedy_hi_less);
+        let lo = (self.sum_min as i32 - min_digit(m) as i32)
+            .max(self.small_less as i32)
+            .max(self.greedy_lo_less as i32);
+        let hi = (self.sum_max as i32 - max_digit(m) as i32)
+            .min(self.large_less as i32)
+            .min(self.greedy_hi_less as i32);
         (lo, hi)
     }
 }
@@ -174,8 +177,31 @@ pub(crate) fn pair_sums(b: u16, c: u16, r: i32) -> (u16, u16) {
 }
 
 /// The [`Bounds`] of a group, or `None` if its candidates cannot be told
-/// apart.
+/// apart. A lone cell's bounds (its smallest and largest candidates) are
+/// worked out in line, the rest by [`many_bounds`].
+#[inline]
 fn group_bounds(d: &Dom<'_>, cells: &[u16]) -> Option<Bounds> {
+    if let [c] = *cells {
+        let m = d.get(c);
+        let (lo, hi) = (min_digit(m) as i16, max_digit(m) as i16);
+        if m == 0 {
+            return None;
+        }
+        return Some(Bounds {
+            lo,
+            hi,
+            count: 1,
+            sum_min: lo,
+            sum_max: hi,
+            ..Bounds::default()
+        });
+    }
+    many_bounds(d, cells)
+}
+
+/// The [`Bounds`] of a group of any size (see [`group_bounds`]).
+#[inline(never)]
+fn many_bounds(d: &Dom<'_>, cells: &[u16]) -> Option<Bounds> {
     let (mut lo, mut hi, mut union, mut count) = (0i32, 0i32, 0u16, 0u32);
     let (mut low_taken, mut high_taken) = (0u32, 0u32);
     for &c in cells {
@@ -196,11 +222,11 @@ fn group_bounds(d: &Dom<'_>, cells: &[u16]) -> Option<Bounds> {
         high_taken |= 1 << (31 - free.leading_zeros());
     }
     let mut b = Bounds {
-        lo,
-        hi,
-        count,
-        sum_min: lo,
-        sum_max: hi,
+        lo: lo as i16,
+        hi: hi as i16,
+        count: count as u16,
+        sum_min: lo as i16,
+        sum_max: hi as i16,
         ..Bounds::default()
     };
     if count <= 1 {
@@ -212,15 +238,16 @@ fn group_bounds(d: &Dom<'_>, cells: &[u16]) -> Option<Bounds> {
     };
     let greedy_lo = digit_sum(low_taken);
     let greedy_hi = digit_sum(high_taken);
-    b.greedy_lo_less = greedy_lo - (32 - low_taken.leading_zeros()) as i32;
-    b.greedy_hi_less = greedy_hi - (high_taken.trailing_zeros() + 1) as i32;
+    b.greedy_lo_less = (greedy_lo - (32 - low_taken.leading_zeros()) as i32) as i16;
+    b.greedy_hi_less = (greedy_hi - (high_taken.trailing_zeros() + 1) as i32) as i16;
     // The count − 1 smallest digits of the union, then the count-th.
     let mut above = union as u32;
     for _ in 1..count {
         above &= above - 1;
     }
-    b.small_less = digit_sum(union as u32 & !above);
-    let small = b.small_less + above.trailing_zeros() as i32 + 1;
+    let small_less = digit_sum(union as u32 & !above);
+    b.small_less = small_less as i16;
+    let small = small_less + above.trailing_zeros() as i32 + 1;
     // The count largest (the union less its `spare` smallest), then less
     // the smallest of them.
     let mut top = union as u32;
@@ -228,9 +255,9 @@ fn group_bounds(d: &Dom<'_>, cells: &[u16]) -> Option<Bounds> {
         top &= top - 1;
     }
     let large = digit_sum(top);
-    b.large_less = large - (top.trailing_zeros() as i32 + 1);
-    b.lo = lo.max(greedy_lo).max(small);
-    b.hi = hi.min(greedy_hi).min(large);
+    b.large_less = (large - (top.trailing_zeros() as i32 + 1)) as i16;
+    b.lo = lo.max(greedy_lo).max(small) as i16;
+    b.hi = hi.min(greedy_hi).min(large) as i16;
     Some(b)
 }
 
@@ -348,7 +375,7 @@ impl Linear {
             if let Some(slot) = kept.get_mut(g) {
                 *slot = b;
             }
-            let r = Self::scaled(*k, (b.lo, b.hi));
+            let r = Self::scaled(*k, (b.lo as i32, b.hi as i32));
             lo += r.0;
             hi += r.1;
         }
@@ -379,7 +406,7 @@ impl Linear {
                 Some(&b) => b,
                 None => group_bounds(d, cells).ok_or(Contradiction)?,
             };
-            let (glo, ghi) = Self::scaled(*k, (b.lo, b.hi));
+            let (glo, ghi) = Self::scaled(*k, (b.lo as i32, b.hi as i32));
             for &c in cells {
                 let m = d.get(c);
                 let without = Self::scaled(*k, b.without(m));
@@ -617,9 +644,9 @@ mod tests {
             told += 1;
             let small: i32 = all[..count].iter().sum();
             let large: i32 = all[all.len() - count..].iter().sum();
-            assert_eq!(b.small_less, small - all[count - 1]);
-            assert_eq!(b.large_less, large - all[all.len() - count]);
-            assert!(b.lo >= small && b.hi <= large);
+            assert_eq!(b.small_less as i32, small - all[count - 1]);
+            assert_eq!(b.large_less as i32, large - all[all.len() - count]);
+            assert!(b.lo as i32 >= small && b.hi as i32 <= large);
         }
         assert!(told > 1000 && untold > 100, "{told} {untold}");
     }
