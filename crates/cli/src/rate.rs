@@ -474,17 +474,23 @@ pub fn se_rating_line(r: &SeRating) -> String {
             f(r.ed),
             r.hardest.unwrap_or("-")
         ),
-        SeOutcome::Unrated => format!(
-            "unrated within the limit: {}; so far {}/{}/{} after {} steps",
-            match r.stopped_at {
-                Some("time limit") | None => "the time limit passed".to_string(),
-                Some(t) => format!("the path reaches {t}, not implemented yet"),
-            },
-            f(r.er),
-            f(r.ep),
-            f(r.ed),
-            r.steps
-        ),
+        SeOutcome::Unrated => {
+            // A figure the path has not reached yet (no placement for EP,
+            // no step for ED) is "-", not 0.0.
+            let so_far = |t: u16| if t == 0 { "-".to_string() } else { f(t) };
+            format!(
+                "unrated within the limit: {}; so far {}/{}/{} after {} step{}",
+                match r.stopped_at {
+                    Some("time limit") | None => "the time limit passed".to_string(),
+                    Some(t) => format!("the path reaches {t}, not implemented yet"),
+                },
+                so_far(r.er),
+                so_far(r.ep),
+                so_far(r.ed),
+                r.steps,
+                if r.steps == 1 { "" } else { "s" }
+            )
+        }
         SeOutcome::Invalid => "invalid: not a 9x9 puzzle, or its givens conflict".to_string(),
     }
 }
@@ -513,4 +519,38 @@ pub fn se_rating_json(r: &SeRating) -> serde_json::Value {
             json!("unrated within the limit: er/ep/ed are the figures so far, not a rating");
     }
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unrated(er: u16, ep: u16, ed: u16, steps: u32) -> SeRating {
+        SeRating {
+            profile: Profile::Se,
+            outcome: SeOutcome::Unrated,
+            er,
+            ep,
+            ed,
+            hardest: None,
+            stopped_at: Some("time limit"),
+            steps,
+        }
+    }
+
+    #[test]
+    fn an_unrated_line_leaves_figures_not_reached_blank() {
+        assert_eq!(
+            se_rating_line(&unrated(100, 0, 97, 13)),
+            "unrated within the limit: the time limit passed; so far 10.0/-/9.7 after 13 steps"
+        );
+        assert_eq!(
+            se_rating_line(&unrated(12, 12, 12, 1)),
+            "unrated within the limit: the time limit passed; so far 1.2/1.2/1.2 after 1 step"
+        );
+        assert_eq!(
+            se_rating_line(&unrated(0, 0, 0, 0)),
+            "unrated within the limit: the time limit passed; so far -/-/- after 0 steps"
+        );
+    }
 }
