@@ -437,6 +437,8 @@ fn pack(m: [u16; 3]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rate::se::Profile;
+    use crate::rate::se::tests::boards_past_singles;
 
     /// The removals of three cells' aligned exclusion by the definition:
     /// every combination of one digit per cell, excluded if two cells that
@@ -551,30 +553,19 @@ mod tests {
             ".24.6.7..5.74.9.1.....7......5.9487147.6.85.3..8..7.6.7......46.46..3.57.5.7461..",
             "3.64....1.8.2...9671..6.4..96...52..17.....64..37.6..96...8..4223...46..84.6.29.5",
         ] {
-            let g: crate::grid::Grid = line.parse().unwrap();
-            let (steps, _) = super::super::SeRater::new(super::super::Profile::Se).explain(&g);
-            let mut b = Board::from_grid(&g).expect("9x9");
             let mut memo = PairMemo::default();
-            for s in &steps {
-                if s.tenths > 20 {
-                    boards += 1;
-                    kept += usize::from(memo.searched.is_some());
-                    let (mut with, mut without) = (SeStep::new(), SeStep::new());
-                    let found = find(&b, &mut with, &mut memo);
-                    assert_eq!(
-                        found,
-                        find(&b, &mut without, &mut PairMemo::default()),
-                        "{line}"
-                    );
-                    assert_eq!(with, without, "{line}");
-                    steps_found += usize::from(found);
-                }
-                for e in &s.eliminations {
-                    b.eliminate(e.cell, e.digit);
-                }
-                if let Some(p) = s.placement {
-                    b.place(p.cell, p.digit);
-                }
+            for b in boards_past_singles(line, Profile::Se) {
+                boards += 1;
+                kept += usize::from(memo.searched.is_some());
+                let (mut with, mut without) = (SeStep::new(), SeStep::new());
+                let found = find(&b, &mut with, &mut memo);
+                assert_eq!(
+                    found,
+                    find(&b, &mut without, &mut PairMemo::default()),
+                    "{line}"
+                );
+                assert_eq!(with, without, "{line}");
+                steps_found += usize::from(found);
             }
         }
         assert!(
@@ -597,30 +588,19 @@ mod tests {
             "..67..391..93...623......4.....3...4..72...134.3..1....31..8.75..49531.6.65....3.",
             "3.64....1.8.2...9671..6.4..96...52..17.....64..37.6..96...8..4223...46..84.6.29.5",
         ] {
-            let g: crate::grid::Grid = line.parse().unwrap();
-            let (steps, _) = super::super::SeRater::new(super::super::Profile::Se).explain(&g);
-            let mut b = Board::from_grid(&g).expect("9x9");
             let mut memo = TripletMemo::default();
-            for s in &steps {
-                if s.tenths > 20 {
-                    boards += 1;
-                    kept += usize::from(memo.searched.is_some());
-                    let (mut with, mut without) = (SeStep::new(), SeStep::new());
-                    let found = find_triplet(&b, &mut with, &mut memo);
-                    assert_eq!(
-                        found,
-                        find_triplet(&b, &mut without, &mut TripletMemo::default()),
-                        "{line}"
-                    );
-                    assert_eq!(with, without, "{line}");
-                    steps_found += usize::from(found);
-                }
-                for e in &s.eliminations {
-                    b.eliminate(e.cell, e.digit);
-                }
-                if let Some(p) = s.placement {
-                    b.place(p.cell, p.digit);
-                }
+            for b in boards_past_singles(line, Profile::Se) {
+                boards += 1;
+                kept += usize::from(memo.searched.is_some());
+                let (mut with, mut without) = (SeStep::new(), SeStep::new());
+                let found = find_triplet(&b, &mut with, &mut memo);
+                assert_eq!(
+                    found,
+                    find_triplet(&b, &mut without, &mut TripletMemo::default()),
+                    "{line}"
+                );
+                assert_eq!(with, without, "{line}");
+                steps_found += usize::from(found);
             }
         }
         assert!(

@@ -321,7 +321,8 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Grid;
+    use crate::rate::se::Profile;
+    use crate::rate::se::tests::boards_past_singles;
 
     /// SukakuExplainer's own enumeration: the sets as sequences of cells in
     /// increasing order, each cell seeing every earlier one, depth first
@@ -377,35 +378,24 @@ mod tests {
             "..67..391..93...623......4.....3...4..72...134.3..1....31..8.75..49531.6.65....3.",
             "3.64....1.8.2...9671..6.4..96...52..17.....64..37.6..96...8..4223...46..84.6.29.5",
         ] {
-            let g: Grid = line.parse().unwrap();
-            let (steps, _) = super::super::SeRater::new(super::super::Profile::Sukaku).explain(&g);
-            let mut b = Board::from_grid(&g).expect("9x9");
             let mut memo = Memo::default();
-            for s in &steps {
-                if s.tenths > 20 {
-                    boards += 1;
-                    for k in 3..=6 {
-                        let mut step = SeStep::new();
-                        let found = find(&b, &mut step, k, &mut Memo::default());
-                        // With the sets the path's earlier boards left.
-                        let mut kept = SeStep::new();
-                        assert_eq!(found, find(&b, &mut kept, k, &mut memo), "{line} k={k}");
-                        assert_eq!(step, kept, "{line} k={k}");
-                        let by_cliques = find_by_cliques(&b, k);
-                        assert_eq!(found, by_cliques.is_some(), "{line} k={k}");
-                        if let Some((tenths, eliminations, _, cells)) = by_cliques {
-                            wings += 1;
-                            assert_eq!(step.tenths, tenths, "{line} k={k}");
-                            assert_eq!(step.eliminations.len(), eliminations, "{line} k={k}");
-                            assert_eq!(step.cells, cells, "{line} k={k}");
-                        }
+            for b in boards_past_singles(line, Profile::Sukaku) {
+                boards += 1;
+                for k in 3..=6 {
+                    let mut step = SeStep::new();
+                    let found = find(&b, &mut step, k, &mut Memo::default());
+                    // With the sets the path's earlier boards left.
+                    let mut kept = SeStep::new();
+                    assert_eq!(found, find(&b, &mut kept, k, &mut memo), "{line} k={k}");
+                    assert_eq!(step, kept, "{line} k={k}");
+                    let by_cliques = find_by_cliques(&b, k);
+                    assert_eq!(found, by_cliques.is_some(), "{line} k={k}");
+                    if let Some((tenths, eliminations, _, cells)) = by_cliques {
+                        wings += 1;
+                        assert_eq!(step.tenths, tenths, "{line} k={k}");
+                        assert_eq!(step.eliminations.len(), eliminations, "{line} k={k}");
+                        assert_eq!(step.cells, cells, "{line} k={k}");
                     }
-                }
-                for e in &s.eliminations {
-                    b.eliminate(e.cell, e.digit);
-                }
-                if let Some(p) = s.placement {
-                    b.place(p.cell, p.digit);
                 }
             }
         }

@@ -148,6 +148,8 @@ pub(super) fn hidden(b: &Board, step: &mut SeStep, degree: u32, memo: &mut Memo)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rate::se::Profile;
+    use crate::rate::se::tests::boards_past_singles;
 
     /// The naked and hidden set searches with the regions the previous
     /// boards of a path left in their memo take the steps the searches
@@ -163,31 +165,20 @@ mod tests {
             ".24.6.7..5.74.9.1.....7......5.9487147.6.85.3..8..7.6.7......46.46..3.57.5.7461..",
             "3.64....1.8.2...9671..6.4..96...52..17.....64..37.6..96...8..4223...46..84.6.29.5",
         ] {
-            let g: crate::grid::Grid = line.parse().unwrap();
-            let (steps, _) = super::super::SeRater::new(super::super::Profile::Sukaku).explain(&g);
-            let mut b = Board::from_grid(&g).expect("9x9");
             let mut memo = Memo::default();
-            for s in &steps {
-                if s.tenths > 20 {
-                    boards += 1;
-                    // As the ladder does past the hidden singles.
-                    b.settle();
-                    for degree in 2..=4 {
-                        for search in [naked, hidden] {
-                            let (mut with, mut without) = (SeStep::new(), SeStep::new());
-                            let found = search(&b, &mut with, degree, &mut memo);
-                            let fresh = search(&b, &mut without, degree, &mut Memo::default());
-                            assert_eq!(found, fresh, "{line}");
-                            assert_eq!(with, without, "{line}");
-                            steps_found += usize::from(found);
-                        }
+            for mut b in boards_past_singles(line, Profile::Sukaku) {
+                boards += 1;
+                // As the ladder does past the hidden singles.
+                b.settle();
+                for degree in 2..=4 {
+                    for search in [naked, hidden] {
+                        let (mut with, mut without) = (SeStep::new(), SeStep::new());
+                        let found = search(&b, &mut with, degree, &mut memo);
+                        let fresh = search(&b, &mut without, degree, &mut Memo::default());
+                        assert_eq!(found, fresh, "{line}");
+                        assert_eq!(with, without, "{line}");
+                        steps_found += usize::from(found);
                     }
-                }
-                for e in &s.eliminations {
-                    b.eliminate(e.cell, e.digit);
-                }
-                if let Some(p) = s.placement {
-                    b.place(p.cell, p.digit);
                 }
             }
         }

@@ -719,3 +719,26 @@ fn early_link_values_give_the_lists_figures_for_its_older_build() {
         assert_eq!(early.er, published, "{puzzle}");
     }
 }
+
+/// The boards of `line`'s Explainer path under `profile` before each step
+/// past the singles (difficulty above 2.0), in path order: what a search
+/// with a memo meets step after step, for the tests that compare it with
+/// the same search from scratch.
+pub(super) fn boards_past_singles(line: &str, profile: Profile) -> Vec<Board> {
+    let g: Grid = line.parse().expect("a puzzle");
+    let (steps, _) = SeRater::new(profile).explain(&g);
+    let mut b = Board::from_grid(&g).expect("9x9");
+    let mut boards = Vec::new();
+    for s in &steps {
+        if s.tenths > 20 {
+            boards.push(b.clone());
+        }
+        for e in &s.eliminations {
+            b.eliminate(e.cell, e.digit);
+        }
+        if let Some(p) = s.placement {
+            b.place(p.cell, p.digit);
+        }
+    }
+    boards
+}

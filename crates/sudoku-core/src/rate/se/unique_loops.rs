@@ -571,6 +571,8 @@ fn type4(b: &Board, lp: &[u8], v1: u8, v2: u8, c1: usize, c2: usize, base: f64) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rate::se::Profile;
+    use crate::rate::se::tests::boards_past_singles;
 
     /// The search with the loops the previous boards of a path left in its
     /// memo takes the step the search from scratch takes, on every board of
@@ -580,11 +582,7 @@ mod tests {
     fn the_memo_changes_no_loop_step() {
         let (mut boards, mut steps_found, mut kept) = (0, 0, 0);
         for lk in [false, true] {
-            let profile = if lk {
-                super::super::Profile::Sukaku
-            } else {
-                super::super::Profile::Se
-            };
+            let profile = if lk { Profile::Sukaku } else { Profile::Se };
             for line in [
                 "5.......6.32.7..5...9..537...75.2....1.....9....8.17...546..1...6..5.82.9.......4",
                 "..816......6724.....4...63.19........42...76........41.59...4.....9475......851..",
@@ -592,30 +590,19 @@ mod tests {
                 ".24.6.7..5.74.9.1.....7......5.9487147.6.85.3..8..7.6.7......46.46..3.57.5.7461..",
                 "3.64....1.8.2...9671..6.4..96...52..17.....64..37.6..96...8..4223...46..84.6.29.5",
             ] {
-                let g: crate::grid::Grid = line.parse().unwrap();
-                let (steps, _) = super::super::SeRater::new(profile).explain(&g);
-                let mut b = Board::from_grid(&g).expect("9x9");
                 let mut memo = Memo::default();
-                for s in &steps {
-                    if s.tenths > 20 {
-                        boards += 1;
-                        kept += memo.pairs.iter().filter(|e| e.valid).count();
-                        let (mut with, mut without) = (SeStep::new(), SeStep::new());
-                        let found = find(&b, &mut with, lk, &mut memo);
-                        assert_eq!(
-                            found,
-                            find(&b, &mut without, lk, &mut Memo::default()),
-                            "{line}"
-                        );
-                        assert_eq!(with, without, "{line}");
-                        steps_found += usize::from(found);
-                    }
-                    for e in &s.eliminations {
-                        b.eliminate(e.cell, e.digit);
-                    }
-                    if let Some(p) = s.placement {
-                        b.place(p.cell, p.digit);
-                    }
+                for b in boards_past_singles(line, profile) {
+                    boards += 1;
+                    kept += memo.pairs.iter().filter(|e| e.valid).count();
+                    let (mut with, mut without) = (SeStep::new(), SeStep::new());
+                    let found = find(&b, &mut with, lk, &mut memo);
+                    assert_eq!(
+                        found,
+                        find(&b, &mut without, lk, &mut Memo::default()),
+                        "{line}"
+                    );
+                    assert_eq!(with, without, "{line}");
+                    steps_found += usize::from(found);
                 }
             }
         }
