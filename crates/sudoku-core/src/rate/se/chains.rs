@@ -1841,6 +1841,8 @@ fn push_chain(b: &Board, ch: &Chains, t: u32, y: bool, out: &mut AllSteps) {
 mod tests {
     use super::*;
     use crate::grid::Grid;
+    use crate::rate::se::Profile;
+    use crate::rate::se::tests::path_boards;
 
     /// The bitboard search (meeting in the middle) against the node search
     /// (Explainer's breadth-first search), from every start in both states
@@ -1858,45 +1860,36 @@ mod tests {
         let (mut ch, mut g, mut fast) = (Chains::default(), Graph::default(), Fast::default());
         let (mut compared, mut found, mut skipped) = (0u32, 0u32, 0u32);
         for p in puzzles {
-            let grid: Grid = p.parse().unwrap();
-            let (steps, _) =
-                crate::rate::se::SeRater::new(crate::rate::se::Profile::Sukaku).explain(&grid);
-            let mut b = Board::from_grid(&grid).unwrap();
-            for (n, st) in steps.iter().enumerate() {
-                if n % 3 == 0 {
-                    ch.truth.update(&b);
-                    assert!(ch.truth.digit.iter().all(|&t| t != 0), "{p}: not unique");
-                    for y in [false, true] {
-                        g.build_mode(&b, y, true);
-                        fast.build(&b);
-                        for cell in 0..81 {
-                            for d in super::super::board::digits(b.cand[cell]) {
-                                if b.cand[cell].count_ones() < 2 {
-                                    continue;
-                                }
-                                let src = cand(cell, d);
-                                for on in [true, false] {
-                                    let quick = fast.forcing(src, on, y, |_| true);
-                                    let slow = ch
-                                        .forcing(&g, src, on, |_| true)
-                                        .map(|t| ch.path(t).count() as u32);
-                                    assert_eq!(quick, slow, "{p} step {n} {cell} {d} {on} {y}");
-                                    compared += 1;
-                                    found += u32::from(slow.is_some());
-                                    if !ch.truth.may_force(cell, d, on) {
-                                        assert_eq!(slow, None);
-                                        skipped += 1;
-                                    }
+            for (n, (_, b)) in path_boards(p, Profile::Sukaku).into_iter().enumerate() {
+                if n % 3 != 0 {
+                    continue;
+                }
+                ch.truth.update(&b);
+                assert!(ch.truth.digit.iter().all(|&t| t != 0), "{p}: not unique");
+                for y in [false, true] {
+                    g.build_mode(&b, y, true);
+                    fast.build(&b);
+                    for cell in 0..81 {
+                        for d in super::super::board::digits(b.cand[cell]) {
+                            if b.cand[cell].count_ones() < 2 {
+                                continue;
+                            }
+                            let src = cand(cell, d);
+                            for on in [true, false] {
+                                let quick = fast.forcing(src, on, y, |_| true);
+                                let slow = ch
+                                    .forcing(&g, src, on, |_| true)
+                                    .map(|t| ch.path(t).count() as u32);
+                                assert_eq!(quick, slow, "{p} step {n} {cell} {d} {on} {y}");
+                                compared += 1;
+                                found += u32::from(slow.is_some());
+                                if !ch.truth.may_force(cell, d, on) {
+                                    assert_eq!(slow, None);
+                                    skipped += 1;
                                 }
                             }
                         }
                     }
-                }
-                for e in &st.eliminations {
-                    b.eliminate(e.cell, e.digit);
-                }
-                if let Some(pl) = st.placement {
-                    b.place(pl.cell, pl.digit);
                 }
             }
         }
@@ -1928,46 +1921,37 @@ mod tests {
         let mut truth = Truth::default();
         let (mut compared, mut found, mut none) = (0u32, 0u32, 0u32);
         for p in puzzles {
-            let grid: Grid = p.parse().unwrap();
-            let (steps, _) =
-                crate::rate::se::SeRater::new(crate::rate::se::Profile::Se).explain(&grid);
-            let mut b = Board::from_grid(&grid).unwrap();
-            for (n, st) in steps.iter().enumerate() {
-                if n % 3 == 0 {
-                    truth.update(&b);
-                    let mut broken = b.clone();
-                    if let Some(c) = (0..81).find(|&c| b.cand[c].count_ones() >= 3) {
-                        broken.eliminate(c, truth.digit[c].trailing_zeros() as u8 + 1);
-                    }
-                    for board in [&b, &broken] {
-                        fast.build(board);
-                        pairs.build(board, &fast);
-                        for cell in 0..81 {
-                            for d in super::super::board::digits(board.cand[cell]) {
-                                let src = cand(cell, d);
-                                for on in [true, false] {
-                                    let quick = fast.forcing(src, on, true, |_| true).is_some();
-                                    assert_eq!(
-                                        pairs.meets(src, on),
-                                        quick,
-                                        "{p} step {n} {cell} {d} {on}"
-                                    );
-                                    compared += 1;
-                                    if quick {
-                                        found += 1;
-                                    } else {
-                                        none += 1;
-                                    }
+            for (n, (_, b)) in path_boards(p, Profile::Se).into_iter().enumerate() {
+                if n % 3 != 0 {
+                    continue;
+                }
+                truth.update(&b);
+                let mut broken = b.clone();
+                if let Some(c) = (0..81).find(|&c| b.cand[c].count_ones() >= 3) {
+                    broken.eliminate(c, truth.digit[c].trailing_zeros() as u8 + 1);
+                }
+                for board in [&b, &broken] {
+                    fast.build(board);
+                    pairs.build(board, &fast);
+                    for cell in 0..81 {
+                        for d in super::super::board::digits(board.cand[cell]) {
+                            let src = cand(cell, d);
+                            for on in [true, false] {
+                                let quick = fast.forcing(src, on, true, |_| true).is_some();
+                                assert_eq!(
+                                    pairs.meets(src, on),
+                                    quick,
+                                    "{p} step {n} {cell} {d} {on}"
+                                );
+                                compared += 1;
+                                if quick {
+                                    found += 1;
+                                } else {
+                                    none += 1;
                                 }
                             }
                         }
                     }
-                }
-                for e in &st.eliminations {
-                    b.eliminate(e.cell, e.digit);
-                }
-                if let Some(pl) = st.placement {
-                    b.place(pl.cell, pl.digit);
                 }
             }
         }
@@ -2061,35 +2045,26 @@ mod tests {
         };
         let (mut starts, mut cycles) = (0u32, 0u32);
         for p in PUZZLES {
-            let grid: Grid = p.parse().unwrap();
-            let (steps, _) =
-                crate::rate::se::SeRater::new(crate::rate::se::Profile::Sukaku).explain(&grid);
-            let mut b = Board::from_grid(&grid).unwrap();
-            for (n, st) in steps.iter().enumerate() {
-                if n % 3 == 0 {
-                    g.build_mode(&b, true, true);
-                    fast.build(&b);
-                    ch.pairs.build(&b, &fast);
-                    for cell in 0..81 {
-                        for d in super::super::board::digits(b.cand[cell]) {
-                            let src = cand(cell, d);
-                            if b.cand[cell].count_ones() < 2 || g.off(src).is_empty() {
-                                continue;
-                            }
-                            ch.cycles(&g, src, |_| true, false);
-                            let full = paths(&ch);
-                            ch.cycles(&g, src, |_| true, true);
-                            assert_eq!(paths(&ch), full, "{p} step {n} {cell} {d}");
-                            starts += 1;
-                            cycles += full.len() as u32;
+            for (n, (_, b)) in path_boards(p, Profile::Sukaku).into_iter().enumerate() {
+                if n % 3 != 0 {
+                    continue;
+                }
+                g.build_mode(&b, true, true);
+                fast.build(&b);
+                ch.pairs.build(&b, &fast);
+                for cell in 0..81 {
+                    for d in super::super::board::digits(b.cand[cell]) {
+                        let src = cand(cell, d);
+                        if b.cand[cell].count_ones() < 2 || g.off(src).is_empty() {
+                            continue;
                         }
+                        ch.cycles(&g, src, |_| true, false);
+                        let full = paths(&ch);
+                        ch.cycles(&g, src, |_| true, true);
+                        assert_eq!(paths(&ch), full, "{p} step {n} {cell} {d}");
+                        starts += 1;
+                        cycles += full.len() as u32;
                     }
-                }
-                for e in &st.eliminations {
-                    b.eliminate(e.cell, e.digit);
-                }
-                if let Some(pl) = st.placement {
-                    b.place(pl.cell, pl.digit);
                 }
             }
         }

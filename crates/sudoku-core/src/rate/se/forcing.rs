@@ -1577,7 +1577,8 @@ fn branches_meet(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Grid;
+    use crate::rate::se::Profile;
+    use crate::rate::se::tests::{apply, path_boards};
 
     /// Nishio along three hard puzzles' paths (a board before every step
     /// past 6.0, and the same with one candidate removed where it does not
@@ -1594,43 +1595,33 @@ mod tests {
             "8...43..1.31.57..8.721......9351......5....1.18.3..........1.67..7..91..318765924",
             "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
         ] {
-            let g: Grid = line.parse().unwrap();
-            let (steps, _) = super::super::SeRater::new(super::super::Profile::Se).explain(&g);
-            let mut b = Board::from_grid(&g).expect("9x9");
-            for s in &steps {
-                if s.tenths > 60 {
-                    let mut other = b.clone();
-                    if let Some(c) = (0..81).rev().find(|&c| b.cand[c].count_ones() >= 3) {
-                        other.eliminate(c, 16 - b.cand[c].leading_zeros() as u8);
-                    }
-                    for board in [&b, &other] {
-                        boards += 1;
-                        skipped += (1..=9u8)
-                            .filter(|&d| {
-                                kept.nishio_none[d as usize - 1] == Some(board.cells_of(d))
-                            })
-                            .count();
-                        let (mut a, mut z) = (SeStep::new(), SeStep::new());
-                        let with = find(board, &mut a, Mode::Nishio, &mut kept, &chains);
-                        let fresh = find(
-                            board,
-                            &mut z,
-                            Mode::Nishio,
-                            &mut Scratch::default(),
-                            &chains,
-                        );
-                        assert_eq!(with, fresh, "{line}");
-                        if with {
-                            found += 1;
-                            assert_eq!(a.prose(), z.prose(), "{line}");
-                        }
-                    }
+            for (s, b) in path_boards(line, Profile::Se) {
+                if s.tenths <= 60 {
+                    continue;
                 }
-                for e in &s.eliminations {
-                    b.eliminate(e.cell, e.digit);
+                let mut other = b.clone();
+                if let Some(c) = (0..81).rev().find(|&c| b.cand[c].count_ones() >= 3) {
+                    other.eliminate(c, 16 - b.cand[c].leading_zeros() as u8);
                 }
-                if let Some(p) = s.placement {
-                    b.place(p.cell, p.digit);
+                for board in [&b, &other] {
+                    boards += 1;
+                    skipped += (1..=9u8)
+                        .filter(|&d| kept.nishio_none[d as usize - 1] == Some(board.cells_of(d)))
+                        .count();
+                    let (mut a, mut z) = (SeStep::new(), SeStep::new());
+                    let with = find(board, &mut a, Mode::Nishio, &mut kept, &chains);
+                    let fresh = find(
+                        board,
+                        &mut z,
+                        Mode::Nishio,
+                        &mut Scratch::default(),
+                        &chains,
+                    );
+                    assert_eq!(with, fresh, "{line}");
+                    if with {
+                        found += 1;
+                        assert_eq!(a.prose(), z.prose(), "{line}");
+                    }
                 }
             }
         }
@@ -1658,61 +1649,48 @@ mod tests {
             "8...43..1.31.57..8.721......9351......5....1.18.3..........1.67..7..91..318765924",
             "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
         ] {
-            let g: Grid = line.parse().unwrap();
-            let (steps, _) = super::super::SeRater::new(super::super::Profile::Se).explain(&g);
-            let mut b = Board::from_grid(&g).expect("9x9");
-            // The solution: the path replayed.
-            let mut solution = b.clone();
-            for s in &steps {
-                for e in &s.eliminations {
-                    solution.eliminate(e.cell, e.digit);
-                }
-                if let Some(p) = s.placement {
-                    solution.place(p.cell, p.digit);
-                }
-            }
+            let path = path_boards(line, Profile::Se);
+            // The solution: the last step taken on the last board.
+            let (last, before) = path.last().expect("a path");
+            let mut solution = before.clone();
+            apply(&mut solution, last);
             assert!(solution.is_solved(), "{line}");
-            for s in &steps {
-                if s.tenths > 15 {
-                    let mut broken = b.clone();
-                    if let Some(c) = (0..81).find(|&c| b.cand[c].count_ones() >= 3) {
-                        broken.eliminate(c, solution.value[c]);
-                    }
-                    for board in [&b, &broken] {
-                        boards += 1;
-                        links.build(board);
-                        pairs.build(board, &links);
-                        let dense: Vec<u16> = (0..729u16)
-                            .filter(|&q| board.has(cell_of(q), digit_of(q)))
-                            .collect();
-                        for &c in &dense {
-                            let want = closure(board, c, true, Mode::Multiple, &mut stack);
-                            match (want, pairs.implied(c)) {
-                                (None, None) => absurd += 1,
-                                (Some(r), Some(words)) => {
-                                    let w = pairs.words();
-                                    for (k, &q) in dense.iter().enumerate() {
-                                        let (i, at) = (digit_of(q) as usize - 1, cell_of(q));
-                                        for (state, set) in [(0, &r.on), (1, &r.off)] {
-                                            assert_eq!(
-                                                words[state * w + k / 64] >> (k % 64) & 1 != 0,
-                                                set[i] >> at & 1 != 0,
-                                                "{line} {c} {q} {state}"
-                                            );
-                                        }
+            for (s, b) in &path {
+                if s.tenths <= 15 {
+                    continue;
+                }
+                let mut broken = b.clone();
+                if let Some(c) = (0..81).find(|&c| b.cand[c].count_ones() >= 3) {
+                    broken.eliminate(c, solution.value[c]);
+                }
+                for board in [b, &broken] {
+                    boards += 1;
+                    links.build(board);
+                    pairs.build(board, &links);
+                    let dense: Vec<u16> = (0..729u16)
+                        .filter(|&q| board.has(cell_of(q), digit_of(q)))
+                        .collect();
+                    for &c in &dense {
+                        let want = closure(board, c, true, Mode::Multiple, &mut stack);
+                        match (want, pairs.implied(c)) {
+                            (None, None) => absurd += 1,
+                            (Some(r), Some(words)) => {
+                                let w = pairs.words();
+                                for (k, &q) in dense.iter().enumerate() {
+                                    let (i, at) = (digit_of(q) as usize - 1, cell_of(q));
+                                    for (state, set) in [(0, &r.on), (1, &r.off)] {
+                                        assert_eq!(
+                                            words[state * w + k / 64] >> (k % 64) & 1 != 0,
+                                            set[i] >> at & 1 != 0,
+                                            "{line} {c} {q} {state}"
+                                        );
                                     }
-                                    reached += 1;
                                 }
-                                (w, i) => panic!("{line} {c}: {} {}", w.is_some(), i.is_some()),
+                                reached += 1;
                             }
+                            (w, i) => panic!("{line} {c}: {} {}", w.is_some(), i.is_some()),
                         }
                     }
-                }
-                for e in &s.eliminations {
-                    b.eliminate(e.cell, e.digit);
-                }
-                if let Some(p) = s.placement {
-                    b.place(p.cell, p.digit);
                 }
             }
         }
@@ -1737,45 +1715,37 @@ mod tests {
             "8...43..1.31.57..8.721......9351......5....1.18.3..........1.67..7..91..318765924",
             ".1..6..3.2.......5..4...8..12..8..54..3...9..4.......77..2.4..8...8.6.....6.5.1..",
         ] {
-            let g: Grid = line.parse().unwrap();
-            let (steps, _) = super::super::SeRater::new(super::super::Profile::Se).explain(&g);
-            let mut b = Board::from_grid(&g).expect("9x9");
-            for s in &steps {
-                if s.tenths > 15 {
-                    boards += 1;
-                    b.settle();
-                    for c in 0..729u16 {
-                        if !b.has(cell_of(c), digit_of(c)) {
-                            continue;
-                        }
-                        for on in [true, false] {
-                            for mode in [Mode::Nishio, Mode::Multiple, Mode::Dynamic] {
-                                let full = chain(&b, c, on, mode, &mut sc);
-                                match closure(&b, c, on, mode, &mut stack) {
-                                    None => {
-                                        assert!(full.absurd.is_some(), "{line} {c} {on} {mode:?}");
-                                        absurd += 1;
-                                    }
-                                    Some(r) => {
-                                        assert!(full.absurd.is_none(), "{line} {c} {on} {mode:?}");
-                                        let f = Reach::of(&full);
-                                        assert!(
-                                            r.on == f.on && r.off == f.off,
-                                            "{line} {c} {on} {mode:?}"
-                                        );
-                                        reached += 1;
-                                    }
+            for (s, mut b) in path_boards(line, Profile::Se) {
+                if s.tenths <= 15 {
+                    continue;
+                }
+                boards += 1;
+                b.settle();
+                for c in 0..729u16 {
+                    if !b.has(cell_of(c), digit_of(c)) {
+                        continue;
+                    }
+                    for on in [true, false] {
+                        for mode in [Mode::Nishio, Mode::Multiple, Mode::Dynamic] {
+                            let full = chain(&b, c, on, mode, &mut sc);
+                            match closure(&b, c, on, mode, &mut stack) {
+                                None => {
+                                    assert!(full.absurd.is_some(), "{line} {c} {on} {mode:?}");
+                                    absurd += 1;
                                 }
-                                sc.pool.push(full);
+                                Some(r) => {
+                                    assert!(full.absurd.is_none(), "{line} {c} {on} {mode:?}");
+                                    let f = Reach::of(&full);
+                                    assert!(
+                                        r.on == f.on && r.off == f.off,
+                                        "{line} {c} {on} {mode:?}"
+                                    );
+                                    reached += 1;
+                                }
                             }
+                            sc.pool.push(full);
                         }
                     }
-                }
-                for e in &s.eliminations {
-                    b.eliminate(e.cell, e.digit);
-                }
-                if let Some(p) = s.placement {
-                    b.place(p.cell, p.digit);
                 }
             }
         }

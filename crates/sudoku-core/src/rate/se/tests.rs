@@ -720,25 +720,40 @@ fn early_link_values_give_the_lists_figures_for_its_older_build() {
     }
 }
 
-/// The boards of `line`'s Explainer path under `profile` before each step
-/// past the singles (difficulty above 2.0), in path order: what a search
-/// with a memo meets step after step, for the tests that compare it with
-/// the same search from scratch.
-pub(super) fn boards_past_singles(line: &str, profile: Profile) -> Vec<Board> {
+/// Each step of `line`'s Explainer path under `profile` with the board it
+/// was taken on, in path order: the boards a rating's searches meet, for
+/// the tests that run a search on them.
+pub(super) fn path_boards(line: &str, profile: Profile) -> Vec<(SeStep, Board)> {
     let g: Grid = line.parse().expect("a puzzle");
     let (steps, _) = SeRater::new(profile).explain(&g);
     let mut b = Board::from_grid(&g).expect("9x9");
-    let mut boards = Vec::new();
-    for s in &steps {
-        if s.tenths > 20 {
-            boards.push(b.clone());
-        }
-        for e in &s.eliminations {
-            b.eliminate(e.cell, e.digit);
-        }
-        if let Some(p) = s.placement {
-            b.place(p.cell, p.digit);
-        }
+    steps
+        .into_iter()
+        .map(|s| {
+            let before = b.clone();
+            apply(&mut b, &s);
+            (s, before)
+        })
+        .collect()
+}
+
+/// Take step `s` on `b`: its eliminations, then its placement.
+pub(super) fn apply(b: &mut Board, s: &SeStep) {
+    for e in &s.eliminations {
+        b.eliminate(e.cell, e.digit);
     }
-    boards
+    if let Some(p) = s.placement {
+        b.place(p.cell, p.digit);
+    }
+}
+
+/// The boards of [`path_boards`] before each step past the singles
+/// (difficulty above 2.0): what a search with a memo meets step after
+/// step, for the tests that compare it with the same search from scratch.
+pub(super) fn boards_past_singles(line: &str, profile: Profile) -> Vec<Board> {
+    path_boards(line, profile)
+        .into_iter()
+        .filter(|(s, _)| s.tenths > 20)
+        .map(|(_, b)| b)
+        .collect()
 }
