@@ -528,47 +528,9 @@ fn drain(open: &mut Open, chunk: &mut Chunk) {
     }
 }
 
-/// Whether a line's first token is a variant puzzle: f-puzzles JSON (`{`…)
-/// or an f-puzzles link, or the ISS text format:
-/// a `.` then `~` (givens, `.~R1C1_5`), or a `.` then a word and `~`
-/// (`.Cage~10~R1C1~R1C2`, `.Shape~6x6`, a misspelt kind too: the parser
-/// names it), or a `.` then a kind that takes no arguments (`.AntiKnight`,
-/// `.NoBoxes`). A classic line has no `~`, and its letters are digits up to
-/// `P` (`.A..` starts a 16×16 line), so it is never taken for one; a classic
-/// line with a stray letter stays classic and gets the classic error.
-pub fn is_variant(token: &[u8]) -> bool {
-    match token.first() {
-        Some(b'{') => return true,
-        // a link or a payload (https://…?load=N4Ig…, N4Ig…, fpuzN4Ig…);
-        // classic lines start with a digit or a dot (checked first: hot path)
-        Some(b)
-            if b.is_ascii_alphabetic()
-                && std::str::from_utf8(token)
-                    .is_ok_and(sudoku_core::variant::fpuzzles::is_fpuzzles) =>
-        {
-            return true;
-        }
-        _ => {}
-    }
-    let Some(rest) = token.strip_prefix(b".") else {
-        return false;
-    };
-    let word = rest.iter().take_while(|b| b.is_ascii_alphabetic()).count();
-    match rest.get(word) {
-        Some(b'~') => true,
-        Some(b'.') | None if word > 0 => {
-            let word = std::str::from_utf8(&rest[..word]).unwrap_or_default();
-            let known = word == "NoBoxes" || sudoku_core::variant::iss::kinds().any(|k| k == word);
-            // a kind's name of classic digits (`.Diagonal.`) may be a
-            // 25×25 line: a bare kind holds a letter past `P`
-            known
-                && word
-                    .chars()
-                    .any(|c| sudoku_core::format::char_value(c).is_none())
-        }
-        _ => false,
-    }
-}
+/// Whether a line's first token is a variant puzzle (the library's rule,
+/// [`sudoku_core::variant::is_variant`]).
+pub use sudoku_core::variant::is_variant;
 
 /// Turn one input line into records: raw puzzle, variant and pencilmark
 /// lines as they are, the rest through the grid parser.
@@ -944,34 +906,6 @@ mod tests {
         // the last chunks are small, so both workers finish together
         assert!(two[two.len() - 3..].iter().all(|&n| n <= 64), "{two:?}");
         assert!(two.len() < one.len() + 40, "{} {}", two.len(), one.len());
-    }
-
-    #[test]
-    fn variant_lines_are_told_from_classic_ones() {
-        for v in [
-            ".~R1C1_5~R2C3_1_2",
-            ".Cage~10~R1C1~R1C2",
-            ".Shape~6x6.Cage~3~R1C1~R1C2",
-            ".Cagey~3~R1C1",
-            ".AntiKnight",
-            ".NoBoxes.Jigsaw~0",
-            ".X~R1C1~R1C2",
-        ] {
-            assert!(is_variant(v.as_bytes()), "{v}");
-        }
-        for c in [
-            "..3.2.6..",
-            ".3..9..5.....1...45..8....7....3.2..6....9.4...7..25.......19....69....812.....7.",
-            ".A..B...........",
-            ".Diagonal.......",
-            ".x3......",
-            ".Antiking",
-            "5.~",
-            ".",
-            "",
-        ] {
-            assert!(!is_variant(c.as_bytes()), "{c}");
-        }
     }
 
     #[test]

@@ -690,28 +690,9 @@ type TracedSearch<'a> = dyn FnMut(&Limits, &mut dyn FnMut(&TraceStep)) -> Report
 /// puzzle starts at; a constraint that cannot hold is placed where its
 /// token is found in the text.
 pub(crate) fn variant_error(line: usize, start: usize, text: &str, e: &VariantError) -> String {
-    match e {
-        VariantError::Token {
-            column,
-            token,
-            message,
-        } => format!(
-            "line {line}, column {}: {token}: {message}",
-            start + column - 1
-        ),
-        VariantError::Constraint {
-            constraint,
-            message,
-        } => match text.find(constraint.as_str()) {
-            Some(k) => format!(
-                "line {line}, column {}: {constraint}: {message}",
-                start + text[..k].chars().count()
-            ),
-            None => format!("line {line}: {constraint}: {message}"),
-        },
-        VariantError::Field { path, message } => {
-            format!("line {line}: f-puzzles {path}: {message}")
-        }
+    match e.column_in(text) {
+        Some(column) => format!("line {line}, column {}: {}", start + column - 1, e.what()),
+        None => format!("line {line}: {}", e.what()),
     }
 }
 

@@ -519,6 +519,10 @@ fn solve_record(
 ) -> SolveAnswer {
     // lines read from a file keep their line end
     let bytes = bytes.trim_ascii_end();
+    if let Some(token) = variant_token(bytes) {
+        let text = lossy(token);
+        return worker.solve_variant(opts, &text, Some(index), cells);
+    }
     // every byte checked (no early exit), which the compiler vectorises
     let line_form = LINE_LENGTHS.contains(&bytes.len())
         && bytes.iter().fold(true, |ok, b| ok & b.is_ascii_graphic());
@@ -540,6 +544,25 @@ fn solve_record(
         Ok(g) => worker.solve(opts, &g, true, Some(index), cells),
         Err(e) => SolveAnswer::error(text, ErrorInfo::from(e), Some(index)),
     }
+}
+
+/// The variant puzzle of a record, as the command line reads one: f-puzzles
+/// JSON is the whole record, ISS text or a link its first word (the rest is
+/// a comment). None for a classic record.
+fn variant_token(bytes: &[u8]) -> Option<&[u8]> {
+    let bytes = bytes.trim_ascii();
+    match bytes.first() {
+        Some(b'{') => return Some(bytes),
+        // a classic line starts with a digit, or a dot and no word
+        Some(b'.' | b'A'..=b'Z' | b'a'..=b'z') => {}
+        _ => return None,
+    }
+    let end = bytes
+        .iter()
+        .position(u8::is_ascii_whitespace)
+        .unwrap_or(bytes.len());
+    let token = &bytes[..end];
+    sudoku_core::variant::is_variant(token).then_some(token)
 }
 
 fn lossy(bytes: &[u8]) -> String {

@@ -17,6 +17,8 @@ use sudoku_core::pipeline::Pipeline;
 use sudoku_core::rate::{Band, Config as RateConfig, HintLevel, Outcome, Rater, Technique};
 use sudoku_core::solve::fast::Fast;
 use sudoku_core::solve::{Method, Solver};
+use sudoku_core::variant::generate::{Options as VariantOptions, VariantKind, generate_with};
+use sudoku_core::variant::{self, VariantError, VariantSolver};
 use sudoku_core::{Candidates, Grid, Limits, Report, Size, StopReason};
 
 use crate::{parse_error, thread_count, timeout};
@@ -461,6 +463,89 @@ impl Worker {
     }
 }
 
+impl Worker {
+    /// Solve a variant puzzle (ISS text, f-puzzles JSON or link) with the
+    /// variant solver, as `sudoku solve` does: the puzzle of the answer is
+    /// its ISS text, the method "fast" for a classic 9×9 grid written as a
+    /// variant and "variant" otherwise. A method other than auto, or a text
+    /// that cannot be read or set up, is an error record.
+    pub(crate) fn solve_variant(
+        &mut self,
+        opts: &SolveOptions,
+        text: &str,
+        index: Option<u64>,
+        cells: &mut Vec<u8>,
+    ) -> SolveAnswer {
+        if let Some(m) = opts.method {
+            let e = ErrorInfo {
+                message: format!(
+                    "variant puzzles (ISS text, f-puzzles) are solved by the variant solver, not the {m} method: use method='auto'"
+                ),
+                line: 1,
+                column: 1,
+            };
+            return SolveAnswer::error(text.to_string(), e, index);
+        }
+        let built = text
+            .parse::<variant::Puzzle>()
+            .and_then(|p| Ok((VariantSolver::new(&p)?, p)));
+        let (mut solver, puzzle) = match built {
+            Ok(b) => b,
+            Err(e) => return SolveAnswer::error(text.to_string(), variant_error(text, &e), index),
+        };
+        let n = solver.side() * solver.side();
+        let keep = if opts.counting { 0 } else { 2 };
+        let start = cells.len();
+        let end = start + n * (1 + keep);
+        cells.extend_from_slice(&puzzle.givens());
+        let report = solver.search(&opts.limits(), &mut |v: &[u8]| {
+            if cells.len() < end {
+                cells.extend_from_slice(v);
+            }
+            ControlFlow::Continue(())
+        });
+        SolveAnswer {
+            cells: start..cells.len(),
+            side2: n,
+            text: Some(puzzle.to_string()),
+            status: Status::of(&report),
+            report: Some(report),
+            method: if solver.is_classic() {
+                Method::Fast.name()
+            } else {
+                "variant"
+            },
+            counting: opts.counting,
+            index,
+            error: None,
+        }
+    }
+}
+
+/// A variant puzzle's error with its place in `text` (line 1: the text is
+/// one record).
+pub(crate) fn variant_error(text: &str, e: &VariantError) -> ErrorInfo {
+    let (column, message) = match e.column_in(text) {
+        Some(c) => (c, format!("line 1, column {c}: {}", e.what())),
+        None => (1, format!("line 1: {}", e.what())),
+    };
+    ErrorInfo {
+        message,
+        line: 1,
+        column,
+    }
+}
+
+/// Whether `text` is a variant puzzle (ISS text, f-puzzles JSON or link):
+/// the command line's rule, on its first word.
+pub(crate) fn is_variant_text(text: &str) -> bool {
+    let t = text.trim_start();
+    t.starts_with('{')
+        || t.split_ascii_whitespace()
+            .next()
+            .is_some_and(|w| variant::is_variant(w.as_bytes()))
+}
+
 thread_local! {
     /// The solvers of one-puzzle calls, reused by later calls on the thread.
     static WORKER: RefCell<Worker> = RefCell::new(Worker::new(true));
@@ -619,7 +704,18 @@ pub(crate) fn is_pencilmark_line(text: &[u8]) -> bool {
 
 fn solve_one(py: Python<'_>, puzzle: &str, opts: SolveOptions) -> PyResult<SolveResult> {
     let mut cells = Vec::new();
-    let answer = if is_pencilmark_line(puzzle.trim().as_bytes()) {
+    let answer = if is_variant_text(puzzle) {
+        let answer = py.detach(|| {
+            WORKER.with(|w| {
+                w.borrow_mut()
+                    .solve_variant(&opts, puzzle.trim(), None, &mut cells)
+            })
+        });
+        if let (Some(e), None) = (&answer.error, opts.method) {
+            return Err(e.raise(py, None));
+        }
+        answer
+    } else if is_pencilmark_line(puzzle.trim().as_bytes()) {
         let candidates = Candidates::parse_pencilmarks(puzzle.trim())
             .map_err(|e| ErrorInfo::from(e).raise(py, None))?;
         py.detach(|| {
@@ -686,6 +782,15 @@ pub(crate) struct Position {
 /// Read a puzzle or a pencilmark line (n³ characters: 729 for 9×9).
 pub(crate) fn read_position(text: &str) -> Result<Position, ErrorInfo> {
     let t = text.trim();
+    if is_variant_text(t) {
+        return Err(ErrorInfo {
+            message: "line 1, column 1: variant puzzles are not rated by the package \
+                      (`sudoku rate` gives their partial rating); solve and count take them"
+                .to_string(),
+            line: 1,
+            column: 1,
+        });
+    }
     let n = t.chars().count();
     if [64, 729, 4096].contains(&n) && !t.contains(char::is_whitespace) {
         let candidates = Candidates::parse_pencilmarks(t).map_err(ErrorInfo::from)?;
@@ -1192,7 +1297,7 @@ fn explain(py: Python<'_>, puzzle: &str, disable: Vec<String>) -> PyResult<Expla
 
 /// Uniquely solvable puzzles, as `sudoku generate` makes them.
 #[pyfunction]
-#[pyo3(signature = (count, seed = None, difficulty = None, size = 9, symmetry = "none", clues = None, rating = None, threads = None, timeout = None, max_attempts = 10_000))]
+#[pyo3(signature = (count, seed = None, difficulty = None, size = 9, symmetry = "none", clues = None, rating = None, threads = None, timeout = None, max_attempts = 10_000, variant = None, killer_givens = 0))]
 #[allow(clippy::too_many_arguments)]
 fn generate(
     py: Python<'_>,
@@ -1206,20 +1311,81 @@ fn generate(
     threads: Option<usize>,
     timeout: Option<f64>,
     max_attempts: u64,
+    variant: Option<&str>,
+    killer_givens: usize,
 ) -> PyResult<Vec<String>> {
-    let size = Size::from_side(size).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "size {size} is not a grid size; use 4, 9, 16 or 25"
-        ))
-    })?;
-    let mut config = GeneratorConfig::for_size(size);
-    config.symmetry = Symmetry::from_name(symmetry).ok_or_else(|| {
+    let symmetry = Symmetry::from_name(symmetry).ok_or_else(|| {
         let names: Vec<&str> = Symmetry::ALL.iter().map(|s| s.name()).collect();
         PyValueError::new_err(format!(
             "unknown symmetry '{symmetry}'; valid: {}",
             names.join(", ")
         ))
     })?;
+    let seed = seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let threads = thread_count(threads).min(count.max(1) as usize);
+    if let Some(kind) = variant {
+        let kind: VariantKind = kind.parse().map_err(PyValueError::new_err)?;
+        for (given, name) in [
+            (difficulty.is_some(), "difficulty"),
+            (rating.is_some(), "rating"),
+            (clues.is_some(), "clues"),
+        ] {
+            if given {
+                return Err(PyValueError::new_err(format!(
+                    "{name} does not apply to variant puzzles (their givens are minimal; they are not rated on the Sudoku Explainer scale)"
+                )));
+            }
+        }
+        if killer_givens > 0 && kind != VariantKind::Killer {
+            return Err(PyValueError::new_err(
+                "killer_givens applies to variant='killer' only",
+            ));
+        }
+        let options = VariantOptions {
+            symmetry,
+            max_attempts,
+            killer_givens,
+            ..VariantOptions::new(kind, size)
+        };
+        options
+            .validate()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let timeout = crate::timeout(timeout)?;
+        return py
+            .detach(|| {
+                let mut out = Vec::with_capacity(count as usize);
+                Pipeline::new(threads)
+                    .run(
+                        0..count,
+                        || (),
+                        |(), i| {
+                            let limits = Limits {
+                                deadline: timeout.map(|t| Instant::now() + t),
+                                ..Limits::none()
+                            };
+                            generate_with(&options, puzzle_seed(seed, i), &limits)
+                                .map(|g| g.puzzle.to_string())
+                        },
+                        |r: Result<String, sudoku_core::generate::GenerateError>| {
+                            out.push(r?);
+                            Ok::<(), sudoku_core::generate::GenerateError>(())
+                        },
+                    )
+                    .map(|()| out)
+            })
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()));
+    }
+    let size = Size::from_side(size).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "size {size} is not a grid size; use 4, 9, 16 or 25"
+        ))
+    })?;
+    let mut config = GeneratorConfig::for_size(size);
+    config.symmetry = symmetry;
     if let Some(d) = difficulty {
         config.band = Some(Band::from_name(d).ok_or_else(|| {
             PyValueError::new_err(format!(
@@ -1234,12 +1400,6 @@ fn generate(
     config
         .validate()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let seed = seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
-    let threads = thread_count(threads).min(count.max(1) as usize);
     let made = py.detach(|| {
         let mut out = Vec::with_capacity(count as usize);
         Pipeline::new(threads)

@@ -12,6 +12,8 @@ stop reasons as the JSON output writes them.
     st.rate(p).rating, st.rate(p).band
     for r in st.solve_batch(open("puzzles.txt"), threads=None): ...
     st.generate(10, seed=7, difficulty="hard")
+    st.solve(".Cage~10~R1C1~R1C2.~R3C3_5...")       # variants: ISS text, f-puzzles
+    st.generate(2, seed=7, variant="killer")        # ISS text lines
     prob = st.xc.Problem.from_knuth(text); prob.count(threads=1)
 
 Type hints and the documentation of every parameter: `__init__.pyi`.

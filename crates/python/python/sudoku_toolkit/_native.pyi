@@ -6,7 +6,10 @@ blank is a comment), or a grid of n lines with or without `|`, `-`, `+`
 borders. `rate`, `hint` and `explain` also take a pencilmark line (n³
 characters: each cell lists its candidates, `.` for an eliminated one);
 `solve`, `count` and their batches take a 9×9 one (729 characters),
-searched by `fast` over exactly its candidates.
+searched by `fast` over exactly its candidates. They also take variant
+puzzles as `sudoku solve` reads them: the Interactive Sudoku Solver's text
+(`.Cage~10~R1C1~R1C2.~R3C3_5`, one puzzle a line), f-puzzles JSON or an
+f-puzzles link, solved by the variant solver.
 
 Statuses, method names and stop reasons are the command line's:
 status "unique" | "multiple" | "none" | "unknown" (a limit stopped the
@@ -54,7 +57,7 @@ class Result:
     """The answer of `solve` or `count`, and of each puzzle of a batch."""
 
     puzzle: str
-    """The puzzle as a line (the input text for an error record)."""
+    """The puzzle as a line (a variant puzzle as ISS text; the input text for an error record)."""
     status: Status
     """"unique", "multiple", "none", "unknown" or "error"."""
     solution: Optional[str]
@@ -68,7 +71,7 @@ class Result:
     stop: Optional[Stop]
     """Why the search stopped (None for an error record)."""
     method: Optional[str]
-    """The method that solved it ("fast" for 9x9 under "auto", "wide" for 16x16 and 25x25, "mrv-hidden" for 4x4)."""
+    """The method that solved it ("fast" for 9x9 under "auto", "wide" for 16x16 and 25x25, "mrv-hidden" for 4x4; "variant" for a variant puzzle, "fast" for a classic 9x9 grid written as one)."""
     stats: Optional[Stats]
     """Search statistics (None for an error record)."""
     error: Optional[str]
@@ -175,7 +178,10 @@ def solve(
 
     A 9×9 pencilmark line (729 characters) is searched by `fast` over
     exactly its candidates (another method, or another size, raises
-    ValueError); the result's `puzzle` is then its filled cells.
+    ValueError); the result's `puzzle` is then its filled cells. A variant
+    puzzle (ISS text, f-puzzles JSON or link) is searched by the variant
+    solver (another method than "auto" raises ValueError); its solutions
+    are lines of digits, row by row, and `puzzle` its ISS text.
     `limit`: stop after this many solutions (2 tells unique from multiple).
     `timeout` (seconds) and `max_nodes` give up on the search: the status is
     then "unknown". Raises ParseError (a ValueError) for a bad puzzle; the
@@ -214,6 +220,8 @@ def generate(
     threads: Optional[int] = None,
     timeout: Optional[float] = None,
     max_attempts: int = 10000,
+    variant: Optional[str] = None,
+    killer_givens: int = 0,
 ) -> list[str]:
     """Uniquely solvable puzzles (minimal unless `clues` is given), as
     `sudoku generate -n COUNT --seed SEED ...` makes them: the same seed
@@ -222,7 +230,14 @@ def generate(
     `symmetry`: none, rot180, rot90, mirror, flip, diagonal, anti-diagonal,
     both. `clues`: (min, max). `rating`: (min, max) on the Sudoku Explainer
     scale. `timeout` and `max_attempts` are per puzzle; a target too rare to
-    meet raises RuntimeError."""
+    meet raises RuntimeError.
+
+    `variant`: make variant puzzles instead, as ISS text lines
+    (`sudoku generate --variant KIND`): x, windoku, disjoint, anti-knight,
+    anti-king, non-consecutive, jigsaw, killer (cages only, or up to
+    `killer_givens` givens), thermo, kropki, xv; `size` 4, 6, 8 or 9 as the
+    kind allows; `symmetry` applies to the givens (not to killer).
+    `difficulty`, `rating` and `clues` do not apply (ValueError)."""
 
 def solve_batch(
     puzzles: Puzzles,
