@@ -100,8 +100,8 @@ fn explain_chunk(rater: &Rater, args: &ExplainArgs, chunk: &Chunk, a: &mut Answe
 }
 
 /// One variant puzzle's explanation: its steps, then its rating (partial:
-/// singles, locked candidates and each rule's eliminations; see
-/// `sudoku_core::variant::explain`).
+/// singles, locked candidates, subsets, X-Wing and swordfish, and each
+/// rule's eliminations; see `sudoku_core::variant::explain`).
 fn explain_variant(
     json: bool,
     rec: &Record,

@@ -14,11 +14,20 @@
 //!    between two cells (dots, XV, thermometer steps, whispers, anti-moves
 //!    are peers and so singles) are level 2; cage combinations, sums,
 //!    lines and outside clues level 3; the sums derived from houses
-//!    ("innies and outies", the 45 rule) level 4.
+//!    ("innies and outies", the 45 rule) level 4;
+//! 5. **naked and hidden subsets** in any house (the extra regions of a
+//!    variant too): k undecided cells holding only k digits keep them from
+//!    the rest of the house (naked), or k digits with only k places in the
+//!    house leave those cells no other digit (hidden); pairs are level 2,
+//!    triples 3, quads 4;
+//! 6. **fish** on rows and columns: a digit whose places in k rows lie in
+//!    k columns leaves the rest of those columns (and the other way round);
+//!    the X-Wing (k = 2) is level 3, the swordfish (k = 3) level 4.
 //!
-//! When none applies and the grid is not full, the explanation stops: the
+//! Within a level, the rules come first, then subsets, then fish. When
+//! none applies and the grid is not full, the explanation stops: the
 //! puzzle needs a guess (or a technique not modelled here). This is a
-//! partial rating: no chains, fish or subsets on variant grids yet.
+//! partial rating: no chains, wings or uniqueness steps on variant grids.
 //!
 //! Every elimination comes from the same propagators the solver uses, so a
 //! step never removes a digit of a solution (the tests replay every step
@@ -138,7 +147,11 @@ pub fn explain(puzzle: &Puzzle, max_steps: usize) -> Result<VariantExplanation, 
         let found = st.naked_single()
             || st.hidden_single()
             || st.locked_candidates()
-            || (2..=4).any(|level| st.rule(level));
+            || (2..=4).any(|level| {
+                st.rule(level)
+                    || st.subsets(level as usize)
+                    || (level > 2 && st.fish(level as usize - 1))
+            });
         if !found {
             break;
         }
@@ -270,13 +283,177 @@ impl State {
                     continue;
                 }
                 let text = format!(
-                    "{} lie only where two houses cross ({}): {}",
+                    "{} {} only where two houses cross ({}): {}",
                     digit_list(locked),
+                    if locked.count_ones() == 1 {
+                        "lies"
+                    } else {
+                        "lie"
+                    },
                     cell_list(self.shape, &shared),
                     removal_text(self.shape, &removed)
                 );
                 self.remove(&removed, "locked candidates", 2, None, text);
                 return true;
+            }
+        }
+        false
+    }
+
+    /// The first naked or hidden subset of `k` cells (2 to 4) in a house
+    /// that removes something.
+    fn subsets(&mut self, k: usize) -> bool {
+        const NAMES: [[&str; 3]; 2] = [
+            ["naked pair", "naked triple", "naked quad"],
+            ["hidden pair", "hidden triple", "hidden quad"],
+        ];
+        for h in 0..self.houses.len() {
+            let open: Vec<usize> = self.houses[h]
+                .iter()
+                .map(|&c| c as usize)
+                .filter(|&c| self.masks[c].count_ones() > 1)
+                .collect();
+            if open.len() <= k {
+                continue; // nothing else in the house to clear
+            }
+            // naked: k cells whose candidates are k digits
+            let mut found = None;
+            combinations(open.len(), k, |pick| {
+                let union = pick.iter().fold(0u16, |a, &i| a | self.masks[open[i]]);
+                if union.count_ones() as usize != k {
+                    return false;
+                }
+                let removed: Vec<(usize, u8)> = open
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| !pick.contains(i))
+                    .flat_map(|(_, &c)| digits(self.masks[c] & union).map(move |d| (c, d)))
+                    .collect();
+                if removed.is_empty() {
+                    return false;
+                }
+                let cells: Vec<u16> = pick.iter().map(|&i| open[i] as u16).collect();
+                found = Some((cells, union, removed));
+                true
+            });
+            if let Some((cells, union, removed)) = found {
+                let text = format!(
+                    "{}: {} hold only {} in {}: {}",
+                    NAMES[0][k - 2],
+                    cell_list(self.shape, &cells),
+                    digit_list(union),
+                    house_name(self.shape, &self.houses[h]),
+                    removal_text(self.shape, &removed)
+                );
+                self.remove(&removed, NAMES[0][k - 2], k as u8, None, text);
+                return true;
+            }
+            // hidden: k digits with k places
+            let free: Vec<u8> = digits(open.iter().fold(0u16, |a, &c| a | self.masks[c])).collect();
+            combinations(free.len(), k, |pick| {
+                let set = pick.iter().fold(0u16, |a, &i| a | 1 << (free[i] - 1));
+                let places: Vec<usize> = open
+                    .iter()
+                    .copied()
+                    .filter(|&c| self.masks[c] & set != 0)
+                    .collect();
+                if places.len() != k {
+                    return false;
+                }
+                let removed: Vec<(usize, u8)> = places
+                    .iter()
+                    .flat_map(|&c| digits(self.masks[c] & !set).map(move |d| (c, d)))
+                    .collect();
+                if removed.is_empty() {
+                    return false;
+                }
+                let cells: Vec<u16> = places.iter().map(|&c| c as u16).collect();
+                found = Some((cells, set, removed));
+                true
+            });
+            if let Some((cells, set, removed)) = found {
+                let text = format!(
+                    "{}: {} fit only {} in {}: {}",
+                    NAMES[1][k - 2],
+                    digit_list(set),
+                    cell_list(self.shape, &cells),
+                    house_name(self.shape, &self.houses[h]),
+                    removal_text(self.shape, &removed)
+                );
+                self.remove(&removed, NAMES[1][k - 2], k as u8, None, text);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The first fish of size `k` (2: X-Wing, 3: swordfish) on rows and
+    /// columns that removes something: a digit whose places in `k` base
+    /// lines lie in `k` cover lines leaves the cover lines' other cells.
+    fn fish(&mut self, k: usize) -> bool {
+        let n = self.shape.side();
+        let name = if k == 2 { "x-wing" } else { "swordfish" };
+        let level = k as u8 + 1;
+        for rows_base in [true, false] {
+            // line `i`'s cell at position `j`
+            let cell = |i: usize, j: usize| if rows_base { i * n + j } else { j * n + i };
+            for d in 1..=n as u8 {
+                let bit = 1u16 << (d - 1);
+                // per base line, the positions of d's undecided places
+                let places: Vec<u32> = (0..n)
+                    .map(|i| {
+                        (0..n)
+                            .filter(|&j| {
+                                let m = self.masks[cell(i, j)];
+                                m & bit != 0 && m != bit
+                            })
+                            .fold(0u32, |a, j| a | 1 << j)
+                    })
+                    .collect();
+                let lines: Vec<usize> = (0..n)
+                    .filter(|&i| (2..=k as u32).contains(&places[i].count_ones()))
+                    .collect();
+                let mut found = None;
+                combinations(lines.len(), k, |pick| {
+                    let cover = pick.iter().fold(0u32, |a, &p| a | places[lines[p]]);
+                    if cover.count_ones() as usize != k {
+                        return false;
+                    }
+                    let base: Vec<usize> = pick.iter().map(|&p| lines[p]).collect();
+                    let removed: Vec<(usize, u8)> = (0..n)
+                        .filter(|i| !base.contains(i))
+                        .flat_map(|i| (0..n).map(move |j| (i, j)))
+                        .filter(|&(_, j)| cover & 1 << j != 0)
+                        .map(|(i, j)| cell(i, j))
+                        .filter(|&c| self.masks[c] & bit != 0)
+                        .map(|c| (c, d))
+                        .collect();
+                    if removed.is_empty() {
+                        return false;
+                    }
+                    found = Some((base, cover, removed));
+                    true
+                });
+                if let Some((base, cover, removed)) = found {
+                    let (b, c) = if rows_base {
+                        ("rows", "columns")
+                    } else {
+                        ("columns", "rows")
+                    };
+                    let list = |ls: &mut dyn Iterator<Item = usize>| {
+                        ls.map(|i| (i + 1).to_string())
+                            .collect::<Vec<_>>()
+                            .join(",")
+                    };
+                    let text = format!(
+                        "{name}: {d} in {b} {} lies only in {c} {}: {}",
+                        list(&mut base.iter().copied()),
+                        list(&mut (0..n).filter(|j| cover & 1 << j != 0)),
+                        removal_text(self.shape, &removed)
+                    );
+                    self.remove(&removed, name, level, None, text);
+                    return true;
+                }
             }
         }
         false
@@ -338,6 +515,28 @@ impl State {
             removed: removed.iter().map(|&(c, d)| (self.name(c), d)).collect(),
             text,
         });
+    }
+}
+
+/// Call `f` with each choice of `k` indices below `n` in increasing order
+/// (lexicographic), until it returns true; whether it did.
+fn combinations(n: usize, k: usize, mut f: impl FnMut(&[usize]) -> bool) -> bool {
+    if k == 0 || k > n {
+        return false;
+    }
+    let mut pick: Vec<usize> = (0..k).collect();
+    loop {
+        if f(&pick) {
+            return true;
+        }
+        // the last index that can still move right
+        let Some(i) = (0..k).rev().find(|&i| pick[i] < n - k + i) else {
+            return false;
+        };
+        pick[i] += 1;
+        for j in i + 1..k {
+            pick[j] = pick[j - 1] + 1;
+        }
     }
 }
 
@@ -417,6 +616,99 @@ mod tests {
             e.steps
         );
         assert!(e.rating_line().contains("steps"), "{}", e.rating_line());
+    }
+
+    #[test]
+    fn combinations_are_each_choice_once_in_order() {
+        for n in 0..8 {
+            for k in 0..=n + 1 {
+                let mut seen = Vec::new();
+                combinations(n, k, |pick| {
+                    assert!(pick.windows(2).all(|w| w[0] < w[1]) && pick.iter().all(|&i| i < n));
+                    seen.push(pick.to_vec());
+                    false
+                });
+                let want = (0u32..1 << n)
+                    .filter(|m| m.count_ones() as usize == k && k > 0)
+                    .count();
+                assert_eq!(seen.len(), want, "n {n} k {k}");
+                assert!(seen.windows(2).all(|w| w[0] < w[1]), "n {n} k {k}");
+            }
+        }
+        let mut calls = 0;
+        assert!(combinations(5, 2, |_| {
+            calls += 1;
+            calls == 3
+        }));
+        assert_eq!(calls, 3);
+    }
+
+    /// The first step that is not a single or locked candidates, on a 9×9
+    /// grid with the candidates given (`R1C1_1_2`: r1c1 holds 1 or 2).
+    fn first_step(marks: &str) -> VariantStep {
+        let p: Puzzle = marks.parse().expect("reads");
+        let e = explain(&p, 50).expect("explains");
+        e.steps
+            .into_iter()
+            .find(|s| !s.technique.contains("single") && s.technique != "locked candidates")
+            .expect("a step")
+    }
+
+    #[test]
+    fn a_naked_pair_clears_its_house() {
+        let s = first_step(".~R1C1_1_2~R1C2_1_2");
+        assert_eq!((s.technique, s.level), ("naked pair", 2), "{}", s.text);
+        // the pair's row or its box, whichever house comes first
+        let in_row = s.removed.iter().all(|(c, _)| c.row == 0);
+        let in_box = s.removed.iter().all(|(c, _)| c.row < 3 && c.col < 3);
+        assert!(in_row || in_box, "{}", s.text);
+        assert!(
+            s.removed
+                .iter()
+                .all(|&(c, d)| (d == 1 || d == 2) && !(c.row == 0 && c.col < 2)),
+            "{}",
+            s.text
+        );
+        // seven other cells lose both digits
+        assert_eq!(s.removed.len(), 14, "{}", s.text);
+    }
+
+    #[test]
+    fn a_hidden_pair_keeps_only_its_digits() {
+        let rest: String = (3..=9).map(|c| format!("~R1C{c}_3_4_5_6_7_8_9")).collect();
+        let s = first_step(&format!(".{rest}"));
+        assert_eq!((s.technique, s.level), ("hidden pair", 2), "{}", s.text);
+        let mut cells: Vec<(u8, u8)> = s.removed.iter().map(|(c, _)| (c.row, c.col)).collect();
+        cells.dedup();
+        assert_eq!(cells, [(0, 0), (0, 1)], "{}", s.text);
+        assert!(s.removed.iter().all(|&(_, d)| d >= 3));
+        assert_eq!(s.removed.len(), 14);
+    }
+
+    #[test]
+    fn an_x_wing_clears_its_columns() {
+        // 5 only in columns 2 and 7 of rows 1 and 5
+        let no5 = "_1_2_3_4_6_7_8_9";
+        let marks: String = [1, 5]
+            .iter()
+            .flat_map(|r| [1, 3, 4, 5, 6, 8, 9].map(move |c| format!("~R{r}C{c}{no5}")))
+            .collect();
+        let s = first_step(&format!(".{marks}"));
+        assert_eq!((s.technique, s.level), ("x-wing", 3), "{}", s.text);
+        assert!(
+            s.text
+                .starts_with("x-wing: 5 in rows 1,5 lies only in columns 2,7"),
+            "{}",
+            s.text
+        );
+        assert_eq!(s.removed.len(), 14, "{}", s.text);
+        assert!(
+            s.removed
+                .iter()
+                .all(|&(c, d)| d == 5 && (c.col == 1 || c.col == 6) && c.row != 0 && c.row != 4),
+            "{}",
+            s.text
+        );
     }
 
     #[test]

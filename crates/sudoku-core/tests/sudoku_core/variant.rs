@@ -560,8 +560,8 @@ fn the_trace_follows_the_search() {
 
 /// Explanations of every corpus puzzle with one solution: no step places a
 /// wrong digit or removes the solution's; a finished explanation is the
-/// solution; and a good share finish without a guess (116 of 246 when
-/// written).
+/// solution; and at least half finish without a guess (131 of 246 with
+/// subsets and fish, 121 before them).
 #[test]
 fn explanations_never_contradict_the_solution() {
     use sudoku_core::variant::explain::explain;
@@ -591,7 +591,7 @@ fn explanations_never_contradict_the_solution() {
         }
     }
     assert!(
-        solved * 3 >= total,
+        solved * 2 >= total,
         "{solved} of {total} explained to the end"
     );
 }
