@@ -34,7 +34,7 @@ use sudoku_core::{Candidates, Grid, Size};
 
 use crate::sudoku::{
     ErrorInfo, RateAnswer, Rating, SolveAnswer, SolveOptions, SolveResult, Solved, Status, Worker,
-    is_pencilmark_line, rate_text, rater,
+    is_pencilmark_line, rate_text, rater, variant_token,
 };
 use crate::thread_count;
 
@@ -544,25 +544,6 @@ fn solve_record(
         Ok(g) => worker.solve(opts, &g, true, Some(index), cells),
         Err(e) => SolveAnswer::error(text, ErrorInfo::from(e), Some(index)),
     }
-}
-
-/// The variant puzzle of a record, as the command line reads one: f-puzzles
-/// JSON is the whole record, ISS text or a link its first word (the rest is
-/// a comment). None for a classic record.
-fn variant_token(bytes: &[u8]) -> Option<&[u8]> {
-    let bytes = bytes.trim_ascii();
-    match bytes.first() {
-        Some(b'{') => return Some(bytes),
-        // a classic line starts with a digit, or a dot and no word
-        Some(b'.' | b'A'..=b'Z' | b'a'..=b'z') => {}
-        _ => return None,
-    }
-    let end = bytes
-        .iter()
-        .position(u8::is_ascii_whitespace)
-        .unwrap_or(bytes.len());
-    let token = &bytes[..end];
-    sudoku_core::variant::is_variant(token).then_some(token)
 }
 
 fn lossy(bytes: &[u8]) -> String {

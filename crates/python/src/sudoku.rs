@@ -17,6 +17,7 @@ use sudoku_core::pipeline::Pipeline;
 use sudoku_core::rate::{Band, Config as RateConfig, HintLevel, Outcome, Rater, Technique};
 use sudoku_core::solve::fast::Fast;
 use sudoku_core::solve::{Method, Solver};
+use sudoku_core::variant::explain::VariantExplanation;
 use sudoku_core::variant::generate::{Options as VariantOptions, VariantKind, generate_with};
 use sudoku_core::variant::{self, VariantError, VariantSolver};
 use sudoku_core::{Candidates, Grid, Limits, Report, Size, StopReason};
@@ -536,14 +537,29 @@ pub(crate) fn variant_error(text: &str, e: &VariantError) -> ErrorInfo {
     }
 }
 
-/// Whether `text` is a variant puzzle (ISS text, f-puzzles JSON or link):
-/// the command line's rule, on its first word.
-pub(crate) fn is_variant_text(text: &str) -> bool {
-    let t = text.trim_start();
-    t.starts_with('{')
-        || t.split_ascii_whitespace()
-            .next()
-            .is_some_and(|w| variant::is_variant(w.as_bytes()))
+/// The variant puzzle of a record, as the command line reads one: f-puzzles
+/// JSON is the whole record, ISS text or a link its first word (the rest is
+/// a comment). None for a classic record.
+pub(crate) fn variant_token(bytes: &[u8]) -> Option<&[u8]> {
+    let bytes = bytes.trim_ascii();
+    match bytes.first() {
+        Some(b'{') => return Some(bytes),
+        // a classic line starts with a digit, or a dot and no word
+        Some(b'.' | b'A'..=b'Z' | b'a'..=b'z') => {}
+        _ => return None,
+    }
+    let end = bytes
+        .iter()
+        .position(u8::is_ascii_whitespace)
+        .unwrap_or(bytes.len());
+    let token = &bytes[..end];
+    sudoku_core::variant::is_variant(token).then_some(token)
+}
+
+/// [`variant_token`] of a text.
+pub(crate) fn variant_text(text: &str) -> Option<&str> {
+    // the token is cut at ASCII whitespace, so it is whole characters
+    variant_token(text.as_bytes()).and_then(|b| std::str::from_utf8(b).ok())
 }
 
 thread_local! {
@@ -704,12 +720,9 @@ pub(crate) fn is_pencilmark_line(text: &[u8]) -> bool {
 
 fn solve_one(py: Python<'_>, puzzle: &str, opts: SolveOptions) -> PyResult<SolveResult> {
     let mut cells = Vec::new();
-    let answer = if is_variant_text(puzzle) {
+    let answer = if let Some(text) = variant_text(puzzle) {
         let answer = py.detach(|| {
-            WORKER.with(|w| {
-                w.borrow_mut()
-                    .solve_variant(&opts, puzzle.trim(), None, &mut cells)
-            })
+            WORKER.with(|w| w.borrow_mut().solve_variant(&opts, text, None, &mut cells))
         });
         if let (Some(e), None) = (&answer.error, opts.method) {
             return Err(e.raise(py, None));
@@ -782,10 +795,10 @@ pub(crate) struct Position {
 /// Read a puzzle or a pencilmark line (n³ characters: 729 for 9×9).
 pub(crate) fn read_position(text: &str) -> Result<Position, ErrorInfo> {
     let t = text.trim();
-    if is_variant_text(t) {
+    if variant_text(t).is_some() {
         return Err(ErrorInfo {
-            message: "line 1, column 1: variant puzzles are not rated by the package \
-                      (`sudoku rate` gives their partial rating); solve and count take them"
+            message: "line 1, column 1: hint and explain take classic grids; a variant \
+                      puzzle's partial rating comes from rate, its answers from solve and count"
                 .to_string(),
             line: 1,
             column: 1,
@@ -876,10 +889,81 @@ pub(crate) struct RateAnswer {
     message: Option<String>,
     pub(crate) error: Option<ErrorInfo>,
     pub(crate) index: Option<u64>,
+    /// A variant puzzle's explanation (its partial rating), when rated.
+    variant: Option<Box<VariantExplanation>>,
+}
+
+/// Node budget for the uniqueness check before a variant is rated (the
+/// command line's).
+const VARIANT_NODES: u64 = 5_000_000;
+
+/// Rate a variant puzzle as `sudoku rate` does: its one solution checked
+/// within [`VARIANT_NODES`], then explained (a partial rating).
+fn rate_variant(text: &str, index: Option<u64>) -> RateAnswer {
+    let mut answer = RateAnswer {
+        puzzle: text.to_string(),
+        pencilmarks: false,
+        status: "rated",
+        rating: None,
+        warnings: Vec::new(),
+        message: None,
+        error: None,
+        index,
+        variant: None,
+    };
+    match explain_variant(text) {
+        Ok((puzzle, e)) => {
+            answer.puzzle = puzzle;
+            answer.variant = Some(Box::new(e));
+        }
+        Err((status, message, error)) => {
+            answer.status = status;
+            answer.message = Some(message);
+            answer.error = error;
+        }
+    }
+    answer
+}
+
+/// Why a variant puzzle was not rated: its status, the message, and for a
+/// bad puzzle where the error is.
+type NotRated = (&'static str, String, Option<ErrorInfo>);
+
+/// A variant puzzle's ISS text and explanation, once its one solution is
+/// known; or why not.
+fn explain_variant(text: &str) -> Result<(String, VariantExplanation), NotRated> {
+    let bad = |e: VariantError| {
+        let e = variant_error(text, &e);
+        ("error", e.message.clone(), Some(e))
+    };
+    let puzzle = text.parse::<variant::Puzzle>().map_err(bad)?;
+    let mut solver = VariantSolver::new(&puzzle).map_err(bad)?;
+    let limits = Limits {
+        max_nodes: Some(VARIANT_NODES),
+        ..Limits::none()
+    };
+    match solver.uniqueness(&limits).0 {
+        sudoku_core::Uniqueness::Unique(_) => {}
+        sudoku_core::Uniqueness::NoSolution => {
+            return Err(("none", "the puzzle has no solution".into(), None));
+        }
+        sudoku_core::Uniqueness::Multiple(..) => {
+            return Err(("multiple", "the puzzle has several solutions".into(), None));
+        }
+        sudoku_core::Uniqueness::Unknown(_) => {
+            let m = format!("no answer within {VARIANT_NODES} nodes of search");
+            return Err(("unknown", m, None));
+        }
+    }
+    let e = variant::explain::explain(&puzzle, 100_000).map_err(bad)?;
+    Ok((puzzle.to_string(), e))
 }
 
 /// Rate the puzzle in `text` (a bad one gives an "error" answer).
 pub(crate) fn rate_text(rater: &Rater, text: &str, index: Option<u64>) -> RateAnswer {
+    if let Some(text) = variant_text(text) {
+        return rate_variant(text, index);
+    }
     let p = match read_position(text) {
         Ok(p) => p,
         Err(e) => {
@@ -892,6 +976,7 @@ pub(crate) fn rate_text(rater: &Rater, text: &str, index: Option<u64>) -> RateAn
                 message: Some(e.message.clone()),
                 error: Some(e),
                 index,
+                variant: None,
             };
         }
     };
@@ -914,6 +999,7 @@ fn rate_position(rater: &Rater, p: &Position, index: Option<u64>) -> RateAnswer 
             message: None,
             error: None,
             index,
+            variant: None,
         },
         Err((status, message)) => RateAnswer {
             puzzle,
@@ -924,6 +1010,7 @@ fn rate_position(rater: &Rater, p: &Position, index: Option<u64>) -> RateAnswer 
             message: Some(message),
             error: None,
             index,
+            variant: None,
         },
     }
 }
@@ -968,19 +1055,35 @@ impl Rating {
     /// How the step solver ended: "solved", "stuck" or "no-solution".
     #[getter]
     fn outcome(&self) -> Option<&'static str> {
+        if let Some(v) = &self.inner.variant {
+            return Some(if v.solved { "solved" } else { "stuck" });
+        }
         self.inner.rating.as_ref().map(|r| match r.outcome {
             Outcome::Solved => "solved",
             Outcome::Stuck => "stuck",
             Outcome::NoSolution => "no-solution",
         })
     }
-    /// The hardest technique used (its name), or None.
+    /// The hardest technique used (its name), or None. For a variant, the
+    /// first step at its hardest level: a technique ("naked pair") or a
+    /// rule's kind ("Cage", "innies and outies").
     #[getter]
-    fn hardest(&self) -> Option<&'static str> {
+    fn hardest(&self) -> Option<String> {
+        if let Some(v) = &self.inner.variant {
+            return v.hardest.clone();
+        }
         self.inner
             .rating
             .as_ref()
-            .and_then(|r| r.hardest.map(Technique::name))
+            .and_then(|r| r.hardest.map(|t| t.name().to_string()))
+    }
+    /// A variant puzzle's level (1 easiest to 4: singles; locked
+    /// candidates, pairs and rules between two cells; cages, sums, lines,
+    /// triples and the X-Wing; innies and outies, quads and the swordfish),
+    /// the hardest used; None for a classic puzzle.
+    #[getter]
+    fn level(&self) -> Option<u8> {
+        self.inner.variant.as_ref().map(|v| v.level)
     }
     /// Techniques used, in technique order: name -> number of steps.
     #[getter]
@@ -991,21 +1094,34 @@ impl Rating {
                 d.set_item(c.technique.name(), c.count)?;
             }
         }
+        for (name, count) in self.variant_counts() {
+            d.set_item(name, count)?;
+        }
         Ok(d)
     }
     /// Steps taken.
     #[getter]
     fn steps(&self) -> Option<u32> {
+        if let Some(v) = &self.inner.variant {
+            return Some(v.steps.len() as u32);
+        }
         self.inner.rating.as_ref().map(|r| r.steps)
     }
     /// Givens of the puzzle.
     #[getter]
     fn givens(&self) -> Option<usize> {
+        if self.inner.variant.is_some() {
+            let p: variant::Puzzle = self.inner.puzzle.parse().ok()?;
+            return Some(p.givens().iter().filter(|&&d| d != 0).count());
+        }
         self.inner.rating.as_ref().map(|r| r.givens)
     }
     /// Empty cells left when the techniques got stuck (0 when solved).
     #[getter]
     fn empty_left(&self) -> Option<usize> {
+        if let Some(v) = &self.inner.variant {
+            return Some(v.candidates.iter().filter(|m| m.count_ones() != 1).count());
+        }
         self.inner.rating.as_ref().map(|r| r.empty_left)
     }
     /// Whether the candidates came from pencilmarks.
@@ -1045,10 +1161,10 @@ impl Rating {
             // Debug is the shortest text that reads back, as Python's repr
             out += &format!("{r:?}");
         }
-        for field in [band, hardest] {
-            out.push(',');
-            out.push_str(field.unwrap_or(""));
-        }
+        out.push(',');
+        out.push_str(band.unwrap_or(""));
+        out.push(',');
+        csv_field(&mut out, hardest.as_deref().unwrap_or(""));
         for field in [techniques, error] {
             out.push(',');
             csv_field(&mut out, field.as_deref().unwrap_or(""));
@@ -1069,20 +1185,23 @@ impl Rating {
         &'static str,
         Option<f64>,
         Option<&'static str>,
-        Option<&'static str>,
+        Option<String>,
         Option<String>,
         Option<String>,
     ) {
-        let techniques = self.inner.rating.as_ref().and_then(|r| {
-            let mut counts: Vec<(&str, u32)> = r
-                .counts
+        let mut counts: Vec<(String, u32)> = self.variant_counts();
+        let techniques = self.inner.rating.as_ref().map(|r| {
+            r.counts
                 .iter()
-                .map(|c| (c.technique.name(), c.count))
-                .collect();
+                .map(|c| (c.technique.name().to_string(), c.count))
+                .collect::<Vec<_>>()
+        });
+        let techniques = {
+            counts.extend(techniques.into_iter().flatten());
             counts.sort_unstable();
             let text: Vec<String> = counts.iter().map(|(t, n)| format!("{t}:{n}")).collect();
             (!text.is_empty()).then(|| text.join(","))
-        });
+        };
         (
             self.inner.puzzle.clone(),
             self.inner.status,
@@ -1093,8 +1212,12 @@ impl Rating {
             self.inner.message.clone(),
         )
     }
-    /// The line `sudoku rate` prints: `4.2 expert xy-wing naked-single:12,...`.
+    /// The line `sudoku rate` prints: `4.2 expert xy-wing naked-single:12,...`
+    /// (for a variant: `variant level 3 (Cage), 57 steps`).
     fn line(&self) -> String {
+        if let Some(v) = &self.inner.variant {
+            return format!("variant {}", v.rating_line());
+        }
         let Some(r) = &self.inner.rating else {
             return format!(
                 "{}: {}",
@@ -1105,13 +1228,40 @@ impl Rating {
         r.summary_line()
     }
     fn __repr__(&self) -> String {
+        if let Some(v) = &self.inner.variant {
+            return format!(
+                "Rating(status='rated', level={}, hardest='{}', outcome='{}')",
+                v.level,
+                v.hardest.as_deref().unwrap_or("-"),
+                if v.solved { "solved" } else { "stuck" }
+            );
+        }
         match (self.rating(), self.band()) {
             (Some(r), Some(b)) => format!(
                 "Rating(status='rated', rating={r:.1}, band='{b}', hardest='{}')",
-                self.hardest().unwrap_or("-")
+                self.hardest().as_deref().unwrap_or("-")
             ),
             _ => format!("Rating(status='{}')", self.inner.status),
         }
+    }
+}
+
+impl Rating {
+    /// A variant's steps by technique (a rule by its kind, `rule Cage`), in
+    /// order of first use; empty for a classic puzzle.
+    fn variant_counts(&self) -> Vec<(String, u32)> {
+        let mut counts: Vec<(String, u32)> = Vec::new();
+        for step in self.inner.variant.iter().flat_map(|v| &v.steps) {
+            let name = match &step.rule {
+                Some(r) if step.technique == "rule" => variant::explain::rule_name(r),
+                _ => step.technique.to_string(),
+            };
+            match counts.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, k)) => *k += 1,
+                None => counts.push((name, 1)),
+            }
+        }
+        counts
     }
 }
 
@@ -1120,6 +1270,13 @@ impl Rating {
 #[pyo3(signature = (puzzle, disable = Vec::new()))]
 fn rate(py: Python<'_>, puzzle: &str, disable: Vec<String>) -> PyResult<Rating> {
     let rater = rater(&disable)?;
+    if let Some(text) = variant_text(puzzle) {
+        let inner = py.detach(|| rate_variant(text, None));
+        if let Some(e) = &inner.error {
+            return Err(e.raise(py, None));
+        }
+        return Ok(Rating { inner });
+    }
     let p = read_position(puzzle).map_err(|e| e.raise(py, None))?;
     let inner = py.detach(|| rate_position(&rater, &p, None));
     Ok(Rating { inner })

@@ -121,9 +121,35 @@ def test_generated_variants_are_unique_and_equal_the_command_line(sudoku_bin):
         st.generate(1, variant="x", size=16)
 
 
-def test_the_step_solver_refuses_variants_by_name():
-    for call in (st.rate, st.explain, st.hint):
-        with pytest.raises(st.ParseError, match="variant puzzles are not rated"):
+def test_variant_ratings_equal_the_command_line(sudoku_bin, tmp_path):
+    lines = [text for _, text, _, _ in corpus()[::9]]
+    lines.append(".Cagey~3~R1C1")  # an unknown kind: an error record
+    path = tmp_path / "rate.txt"
+    path.write_text("\n".join(lines) + "\n")
+    cli = [json.loads(l) for l in run([sudoku_bin, "rate", "--format", "json", str(path)], check=False).splitlines()]
+    text = run([sudoku_bin, "rate", str(path)], check=False).splitlines()
+    got = list(st.rate_batch(lines, errors="record"))
+    assert len(got) == len(cli) == len(lines)
+    rated = 0
+    for c, r in zip(cli, got):
+        assert r.status == c["status"], r.puzzle
+        if r.status == "rated":
+            rated += 1
+            v = c["variant"]
+            assert (r.level, r.hardest, r.steps, r.outcome == "solved") == (v["level"], v["hardest"], v["steps"], v["solved"])
+            assert r.rating is None and r.band is None
+            assert sum(r.techniques.values()) == r.steps
+            assert r.line() == "variant " + v["rating"]
+            assert r.line() in text
+    assert rated >= len(lines) // 2
+    assert got[-1].status == "error" and "Cagey" in got[-1].error
+    one = st.rate(lines[0])
+    assert (one.status, one.level, one.line()) == (got[0].status, got[0].level, got[0].line())
+    with pytest.raises(st.ParseError):
+        st.rate(".Cagey~3~R1C1")
+
+
+def test_hint_and_explain_refuse_variants_by_name():
+    for call in (st.explain, st.hint):
+        with pytest.raises(st.ParseError, match="hint and explain take classic grids"):
             call(".Cage~10~R1C1~R1C2")
-    (r,) = st.rate_batch([".Cage~10~R1C1~R1C2"], errors="record")
-    assert r.status == "error" and "variant" in r.error

@@ -83,17 +83,26 @@ class Rating:
     """A rating on the Sudoku Explainer scale (`sudoku rate`).
 
     A puzzle with several solutions or none is not rated: its status says
-    which and the rating fields are None."""
+    which and the rating fields are None.
+
+    A variant puzzle gets the command line's partial variant rating: `level`
+    (1 to 4) instead of `rating` and `band` (both None), `hardest` the first
+    step at that level, `outcome` "solved" or "stuck", `techniques` its steps
+    by technique (a rule by its kind: "Cage", "Thermo"), and "unknown" as
+    the status when its uniqueness was not settled within 5,000,000 nodes."""
 
     puzzle: str
-    status: Literal["rated", "multiple", "none", "error"]
+    """The puzzle as a line (a pencilmark line for pencilmarks, ISS text for a variant)."""
+    status: Literal["rated", "multiple", "none", "unknown", "error"]
     rating: Optional[float]
     """The hardest step's difficulty, to a tenth (3.2)."""
     band: Optional[Band]
     outcome: Optional[Literal["solved", "stuck", "no-solution"]]
     """How the step solver ended ("stuck": the techniques could not finish; band "needs-guessing")."""
     hardest: Optional[str]
-    """The hardest technique used ("x-wing")."""
+    """The hardest technique used ("x-wing"; for a variant "naked pair", "Cage", "innies and outies")."""
+    level: Optional[int]
+    """A variant's level, 1 (singles) to 4 (innies and outies, quads, swordfish); None for a classic puzzle."""
     techniques: dict[str, int]
     """Techniques used, in technique order, with their number of steps."""
     steps: Optional[int]
@@ -106,7 +115,8 @@ class Rating:
     """Why it was not rated (several solutions, none, a bad record)."""
     index: Optional[int]
     def line(self) -> str:
-        """The line `sudoku rate` prints: `3.2 hard x-wing full-house:19,...`."""
+        """The line `sudoku rate` prints: `3.2 hard x-wing full-house:19,...`
+        (`variant level 3 (Cage), 57 steps` for a variant)."""
     def as_row(
         self,
     ) -> tuple[str, str, Optional[float], Optional[Band], Optional[str], Optional[str], Optional[str]]:
@@ -199,7 +209,9 @@ def count(
 def rate(puzzle: str, disable: Iterable[str] = ()) -> Rating:
     """Rate a puzzle (or a pencilmark line) with the human-style step solver.
 
-    `disable`: technique names the rater must not use."""
+    `disable`: technique names the rater must not use (classic puzzles). A
+    variant puzzle (ISS text, f-puzzles) gets its partial rating (see
+    `Rating`)."""
 
 def hint(puzzle: str, level: int = 1, disable: Iterable[str] = ()) -> Hint:
     """The next step of a position as a hint: level 1 where to look, 2 the
@@ -207,7 +219,8 @@ def hint(puzzle: str, level: int = 1, disable: Iterable[str] = ()) -> Hint:
     with no solution."""
 
 def explain(puzzle: str, disable: Iterable[str] = ()) -> Explanation:
-    """Every step of the human-style path, and the rating."""
+    """Every step of the human-style path, and the rating (classic puzzles;
+    a variant raises ParseError: `sudoku explain` explains them)."""
 
 def generate(
     count: int,

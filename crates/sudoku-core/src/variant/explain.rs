@@ -179,8 +179,8 @@ pub fn explain(puzzle: &Puzzle, max_steps: usize) -> Result<VariantExplanation, 
 }
 
 /// A rule's name for the rating: its kind (`Cage`, `Thermo`, ...) or the
-/// derived fact.
-fn rule_name(rule: &str) -> String {
+/// derived fact (`innies and outies`), from a step's `rule`.
+pub fn rule_name(rule: &str) -> String {
     match rule.strip_prefix('.') {
         Some(r) => r.split('~').next().unwrap_or(r).to_string(),
         None => rule.to_string(),
