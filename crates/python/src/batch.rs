@@ -34,7 +34,7 @@ use sudoku_core::{Candidates, Grid, Size};
 
 use crate::sudoku::{
     ErrorInfo, RateAnswer, Rating, SolveAnswer, SolveOptions, SolveResult, Solved, Status, Worker,
-    is_pencilmark_line, rate_text, rater, variant_token,
+    is_pencilmark_line, rate_text, rater,
 };
 use crate::thread_count;
 
@@ -519,7 +519,7 @@ fn solve_record(
 ) -> SolveAnswer {
     // lines read from a file keep their line end
     let bytes = bytes.trim_ascii_end();
-    if let Some(token) = variant_token(bytes) {
+    if let Some(token) = sudoku_core::variant::variant_token(bytes) {
         let text = lossy(token);
         return worker.solve_variant(opts, &text, Some(index), cells);
     }

@@ -537,31 +537,6 @@ pub(crate) fn variant_error(text: &str, e: &VariantError) -> ErrorInfo {
     }
 }
 
-/// The variant puzzle of a record, as the command line reads one: f-puzzles
-/// JSON is the whole record, ISS text or a link its first word (the rest is
-/// a comment). None for a classic record.
-pub(crate) fn variant_token(bytes: &[u8]) -> Option<&[u8]> {
-    let bytes = bytes.trim_ascii();
-    match bytes.first() {
-        Some(b'{') => return Some(bytes),
-        // a classic line starts with a digit, or a dot and no word
-        Some(b'.' | b'A'..=b'Z' | b'a'..=b'z') => {}
-        _ => return None,
-    }
-    let end = bytes
-        .iter()
-        .position(u8::is_ascii_whitespace)
-        .unwrap_or(bytes.len());
-    let token = &bytes[..end];
-    sudoku_core::variant::is_variant(token).then_some(token)
-}
-
-/// [`variant_token`] of a text.
-pub(crate) fn variant_text(text: &str) -> Option<&str> {
-    // the token is cut at ASCII whitespace, so it is whole characters
-    variant_token(text.as_bytes()).and_then(|b| std::str::from_utf8(b).ok())
-}
-
 thread_local! {
     /// The solvers of one-puzzle calls, reused by later calls on the thread.
     static WORKER: RefCell<Worker> = RefCell::new(Worker::new(true));
@@ -720,7 +695,7 @@ pub(crate) fn is_pencilmark_line(text: &[u8]) -> bool {
 
 fn solve_one(py: Python<'_>, puzzle: &str, opts: SolveOptions) -> PyResult<SolveResult> {
     let mut cells = Vec::new();
-    let answer = if let Some(text) = variant_text(puzzle) {
+    let answer = if let Some(text) = variant::variant_text(puzzle) {
         let answer = py.detach(|| {
             WORKER.with(|w| w.borrow_mut().solve_variant(&opts, text, None, &mut cells))
         });
@@ -795,7 +770,7 @@ pub(crate) struct Position {
 /// Read a puzzle or a pencilmark line (n³ characters: 729 for 9×9).
 pub(crate) fn read_position(text: &str) -> Result<Position, ErrorInfo> {
     let t = text.trim();
-    if variant_text(t).is_some() {
+    if variant::variant_text(t).is_some() {
         return Err(ErrorInfo {
             message: "line 1, column 1: hint and explain take classic grids; a variant \
                       puzzle's partial rating comes from rate, its answers from solve and count"
@@ -961,7 +936,7 @@ fn explain_variant(text: &str) -> Result<(String, VariantExplanation), NotRated>
 
 /// Rate the puzzle in `text` (a bad one gives an "error" answer).
 pub(crate) fn rate_text(rater: &Rater, text: &str, index: Option<u64>) -> RateAnswer {
-    if let Some(text) = variant_text(text) {
+    if let Some(text) = variant::variant_text(text) {
         return rate_variant(text, index);
     }
     let p = match read_position(text) {
@@ -1270,7 +1245,7 @@ impl Rating {
 #[pyo3(signature = (puzzle, disable = Vec::new()))]
 fn rate(py: Python<'_>, puzzle: &str, disable: Vec<String>) -> PyResult<Rating> {
     let rater = rater(&disable)?;
-    if let Some(text) = variant_text(puzzle) {
+    if let Some(text) = variant::variant_text(puzzle) {
         let inner = py.detach(|| rate_variant(text, None));
         if let Some(e) = &inner.error {
             return Err(e.raise(py, None));

@@ -21,6 +21,8 @@ use sudoku_core::solve::{Method, Solver};
 use sudoku_core::time::Instant;
 use sudoku_core::{Candidates, Grid, Limits, Report, Size, StopReason, Uniqueness};
 
+mod variant;
+
 /// The API's endpoints (`POST /api/<name>`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Endpoint {
@@ -495,6 +497,17 @@ fn check_timeout(t: Option<f64>) -> Result<(), ApiError> {
 
 fn solve(req: SolveRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
     check_timeout(req.timeout)?;
+    if let Some(text) = sudoku_core::variant::variant_text(&req.puzzle) {
+        let asked = Asked {
+            timeout: req.timeout,
+            max_nodes: req.max_nodes,
+        };
+        let lim = Limits {
+            max_solutions: Some(2),
+            ..limits.search(&asked)
+        };
+        return variant::solve(text, req.method.as_deref(), req.trace, &lim);
+    }
     let (input, method) = parse_solve_input(&req.puzzle, req.method.as_deref(), req.trace)?;
     let asked = Asked {
         timeout: req.timeout,
@@ -614,7 +627,6 @@ fn uniqueness_of(mut found: Vec<Grid>, report: &Report) -> Uniqueness {
 
 fn count(req: CountRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
     check_timeout(req.timeout)?;
-    let (input, method) = parse_solve_input(&req.puzzle, req.method.as_deref(), false)?;
     let limit = req.limit.unwrap_or(2);
     if limit == 0 || limit > MAX_COUNT_LIMIT {
         return Err(ApiError::field(
@@ -627,6 +639,10 @@ fn count(req: CountRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
         max_nodes: req.max_nodes,
     };
     let lim = limits.search(&asked);
+    if let Some(text) = sudoku_core::variant::variant_text(&req.puzzle) {
+        return variant::count(text, req.method.as_deref(), limit, &lim);
+    }
+    let (input, method) = parse_solve_input(&req.puzzle, req.method.as_deref(), false)?;
     let (grid, (n, report), pencilmarks) = match input {
         Puzzle::Grid(grid) => {
             let counted = with_solver(method, |s| s.count(&grid, limit, &lim));
@@ -738,6 +754,9 @@ fn rate(req: PositionRequest, limits: &RequestLimits) -> Result<Value, ApiError>
             "level: only /api/hint takes a level",
         ));
     }
+    if let Some(text) = sudoku_core::variant::variant_text(&req.puzzle) {
+        return variant::rate(text, &limits.search(&Asked::default()));
+    }
     let (grid, c, pencilmarks) = parse_position(&req.puzzle)?;
     rater_size_ok(&grid)?;
     let warnings = match checked(&grid, &c, pencilmarks, limits) {
@@ -761,6 +780,12 @@ fn hint(req: PositionRequest, limits: &RequestLimits) -> Result<Value, ApiError>
     let level_n = req.level.unwrap_or(1);
     let level = HintLevel::from_number(level_n)
         .ok_or_else(|| ApiError::field("level", format!("level: {level_n} is not 1, 2 or 3")))?;
+    if sudoku_core::variant::variant_text(&req.puzzle).is_some() {
+        return Err(ApiError::field(
+            "puzzle",
+            "puzzle: hints are for classic puzzles; /api/explain explains a variant step by step",
+        ));
+    }
     let (grid, c, pencilmarks) = parse_position(&req.puzzle)?;
     rater_size_ok(&grid)?;
     let warnings = match checked(&grid, &c, pencilmarks, limits) {
@@ -809,6 +834,9 @@ fn explain(req: PositionRequest, limits: &RequestLimits) -> Result<Value, ApiErr
             "level",
             "level: only /api/hint takes a level",
         ));
+    }
+    if let Some(text) = sudoku_core::variant::variant_text(&req.puzzle) {
+        return variant::explain_steps(text, &limits.search(&Asked::default()));
     }
     let (grid, c0, pencilmarks) = parse_position(&req.puzzle)?;
     rater_size_ok(&grid)?;

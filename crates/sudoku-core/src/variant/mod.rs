@@ -628,6 +628,32 @@ pub fn is_variant(token: &[u8]) -> bool {
     }
 }
 
+/// The variant puzzle in a line of text, as the command line reads one:
+/// f-puzzles JSON is the whole line, ISS text or an f-puzzles link its first
+/// word (the rest is a comment); None for a classic puzzle (see
+/// [`is_variant`]).
+pub fn variant_token(line: &[u8]) -> Option<&[u8]> {
+    let line = line.trim_ascii();
+    match line.first() {
+        Some(b'{') => return Some(line),
+        // a classic line starts with a digit, or a dot and no word
+        Some(b'.' | b'A'..=b'Z' | b'a'..=b'z') => {}
+        _ => return None,
+    }
+    let end = line
+        .iter()
+        .position(u8::is_ascii_whitespace)
+        .unwrap_or(line.len());
+    let token = &line[..end];
+    is_variant(token).then_some(token)
+}
+
+/// [`variant_token`] of a text.
+pub fn variant_text(line: &str) -> Option<&str> {
+    // the token is cut at ASCII whitespace, so it is whole characters
+    variant_token(line.as_bytes()).and_then(|b| std::str::from_utf8(b).ok())
+}
+
 /// The digits of a solution as one line: '1'..'9', then 'A'.. from 10.
 pub fn to_line(values: &[u8]) -> String {
     values.iter().map(|&d| crate::grid::digit_char(d)).collect()
@@ -663,5 +689,12 @@ mod tests {
         ] {
             assert!(!is_variant(c.as_bytes()), "{c}");
         }
+        assert_eq!(
+            variant_text("  .Cage~3~R1C1~R1C2 a comment\n"),
+            Some(".Cage~3~R1C1~R1C2")
+        );
+        assert_eq!(variant_text(" {\"size\": 9} "), Some("{\"size\": 9}"));
+        assert_eq!(variant_text("..3.2.6.. x"), None);
+        assert_eq!(variant_text("Diagonal"), None);
     }
 }

@@ -1,0 +1,357 @@
+//! Variant puzzles in the API: `/api/solve`, `/api/count`, `/api/rate` and
+//! `/api/explain` take a puzzle in the Interactive Sudoku Solver's text
+//! format, f-puzzles JSON or an f-puzzles link, as `sudoku solve` does,
+//! and answer with the command line's JSON for them: the ISS text as
+//! `puzzle`, the shape, givens and constraints as `variant`, method
+//! `variant` (or `fast` for a classic 9×9 grid written as a variant), and
+//! for the rater the partial variant rating (`sudoku_core::variant::explain`).
+//! Every search runs under the request's limits.
+
+use std::ops::ControlFlow;
+
+use serde_json::{Value, json};
+use sudoku_core::Limits;
+use sudoku_core::variant::explain::{VariantExplanation, explain};
+use sudoku_core::variant::{Puzzle, VariantError, VariantSolver, to_line};
+
+use super::{ApiError, MAX_TRACE_STEPS, put_stop, stats_json};
+
+/// Steps an explanation takes at most (as the command line).
+const MAX_STEPS: usize = 100_000;
+
+/// A variant puzzle's error, with its place in the text.
+fn error(text: &str, e: &VariantError) -> ApiError {
+    ApiError {
+        status: 400,
+        error: format!("puzzle: {}", e.what()),
+        field: Some("puzzle"),
+        line: Some(1),
+        column: Some(e.column_in(text).unwrap_or(1)),
+    }
+}
+
+/// Read and set up a variant puzzle.
+fn read(text: &str) -> Result<(Puzzle, VariantSolver), ApiError> {
+    let puzzle: Puzzle = text.parse().map_err(|e| error(text, &e))?;
+    let solver = VariantSolver::new(&puzzle).map_err(|e| error(text, &e))?;
+    Ok((puzzle, solver))
+}
+
+/// A method other than auto is for classic puzzles.
+fn no_method(method: Option<&str>) -> Result<(), ApiError> {
+    match method {
+        None | Some("auto") => Ok(()),
+        Some(m) => Err(ApiError::field(
+            "method",
+            format!(
+                "method: variant puzzles are solved by the variant solver, not {m} (use auto or leave it out)"
+            ),
+        )),
+    }
+}
+
+fn method_name(solver: &VariantSolver, traced: bool) -> &'static str {
+    if solver.is_classic() && !traced {
+        "fast"
+    } else {
+        "variant"
+    }
+}
+
+/// `/api/solve` of a variant: the first two solutions, uniqueness, and the
+/// trace when asked.
+pub(super) fn solve(
+    text: &str,
+    method: Option<&str>,
+    trace: bool,
+    lim: &Limits,
+) -> Result<Value, ApiError> {
+    no_method(method)?;
+    let (puzzle, mut solver) = read(text)?;
+    let mut found: Vec<Vec<u8>> = Vec::with_capacity(2);
+    let mut keep = |v: &[u8]| {
+        if found.len() < 2 {
+            found.push(v.to_vec());
+        }
+        ControlFlow::Continue(())
+    };
+    let mut steps: Vec<Value> = Vec::new();
+    let mut truncated = false;
+    let report = if trace {
+        solver.search_traced(lim, &mut keep, &mut |step| {
+            if steps.len() < MAX_TRACE_STEPS {
+                steps.push(json!(step));
+            } else {
+                truncated = true;
+            }
+        })
+    } else {
+        solver.search(lim, &mut keep)
+    };
+    let status = match (found.len(), report.stop.is_cut_short()) {
+        (2.., _) => "multiple",
+        (_, true) => "unknown",
+        (1, false) => "unique",
+        _ => "none",
+    };
+    let mut obj = json!({
+        "status": status,
+        "method": method_name(&solver, trace),
+        "puzzle": puzzle.to_string(),
+        "variant": puzzle,
+        "solution": found.first().map(|s| to_line(s)),
+        "stats": stats_json(&report.stats),
+    });
+    if let Some(s) = found.get(1) {
+        obj["second_solution"] = json!(to_line(s));
+    }
+    put_stop(&mut obj, &report);
+    if trace {
+        obj["trace"] = Value::Array(steps);
+        obj["trace_truncated"] = json!(truncated);
+    }
+    Ok(obj)
+}
+
+/// `/api/count` of a variant.
+pub(super) fn count(
+    text: &str,
+    method: Option<&str>,
+    limit: u64,
+    lim: &Limits,
+) -> Result<Value, ApiError> {
+    no_method(method)?;
+    let (puzzle, mut solver) = read(text)?;
+    let (n, report) = solver.count(limit, lim);
+    let complete = report.stop.is_complete();
+    let status = match (n, complete) {
+        (2.., _) => "multiple",
+        (_, false) => "unknown",
+        (1, true) => "unique",
+        _ => "none",
+    };
+    let mut obj = json!({
+        "status": status,
+        "method": method_name(&solver, false),
+        "puzzle": puzzle.to_string(),
+        "variant": puzzle,
+        "count": n,
+        "complete": complete,
+        "limit": limit,
+        "stats": stats_json(&report.stats),
+    });
+    put_stop(&mut obj, &report);
+    if report.stop == sudoku_core::StopReason::SolutionLimit {
+        obj["stopped"] = json!(report.stop);
+    }
+    Ok(obj)
+}
+
+/// The partial variant rating as `sudoku rate --format json` writes it.
+fn rating_json(e: &VariantExplanation) -> Value {
+    json!({
+        "level": e.level,
+        "hardest": e.hardest,
+        "steps": e.steps.len(),
+        "solved": e.solved,
+        "rating": e.rating_line(),
+    })
+}
+
+/// A variant's explanation once its one solution is known within the
+/// request's limits; else the answer to send instead (`none`, `multiple`,
+/// `unknown`).
+fn explained(
+    text: &str,
+    lim: &Limits,
+) -> Result<Result<(Puzzle, VariantExplanation), Value>, ApiError> {
+    let (puzzle, mut solver) = read(text)?;
+    let (u, report) = solver.uniqueness(lim);
+    let not = |status: &str, error: &str| {
+        let mut o = json!({"status": status, "puzzle": puzzle.to_string(), "error": error});
+        put_stop(&mut o, &report);
+        o
+    };
+    match u {
+        sudoku_core::Uniqueness::Unique(_) => {}
+        sudoku_core::Uniqueness::NoSolution => {
+            return Ok(Err(not("none", "the puzzle has no solution")));
+        }
+        sudoku_core::Uniqueness::Multiple(..) => {
+            return Ok(Err(not("multiple", "the puzzle has several solutions")));
+        }
+        sudoku_core::Uniqueness::Unknown(stop) => {
+            let e = format!("whether the puzzle has one solution is unknown ({stop})");
+            return Ok(Err(not("unknown", &e)));
+        }
+    }
+    let e = explain(&puzzle, MAX_STEPS).map_err(|e| error(text, &e))?;
+    Ok(Ok((puzzle, e)))
+}
+
+/// `/api/rate` of a variant: its partial rating.
+pub(super) fn rate(text: &str, lim: &Limits) -> Result<Value, ApiError> {
+    Ok(match explained(text, lim)? {
+        Ok((puzzle, e)) => json!({
+            "status": "rated",
+            "puzzle": puzzle.to_string(),
+            "variant": rating_json(&e),
+        }),
+        Err(answer) => answer,
+    })
+}
+
+/// `/api/explain` of a variant: every step and the partial rating.
+pub(super) fn explain_steps(text: &str, lim: &Limits) -> Result<Value, ApiError> {
+    let (puzzle, e) = match explained(text, lim)? {
+        Ok(x) => x,
+        Err(answer) => return Ok(answer),
+    };
+    let steps: Vec<Value> = e
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let mut o = json!({
+                "n": i + 1,
+                "technique": s.technique,
+                "level": s.level,
+                "prose": s.text,
+                "removed": s.removed.iter().map(|(c, d)| json!([c, d])).collect::<Vec<_>>(),
+            });
+            if let Some((c, d)) = s.placed {
+                o["placed"] = json!([c, d]);
+            }
+            if let Some(r) = &s.rule {
+                o["rule"] = json!(r);
+            }
+            o
+        })
+        .collect();
+    Ok(json!({
+        "status": "explained",
+        "puzzle": puzzle.to_string(),
+        "variant": puzzle,
+        "steps": steps,
+        "rating": rating_json(&e),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Endpoint, RequestLimits, handle};
+    use serde_json::{Value, json};
+    use sudoku_core::time::Instant;
+
+    /// The first row of the corpus whose text starts with `prefix`: its
+    /// ISS text and solution.
+    fn corpus(prefix: &str) -> (String, String) {
+        let text = include_str!("../../../../testdata/variant/corpus.tsv");
+        text.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| l.split('\t').collect::<Vec<_>>())
+            .find(|f| f.len() >= 5 && f[2].starts_with(prefix) && f[3] == "1")
+            .map(|f| (f[2].to_string(), f[4].to_string()))
+            .expect("a corpus row")
+    }
+
+    fn ask(endpoint: Endpoint, body: Value) -> Result<Value, super::ApiError> {
+        let limits = RequestLimits {
+            deadline: Instant::now() + std::time::Duration::from_secs(30),
+            max_nodes: 10_000_000,
+        };
+        handle(endpoint, body.to_string().as_bytes(), &limits)
+    }
+
+    #[test]
+    fn a_killer_is_solved_counted_rated_and_explained() {
+        let (text, solution) = corpus(".Cage~");
+        let a = ask(
+            Endpoint::Solve,
+            json!({"puzzle": format!("  {text} a comment")}),
+        )
+        .unwrap();
+        assert_eq!(a["status"], "unique");
+        assert_eq!(a["method"], "variant");
+        assert_eq!(a["solution"], solution.as_str());
+        assert!(
+            a["variant"]["constraints"]
+                .as_array()
+                .is_some_and(|c| !c.is_empty())
+        );
+        assert!(a["puzzle"].as_str().unwrap().starts_with(".Cage~"));
+        let a = ask(Endpoint::Count, json!({"puzzle": text, "limit": 5})).unwrap();
+        assert_eq!(
+            (a["count"].clone(), a["complete"].clone()),
+            (json!(1), json!(true))
+        );
+        let r = ask(Endpoint::Rate, json!({"puzzle": text})).unwrap();
+        assert_eq!(r["status"], "rated");
+        let e = ask(Endpoint::Explain, json!({"puzzle": text})).unwrap();
+        assert_eq!(e["status"], "explained");
+        let steps = e["steps"].as_array().unwrap();
+        assert_eq!(json!(steps.len()), r["variant"]["steps"]);
+        assert_eq!(e["rating"], r["variant"]);
+        // every digit placed is the solution's
+        for s in steps {
+            if let Some(p) = s.get("placed") {
+                let cell: sudoku_core::CellName = p[0].as_str().unwrap().parse().unwrap();
+                let at = usize::from(cell.row) * 9 + usize::from(cell.col);
+                let want = solution.as_bytes()[at] - b'0';
+                assert_eq!(p[1], json!(want), "{s}");
+            }
+        }
+        let t = ask(Endpoint::Solve, json!({"puzzle": text, "trace": true})).unwrap();
+        assert_eq!(t["solution"], solution.as_str());
+        assert!(!t["trace"].as_array().unwrap().is_empty());
+    }
+
+    #[test]
+    fn several_none_and_cut_short() {
+        let multi = ".Cage~10~R1C1~R1C2";
+        let a = ask(Endpoint::Solve, json!({"puzzle": multi})).unwrap();
+        assert_eq!(a["status"], "multiple");
+        assert_ne!(a["solution"], a["second_solution"]);
+        let a = ask(Endpoint::Count, json!({"puzzle": multi, "limit": 3})).unwrap();
+        assert_eq!(
+            (a["count"].clone(), a["stopped"].clone()),
+            (json!(3), json!("solution-limit"))
+        );
+        let a = ask(Endpoint::Rate, json!({"puzzle": multi})).unwrap();
+        assert_eq!(a["status"], "multiple");
+        let none = ".Shape~4x4.~R1C1_1~R1C2_1";
+        assert_eq!(
+            ask(Endpoint::Solve, json!({"puzzle": none})).unwrap()["status"],
+            "none"
+        );
+        let a = ask(Endpoint::Solve, json!({"puzzle": multi, "max_nodes": 1})).unwrap();
+        assert_eq!(
+            (a["status"].clone(), a["stopped"].clone()),
+            (json!("unknown"), json!("node-limit"))
+        );
+    }
+
+    #[test]
+    fn bad_variants_name_their_place() {
+        let e = ask(
+            Endpoint::Solve,
+            json!({"puzzle": ".Cage~10~R1C1~R1C2.Cagey~3~R1C1"}),
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.status, e.field, e.line, e.column),
+            (400, Some("puzzle"), Some(1), Some(19))
+        );
+        assert!(e.error.contains("Cagey"), "{}", e.error);
+        let e = ask(Endpoint::Rate, json!({"puzzle": ".Cage~10~R1C1~R1C10"})).unwrap_err();
+        assert!(e.error.contains("R1C10"), "{}", e.error);
+        let e = ask(
+            Endpoint::Count,
+            json!({"puzzle": ".Cage~10~R1C1~R1C2", "method": "dlx"}),
+        )
+        .unwrap_err();
+        assert_eq!(e.field, Some("method"));
+        let e = ask(Endpoint::Hint, json!({"puzzle": ".Cage~10~R1C1~R1C2"})).unwrap_err();
+        assert!(e.error.contains("/api/explain"), "{}", e.error);
+    }
+}
