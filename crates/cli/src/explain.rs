@@ -109,33 +109,12 @@ fn explain_variant(
     out: &mut Vec<u8>,
 ) {
     if json {
-        let steps: Vec<serde_json::Value> = e
-            .steps
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let mut o = json!({
-                    "n": i + 1,
-                    "technique": s.technique,
-                    "level": s.level,
-                    "prose": s.text,
-                    "removed": s.removed.iter().map(|(c, d)| json!([c, d])).collect::<Vec<_>>(),
-                });
-                if let Some((c, d)) = s.placed {
-                    o["placed"] = json!([c, d]);
-                }
-                if let Some(r) = &s.rule {
-                    o["rule"] = json!(r);
-                }
-                o
-            })
-            .collect();
         let obj = json!({
             "source": rec.source,
             "line": rec.line,
             "status": "explained",
-            "steps": steps,
-            "variant": crate::rate::variant_rating_json(e),
+            "steps": e.steps_json(),
+            "variant": e.rating_json(),
         });
         let _ = writeln!(out, "{obj}");
     } else {

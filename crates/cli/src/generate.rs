@@ -800,7 +800,7 @@ fn write_variant(
             "minimal": g.minimal,
             "attempts": g.attempts,
             "solution": solution,
-            "rating": rating.as_ref().map(crate::rate::variant_rating_json),
+            "rating": rating.as_ref().map(variant::explain::VariantExplanation::rating_json),
         });
         return writeln!(out, "{obj}");
     }

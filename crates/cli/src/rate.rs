@@ -205,17 +205,6 @@ pub fn variant_rating_line(e: &VariantExplanation) -> String {
     format!("variant {}", e.rating_line())
 }
 
-/// A variant's rating as JSON fields.
-pub fn variant_rating_json(e: &VariantExplanation) -> serde_json::Value {
-    json!({
-        "level": e.level,
-        "hardest": e.hardest,
-        "steps": e.steps.len(),
-        "solved": e.solved,
-        "rating": e.rating_line(),
-    })
-}
-
 /// A variant record under an Explainer profile: not rated (Sudoku
 /// Explainer knows rows, columns and boxes only).
 pub fn se_variant(json: bool, rec: &Record, a: &mut Answers<RateTally>) {
@@ -363,7 +352,7 @@ fn rate_chunk(rater: &Rater, json: bool, chunk: &Chunk, a: &mut Answers<RateTall
                     "source": rec.source,
                     "line": rec.line,
                     "status": "rated",
-                    "variant": variant_rating_json(e),
+                    "variant": e.rating_json(),
                 });
                 let _ = writeln!(a.out, "{obj}");
             } else {

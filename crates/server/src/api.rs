@@ -497,18 +497,6 @@ fn check_timeout(t: Option<f64>) -> Result<(), ApiError> {
 
 fn solve(req: SolveRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
     check_timeout(req.timeout)?;
-    if let Some(text) = sudoku_core::variant::variant_text(&req.puzzle) {
-        let asked = Asked {
-            timeout: req.timeout,
-            max_nodes: req.max_nodes,
-        };
-        let lim = Limits {
-            max_solutions: Some(2),
-            ..limits.search(&asked)
-        };
-        return variant::solve(text, req.method.as_deref(), req.trace, &lim);
-    }
-    let (input, method) = parse_solve_input(&req.puzzle, req.method.as_deref(), req.trace)?;
     let asked = Asked {
         timeout: req.timeout,
         max_nodes: req.max_nodes,
@@ -517,6 +505,10 @@ fn solve(req: SolveRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
         max_solutions: Some(2),
         ..limits.search(&asked)
     };
+    if let Some(text) = sudoku_core::variant::variant_text(&req.puzzle) {
+        return variant::solve(text, req.method.as_deref(), req.trace, &lim);
+    }
+    let (input, method) = parse_solve_input(&req.puzzle, req.method.as_deref(), req.trace)?;
     let mut found: Vec<Grid> = Vec::with_capacity(2);
     let mut trace: Vec<Value> = Vec::new();
     let mut truncated = false;
@@ -657,6 +649,15 @@ fn count(req: CountRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
             (c.to_grid(), (report.stats.solutions, report), true)
         }
     };
+    let mut obj = count_answer(n, limit, method.name(), json!(grid.to_line()), &report);
+    if pencilmarks {
+        obj["pencilmarks"] = json!(true);
+    }
+    Ok(obj)
+}
+
+/// A count's answer: `n` solutions found under `limit` by `method`.
+fn count_answer(n: u64, limit: u64, method: &str, puzzle: Value, report: &Report) -> Value {
     let complete = report.stop.is_complete();
     let status = match (n, complete) {
         (2.., _) => "multiple",
@@ -666,21 +667,18 @@ fn count(req: CountRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
     };
     let mut obj = json!({
         "status": status,
-        "method": method.name(),
-        "puzzle": grid.to_line(),
+        "method": method,
+        "puzzle": puzzle,
         "count": n,
         "complete": complete,
         "limit": limit,
         "stats": stats_json(&report.stats),
     });
-    if pencilmarks {
-        obj["pencilmarks"] = json!(true);
-    }
-    put_stop(&mut obj, &report);
+    put_stop(&mut obj, report);
     if report.stop == StopReason::SolutionLimit {
         obj["stopped"] = json!(report.stop);
     }
-    Ok(obj)
+    obj
 }
 
 /// The position's solution check: `Ok(warnings)` when the rater's steps can

@@ -14,7 +14,7 @@ use sudoku_core::Limits;
 use sudoku_core::variant::explain::{VariantExplanation, explain};
 use sudoku_core::variant::{Puzzle, VariantError, VariantSolver, to_line};
 
-use super::{ApiError, MAX_TRACE_STEPS, put_stop, stats_json};
+use super::{ApiError, MAX_TRACE_STEPS, count_answer, put_stop, stats_json};
 
 /// Steps an explanation takes at most (as the command line).
 const MAX_STEPS: usize = 100_000;
@@ -123,39 +123,15 @@ pub(super) fn count(
     no_method(method)?;
     let (puzzle, mut solver) = read(text)?;
     let (n, report) = solver.count(limit, lim);
-    let complete = report.stop.is_complete();
-    let status = match (n, complete) {
-        (2.., _) => "multiple",
-        (_, false) => "unknown",
-        (1, true) => "unique",
-        _ => "none",
-    };
-    let mut obj = json!({
-        "status": status,
-        "method": method_name(&solver, false),
-        "puzzle": puzzle.to_string(),
-        "variant": puzzle,
-        "count": n,
-        "complete": complete,
-        "limit": limit,
-        "stats": stats_json(&report.stats),
-    });
-    put_stop(&mut obj, &report);
-    if report.stop == sudoku_core::StopReason::SolutionLimit {
-        obj["stopped"] = json!(report.stop);
-    }
+    let mut obj = count_answer(
+        n,
+        limit,
+        method_name(&solver, false),
+        json!(puzzle.to_string()),
+        &report,
+    );
+    obj["variant"] = json!(puzzle);
     Ok(obj)
-}
-
-/// The partial variant rating as `sudoku rate --format json` writes it.
-fn rating_json(e: &VariantExplanation) -> Value {
-    json!({
-        "level": e.level,
-        "hardest": e.hardest,
-        "steps": e.steps.len(),
-        "solved": e.solved,
-        "rating": e.rating_line(),
-    })
 }
 
 /// A variant's explanation once its one solution is known within the
@@ -195,7 +171,7 @@ pub(super) fn rate(text: &str, lim: &Limits) -> Result<Value, ApiError> {
         Ok((puzzle, e)) => json!({
             "status": "rated",
             "puzzle": puzzle.to_string(),
-            "variant": rating_json(&e),
+            "variant": e.rating_json(),
         }),
         Err(answer) => answer,
     })
@@ -207,33 +183,12 @@ pub(super) fn explain_steps(text: &str, lim: &Limits) -> Result<Value, ApiError>
         Ok(x) => x,
         Err(answer) => return Ok(answer),
     };
-    let steps: Vec<Value> = e
-        .steps
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let mut o = json!({
-                "n": i + 1,
-                "technique": s.technique,
-                "level": s.level,
-                "prose": s.text,
-                "removed": s.removed.iter().map(|(c, d)| json!([c, d])).collect::<Vec<_>>(),
-            });
-            if let Some((c, d)) = s.placed {
-                o["placed"] = json!([c, d]);
-            }
-            if let Some(r) = &s.rule {
-                o["rule"] = json!(r);
-            }
-            o
-        })
-        .collect();
     Ok(json!({
         "status": "explained",
         "puzzle": puzzle.to_string(),
         "variant": puzzle,
-        "steps": steps,
-        "rating": rating_json(&e),
+        "steps": e.steps_json(),
+        "rating": e.rating_json(),
     }))
 }
 

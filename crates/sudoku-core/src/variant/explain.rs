@@ -90,6 +90,45 @@ impl VariantExplanation {
             format!("stuck after {steps} (needs a guess); {what}")
         }
     }
+
+    /// The rating as the command line's JSON writes it: `level`,
+    /// `hardest`, `steps` (their number), `solved`, and `rating` (the
+    /// [`rating_line`](Self::rating_line)).
+    pub fn rating_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "level": self.level,
+            "hardest": self.hardest,
+            "steps": self.steps.len(),
+            "solved": self.solved,
+            "rating": self.rating_line(),
+        })
+    }
+
+    /// The steps as the command line's JSON writes them: `n` (from 1),
+    /// `technique`, `level`, `prose`, `removed` (`[cell, digit]` pairs),
+    /// and `placed` and `rule` when the step has them.
+    pub fn steps_json(&self) -> Vec<serde_json::Value> {
+        self.steps
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let mut o = serde_json::json!({
+                    "n": i + 1,
+                    "technique": s.technique,
+                    "level": s.level,
+                    "prose": s.text,
+                    "removed": s.removed,
+                });
+                if let Some(p) = s.placed {
+                    o["placed"] = serde_json::json!(p);
+                }
+                if let Some(r) = &s.rule {
+                    o["rule"] = serde_json::json!(r);
+                }
+                o
+            })
+            .collect()
+    }
 }
 
 /// The kind of step a propagator makes, for its level and name.
