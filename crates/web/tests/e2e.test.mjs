@@ -108,6 +108,11 @@ test('play, hint, solve, compare, explain, generate, restore', { timeout: 120000
   assert.equal(await page.getByRole('grid').count(), 1);
   assert.equal(await page.getByRole('gridcell').count(), 81);
 
+  // a variant line is named as such, not misread as a grid
+  await page.getByRole('textbox', { name: 'Puzzle', exact: true }).fill('.Cage~10~R1C1~R1C2.~R3C3_5');
+  await button('Load').click();
+  await page.locator('#message', { hasText: 'variant puzzles are not played on this page yet' }).waitFor();
+
   // type a puzzle
   await page.getByRole('textbox', { name: 'Puzzle', exact: true }).fill(PUZZLE);
   await button('Load').click();

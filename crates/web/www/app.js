@@ -139,6 +139,11 @@ function parsePuzzle(text) {
   const lines = text.split(/\r\n|\r|\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
   if (lines.length === 0) throw new Error('Puzzle: the field is empty');
   const token = lines[0].split(/\s+/)[0];
+  // ISS text (.Cage~10~R1C1~R1C2), f-puzzles JSON or a link: the API reads
+  // them, the board does not draw them yet
+  if (/^\.[A-Za-z]*~/.test(token) || token.startsWith('{') || /f-puzzles|[?&]load=|^N4Ig/.test(token)) {
+    throw new Error('Puzzle: variant puzzles are not played on this page yet; the API (/api/solve, /api/count, /api/rate, /api/explain) and `sudoku solve` take them');
+  }
   if (token.length === 729 || token.length === 64) return parsePencilmarks(token);
   let chars;
   if ([16, 81, 256].includes(token.length)) chars = token;
