@@ -647,7 +647,7 @@ mod tests {
                 cells.swap(i, next(i as u64 + 1) as usize);
             }
             cells.truncate(len);
-            let mut grid = vec![0u16; 81];
+            let mut grid = [0u16; 81];
             for r in 0..9u16 {
                 for c in 0..9u16 {
                     grid[(r * 9 + c) as usize] = perm[((c + 3 * (r % 3) + r / 3) % 9) as usize];
