@@ -9,10 +9,7 @@
 //! ("combinations": 17 in 2 cells is {8,9}; 10 in 3 is {1,2,7}, {1,3,6},
 //! {1,4,5} or {2,3,5}) are listed once per grid size. The open cells of a
 //! cage must take a combination of the remaining sum made of their
-//! candidates; they keep the digits of such combinations. With four or more
-//! open cells a combination stands only if every open cell has one of its
-//! digits and the cells left just one of them have different ones (a quick
-//! look at the cells, short of a full matching). A digit every
+//! candidates; they keep the digits of such combinations. A digit every
 //! combination needs goes in its only cell if it has one, and otherwise
 //! leaves every cell outside the cage that sees all the cells that can take
 //! it (the rules of the Interactive Sudoku Solver's sum handler). A cage
@@ -199,29 +196,6 @@ impl Open {
         (&self.at[..n], &self.cells[..n], &mut self.masks[..n])
     }
 
-    /// Whether the open cells may take the digits of `combo`, one each, as
-    /// far as one look at each cell tells: every cell has one of them, and
-    /// the cells left only one have different ones. (A combination failing
-    /// this has no place for its digits; one passing it may still have
-    /// none: this is not a full matching.)
-    #[inline]
-    fn fits(&self, combo: u16) -> bool {
-        let mut singles = 0u16;
-        for &m in self.masks() {
-            let x = m & combo;
-            if x == 0 {
-                return false;
-            }
-            if x & (x - 1) == 0 {
-                if singles & x != 0 {
-                    return false;
-                }
-                singles |= x;
-            }
-        }
-        true
-    }
-
     /// Narrow the `j`-th open cell to `keep`, its copy too.
     #[inline]
     fn restrict(&mut self, d: &mut Dom<'_>, j: usize, keep: u16) -> Result<(), Contradiction> {
@@ -302,12 +276,9 @@ impl CageSum {
         let open_values = open_values & !fixed;
         let (mut possible, mut required) = (0u16, open_values);
         let combos = &self.table[open.len * (self.max + 1) + rest];
-        // With four or more open cells (fewer are paired exactly below), a
-        // combination stands only if the cells can take its digits.
-        let per_cell = open.len >= 4;
         if self.complement.is_empty() {
             for &combo in combos {
-                if combo & !open_values == 0 && (!per_cell || open.fits(combo)) {
+                if combo & !open_values == 0 {
                     possible |= combo;
                     required &= combo;
                 }
@@ -320,10 +291,7 @@ impl CageSum {
             let mut kept = 0u16;
             for &combo in combos {
                 let others = self.all & !(combo | fixed);
-                if combo & !open_values == 0
-                    && others & !outside == 0
-                    && (!per_cell || open.fits(combo))
-                {
+                if combo & !open_values == 0 && others & !outside == 0 {
                     possible |= combo;
                     required &= combo;
                     kept |= others;
@@ -512,28 +480,10 @@ mod tests {
         let (mut possible, mut required) = (0u16, open_values);
         let outside = cage.complement.iter().fold(0, |a, &c| a | d.get(c));
         let mut kept = 0u16;
-        let masks: Vec<u16> = cage
-            .cells
-            .iter()
-            .map(|&c| d.get(c))
-            .filter(|m| m & (m - 1) != 0)
-            .collect();
         for &combo in &cage.table[open * (cage.max + 1) + rest] {
             let others = cage.all & !(combo | fixed);
             let fits = cage.complement.is_empty() || others & !outside == 0;
-            // Four or more open cells: each has a digit of the combination,
-            // and those left one digit have different ones.
-            let held: Vec<u16> = masks.iter().map(|m| m & combo).collect();
-            let ones: Vec<u16> = held
-                .iter()
-                .copied()
-                .filter(|x| x.count_ones() == 1)
-                .collect();
-            let mut distinct = ones.clone();
-            distinct.sort_unstable();
-            distinct.dedup();
-            let placed = !held.contains(&0) && distinct.len() == ones.len();
-            if combo & !open_values == 0 && fits && (open < 4 || placed) {
+            if combo & !open_values == 0 && fits {
                 possible |= combo;
                 required &= combo;
                 kept |= others;
@@ -688,51 +638,6 @@ mod tests {
             }] += 1;
         }
         assert!(seen.iter().all(|&k| k > 300), "{seen:?}");
-    }
-
-    /// A combination whose digits the open cells can take one each (found
-    /// by trying every assignment) always passes [`Open::fits`]; and some
-    /// that cannot are turned away, on random masks of 4 to 7 cells.
-    #[test]
-    fn combinations_the_cells_can_take_fit() {
-        fn assign(masks: &[u16], left: u16) -> bool {
-            match masks.split_first() {
-                None => true,
-                Some((&m, rest)) => digits(m & left).any(|x| assign(rest, left & !(1 << (x - 1)))),
-            }
-        }
-        let mut seed = 0xbb67_ae85_84ca_a73bu64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let t = table(9);
-        let (mut takeable, mut refused) = (0, 0);
-        for _ in 0..3000 {
-            let k = 4 + (next() % 4) as usize;
-            let mut open = Open::default();
-            for j in 0..k {
-                let mut m = next() as u16 & 0x1ff;
-                if next() % 2 == 0 {
-                    m &= next() as u16;
-                }
-                open.push(j, j as u16, m | 1 << (next() % 9));
-            }
-            for sum in 0..=45 {
-                for &combo in &t[k * 46 + sum] {
-                    let can = assign(open.masks(), combo);
-                    if can {
-                        takeable += 1;
-                        assert!(open.fits(combo), "{:?} {combo:#x}", open.masks());
-                    } else if !open.fits(combo) {
-                        refused += 1;
-                    }
-                }
-            }
-        }
-        assert!(takeable > 1000 && refused > 1000, "{takeable} {refused}");
     }
 
     #[test]
