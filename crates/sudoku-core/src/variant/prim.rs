@@ -104,6 +104,10 @@ struct Bounds {
     /// The greedy sums less their largest (smallest) digit.
     greedy_lo_less: i16,
     greedy_hi_less: i16,
+    /// The union of the cells' candidates: with both slacks at least its
+    /// largest digit less its smallest (times the coefficient), no cell of
+    /// the group loses a digit (see [`Linear::propagate`]).
+    union: u16,
 }
 
 impl Bounds {
@@ -143,6 +147,63 @@ static BYTE_DIGIT_SUMS: [[u8; 256]; 2] = {
     t
 };
 
+/// Per byte of a mask (bit i for digit i + 1) and count k, its k smallest
+/// digits added up (`[0]`) and its k largest (`[1]`); 0 past the byte's
+/// own count.
+static BYTE_EXTREME_SUMS: [[[u8; 9]; 256]; 2] = {
+    let mut t = [[[0u8; 9]; 256]; 2];
+    let mut b = 0;
+    while b < 256 {
+        let (mut k, mut bit) = (0, 0);
+        while bit < 8 {
+            if b >> bit & 1 != 0 {
+                k += 1;
+                t[0][b][k] = t[0][b][k - 1] + bit as u8 + 1;
+            }
+            bit += 1;
+        }
+        let (mut k, mut bit) = (0, 8);
+        while bit > 0 {
+            bit -= 1;
+            if b >> bit & 1 != 0 {
+                k += 1;
+                t[1][b][k] = t[1][b][k - 1] + bit as u8 + 1;
+            }
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The `k` smallest digits of a mask added up (`k` at most its count), by
+/// table lookups a byte at a time.
+#[inline]
+fn smallest_sum(m: u32, k: u32) -> i32 {
+    let (low, high) = ((m & 0xFF) as usize, (m >> 8 & 0xFF) as usize);
+    let in_low = super::solver::count(low as u16);
+    if k <= in_low {
+        BYTE_EXTREME_SUMS[0][low][k as usize] as i32
+    } else {
+        let more = (k - in_low).min(8);
+        BYTE_DIGIT_SUMS[0][low] as i32
+            + BYTE_EXTREME_SUMS[0][high][more as usize] as i32
+            + 8 * more as i32
+    }
+}
+
+/// The `k` largest digits of a mask added up (`k` at most its count).
+#[inline]
+fn largest_sum(m: u32, k: u32) -> i32 {
+    let (low, high) = ((m & 0xFF) as usize, (m >> 8 & 0xFF) as usize);
+    let in_high = super::solver::count(high as u16);
+    if k <= in_high {
+        BYTE_EXTREME_SUMS[1][high][k as usize] as i32 + 8 * k as i32
+    } else {
+        let more = (k - in_high).min(8);
+        BYTE_DIGIT_SUMS[1][high] as i32 + BYTE_EXTREME_SUMS[1][low][more as usize] as i32
+    }
+}
+
 /// The digits of a mask (bit d − 1 for digit d, d at most 16) added up, by
 /// two table lookups.
 #[inline]
@@ -159,7 +220,14 @@ pub(crate) fn digit_sum(m: u32) -> i32 {
 /// digits y of `b` with r − y in `c` are `b` and the shifted reversal.
 #[inline]
 pub(crate) fn pair_sums(b: u16, c: u16, r: i32) -> (u16, u16) {
-    if !(3..=31).contains(&r) {
+    pair_sums_of(b, c, r, true)
+}
+
+/// [`pair_sums`], the two digits different if `distinct`, or allowed to
+/// be equal (two cells of a sum that need not differ).
+#[inline]
+fn pair_sums_of(b: u16, c: u16, r: i32, distinct: bool) -> (u16, u16) {
+    if !(2..=32).contains(&r) {
         return (0, 0);
     }
     let partners = |m: u16| {
@@ -168,12 +236,35 @@ pub(crate) fn pair_sums(b: u16, c: u16, r: i32) -> (u16, u16) {
         (if s >= 0 { rev >> s } else { rev << -s }) as u16
     };
     // A digit cannot partner itself: r/2 is left out when r is even.
-    let half = if r % 2 == 0 {
+    let half = if distinct && r % 2 == 0 {
         !(1u16 << (r / 2 - 1))
     } else {
         u16::MAX
     };
     (b & partners(c) & half, c & partners(b) & half)
+}
+
+/// Two cells of candidates `b` and `c`, coefficients `kb` and `kc` each
+/// 1 or −1, with `kb·y + kc·z = r` (y ≠ z if `distinct`): the digits of
+/// each that have a partner in the other, for all digits at once. Equal
+/// signs make a sum ([`pair_sums_of`]); opposite signs a difference
+/// y − z = ±r, whose partners are the other cell's digits shifted by r.
+#[inline]
+pub(crate) fn unit_pair(b: u16, c: u16, kb: i32, kc: i32, r: i32, distinct: bool) -> (u16, u16) {
+    debug_assert!(kb.abs() == 1 && kc.abs() == 1);
+    if kb == kc {
+        return pair_sums_of(b, c, r * kb, distinct);
+    }
+    // y − z = diff
+    let diff = r * kb;
+    if diff.abs() > 15 || (distinct && diff == 0) {
+        return (0, 0);
+    }
+    let shift = |m: u16, by: i32| {
+        let m = m as u32;
+        (if by >= 0 { m << by } else { m >> -by }) as u16
+    };
+    (b & shift(c, diff), c & shift(b, -diff))
 }
 
 /// The [`Bounds`] of a group, or `None` if its candidates cannot be told
@@ -193,6 +284,7 @@ fn group_bounds(d: &Dom<'_>, cells: &[u16]) -> Option<Bounds> {
             count: 1,
             sum_min: lo,
             sum_max: hi,
+            union: m,
             ..Bounds::default()
         });
     }
@@ -227,35 +319,26 @@ fn many_bounds(d: &Dom<'_>, cells: &[u16]) -> Option<Bounds> {
         count: count as u16,
         sum_min: lo as i16,
         sum_max: hi as i16,
+        union,
         ..Bounds::default()
     };
     if count <= 1 {
         return Some(b);
     }
-    let spare = match super::solver::count(union).checked_sub(count) {
-        Some(spare) if low_taken <= 0xFFFF => spare,
-        _ => return None,
-    };
+    if super::solver::count(union) < count || low_taken > 0xFFFF {
+        return None;
+    }
     let greedy_lo = digit_sum(low_taken);
     let greedy_hi = digit_sum(high_taken);
     b.greedy_lo_less = (greedy_lo - (32 - low_taken.leading_zeros()) as i32) as i16;
     b.greedy_hi_less = (greedy_hi - (high_taken.trailing_zeros() + 1) as i32) as i16;
-    // The count − 1 smallest digits of the union, then the count-th.
-    let mut above = union as u32;
-    for _ in 1..count {
-        above &= above - 1;
-    }
-    let small_less = digit_sum(union as u32 & !above);
+    // The count − 1 and count smallest digits of the union, and as many
+    // largest.
+    let small_less = smallest_sum(union as u32, count - 1);
     b.small_less = small_less as i16;
-    let small = small_less + above.trailing_zeros() as i32 + 1;
-    // The count largest (the union less its `spare` smallest), then less
-    // the smallest of them.
-    let mut top = union as u32;
-    for _ in 0..spare {
-        top &= top - 1;
-    }
-    let large = digit_sum(top);
-    b.large_less = (large - (top.trailing_zeros() as i32 + 1)) as i16;
+    let small = smallest_sum(union as u32, count);
+    let large = largest_sum(union as u32, count);
+    b.large_less = largest_sum(union as u32, count - 1) as i16;
     b.lo = lo.max(greedy_lo).max(small) as i16;
     b.hi = hi.min(greedy_hi).min(large) as i16;
     Some(b)
@@ -406,6 +489,17 @@ impl Linear {
                 Some(&b) => b,
                 None => group_bounds(d, cells).ok_or(Contradiction)?,
             };
+            // Nor does a group whose union is narrower than both slacks:
+            // leaving a cell of candidates m out lowers the group's lower
+            // bound by at least the union's smallest digit (each of the
+            // three bounds drops by a digit of the union: m's smallest, the
+            // count-th smallest, a greedy digit) and its upper bound by at
+            // most the union's largest, so the cell keeps every digit from
+            // its smallest to its largest.
+            let width = max_digit(b.union) as i32 - min_digit(b.union) as i32;
+            if width * k.abs() <= slack_lo.min(slack_hi) {
+                continue;
+            }
             let (glo, ghi) = Self::scaled(*k, (b.lo as i32, b.hi as i32));
             for &c in cells {
                 let m = d.get(c);
@@ -468,7 +562,10 @@ impl Linear {
         };
         let mut support = [0u16; 3];
         let (a, b) = (d.get(cell(0)), d.get(cell(1)));
-        if k == 2 {
+        let unit = |j: usize| coef(j).abs() == 1;
+        if k == 2 && unit(0) && unit(1) {
+            (support[0], support[1]) = unit_pair(a, b, coef(0), coef(1), rest, same(0, 1));
+        } else if k == 2 {
             for x in digits(a) {
                 if let Some(y) = solve(rest - coef(0) * x as i32, coef(1), b) {
                     if !(same(0, 1) && x == y) {
@@ -477,6 +574,8 @@ impl Linear {
                     }
                 }
             }
+        }
+        if k == 2 {
             // Two cells of one sign left with the same two digits x and y:
             // x + y is the rest (x + x is not, or y would have no partner),
             // so one takes x and the other y, and cells seeing both lose
@@ -489,6 +588,23 @@ impl Linear {
                 d.restrict(cell(0), support[0])?;
                 d.restrict(cell(1), support[1])?;
                 return self.seen_by.exclude_pair(d, at[0], at[1], support[0]);
+            }
+        } else if unit(0) && unit(1) && unit(2) {
+            // Each digit x of the first cell, the other two paired for all
+            // their digits at once (x taken out of a cell that must differ
+            // from the first).
+            let c = d.get(cell(2));
+            for x in digits(a) {
+                let bit = 1 << (x - 1);
+                let b = if same(0, 1) { b & !bit } else { b };
+                let c = if same(0, 2) { c & !bit } else { c };
+                let t = rest - coef(0) * x as i32;
+                let (ys, zs) = unit_pair(b, c, coef(1), coef(2), t, same(1, 2));
+                if ys != 0 {
+                    support[0] |= bit;
+                    support[1] |= ys;
+                    support[2] |= zs;
+                }
             }
         } else {
             let c = d.get(cell(2));
@@ -603,6 +719,69 @@ mod tests {
             assert_eq!(digit_sum(m), digits(b).map(i32::from).sum::<i32>());
         }
         assert!(found > 1000);
+    }
+
+    /// The shifted-bit pair rule for coefficients ±1 keeps exactly the
+    /// digits a loop over all pairs keeps: every sign, sums and differences
+    /// in and out of range, the two digits distinct or not, random
+    /// candidates of up to 16 digits.
+    #[test]
+    fn unit_pairs_match_the_plain_loop() {
+        let mut seed = 0x853c_49e6_748f_ea9bu64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut found = [0u32; 2];
+        for _ in 0..1500 {
+            let (b, c) = (next() as u16, next() as u16);
+            for (kb, kc) in [(1, 1), (-1, -1), (1, -1), (-1, 1)] {
+                for r in -34..=34 {
+                    for distinct in [false, true] {
+                        let (mut sb, mut sc) = (0u16, 0u16);
+                        for y in digits(b) {
+                            for z in digits(c) {
+                                let ok = kb * y as i32 + kc * z as i32 == r;
+                                if ok && !(distinct && y == z) {
+                                    sb |= 1 << (y - 1);
+                                    sc |= 1 << (z - 1);
+                                }
+                            }
+                        }
+                        let got = unit_pair(b, c, kb, kc, r, distinct);
+                        assert_eq!(got, (sb, sc), "{b:#x} {c:#x} {kb} {kc} {r} {distinct}");
+                        found[(kb == kc) as usize] += (sb != 0) as u32;
+                    }
+                }
+            }
+        }
+        assert!(found[0] > 1000 && found[1] > 1000, "{found:?}");
+    }
+
+    /// The table sums of the k smallest and k largest digits are those of
+    /// taking the digits one at a time, for every k and random masks of up
+    /// to 16 digits.
+    #[test]
+    fn extreme_sums_match_the_sorted_digits() {
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        let mut checked = 0;
+        for _ in 0..4000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let m = (seed as u16) & if seed >> 40 & 1 == 0 { 0x1FF } else { 0xFFFF };
+            let all: Vec<i32> = digits(m).map(i32::from).collect();
+            for k in 0..=all.len() {
+                let small: i32 = all[..k].iter().sum();
+                let large: i32 = all[all.len() - k..].iter().sum();
+                assert_eq!(smallest_sum(m as u32, k as u32), small, "{m:#x} {k}");
+                assert_eq!(largest_sum(m as u32, k as u32), large, "{m:#x} {k}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 20000, "{checked}");
     }
 
     /// The group bounds' sums of the smallest and largest digits of the

@@ -109,4 +109,54 @@ impl SeenBy {
         }
         Ok(())
     }
+
+    /// [`SeenBy::exclude`] over the group's open cells only, given as their
+    /// places in the group (`at`), cells and current masks (kept up to
+    /// date here): a required digit is in no placed cell of the group.
+    pub(crate) fn exclude_open(
+        &self,
+        d: &mut Dom<'_>,
+        at: &[u8],
+        cells: &[u16],
+        masks: &mut [u16],
+        required: u16,
+    ) -> Result<(), Contradiction> {
+        let mut left = required;
+        while left != 0 {
+            let bit = left & left.wrapping_neg();
+            left ^= bit;
+            let (mut holders, mut only) = (0, 0);
+            let mut seen = [u64::MAX; 4];
+            for (j, &m) in masks.iter().enumerate() {
+                if m & bit != 0 {
+                    holders += 1;
+                    only = j;
+                    if let Some(s) = self.sets.get(at[j] as usize) {
+                        for (a, b) in seen.iter_mut().zip(s) {
+                            *a &= b;
+                        }
+                    }
+                }
+            }
+            match holders {
+                0 => return Err(Contradiction),
+                1 => {
+                    masks[only] &= bit;
+                    d.restrict(cells[only], bit)?
+                }
+                _ if !self.sets.is_empty() => {
+                    for (w, &word) in seen.iter().enumerate() {
+                        let mut word = word;
+                        while word != 0 {
+                            let p = (w * 64 + word.trailing_zeros() as usize) as u16;
+                            word &= word - 1;
+                            d.restrict(p, !bit)?;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
 }
