@@ -8,13 +8,13 @@
 //! candidate mask each cell starts with (givens, odd/even cells), and the
 //! propagators of the other constraints ([`Prop`]). Each propagator watches
 //! its cells; when a cell's mask shrinks, the propagators watching it are
-//! queued (first in, first out; the larger sums derived before the search
-//! wait until the others are done, and on anti-knight grids the houses' digits
-//! against the cells that see all their places wait for singles and
-//! locked candidates too), and propagation runs to a fixed point: a
-//! cell left with one digit removes it from its peers, a digit left with
-//! one place in a house goes there, and each queued propagator removes the
-//! digits its rule excludes.
+//! queued (first in, first out; the sums derived before the search, but
+//! for hidden cages, wait until the others are done, and on anti-knight
+//! grids the houses' digits against the cells that see all their places
+//! wait for singles and locked candidates too), and propagation runs to a
+//! fixed point: a cell left with one digit removes it from its peers, a
+//! digit left with one place in a house goes there, and each queued
+//! propagator removes the digits its rule excludes.
 //!
 //! The search keeps one mask per cell and copies the masks (two bytes a
 //! cell) before each branch instead of undoing changes: on grids of at most
@@ -748,11 +748,9 @@ pub struct VariantSolver {
     /// before the search, which restate the others and cost the most, run
     /// once the rules they come from have narrowed what they can (the same
     /// fixed point and tree; about 15% less time on MATHEMAGIC_KILLERS#4).
-    /// The derived cages and sums of at most [`EARLY_TERMS`] cells are
-    /// cheap and narrow most, so they run in `queue` with the rules they
-    /// come from (the same fixed point, a different order: 0.966 of the
-    /// instructions of TAREK_ALL#32 with the same tree; BENCHMARKS.md,
-    /// "Session 18, scheduling").
+    /// The derived cages (hidden cages) are cheap and narrow most, so they
+    /// run in `queue` with the rules they come from (the same fixed point
+    /// in a different order; BENCHMARKS.md, "Session 18, scheduling").
     late_queue: Ring,
     /// The propagators run only when the others, singles and locked
     /// candidates are done: the houses' digits against the cells that see
@@ -881,10 +879,6 @@ impl Ring {
     }
 }
 
-/// The derived sums of at most this many cells run in the first queue (see
-/// `VariantSolver::late_queue`).
-const EARLY_TERMS: usize = 3;
-
 /// Failures between two halvings of the conflict scores.
 const DECAY: u32 = 1 << 14;
 
@@ -921,19 +915,15 @@ impl VariantSolver {
         }
         let props = model.props.len();
         // Per propagator, its queue (see `late`). Of the derived sums, the
-        // cages (distinct digits: a table of combinations) and the sums of
-        // at most three cells are cheap and narrow most, so they run with
-        // the rules they come from; the larger ones wait.
+        // cages (hidden cages: distinct digits, read through a table of
+        // combinations) are cheap and narrow most, so they run with the
+        // rules they come from; the others wait.
         let late: Vec<u8> = (0..props)
             .map(|i| {
                 if i >= sight {
                     2
                 } else {
-                    let early = match &model.props[i] {
-                        Prop::Cage(_) => true,
-                        Prop::Linear(l) => l.terms.len() <= EARLY_TERMS,
-                        _ => false,
-                    };
+                    let early = matches!(model.props[i], Prop::Cage(_));
                     (model.derived.contains(&i) && !early) as u8
                 }
             })
