@@ -8,13 +8,13 @@
 //! candidate mask each cell starts with (givens, odd/even cells), and the
 //! propagators of the other constraints ([`Prop`]). Each propagator watches
 //! its cells; when a cell's mask shrinks, the propagators watching it are
-//! queued (first in, first out; the sums derived before the search wait
-//! until the others are done, and on anti-knight grids the houses' digits
-//! against the cells that see all their places wait for singles and
-//! locked candidates too), and propagation runs to a fixed point: a
-//! cell left with one digit removes it from its peers, a digit left with
-//! one place in a house goes there, and each queued propagator removes the
-//! digits its rule excludes.
+//! queued (first in, first out; the sums derived before the search, but
+//! for hidden cages, wait until the others are done, and on anti-knight
+//! grids the houses' digits against the cells that see all their places
+//! wait for singles and locked candidates too), and propagation runs to a
+//! fixed point: a cell left with one digit removes it from its peers, a
+//! digit left with one place in a house goes there, and each queued
+//! propagator removes the digits its rule excludes.
 //!
 //! The search keeps one mask per cell and copies the masks (two bytes a
 //! cell) before each branch instead of undoing changes: on grids of at most
@@ -748,6 +748,9 @@ pub struct VariantSolver {
     /// before the search, which restate the others and cost the most, run
     /// once the rules they come from have narrowed what they can (the same
     /// fixed point and tree; about 15% less time on MATHEMAGIC_KILLERS#4).
+    /// The derived cages (hidden cages) are cheap and narrow most, so they
+    /// run in `queue` with the rules they come from (the same fixed point
+    /// in a different order; BENCHMARKS.md, "Session 18, scheduling").
     late_queue: Ring,
     /// The propagators run only when the others, singles and locked
     /// candidates are done: the houses' digits against the cells that see
@@ -911,6 +914,20 @@ impl VariantSolver {
             prop_start.push(prop_cells.len() as u32);
         }
         let props = model.props.len();
+        // Per propagator, its queue (see `late`). Of the derived sums, the
+        // cages (hidden cages: distinct digits, read through a table of
+        // combinations) are cheap and narrow most, so they run with the
+        // rules they come from; the others wait.
+        let late: Vec<u8> = (0..props)
+            .map(|i| {
+                if i >= sight {
+                    2
+                } else {
+                    let early = matches!(model.props[i], Prop::Cage(_));
+                    (model.derived.contains(&i) && !early) as u8
+                }
+            })
+            .collect();
         let priority = priorities(&model);
         let (crossing_list, crossing_cells, segments) = build_crossings(&model.houses, cells);
         let mut of_cell = vec![Vec::new(); cells];
@@ -952,15 +969,7 @@ impl VariantSolver {
             queue: Ring::new(props),
             late_queue: Ring::new(props),
             last_queue: Ring::new(props),
-            late: (0..props)
-                .map(|i| {
-                    if i >= sight {
-                        2
-                    } else {
-                        model.derived.contains(&i) as u8
-                    }
-                })
-                .collect(),
+            late,
             queued: vec![false; props],
             values: vec![0; cells],
             conflicts: vec![0; cells],
@@ -1760,6 +1769,39 @@ mod tests {
             m.house((0..9).map(|i| (i * 8 + 8) as u16).collect());
         }
         m
+    }
+
+    /// The fixed point does not depend on the queues: on every puzzle of
+    /// the variant corpus, the root's candidates are the same with the
+    /// derived sums queued as the solver queues them, all in the first
+    /// queue, and all (with the rules they come from) in the late queue;
+    /// and some puzzles have derived sums in both queues.
+    #[test]
+    fn the_root_fixed_point_is_the_same_in_any_queue() {
+        let corpus = include_str!("../../../../testdata/variant/corpus.tsv");
+        let (mut checked, mut split) = (0, 0);
+        for line in corpus.lines().filter(|l| !l.starts_with('#')) {
+            let Some(text) = line.split('\t').nth(2) else {
+                continue;
+            };
+            let Ok(puzzle) = text.parse::<Puzzle>() else {
+                continue;
+            };
+            let mut solver = VariantSolver::new(&puzzle).expect("lowers");
+            let queued = solver.late.clone();
+            split += (queued.contains(&0) && queued.contains(&1)) as u32;
+            let want = solver.root_candidates();
+            for q in [0u8, 1] {
+                for l in &mut solver.late {
+                    if *l < 2 {
+                        *l = q;
+                    }
+                }
+                assert_eq!(solver.root_candidates(), want, "{line}");
+            }
+            checked += 1;
+        }
+        assert!(checked > 300 && split > 5, "{checked} {split}");
     }
 
     /// On plain 9×9 and 16×16 grids the rest of each house in a crossing
