@@ -247,13 +247,16 @@ pub fn handle(endpoint: Endpoint, body: &[u8], limits: &RequestLimits) -> Result
 }
 
 /// Whether a request to `endpoint` can be answered inline, without waiting
-/// for a worker: a solve or count with a method whose nodes are cheap and
-/// no trace. The caller runs it with a small node cap
+/// for a worker: a solve or count of a classic puzzle with a method whose
+/// nodes are cheap and no trace (a variant's nodes cost microseconds each,
+/// so variants go to a worker). The caller runs it with a small node cap
 /// ([`INLINE_NODES`]) and hands it to a worker if that cap stops it
 /// ([`stopped_by_node_cap`]).
 pub fn inline_candidate(endpoint: Endpoint, body: &[u8]) -> bool {
     #[derive(Deserialize)]
-    struct Peek {
+    struct Peek<'a> {
+        #[serde(default, borrow)]
+        puzzle: Option<std::borrow::Cow<'a, str>>,
         #[serde(default)]
         method: Option<String>,
         #[serde(default)]
@@ -269,6 +272,9 @@ pub fn inline_candidate(endpoint: Endpoint, body: &[u8]) -> bool {
                     p.method.as_deref(),
                     None | Some("auto" | "fast" | "mrv-hidden" | "mrv")
                 )
+                && !p
+                    .puzzle
+                    .is_some_and(|t| sudoku_core::variant::variant_text(&t).is_some())
         }
         // a malformed body is answered inline (an error, at once)
         Err(_) => true,
@@ -1062,6 +1068,18 @@ mod tests {
             deadline: Instant::now() + Duration::from_secs(10),
             max_nodes: 10_000_000,
         }
+    }
+
+    #[test]
+    fn variants_are_not_answered_inline() {
+        let classic = br#"{"puzzle": "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."}"#;
+        assert!(inline_candidate(Endpoint::Solve, classic));
+        let variant = br#"{"puzzle": ".Cage~10~R1C1~R1C2"}"#;
+        assert!(!inline_candidate(Endpoint::Solve, variant));
+        assert!(!inline_candidate(
+            Endpoint::Count,
+            br#"{"puzzle": "{\"size\": 9}"}"#
+        ));
     }
 
     #[test]
