@@ -272,9 +272,8 @@ pub fn inline_candidate(endpoint: Endpoint, body: &[u8]) -> bool {
                     p.method.as_deref(),
                     None | Some("auto" | "fast" | "mrv-hidden" | "mrv")
                 )
-                && !p
-                    .puzzle
-                    .is_some_and(|t| sudoku_core::variant::variant_text(&t).is_some())
+                && p.puzzle
+                    .is_none_or(|t| sudoku_core::variant::variant_text(&t).is_none())
         }
         // a malformed body is answered inline (an error, at once)
         Err(_) => true,
