@@ -478,11 +478,14 @@ const SEGMENT_CELLS: usize = 4;
 
 /// The distinct shared parts of the crossings (segments) of at most
 /// [`SEGMENT_CELLS`] cells, with the union of each one's candidates for a
-/// pass of locked candidates: worked out for every segment at the start of
-/// the pass, and again for a segment when one of its cells narrows in the
-/// pass. The unions are those of the masks as they are when a crossing
-/// reads them, so the deductions (and the order in which they are made)
-/// are the same as ORing each crossing's cells afresh, for fewer reads.
+/// pass of hidden singles and then of locked candidates: worked out for
+/// every segment at the start of hidden singles (locked candidates run only
+/// right after a pass of hidden singles that changed nothing, so they are
+/// still current), and again for a segment when one of its cells narrows
+/// in either pass. The unions are those of the masks as they are when a
+/// house or crossing reads them, so the deductions (and the order in which
+/// they are made) are the same as reading the cells afresh, for fewer
+/// reads: a 9×9 house is three segments.
 #[derive(Clone, Debug)]
 struct Segments {
     /// Per segment, its cells (a shorter one repeats its first cell).
@@ -496,6 +499,19 @@ struct Segments {
     /// reads carry no bounds check.
     all: Box<[u16; MAX_SEGMENTS]>,
     open: Box<[u16; MAX_SEGMENTS]>,
+    /// Per segment, the digits two or more of its cells have, for hidden
+    /// singles read through the segments.
+    twice: Box<[u16; MAX_SEGMENTS]>,
+    /// Per segment, all ones on its cells and zero on the places that
+    /// repeat its first cell (so they count once in `twice`).
+    lanes: Vec<[u16; SEGMENT_CELLS]>,
+    /// Per house, the segments it is made of (padded with the empty
+    /// segment), or [`NO_SEGMENT`] first when no crossing's parts cover it
+    /// (hidden singles then read its cells).
+    of_house: Vec<[u32; 4]>,
+    /// The number of cells of every segment when they all have the same
+    /// three or four, else 0 (the lanes are read).
+    width: usize,
 }
 
 /// The most segments plus one (the empty one): shared parts past the
@@ -512,28 +528,57 @@ impl Segments {
     /// Work out the unions of segment `s`.
     #[inline(always)]
     fn update(&mut self, s: usize, masks: &Masks) {
-        let (mut all, mut open) = (0u16, 0u16);
-        for &c in &self.cells[s] {
-            let m = masks[at(c)];
+        let (mut all, mut open, mut twice) = (0u16, 0u16, 0u16);
+        for (&c, &lane) in self.cells[s].iter().zip(&self.lanes[s]) {
+            let m = masks[at(c)] & lane;
+            twice |= all & m;
             all |= m;
             open |= if m & m.wrapping_sub(1) == 0 { 0 } else { m };
         }
         self.all[s & (MAX_SEGMENTS - 1)] = all;
         self.open[s & (MAX_SEGMENTS - 1)] = open;
+        self.twice[s & (MAX_SEGMENTS - 1)] = twice;
     }
 
     /// Work out every segment's unions.
     #[inline]
     fn update_all(&mut self, masks: &Masks) {
-        for (s, cells) in self.cells.iter().enumerate() {
-            let (mut all, mut open) = (0u16, 0u16);
-            for &c in cells {
-                let m = masks[at(c)];
+        let open = |m: u16| if m & m.wrapping_sub(1) == 0 { 0 } else { m };
+        match self.width {
+            3 => {
+                // Every segment has three cells (9×9 grids): no lanes to mask.
+                for (s, cells) in self.cells.iter().enumerate() {
+                    let [m0, m1, m2] = [cells[0], cells[1], cells[2]].map(|c| masks[at(c)]);
+                    self.all[s & (MAX_SEGMENTS - 1)] = m0 | m1 | m2;
+                    self.open[s & (MAX_SEGMENTS - 1)] = open(m0) | open(m1) | open(m2);
+                    self.twice[s & (MAX_SEGMENTS - 1)] = (m0 & m1) | ((m0 | m1) & m2);
+                }
+                return;
+            }
+            4 => {
+                // Every segment has four cells (16×16 grids).
+                for (s, cells) in self.cells.iter().enumerate() {
+                    let [m0, m1, m2, m3] = cells.map(|c| masks[at(c)]);
+                    let (a01, a23) = (m0 | m1, m2 | m3);
+                    self.all[s & (MAX_SEGMENTS - 1)] = a01 | a23;
+                    self.open[s & (MAX_SEGMENTS - 1)] = open(m0) | open(m1) | open(m2) | open(m3);
+                    self.twice[s & (MAX_SEGMENTS - 1)] = (m0 & m1) | (m2 & m3) | (a01 & a23);
+                }
+                return;
+            }
+            _ => {}
+        }
+        for (s, (cells, lanes)) in self.cells.iter().zip(&self.lanes).enumerate() {
+            let (mut all, mut open, mut twice) = (0u16, 0u16, 0u16);
+            for (&c, &lane) in cells.iter().zip(lanes) {
+                let m = masks[at(c)] & lane;
+                twice |= all & m;
                 all |= m;
                 open |= if m & m.wrapping_sub(1) == 0 { 0 } else { m };
             }
             self.all[s & (MAX_SEGMENTS - 1)] = all;
             self.open[s & (MAX_SEGMENTS - 1)] = open;
+            self.twice[s & (MAX_SEGMENTS - 1)] = twice;
         }
     }
 
@@ -587,6 +632,16 @@ fn build_crossings(houses: &[Vec<u16>], cells: usize) -> (Vec<Crossing>, Vec<u16
         of_cell: Vec::new(),
         all: Box::new([0; MAX_SEGMENTS]),
         open: Box::new([0; MAX_SEGMENTS]),
+        twice: Box::new([0; MAX_SEGMENTS]),
+        lanes: seg_list
+            .iter()
+            .map(|seg| std::array::from_fn(|i| if i < seg.len() { u16::MAX } else { 0 }))
+            .collect(),
+        of_house: vec![[NO_SEGMENT; 4]; houses.len()],
+        width: match seg_list.first().map(Vec::len) {
+            Some(w @ (3 | 4)) if seg_list.iter().all(|seg| seg.len() == w) => w,
+            _ => 0,
+        },
     };
     let mut of_cell = vec![Vec::new(); cells];
     for (s, seg) in seg_list.iter().enumerate() {
@@ -636,6 +691,14 @@ fn build_crossings(houses: &[Vec<u16>], cells: usize) -> (Vec<Crossing>, Vec<u16
             }
             if taken > 3 {
                 shared = NO_SEGMENT;
+            }
+        }
+        if shared != NO_SEGMENT {
+            // The shared part and each rest's pieces make up each house.
+            for (h, p) in [(*a, pieces[0]), (*b, pieces[1])] {
+                if segs.of_house[h][0] == NO_SEGMENT {
+                    segs.of_house[h] = [shared, p[0], p[1], p[2]];
+                }
             }
         }
         crossing_list.push(Crossing {
@@ -1537,10 +1600,11 @@ impl VariantSolver {
     /// Locked candidates (pointing and claiming): where two houses cross, a
     /// digit that one house can only place in the shared cells leaves the
     /// rest of the other house. `true` if any candidate went. Only crossings
-    /// with a house marked in `dirty` are looked at.
+    /// with a house marked in `dirty` are looked at. The segments' unions
+    /// must be current: [`Self::hidden_singles`] works them out, and this
+    /// runs only after a pass of it that changed nothing.
     fn locked_candidates(&mut self) -> Result<bool, Contradiction> {
         let mut any = false;
-        self.segments.update_all(&self.masks);
         for k in 0..self.crossings.len() {
             let (a, b) = (self.crossings[k].a, self.crossings[k].b);
             if (self.dirty[a as usize] | self.dirty[b as usize]) & DIRTY_LOCKED == 0 {
@@ -1609,25 +1673,40 @@ impl VariantSolver {
     /// was. Only houses marked in `dirty` are looked at.
     fn hidden_singles(&mut self) -> Result<bool, Contradiction> {
         let mut any = false;
+        self.segments.update_all(&self.masks);
         for h in 0..self.houses.len() {
             if self.dirty[h] & DIRTY_SINGLES == 0 {
                 continue;
             }
             self.dirty[h] &= !DIRTY_SINGLES;
-            let (mut once, mut twice, mut solved) = (0u16, 0u16, 0u16);
-            for &c in &self.houses[h] {
-                let m = self.masks[at(c)];
-                twice |= once & m;
-                once |= m;
-                solved |= if m & m.wrapping_sub(1) == 0 { m } else { 0 };
+            // The digits of the house, those of two or more of its cells
+            // and those of its undecided cells: from its segments' unions
+            // where they make it up, else from its cells.
+            let (mut once, mut twice, mut open) = (0u16, 0u16, 0u16);
+            let parts = self.segments.of_house[h];
+            if parts[0] != NO_SEGMENT {
+                let seg = &self.segments;
+                for s in parts {
+                    let a = seg.all[seg_at(s)];
+                    twice |= seg.twice[seg_at(s)] | (once & a);
+                    once |= a;
+                    open |= seg.open[seg_at(s)];
+                }
+            } else {
+                for &c in &self.houses[h] {
+                    let m = self.masks[at(c)];
+                    twice |= once & m;
+                    once |= m;
+                    open |= if m & m.wrapping_sub(1) == 0 { 0 } else { m };
+                }
             }
             if once != self.all {
                 self.failed = Failed::House;
                 return Err(Contradiction);
             }
-            // A decided cell's digit is in no other cell of the house (its
-            // peers lost it when `changed` was drained): nothing to place.
-            let hidden = once & !twice & !solved;
+            // A digit of one cell is placed there unless that cell is
+            // decided already.
+            let hidden = once & !twice & open;
             if hidden == 0 {
                 continue;
             }
@@ -1643,6 +1722,7 @@ impl VariantSolver {
                     self.masks[at(c)] = got;
                     self.changed.push(c);
                     self.mark(c);
+                    self.segments.narrowed(c, &self.masks);
                     any = true;
                 }
             }
@@ -1887,6 +1967,7 @@ mod tests {
                 *solver.masks = masks;
                 solver.dirty.fill(DIRTY_LOCKED);
                 solver.changed.clear();
+                solver.segments.update_all(&solver.masks);
                 let got = solver.locked_candidates();
                 assert_eq!(got.is_ok(), want_ok);
                 if want_ok {
