@@ -478,11 +478,11 @@ const SEGMENT_CELLS: usize = 4;
 
 /// The distinct shared parts of the crossings (segments) of at most
 /// [`SEGMENT_CELLS`] cells, with the union of each one's candidates for a
-/// pass of hidden singles and then of locked candidates: worked out for
-/// every segment at the start of hidden singles (locked candidates run only
-/// right after a pass of hidden singles that changed nothing, so they are
-/// still current), and again for a segment when one of its cells narrows
-/// in either pass. The unions are those of the masks as they are when a
+/// pass of locked candidates (and on 9×9 grids of hidden singles first):
+/// worked out for every segment at the start of the pass (on 9×9 grids of
+/// hidden singles: locked candidates run only right after a pass of hidden
+/// singles that changed nothing, so they are still current), and again for
+/// a segment when one of its cells narrows in the pass. The unions are those of the masks as they are when a
 /// house or crossing reads them, so the deductions (and the order in which
 /// they are made) are the same as reading the cells afresh, for fewer
 /// reads: a 9×9 house is three segments.
@@ -499,19 +499,20 @@ struct Segments {
     /// reads carry no bounds check.
     all: Box<[u16; MAX_SEGMENTS]>,
     open: Box<[u16; MAX_SEGMENTS]>,
-    /// Per segment, the digits two or more of its cells have, for hidden
-    /// singles read through the segments.
+    /// Per segment, the digits two or more of its cells have (kept when
+    /// `three` only).
     twice: Box<[u16; MAX_SEGMENTS]>,
-    /// Per segment, all ones on its cells and zero on the places that
-    /// repeat its first cell (so they count once in `twice`).
-    lanes: Vec<[u16; SEGMENT_CELLS]>,
     /// Per house, the segments it is made of (padded with the empty
     /// segment), or [`NO_SEGMENT`] first when no crossing's parts cover it
-    /// (hidden singles then read its cells).
+    /// or `three` is false (hidden singles then read its cells).
     of_house: Vec<[u32; 4]>,
-    /// The number of cells of every segment when they all have the same
-    /// three or four, else 0 (the lanes are read).
-    width: usize,
+    /// Every segment has three cells (9×9 grids): hidden singles read a
+    /// house through its segments (with `twice`), and the segments' unions
+    /// are worked out at the start of hidden singles rather than of locked
+    /// candidates. On 16×16 grids (a house of 16 cells, 128 segments of
+    /// four) that cost more than the houses' cells: 1.21× the fixed point
+    /// loop on the harness's three 16×16 puzzles, so they read cells.
+    three: bool,
 }
 
 /// The most segments plus one (the empty one): shared parts past the
@@ -524,61 +525,59 @@ fn seg_at(s: u32) -> usize {
     s as usize & (MAX_SEGMENTS - 1)
 }
 
+/// The candidates of a cell if it is undecided, else none.
+#[inline(always)]
+fn undecided(m: u16) -> u16 {
+    if m & m.wrapping_sub(1) == 0 { 0 } else { m }
+}
+
 impl Segments {
+    /// Work out the unions of segment `s` from the three cells of a
+    /// segment (`three`).
+    #[inline(always)]
+    fn update_three(&mut self, s: usize, masks: &Masks) {
+        let cells = &self.cells[s];
+        let [m0, m1, m2] = [cells[0], cells[1], cells[2]].map(|c| masks[at(c)]);
+        self.all[s & (MAX_SEGMENTS - 1)] = m0 | m1 | m2;
+        self.open[s & (MAX_SEGMENTS - 1)] = undecided(m0) | undecided(m1) | undecided(m2);
+        self.twice[s & (MAX_SEGMENTS - 1)] = (m0 & m1) | ((m0 | m1) & m2);
+    }
+
     /// Work out the unions of segment `s`.
     #[inline(always)]
     fn update(&mut self, s: usize, masks: &Masks) {
-        let (mut all, mut open, mut twice) = (0u16, 0u16, 0u16);
-        for (&c, &lane) in self.cells[s].iter().zip(&self.lanes[s]) {
-            let m = masks[at(c)] & lane;
-            twice |= all & m;
+        if self.three {
+            self.update_three(s, masks);
+            return;
+        }
+        let (mut all, mut open) = (0u16, 0u16);
+        for &c in &self.cells[s] {
+            let m = masks[at(c)];
             all |= m;
-            open |= if m & m.wrapping_sub(1) == 0 { 0 } else { m };
+            open |= undecided(m);
         }
         self.all[s & (MAX_SEGMENTS - 1)] = all;
         self.open[s & (MAX_SEGMENTS - 1)] = open;
-        self.twice[s & (MAX_SEGMENTS - 1)] = twice;
     }
 
     /// Work out every segment's unions.
     #[inline]
     fn update_all(&mut self, masks: &Masks) {
-        let open = |m: u16| if m & m.wrapping_sub(1) == 0 { 0 } else { m };
-        match self.width {
-            3 => {
-                // Every segment has three cells (9×9 grids): no lanes to mask.
-                for (s, cells) in self.cells.iter().enumerate() {
-                    let [m0, m1, m2] = [cells[0], cells[1], cells[2]].map(|c| masks[at(c)]);
-                    self.all[s & (MAX_SEGMENTS - 1)] = m0 | m1 | m2;
-                    self.open[s & (MAX_SEGMENTS - 1)] = open(m0) | open(m1) | open(m2);
-                    self.twice[s & (MAX_SEGMENTS - 1)] = (m0 & m1) | ((m0 | m1) & m2);
-                }
-                return;
+        if self.three {
+            for s in 0..self.cells.len() {
+                self.update_three(s, masks);
             }
-            4 => {
-                // Every segment has four cells (16×16 grids).
-                for (s, cells) in self.cells.iter().enumerate() {
-                    let [m0, m1, m2, m3] = cells.map(|c| masks[at(c)]);
-                    let (a01, a23) = (m0 | m1, m2 | m3);
-                    self.all[s & (MAX_SEGMENTS - 1)] = a01 | a23;
-                    self.open[s & (MAX_SEGMENTS - 1)] = open(m0) | open(m1) | open(m2) | open(m3);
-                    self.twice[s & (MAX_SEGMENTS - 1)] = (m0 & m1) | (m2 & m3) | (a01 & a23);
-                }
-                return;
-            }
-            _ => {}
+            return;
         }
-        for (s, (cells, lanes)) in self.cells.iter().zip(&self.lanes).enumerate() {
-            let (mut all, mut open, mut twice) = (0u16, 0u16, 0u16);
-            for (&c, &lane) in cells.iter().zip(lanes) {
-                let m = masks[at(c)] & lane;
-                twice |= all & m;
+        for (s, cells) in self.cells.iter().enumerate() {
+            let (mut all, mut open) = (0u16, 0u16);
+            for &c in cells {
+                let m = masks[at(c)];
                 all |= m;
-                open |= if m & m.wrapping_sub(1) == 0 { 0 } else { m };
+                open |= undecided(m);
             }
             self.all[s & (MAX_SEGMENTS - 1)] = all;
             self.open[s & (MAX_SEGMENTS - 1)] = open;
-            self.twice[s & (MAX_SEGMENTS - 1)] = twice;
         }
     }
 
@@ -633,15 +632,8 @@ fn build_crossings(houses: &[Vec<u16>], cells: usize) -> (Vec<Crossing>, Vec<u16
         all: Box::new([0; MAX_SEGMENTS]),
         open: Box::new([0; MAX_SEGMENTS]),
         twice: Box::new([0; MAX_SEGMENTS]),
-        lanes: seg_list
-            .iter()
-            .map(|seg| std::array::from_fn(|i| if i < seg.len() { u16::MAX } else { 0 }))
-            .collect(),
         of_house: vec![[NO_SEGMENT; 4]; houses.len()],
-        width: match seg_list.first().map(Vec::len) {
-            Some(w @ (3 | 4)) if seg_list.iter().all(|seg| seg.len() == w) => w,
-            _ => 0,
-        },
+        three: !seg_list.is_empty() && seg_list.iter().all(|seg| seg.len() == 3),
     };
     let mut of_cell = vec![Vec::new(); cells];
     for (s, seg) in seg_list.iter().enumerate() {
@@ -693,7 +685,7 @@ fn build_crossings(houses: &[Vec<u16>], cells: usize) -> (Vec<Crossing>, Vec<u16
                 shared = NO_SEGMENT;
             }
         }
-        if shared != NO_SEGMENT {
+        if shared != NO_SEGMENT && segs.three {
             // The shared part and each rest's pieces make up each house.
             for (h, p) in [(*a, pieces[0]), (*b, pieces[1])] {
                 if segs.of_house[h][0] == NO_SEGMENT {
@@ -1600,11 +1592,15 @@ impl VariantSolver {
     /// Locked candidates (pointing and claiming): where two houses cross, a
     /// digit that one house can only place in the shared cells leaves the
     /// rest of the other house. `true` if any candidate went. Only crossings
-    /// with a house marked in `dirty` are looked at. The segments' unions
-    /// must be current: [`Self::hidden_singles`] works them out, and this
-    /// runs only after a pass of it that changed nothing.
+    /// with a house marked in `dirty` are looked at. On 9×9 grids
+    /// (`Segments::three`) the segments' unions must be current:
+    /// [`Self::hidden_singles`] works them out, and this runs only after a
+    /// pass of it that changed nothing.
     fn locked_candidates(&mut self) -> Result<bool, Contradiction> {
         let mut any = false;
+        if !self.segments.three {
+            self.segments.update_all(&self.masks);
+        }
         for k in 0..self.crossings.len() {
             let (a, b) = (self.crossings[k].a, self.crossings[k].b);
             if (self.dirty[a as usize] | self.dirty[b as usize]) & DIRTY_LOCKED == 0 {
@@ -1673,7 +1669,9 @@ impl VariantSolver {
     /// was. Only houses marked in `dirty` are looked at.
     fn hidden_singles(&mut self) -> Result<bool, Contradiction> {
         let mut any = false;
-        self.segments.update_all(&self.masks);
+        if self.segments.three {
+            self.segments.update_all(&self.masks);
+        }
         for h in 0..self.houses.len() {
             if self.dirty[h] & DIRTY_SINGLES == 0 {
                 continue;
@@ -1697,7 +1695,7 @@ impl VariantSolver {
                     let m = self.masks[at(c)];
                     twice |= once & m;
                     once |= m;
-                    open |= if m & m.wrapping_sub(1) == 0 { 0 } else { m };
+                    open |= undecided(m);
                 }
             }
             if once != self.all {
@@ -1722,7 +1720,9 @@ impl VariantSolver {
                     self.masks[at(c)] = got;
                     self.changed.push(c);
                     self.mark(c);
-                    self.segments.narrowed(c, &self.masks);
+                    if self.segments.three {
+                        self.segments.narrowed(c, &self.masks);
+                    }
                     any = true;
                 }
             }
