@@ -1984,6 +1984,99 @@ mod tests {
         }
     }
 
+    /// Hidden singles read through the segments' unions (9×9 grids) place
+    /// the same digits, in the same order, and fail on the same masks as a
+    /// plain scan of the houses' cells; with diagonals (houses no
+    /// crossing's parts make up) and on 16×16 grids (segments of four)
+    /// they read cells, also checked.
+    #[test]
+    fn hidden_singles_by_segments_match_a_plain_scan() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for (side, extra) in [(9, false), (9, true), (16, false)] {
+            let cells = side * side;
+            let mut model = grid_model(side, false);
+            if extra {
+                // The diagonals: segments of three cells where they cross
+                // boxes, but no crossing's parts make them up (they read
+                // cells).
+                model.house((0..9).map(|i| (i * 10) as u16).collect());
+                model.house((0..9).map(|i| (i * 8 + 8) as u16).collect());
+            }
+            let mut solver = VariantSolver::from_model(model);
+            assert_eq!(solver.segments.three, side == 9);
+            let houses = solver.houses.clone();
+            let all = solver.all;
+            let (mut found, mut failed) = (0, 0);
+            for _ in 0..600 {
+                // Around a planted grid (rows, columns and boxes hold
+                // each digit once): decided cells, cells of two or three
+                // digits, and a few without their digit.
+                let b = if side == 9 { 3 } else { 4 };
+                let mut masks = [0u16; MAX_CELLS];
+                for (i, m) in masks.iter_mut().take(cells).enumerate() {
+                    let (r, c) = (i / side, i % side);
+                    let own = 1u16 << ((r * b + r / b + c) % side);
+                    let x = next();
+                    let noise = |k: u64| 1u16 << ((x >> k) % side as u64);
+                    *m = match x % 64 {
+                        0..=27 => own,
+                        28..=62 => own | noise(8) | (noise(16) & (x >> 30) as u16),
+                        _ => noise(8) | noise(16),
+                    };
+                }
+                let mut want = masks;
+                let mut want_ok = true;
+                'scan: for house in &houses {
+                    let (mut once, mut twice, mut solved) = (0u16, 0u16, 0u16);
+                    for &c in house {
+                        let m = want[at(c)];
+                        twice |= once & m;
+                        once |= m;
+                        solved |= if m.count_ones() == 1 { m } else { 0 };
+                    }
+                    if once != all {
+                        want_ok = false;
+                        break 'scan;
+                    }
+                    let hidden = once & !twice & !solved;
+                    for &c in house {
+                        let m = want[at(c)];
+                        let got = m & hidden;
+                        if got != 0 && got != m {
+                            if got.count_ones() > 1 {
+                                want_ok = false;
+                                break 'scan;
+                            }
+                            want[at(c)] = got;
+                        }
+                    }
+                }
+                *solver.masks = masks;
+                solver.dirty.fill(DIRTY_SINGLES);
+                solver.changed.clear();
+                let got = solver.hidden_singles();
+                assert_eq!(got.is_ok(), want_ok);
+                if want_ok {
+                    assert_eq!(solver.masks[..cells], want[..cells]);
+                    assert_eq!(got.unwrap(), want != masks);
+                    found += (want != masks) as u32;
+                } else {
+                    failed += 1;
+                }
+            }
+            // The planted grid breaks the diagonals: there the rows,
+            // columns and boxes are read before each fails.
+            assert!(found > 10 || extra, "{side} {extra}: {found}");
+            assert!(failed > 10, "{side} {extra}: {failed}");
+        }
+    }
+
     /// A linear sum whose coefficients cancel on one cell (an arrow's end
     /// listed again in its middle) leaves that cell free: the exact step
     /// for two or three open cells must not divide by its zero.
