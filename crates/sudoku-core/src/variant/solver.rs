@@ -482,8 +482,8 @@ const SEGMENT_CELLS: usize = 4;
 /// worked out for every segment at the start of the pass (on 9×9 grids of
 /// hidden singles: locked candidates run only right after a pass of hidden
 /// singles that changed nothing, so they are still current), and again for
-/// a segment when one of its cells narrows in the pass. The unions are those of the masks as they are when a
-/// house or crossing reads them, so the deductions (and the order in which
+/// a segment when one of its cells narrows in the pass. The unions are
+/// those of the masks as they are when a house or crossing reads them, so the deductions (and the order in which
 /// they are made) are the same as reading the cells afresh, for fewer
 /// reads: a 9×9 house is three segments.
 #[derive(Clone, Debug)]
@@ -510,8 +510,9 @@ struct Segments {
     /// house through its segments (with `twice`), and the segments' unions
     /// are worked out at the start of hidden singles rather than of locked
     /// candidates. On 16×16 grids (a house of 16 cells, 128 segments of
-    /// four) that cost more than the houses' cells: 1.21× the fixed point
-    /// loop on the harness's three 16×16 puzzles, so they read cells.
+    /// four) that cost more than reading the houses' cells (1.21× the fixed
+    /// point loop on the harness's 16×16 and 6×6 puzzles), so other grids
+    /// read cells (BENCHMARKS.md, "Session 18, last pass").
     three: bool,
 }
 
