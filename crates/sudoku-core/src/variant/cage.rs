@@ -572,13 +572,8 @@ mod tests {
                 }
             }
         }
-        let mut seed = 0x6a09_e667_f3bc_c909u64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut random = crate::variant::xorshift(0x6a09_e667_f3bc_c909u64);
+        let mut next = |m: u64| random() % m;
         let mut seen = [0u32; 3]; // unchanged, narrowed, contradiction
         for round in 0..6000 {
             let mut perm: Vec<u16> = (1..=9).collect();

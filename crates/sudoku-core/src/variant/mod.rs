@@ -659,6 +659,18 @@ pub fn to_line(values: &[u8]) -> String {
     values.iter().map(|&d| crate::grid::digit_char(d)).collect()
 }
 
+/// A xorshift64 generator (Marsaglia, 2003) for the variant tests' random
+/// candidates: the same numbers on every run.
+#[cfg(test)]
+pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -362,13 +362,7 @@ mod tests {
     /// arrangement of distinct digits keeping the clue keeps its digits.
     #[test]
     fn keeps_exactly_the_digits_of_some_walk() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::variant::xorshift(0x9e37_79b9_7f4a_7c15u64);
         for round in 0..600 {
             let n = 4 + round % 3;
             let full = (1u16 << n) - 1;

@@ -720,13 +720,7 @@ mod tests {
     /// that property (consecutive, equal, sum ten) keep the loop.
     #[test]
     fn pairs_read_by_their_ends_keep_what_the_loop_keeps() {
-        let mut seed = 0x853c_49e6_748f_ea9bu64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::variant::xorshift(0x853c_49e6_748f_ea9bu64);
         type Rel = fn(u8, u8) -> bool;
         let rels: [(Rel, bool); 6] = [
             (|x, y| x < y, true),
@@ -778,13 +772,7 @@ mod tests {
     /// 16 digits; and the table digit sums match adding the digits up.
     #[test]
     fn pair_sums_and_digit_sums_match_the_plain_loops() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::variant::xorshift(0x9e37_79b9_7f4a_7c15u64);
         let mut found = 0;
         for _ in 0..3000 {
             let (b, c) = (next() as u16, next() as u16);
@@ -813,13 +801,7 @@ mod tests {
     /// candidates of up to 16 digits.
     #[test]
     fn unit_pairs_match_the_plain_loop() {
-        let mut seed = 0x853c_49e6_748f_ea9bu64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::variant::xorshift(0x853c_49e6_748f_ea9bu64);
         let mut found = [0u32; 2];
         for _ in 0..1500 {
             let (b, c) = (next() as u16, next() as u16);
@@ -851,12 +833,10 @@ mod tests {
     /// to 16 digits.
     #[test]
     fn extreme_sums_match_the_sorted_digits() {
-        let mut seed = 0x1234_5678_9abc_def1u64;
+        let mut next = crate::variant::xorshift(0x1234_5678_9abc_def1);
         let mut checked = 0;
         for _ in 0..4000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = next();
             let m = (seed as u16) & if seed >> 40 & 1 == 0 { 0x1FF } else { 0xFFFF };
             let all: Vec<i32> = digits(m).map(i32::from).collect();
             for k in 0..=all.len() {
@@ -875,13 +855,7 @@ mod tests {
     /// time: random groups of 2 to 9 cells of up to 16 digits.
     #[test]
     fn group_bounds_take_the_smallest_and_largest_digits_of_the_union() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::variant::xorshift(0x2545_f491_4f6c_dd1du64);
         let (mut told, mut untold) = (0, 0);
         for _ in 0..5000 {
             let count = 2 + (next() % 8) as usize;
@@ -925,13 +899,8 @@ mod tests {
             peers[c as usize] = row.iter().copied().filter(|&p| p != c).collect();
         }
         let houses = vec![row.clone()];
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut random = crate::variant::xorshift(0x2545_f491_4f6c_dd1du64);
+        let mut next = |m: u64| random() % m;
         let (mut unchanged, mut narrowed) = (0, 0);
         for _ in 0..4000 {
             // A permutation of 1..=9 on the row.

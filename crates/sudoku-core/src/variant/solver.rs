@@ -1917,13 +1917,7 @@ mod tests {
     /// candidates, with and without extra houses.
     #[test]
     fn locked_candidates_by_segments_match_a_plain_scan() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::variant::xorshift(0x9e37_79b9_7f4a_7c15u64);
         for (side, extra) in [(9, false), (9, true), (16, false)] {
             let cells = side * side;
             let mut solver = VariantSolver::from_model(grid_model(side, extra));
@@ -1992,13 +1986,7 @@ mod tests {
     /// they read cells, also checked.
     #[test]
     fn hidden_singles_by_segments_match_a_plain_scan() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::variant::xorshift(0x2545_f491_4f6c_dd1du64);
         for (side, extra) in [(9, false), (9, true), (16, false)] {
             let cells = side * side;
             let mut model = grid_model(side, false);
