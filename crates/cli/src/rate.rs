@@ -9,10 +9,10 @@ use anyhow::Context;
 use serde_json::json;
 use std::time::Duration;
 
-use sudoku_core::Uniqueness;
 use sudoku_core::rate::se::{Profile, SeLimits, SeOutcome, SeRater, SeRating, SeStep};
 use sudoku_core::rate::{Rater, Rating};
-use sudoku_core::variant::{self, explain::VariantExplanation};
+use sudoku_core::variant::explain::{Unexplained, VariantExplanation};
+use sudoku_core::variant::{self};
 
 use crate::batch::{self, Answers};
 use crate::input::{Body, Chunk, Position, Record, position_of, unique_solution};
@@ -179,25 +179,19 @@ fn explain_variant(
         )
     };
     let puzzle: variant::Puzzle = text.parse().map_err(|e| error(&e))?;
-    let mut solver = variant::VariantSolver::new(&puzzle).map_err(|e| error(&e))?;
     let limits = sudoku_core::Limits {
         max_nodes: Some(VARIANT_NODES),
         ..sudoku_core::Limits::none()
     };
-    match solver.uniqueness(&limits).0 {
-        Uniqueness::Unique(_) => {}
-        Uniqueness::NoSolution => return Err(("none", "the puzzle has no solution".into())),
-        Uniqueness::Multiple(..) => {
-            return Err(("multiple", "the puzzle has several solutions".into()));
-        }
-        Uniqueness::Unknown(_) => {
-            return Err((
-                "unknown",
-                format!("no answer within {VARIANT_NODES} nodes of search"),
-            ));
-        }
-    }
-    variant::explain::explain(&puzzle, 100_000).map_err(|e| error(&e))
+    variant::explain::explain_unique(&puzzle, &limits, 100_000).map_err(|u| match u {
+        Unexplained::Invalid(e) => error(&e),
+        Unexplained::NoSolution => ("none", "the puzzle has no solution".into()),
+        Unexplained::Multiple => ("multiple", "the puzzle has several solutions".into()),
+        Unexplained::Unknown(_) => (
+            "unknown",
+            format!("no answer within {VARIANT_NODES} nodes of search"),
+        ),
+    })
 }
 
 /// A variant's rating as one line: `variant level 3 (Cage), 57 steps`.

@@ -17,7 +17,7 @@ use sudoku_core::pipeline::Pipeline;
 use sudoku_core::rate::{Band, Config as RateConfig, HintLevel, Outcome, Rater, Technique};
 use sudoku_core::solve::fast::Fast;
 use sudoku_core::solve::{Method, Solver};
-use sudoku_core::variant::explain::VariantExplanation;
+use sudoku_core::variant::explain::{Unexplained, VariantExplanation};
 use sudoku_core::variant::generate::{Options as VariantOptions, VariantKind, generate_with};
 use sudoku_core::variant::{self, VariantError, VariantSolver};
 use sudoku_core::{Candidates, Grid, Limits, Report, Size, StopReason};
@@ -912,25 +912,20 @@ fn explain_variant(text: &str) -> Result<(String, VariantExplanation), NotRated>
         ("error", e.message.clone(), Some(e))
     };
     let puzzle = text.parse::<variant::Puzzle>().map_err(bad)?;
-    let mut solver = VariantSolver::new(&puzzle).map_err(bad)?;
     let limits = Limits {
         max_nodes: Some(VARIANT_NODES),
         ..Limits::none()
     };
-    match solver.uniqueness(&limits).0 {
-        sudoku_core::Uniqueness::Unique(_) => {}
-        sudoku_core::Uniqueness::NoSolution => {
-            return Err(("none", "the puzzle has no solution".into(), None));
-        }
-        sudoku_core::Uniqueness::Multiple(..) => {
-            return Err(("multiple", "the puzzle has several solutions".into(), None));
-        }
-        sudoku_core::Uniqueness::Unknown(_) => {
-            let m = format!("no answer within {VARIANT_NODES} nodes of search");
-            return Err(("unknown", m, None));
-        }
-    }
-    let e = variant::explain::explain(&puzzle, 100_000).map_err(bad)?;
+    let e = variant::explain::explain_unique(&puzzle, &limits, 100_000).map_err(|u| match u {
+        Unexplained::Invalid(e) => bad(e),
+        Unexplained::NoSolution => ("none", "the puzzle has no solution".into(), None),
+        Unexplained::Multiple => ("multiple", "the puzzle has several solutions".into(), None),
+        Unexplained::Unknown(_) => (
+            "unknown",
+            format!("no answer within {VARIANT_NODES} nodes of search"),
+            None,
+        ),
+    })?;
     Ok((puzzle.to_string(), e))
 }
 

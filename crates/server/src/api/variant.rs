@@ -11,7 +11,7 @@ use std::ops::ControlFlow;
 
 use serde_json::{Value, json};
 use sudoku_core::Limits;
-use sudoku_core::variant::explain::{VariantExplanation, explain};
+use sudoku_core::variant::explain::{Unexplained, VariantExplanation, explain_unique};
 use sudoku_core::variant::{Puzzle, VariantError, VariantSolver, to_line};
 
 use super::{ApiError, MAX_TRACE_STEPS, count_answer, put_stop, stats_json};
@@ -141,28 +141,27 @@ fn explained(
     text: &str,
     lim: &Limits,
 ) -> Result<Result<(Puzzle, VariantExplanation), Value>, ApiError> {
-    let (puzzle, mut solver) = read(text)?;
-    let (u, report) = solver.uniqueness(lim);
-    let not = |status: &str, error: &str| {
-        let mut o = json!({"status": status, "puzzle": puzzle.to_string(), "error": error});
-        put_stop(&mut o, &report);
-        o
+    let puzzle: Puzzle = text.parse().map_err(|e| error(text, &e))?;
+    let (status, message, stop) = match explain_unique(&puzzle, lim, MAX_STEPS) {
+        Ok(e) => return Ok(Ok((puzzle, e))),
+        Err(Unexplained::Invalid(e)) => return Err(error(text, &e)),
+        Err(Unexplained::NoSolution) => ("none", "the puzzle has no solution".to_string(), None),
+        Err(Unexplained::Multiple) => (
+            "multiple",
+            "the puzzle has several solutions".to_string(),
+            None,
+        ),
+        Err(Unexplained::Unknown(stop)) => (
+            "unknown",
+            format!("whether the puzzle has one solution is unknown ({stop})"),
+            Some(stop),
+        ),
     };
-    match u {
-        sudoku_core::Uniqueness::Unique(_) => {}
-        sudoku_core::Uniqueness::NoSolution => {
-            return Ok(Err(not("none", "the puzzle has no solution")));
-        }
-        sudoku_core::Uniqueness::Multiple(..) => {
-            return Ok(Err(not("multiple", "the puzzle has several solutions")));
-        }
-        sudoku_core::Uniqueness::Unknown(stop) => {
-            let e = format!("whether the puzzle has one solution is unknown ({stop})");
-            return Ok(Err(not("unknown", &e)));
-        }
+    let mut o = json!({"status": status, "puzzle": puzzle.to_string(), "error": message});
+    if let Some(stop) = stop {
+        o["stopped"] = json!(stop);
     }
-    let e = explain(&puzzle, MAX_STEPS).map_err(|e| error(text, &e))?;
-    Ok(Ok((puzzle, e)))
+    Ok(Err(o))
 }
 
 /// `/api/rate` of a variant: its partial rating.

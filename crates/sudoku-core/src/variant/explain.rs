@@ -34,7 +34,8 @@
 //! against the unique solution of the corpus puzzles).
 
 use super::solver::{Contradiction, Dom, Model, Prop, crossings, digits, min_digit};
-use super::{CellName, Puzzle, Shape, VariantError};
+use super::{CellName, Puzzle, Shape, VariantError, VariantSolver};
+use crate::{Limits, StopReason, Uniqueness};
 
 /// One step of an explanation.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -155,6 +156,36 @@ struct State {
     props: Vec<Prop>,
     labels: Vec<String>,
     steps: Vec<VariantStep>,
+}
+
+/// Why a puzzle was not explained by [`explain_unique`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unexplained {
+    /// The puzzle cannot be set up.
+    Invalid(VariantError),
+    /// It has no solution.
+    NoSolution,
+    /// It has several solutions.
+    Multiple,
+    /// A limit stopped the uniqueness check first.
+    Unknown(StopReason),
+}
+
+/// [`explain`] a puzzle once the variant solver has shown, within
+/// `limits`, that it has exactly one solution (steps would mean little
+/// otherwise); or why not.
+pub fn explain_unique(
+    puzzle: &Puzzle,
+    limits: &Limits,
+    max_steps: usize,
+) -> Result<VariantExplanation, Unexplained> {
+    let mut solver = VariantSolver::new(puzzle).map_err(Unexplained::Invalid)?;
+    match solver.uniqueness(limits).0 {
+        Uniqueness::Unique(_) => explain(puzzle, max_steps).map_err(Unexplained::Invalid),
+        Uniqueness::NoSolution => Err(Unexplained::NoSolution),
+        Uniqueness::Multiple(..) => Err(Unexplained::Multiple),
+        Uniqueness::Unknown(stop) => Err(Unexplained::Unknown(stop)),
+    }
 }
 
 /// Explain a puzzle: at most `max_steps` steps (the rest left undone).
