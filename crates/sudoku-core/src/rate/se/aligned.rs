@@ -438,7 +438,7 @@ fn pack(m: [u16; 3]) -> u64 {
 mod tests {
     use super::*;
     use crate::rate::se::Profile;
-    use crate::rate::se::tests::boards_past_singles;
+    use crate::rate::se::tests::{MEMO_PUZZLES, boards_past_singles};
 
     /// The removals of three cells' aligned exclusion by the definition:
     /// every combination of one digit per cell, excluded if two cells that
@@ -546,13 +546,7 @@ mod tests {
     #[test]
     fn the_memo_changes_no_pair_step() {
         let (mut boards, mut steps_found, mut kept) = (0, 0, 0);
-        for line in [
-            "..836....4....9...1....72.9.4.....9.78..5..12.5.....7.6.48....5...6....8....257..",
-            "..15.2...7.5....96........5..9..3.81....7....54.2..3..3........96....1.2...9.74..",
-            "28..4..39..6...1.....5.3......361....938.751.1.......7...915....2.....8..........",
-            ".24.6.7..5.74.9.1.....7......5.9487147.6.85.3..8..7.6.7......46.46..3.57.5.7461..",
-            "3.64....1.8.2...9671..6.4..96...52..17.....64..37.6..96...8..4223...46..84.6.29.5",
-        ] {
+        for line in MEMO_PUZZLES {
             let mut memo = PairMemo::default();
             for b in boards_past_singles(line, Profile::Se) {
                 boards += 1;

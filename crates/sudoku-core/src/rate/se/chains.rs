@@ -1986,18 +1986,20 @@ mod tests {
         assert!(compared > 1000, "{compared}");
     }
 
+    /// The chains a search found, each as its candidates and states.
+    fn found_paths(ch: &Chains) -> Vec<Vec<(u16, bool)>> {
+        ch.found
+            .iter()
+            .map(|&e| ch.path(e).map(|n| (n.cand, n.on)).collect())
+            .collect()
+    }
+
     /// A cycle search stopped by a cut-off (its last two rounds shortened)
     /// finds the cycles of the full search within the cut-off, with the
     /// same potentials, in the same order.
     #[test]
     fn cut_off_cycle_searches_find_the_full_searchs_short_cycles() {
         let (mut ch, mut g) = (Chains::default(), Graph::default());
-        let paths = |ch: &Chains| -> Vec<Vec<(u16, bool)>> {
-            ch.found
-                .iter()
-                .map(|&e| ch.path(e).map(|n| (n.cand, n.on)).collect())
-                .collect()
-        };
         let (mut starts, mut cycles) = (0u32, 0u32);
         for p in PUZZLES {
             let b = Board::from_grid(&p.parse::<Grid>().unwrap()).unwrap();
@@ -2011,7 +2013,7 @@ mod tests {
                             continue;
                         }
                         ch.cycles(&g, src, |_| true, false);
-                        let full = paths(&ch);
+                        let full = found_paths(&ch);
                         starts += 1;
                         cycles += full.len() as u32;
                         for limit in [4, 6, 8, 10, 12] {
@@ -2021,7 +2023,7 @@ mod tests {
                                 .filter(|p| p.len() as u32 - 1 <= limit)
                                 .cloned()
                                 .collect();
-                            assert_eq!(paths(&ch), want, "{p} {cell} {d} {y} {x} {limit}");
+                            assert_eq!(found_paths(&ch), want, "{p} {cell} {d} {y} {x} {limit}");
                         }
                     }
                 }
@@ -2037,12 +2039,6 @@ mod tests {
     #[test]
     fn cycle_searches_within_the_component_find_the_same_cycles() {
         let (mut ch, mut g, mut fast) = (Chains::default(), Graph::default(), Fast::default());
-        let paths = |ch: &Chains| -> Vec<Vec<(u16, bool)>> {
-            ch.found
-                .iter()
-                .map(|&e| ch.path(e).map(|n| (n.cand, n.on)).collect())
-                .collect()
-        };
         let (mut starts, mut cycles) = (0u32, 0u32);
         for p in PUZZLES {
             for (n, (_, b)) in path_boards(p, Profile::Sukaku).into_iter().enumerate() {
@@ -2059,9 +2055,9 @@ mod tests {
                             continue;
                         }
                         ch.cycles(&g, src, |_| true, false);
-                        let full = paths(&ch);
+                        let full = found_paths(&ch);
                         ch.cycles(&g, src, |_| true, true);
-                        assert_eq!(paths(&ch), full, "{p} step {n} {cell} {d}");
+                        assert_eq!(found_paths(&ch), full, "{p} step {n} {cell} {d}");
                         starts += 1;
                         cycles += full.len() as u32;
                     }

@@ -747,6 +747,16 @@ pub(super) fn apply(b: &mut Board, s: &SeStep) {
     }
 }
 
+/// Five hard puzzles whose paths take subsets and aligned exclusions: the
+/// memo tests walk their boards.
+pub(super) const MEMO_PUZZLES: [&str; 5] = [
+    "..836....4....9...1....72.9.4.....9.78..5..12.5.....7.6.48....5...6....8....257..",
+    "..15.2...7.5....96........5..9..3.81....7....54.2..3..3........96....1.2...9.74..",
+    "28..4..39..6...1.....5.3......361....938.751.1.......7...915....2.....8..........",
+    ".24.6.7..5.74.9.1.....7......5.9487147.6.85.3..8..7.6.7......46.46..3.57.5.7461..",
+    "3.64....1.8.2...9671..6.4..96...52..17.....64..37.6..96...8..4223...46..84.6.29.5",
+];
+
 /// The boards of [`path_boards`] before each step past the singles
 /// (difficulty above 2.0): what a search with a memo meets step after
 /// step, for the tests that compare it with the same search from scratch.
