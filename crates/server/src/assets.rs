@@ -36,6 +36,11 @@ pub static ASSETS: &[Asset] = &[
         body: include_bytes!("../../web/www/board.js"),
     },
     Asset {
+        path: "/variant.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/www/variant.js"),
+    },
+    Asset {
         path: "/offline.js",
         content_type: "text/javascript; charset=utf-8",
         body: include_bytes!("../../web/www/offline.js"),

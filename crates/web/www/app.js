@@ -1,7 +1,8 @@
 // The page: play, hints and explanations, solve and compare, generate.
 // Plain ES module, no build step; talks to `sudoku serve`'s JSON API.
 
-import { buildBoard, charDigit, digitChar, draw, houseCells, maskText, boxSide } from './board.js';
+import { buildBoard, charDigit, digitChar, draw, maskText } from './board.js';
+import { cellIndex, drawVariant, hasOutsideClues, isVariantText, peersOf as peersFor, regionsOf, rulesOf, sideOf } from './variant.js';
 
 const $ = (id) => document.getElementById(id);
 const STORE = 'sudoku-game-v1';
@@ -11,10 +12,16 @@ const ui = {
   message: $('message'), hintText: $('hint-text'), input: $('puzzle-input'),
   result: $('result'), stats: $('stats'), steps: $('steps'), explainSummary: $('explain-summary'),
   shareUrl: $('share-url'), traceView: $('trace-view'), traceStep: $('trace-step'), traceText: $('trace-text'),
+  decor: $('decor'), wrap: $('board-wrap'), rules: $('rules'),
 };
 
-/** The game: size, givens, the player's digits and marks, time. */
+/**
+ * The game: size, givens, the player's digits and marks, time; for a variant
+ * also `variant`: its ISS text, box shape and constraints as the engine read
+ * them.
+ */
 let game = null;
+let peers = []; // the cells each cell must differ from (game.n² sets)
 let cells = [];
 let selected = 0;
 let mode = 'digit';
@@ -41,6 +48,11 @@ function emptyGame(n) {
 
 function line(arr) {
   return arr.map((d) => digitChar(d) || '.').join('');
+}
+
+/** The puzzle as the engine reads it: the variant's text, or the givens' line. */
+function puzzleText() {
+  return game.variant ? game.variant.text : line(game.givens);
 }
 
 /** The grid as the player has it: givens and entered digits. */
@@ -139,11 +151,8 @@ function parsePuzzle(text) {
   const lines = text.split(/\r\n|\r|\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
   if (lines.length === 0) throw new Error('Puzzle: the field is empty');
   const token = lines[0].split(/\s+/)[0];
-  // ISS text (.Cage~10~R1C1~R1C2), f-puzzles JSON or a link: the API reads
-  // them, the board does not draw them yet
-  if (/^\.[A-Za-z]*~/.test(token) || token.startsWith('{') || /f-puzzles|[?&]load=|^N4Ig/.test(token)) {
-    throw new Error('Puzzle: variant puzzles are not played on this page yet; the API (/api/solve, /api/count, /api/rate, /api/explain) and `sudoku solve` take them');
-  }
+  // ISS text (.Cage~10~R1C1~R1C2), f-puzzles JSON or a link: read by the engine
+  if (isVariantText(token)) throw new Error('Puzzle: a variant puzzle is read by the engine (loadPuzzle)');
   if (token.length === 729 || token.length === 64) return parsePencilmarks(token);
   let chars;
   if ([16, 81, 256].includes(token.length)) chars = token;
@@ -188,20 +197,28 @@ function parsePencilmarks(token) {
   return g;
 }
 
-function peersOf(i, n) {
-  const b = boxSide(n);
-  const r = Math.floor(i / n);
-  const c = i % n;
-  const box = Math.floor(r / b) * b + Math.floor(c / b);
-  const out = new Set([...houseCells({ row: r }, n), ...houseCells({ col: c }, n), ...houseCells({ box }, n)]);
-  out.delete(i);
-  return out;
+/**
+ * Read any puzzle text: classic ones here, variants by the engine (which
+ * answers with their constraints, solution and status).
+ */
+async function loadPuzzle(text) {
+  const first = text.trim().split(/\s+/)[0] || '';
+  if (!isVariantText(first)) return { game: parsePuzzle(text) };
+  const r = await api('solve', { puzzle: text.trim() });
+  const v = r.variant;
+  const n = v ? sideOf(v.shape) : 0;
+  if (!n) throw new Error('Puzzle: the engine did not read it as a variant');
+  const g = emptyGame(n);
+  for (let i = 0; i < n * n; i++) g.givens[i] = Math.max(0, charDigit(v.givens[i] || '.'));
+  g.variant = { text: r.puzzle, boxes: v.boxes, constraints: v.constraints };
+  return { game: g, status: r.status, solution: r.status === 'unique' ? r.solution : null };
 }
 
-function firstClash(digits, n) {
+function firstClash(digits, n, cellPeers) {
+  const ps = cellPeers || peersFor(n, null);
   for (let i = 0; i < n * n; i++) {
     if (!digits[i]) continue;
-    for (const j of peersOf(i, n)) {
+    for (const j of ps[i]) {
       if (j > i && digits[j] === digits[i]) {
         const name = (k) => `r${Math.floor(k / n) + 1}c${(k % n) + 1}`;
         return `${digitChar(digits[i])} appears twice (${name(i)} and ${name(j)})`;
@@ -215,6 +232,7 @@ function firstClash(digits, n) {
 
 function startGame(g, note) {
   game = g;
+  peers = peersFor(g.n, g.variant || null);
   history = [];
   future = [];
   solution = null;
@@ -226,12 +244,24 @@ function startGame(g, note) {
   ui.steps.replaceChildren();
   ui.explainSummary.textContent = '';
   ui.hintText.textContent = '';
-  cells = buildBoard(ui.board, ui.overlay, g.n, onCellPointer);
+  cells = buildBoard(ui.board, ui.overlay, g.n, onCellPointer, regionsOf(g.n, g.variant || null));
+  layoutVariant();
   buildKeypad(g.n);
-  // the step solver (hints, rating, explanations) takes 4×4 and 9×9
-  for (const id of ['hint', 'rate', 'explain']) {
-    $(id).disabled = g.n > 9;
-    $(id).title = g.n > 9 ? 'The step solver takes 4×4 and 9×9 puzzles' : '';
+  // the step solver (hints, rating, explanations) takes 4×4 and 9×9; a
+  // variant is rated and explained by the variant explainer, and solved by
+  // the variant solver only (no hints, no other methods, no trace here)
+  const big = !g.variant && g.n > 9 ? 'The step solver takes 4×4 and 9×9 puzzles' : '';
+  const off = {
+    hint: g.variant ? 'Hints take classic puzzles; Explain shows a variant\'s steps' : big,
+    rate: big,
+    explain: big,
+    compare: g.variant ? 'Variants are solved by the variant solver only' : '',
+    trace: g.variant ? 'The trace replays the classic methods' : '',
+    method: g.variant ? 'Variants are solved by the variant solver' : '',
+  };
+  for (const [id, why] of Object.entries(off)) {
+    $(id).disabled = !!why;
+    $(id).title = why;
   }
   selected = Math.min(selected, g.n * g.n - 1);
   render();
@@ -264,9 +294,34 @@ function change(fn) {
   afterChange();
 }
 
+/** The variant's drawing and rules, and room around the board for clues outside it. */
+function layoutVariant() {
+  const n = game.n;
+  const v = game.variant || null;
+  const pad = hasOutsideClues(v) ? 100 / (n + 2) : 0;
+  ui.wrap.style.padding = pad ? `${pad}%` : '';
+  for (const svg of [ui.overlay, ui.decor]) {
+    svg.style.inset = pad ? `calc(${pad}% + 3px)` : '';
+    svg.style.width = pad ? `calc(${100 - 2 * pad}% - 6px)` : '';
+    svg.style.height = svg.style.width;
+  }
+  ui.decor.setAttribute('viewBox', `0 0 ${n} ${n}`);
+  drawVariant(ui.decor, n, v);
+  ui.rules.replaceChildren();
+  ui.rules.hidden = !v;
+  if (v) {
+    const houses = `Every row, column and ${v.boxes ? 'box' : 'region'} holds each digit once.`;
+    for (const text of [houses, ...rulesOf(v)]) {
+      const li = document.createElement('li');
+      li.textContent = text;
+      ui.rules.appendChild(li);
+    }
+  }
+}
+
 function afterChange() {
   const full = game.values.every((v, i) => game.givens[i] || v);
-  if (full && !firstClash(game.values.map((v, i) => game.givens[i] || v), game.n)) {
+  if (full && !firstClash(game.values.map((v, i) => game.givens[i] || v), game.n, peers)) {
     if (!game.done) {
       game.done = true;
       say(`Solved in ${clock(game.elapsed)}. Press Check to confirm against the unique solution.`, 'good');
@@ -311,7 +366,7 @@ function enter(d, how) {
       game.values[i] = game.values[i] === d ? 0 : d;
       if (game.values[i]) {
         // the digit leaves the marks of its peers
-        for (const j of peersOf(i, game.n)) {
+        for (const j of peers[i]) {
           game.corner[j] &= ~(1 << d);
           game.centre[j] &= ~(1 << d);
         }
@@ -326,15 +381,15 @@ function render() {
   const conflicts = new Set();
   for (let i = 0; i < n * n; i++) {
     if (!digits[i]) continue;
-    for (const j of peersOf(i, n)) if (digits[j] === digits[i]) { conflicts.add(i); conflicts.add(j); }
+    for (const j of peers[i]) if (digits[j] === digits[i]) { conflicts.add(i); conflicts.add(j); }
   }
-  const peers = peersOf(selected, n);
+  const near = peers[selected];
   const selDigit = digits[selected];
   cells.forEach((cell, i) => {
     cell.textContent = digitChar(digits[i]);
     cell.classList.toggle('given', !!game.givens[i]);
     cell.classList.toggle('selected', i === selected);
-    cell.classList.toggle('peer', peers.has(i));
+    cell.classList.toggle('peer', near.has(i));
     cell.classList.toggle('same', !!selDigit && digits[i] === selDigit && i !== selected);
     cell.classList.toggle('conflict', conflicts.has(i));
     cell.classList.toggle('wrong', wrong.has(i));
@@ -467,7 +522,9 @@ function save() {
 function load() {
   try {
     const s = JSON.parse(localStorage.getItem(STORE) || 'null');
-    if (!s || ![4, 9, 16].includes(s.n) || s.givens.length !== s.n * s.n) return null;
+    if (!s || !Array.isArray(s.givens) || s.givens.length !== s.n * s.n) return null;
+    const variantOk = s.variant && s.n >= 1 && s.n <= 16 && typeof s.variant.text === 'string' && Array.isArray(s.variant.constraints);
+    if (s.variant ? !variantOk : ![4, 9, 16].includes(s.n)) return null;
     return s;
   } catch (e) {
     return null;
@@ -480,7 +537,7 @@ function masksToText(masks) {
 
 function shareLink() {
   const p = new URLSearchParams();
-  p.set('p', line(game.givens));
+  p.set('p', puzzleText());
   p.set('v', line(game.values));
   if (game.corner.some(Boolean)) p.set('c', masksToText(game.corner));
   if (game.centre.some(Boolean)) p.set('m', masksToText(game.centre));
@@ -489,10 +546,10 @@ function shareLink() {
   return `${location.origin}${location.pathname}#${p.toString()}`;
 }
 
-function fromLink(hash) {
+async function fromLink(hash) {
   const p = new URLSearchParams(hash.replace(/^#/, ''));
   if (!p.get('p')) return null;
-  const g = parsePuzzle(p.get('p'));
+  const { game: g } = await loadPuzzle(p.get('p'));
   const n = g.n;
   const v = p.get('v') || '';
   if (v.length === n * n) {
@@ -522,15 +579,19 @@ $('mode-centre').addEventListener('click', () => { setMode('centre'); cells[sele
 $('undo').addEventListener('click', undo);
 $('redo').addEventListener('click', redo);
 
-$('load').addEventListener('click', () => {
-  try {
-    const g = parsePuzzle(ui.input.value);
-    startGame(g, `Loaded a ${g.n}×${g.n} puzzle with ${g.givens.filter(Boolean).length} givens.`);
-    cells[selected].focus();
-  } catch (e) {
-    say(e.message, 'bad');
+$('load').addEventListener('click', (e) => busy(e.currentTarget, async () => {
+  const { game: g, status, solution: known } = await loadPuzzle(ui.input.value);
+  const givens = g.givens.filter(Boolean).length;
+  if (g.variant) {
+    const kinds = [...new Set(g.variant.constraints.map((c) => c.kind))].join(', ') || 'givens only';
+    const note = { unique: '', multiple: ' It has several solutions.', none: ' It has no solution.' }[status] ?? ' Whether it has one solution is not known yet.';
+    startGame(g, `Loaded a ${g.n}×${g.n} variant (${kinds}) with ${givens} givens.${note}`);
+    solution = known;
+  } else {
+    startGame(g, `Loaded a ${g.n}×${g.n} puzzle with ${givens} givens.`);
   }
-});
+  cells[selected].focus();
+}));
 
 $('share').addEventListener('click', () => {
   const url = shareLink();
@@ -543,7 +604,7 @@ $('share').addEventListener('click', () => {
 
 async function solutionOfGivens() {
   if (solution) return solution;
-  const r = await api('solve', { puzzle: line(game.givens) });
+  const r = await api('solve', { puzzle: puzzleText() });
   if (r.status !== 'unique') throw new Error(`The puzzle has no unique solution (${r.status}).`);
   solution = r.solution;
   return solution;
@@ -588,7 +649,7 @@ function candidatesOf(key) {
   const digits = [...key].map(charDigit);
   let s = '';
   for (let i = 0; i < n * n; i++) {
-    const seen = new Set([...peersOf(i, n)].map((j) => digits[j]));
+    const seen = new Set([...peers[i]].map((j) => digits[j]));
     for (let d = 1; d <= n; d++) {
       s += digits[i] ? (d === digits[i] ? digitChar(d) : '.') : (seen.has(d) ? '.' : digitChar(d));
     }
@@ -601,8 +662,8 @@ function filledOf() {
 }
 
 $('solve').addEventListener('click', (e) => busy(e.currentTarget, async () => {
-  const method = $('method').value;
-  const r = await api('solve', { puzzle: line(game.givens), method });
+  const method = game.variant ? 'auto' : $('method').value;
+  const r = await api('solve', { puzzle: puzzleText(), method });
   ui.result.textContent = `${r.method}: ${r.status}${r.stopped ? ` (${r.stopped})` : ''}, ${r.stats.nodes} nodes, ${r.stats.guesses} guesses, ${r.stats.micros} µs`;
   statsTable([{ method: r.method, status: r.status, stats: r.stats, stopped: r.stopped }]);
   if (r.solution && r.status === 'unique') {
@@ -643,14 +704,18 @@ $('compare').addEventListener('click', (e) => busy(e.currentTarget, async () => 
 }));
 
 $('count').addEventListener('click', (e) => busy(e.currentTarget, async () => {
-  const r = await api('count', { puzzle: line(game.givens), limit: 1000 });
+  const r = await api('count', { puzzle: puzzleText(), limit: 1000 });
   const n = r.complete ? `${r.count}` : `at least ${r.count}`;
   ui.result.textContent = `${r.status}: ${n} solution${r.count === 1 ? '' : 's'}${r.stopped && r.stopped !== 'solution-limit' ? ` (${r.stopped})` : ''}`;
 }));
 
 $('rate').addEventListener('click', (e) => busy(e.currentTarget, async () => {
-  const r = await api('rate', { puzzle: line(game.givens) });
+  const r = await api('rate', { puzzle: puzzleText() });
   if (r.status !== 'rated') { ui.result.textContent = `${r.status}: ${r.error}`; return; }
+  if (r.variant) {
+    ui.result.textContent = `Variant rating (partial: no chains or wings yet): ${r.variant.rating}`;
+    return;
+  }
   const counts = Object.entries(r.counts).map(([k, v]) => `${k} ×${v}`).join(', ');
   ui.result.textContent = `Rating ${r.rating.toFixed(1)} (${r.band}), hardest ${r.hardest || '–'}; ${counts}`;
 }));
@@ -735,6 +800,7 @@ $('trace').addEventListener('click', (e) => busy(e.currentTarget, async () => {
 ui.traceStep.addEventListener('input', () => showTraceStep(Number(ui.traceStep.value)));
 
 $('explain').addEventListener('click', (e) => busy(e.currentTarget, async () => {
+  if (game.variant) return explainVariant();
   const key = currentLine();
   const r = await api('explain', { puzzle: key });
   if (r.status !== 'explained') { ui.explainSummary.textContent = `${r.status}: ${r.error}`; ui.steps.replaceChildren(); return; }
@@ -763,6 +829,36 @@ $('explain').addEventListener('click', (e) => busy(e.currentTarget, async () => 
   });
 }));
 
+/**
+ * A variant's explanation from its givens: each step's prose, and on the
+ * board the candidates it removes (red) and the digit it places (green).
+ */
+async function explainVariant() {
+  const r = await api('explain', { puzzle: puzzleText() });
+  if (r.status !== 'explained') { ui.explainSummary.textContent = `${r.status}: ${r.error}`; ui.steps.replaceChildren(); return; }
+  const n = game.n;
+  const rt = r.rating;
+  ui.explainSummary.textContent = `${r.steps.length} steps from the givens; ${rt.rating} (the variant rating is partial: no chains or wings yet). Choose a step to draw it.`;
+  ui.steps.replaceChildren();
+  r.steps.forEach((s) => {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = `[level ${s.level}] ${s.prose}`;
+    b.addEventListener('click', () => {
+      for (const other of ui.steps.querySelectorAll('button')) other.removeAttribute('aria-current');
+      b.setAttribute('aria-current', 'step');
+      const eliminations = (s.removed || []).map(([cell, digit]) => ({ cell: cellIndex(cell, n), digit })).filter((e) => e.cell >= 0);
+      const placements = s.placed ? [{ cell: cellIndex(s.placed[0], n), digit: s.placed[1] }].filter((p) => p.cell >= 0) : [];
+      const touched = [...eliminations, ...placements].map((e) => e.cell);
+      picture = { step: { cells: [...new Set(touched)], eliminations, placements } };
+      render();
+    });
+    li.appendChild(b);
+    ui.steps.appendChild(li);
+  });
+}
+
 $('clear-drawing').addEventListener('click', () => { picture = null; render(); });
 
 $('generate').addEventListener('click', (e) => busy(e.currentTarget, async () => {
@@ -783,14 +879,14 @@ $('generate').addEventListener('click', (e) => busy(e.currentTarget, async () =>
 
 const SAMPLE = '.3..9..5.....1...45..8....7....3.2..6....9.4...7..25.......19....69....812.....7.';
 
-function boot() {
+async function boot() {
   showEngine();
   buildPalette();
   let g = null;
   let note = '';
   if (location.hash.length > 1) {
     try {
-      g = fromLink(location.hash);
+      g = await fromLink(location.hash);
       if (g) note = 'Game loaded from the link.';
     } catch (e) {
       say(`The link's puzzle is not valid: ${e.message}`, 'bad');
@@ -813,7 +909,7 @@ function boot() {
   if (Array.isArray(g.future)) future = g.future;
   delete game.history;
   delete game.future;
-  ui.input.value = line(game.givens);
+  ui.input.value = puzzleText();
   render();
 }
 

@@ -23,11 +23,14 @@ export function boxSide(n) {
   return Math.round(Math.sqrt(n));
 }
 
-/** Build the board's cells for side n; `onCell(i, event)` gets clicks. */
-export function buildBoard(board, overlay, n, onCell) {
+/**
+ * Build the board's cells for side n; `onCell(i, event)` gets clicks.
+ * `regions` is each cell's region (boxes or a jigsaw's), drawn with thick
+ * lines between regions; null draws none.
+ */
+export function buildBoard(board, overlay, n, onCell, regions) {
   board.replaceChildren();
   board.style.setProperty('--n', n);
-  const b = boxSide(n);
   const cells = [];
   for (let r = 0; r < n; r++) {
     const row = document.createElement('div');
@@ -38,8 +41,8 @@ export function buildBoard(board, overlay, n, onCell) {
       cell.setAttribute('role', 'gridcell');
       cell.setAttribute('aria-label', `r${r + 1}c${c + 1}`);
       cell.className = 'cell';
-      if (c % b === b - 1 && c < n - 1) cell.classList.add('box-right');
-      if (r % b === b - 1 && r < n - 1) cell.classList.add('box-bottom');
+      if (regions && c < n - 1 && regions[i] !== regions[i + 1]) cell.classList.add('box-right');
+      if (regions && r < n - 1 && regions[i] !== regions[i + n]) cell.classList.add('box-bottom');
       if (c === n - 1) cell.classList.add('last-col');
       if (r === n - 1) cell.classList.add('last-row');
       cell.tabIndex = i === 0 ? 0 : -1;
@@ -85,7 +88,7 @@ function el(name, attrs, text) {
 
 /** Where candidate d sits in a cell (as a fraction of the cell). */
 function candPos(d, n) {
-  const b = boxSide(n);
+  const b = Math.ceil(Math.sqrt(n));
   const k = d - 1;
   return [((k % b) + 0.5) / b, (Math.floor(k / b) + 0.5) / b];
 }
@@ -135,7 +138,7 @@ export function draw(overlay, n, picture) {
     }
   }
   if (step) {
-    const r = 0.5 / boxSide(n) * 0.85;
+    const r = 0.5 / Math.ceil(Math.sqrt(n)) * 0.85;
     for (const e of step.eliminations || []) {
       const [fx, fy] = candPos(e.digit, n);
       overlay.appendChild(el('circle', { class: 'elim-mark', cx: (e.cell % n) + fx, cy: Math.floor(e.cell / n) + fy, r }));

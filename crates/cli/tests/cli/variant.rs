@@ -186,6 +186,7 @@ fn json_echoes_the_shape_givens_and_constraints() {
     assert!(thermo["stats"]["nodes"].as_u64().is_some(), "{thermo}");
     let v = &thermo["variant"];
     assert_eq!(v["shape"], "9x9");
+    assert_eq!(v["boxes"], serde_json::json!([3, 3]));
     assert_eq!(v["givens"].as_str().map(str::len), Some(81));
     assert!(v["givens"].as_str().is_some_and(|g| g.starts_with(".4.")));
     assert_eq!(v["constraints"].as_array().map(Vec::len), Some(4));
@@ -415,6 +416,7 @@ fn fpuzzles_json_and_links_are_puzzles_too() {
     let v: serde_json::Value = serde_json::from_str(stdout_of(&out).trim()).expect("JSON");
     assert_eq!(v["status"], "unique");
     assert_eq!(v["variant"]["shape"], "6x6");
+    assert_eq!(v["variant"]["boxes"], serde_json::json!([2, 3]));
     assert_eq!(
         v["variant"]["constraints"].as_array().map(Vec::len),
         Some(11)

@@ -213,9 +213,14 @@ struct Token<'a> {
 }
 
 impl Token<'_> {
+    /// An error in this token, placed at the argument its message quotes
+    /// (`"R1Z2" is not a cell`) when the token has it, else at its start.
     fn error(&self, message: String) -> VariantError {
+        let arg = super::quoted(&message)
+            .and_then(|q| self.text.find(&format!("~{q}")))
+            .map_or(0, |k| self.text[..k].chars().count() + 1);
         VariantError::Token {
-            column: self.column,
+            column: self.column + arg,
             token: self.text.chars().take(40).collect(),
             message,
         }

@@ -433,13 +433,22 @@ pub enum VariantError {
 impl VariantError {
     /// Where in `text` (the puzzle as it was read) the error is: a column
     /// in characters, from 1; None for a field of f-puzzles JSON, or a
-    /// constraint the text does not spell out.
+    /// constraint the text does not spell out. A constraint's error points
+    /// at the argument its message quotes (`.Cage~10~R1C1~R1Z2: "R1Z2" is
+    /// not a cell`: column 15), else at the constraint's start.
     pub fn column_in(&self, text: &str) -> Option<usize> {
         match self {
             VariantError::Token { column, .. } => Some(*column),
-            VariantError::Constraint { constraint, .. } => text
-                .find(constraint.as_str())
-                .map(|k| text[..k].chars().count() + 1),
+            VariantError::Constraint {
+                constraint,
+                message,
+            } => {
+                let start = text.find(constraint.as_str())?;
+                let arg = quoted(message)
+                    .and_then(|q| constraint.find(&format!("~{q}")).map(|k| k + 1))
+                    .unwrap_or(0);
+                Some(text[..start + arg].chars().count() + 1)
+            }
             VariantError::Field { .. } => None,
         }
     }
@@ -456,6 +465,12 @@ impl VariantError {
             VariantError::Field { path, message } => format!("f-puzzles {path}: {message}"),
         }
     }
+}
+
+/// The first `"…"` of a message (an argument quoted with `{:?}`).
+pub(crate) fn quoted(message: &str) -> Option<&str> {
+    let rest = &message[message.find('"')? + 1..];
+    Some(&rest[..rest.find('"')?]).filter(|q| !q.is_empty())
 }
 
 /// A variant puzzle: the grid, each cell's candidates, and the constraints.
@@ -582,8 +597,11 @@ impl serde::Serialize for Puzzle {
             .into_iter()
             .map(crate::grid::digit_char)
             .collect();
-        let mut st = s.serialize_struct("Puzzle", 3)?;
+        let mut st = s.serialize_struct("Puzzle", 4)?;
         st.serialize_field("shape", &self.shape.to_string())?;
+        // [rows, columns] of a box, or null when there are none (a jigsaw,
+        // `.NoBoxes`, a prime side): what a page needs to draw the grid
+        st.serialize_field("boxes", &self.shape.boxes())?;
         st.serialize_field("givens", &givens)?;
         st.serialize_field("constraints", &self.constraints)?;
         st.end()
@@ -674,6 +692,36 @@ pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn errors_point_at_the_argument_they_quote() {
+        let column = |text: &str| {
+            let e = text.parse::<Puzzle>().expect_err("an error");
+            (e.column_in(text), e.what())
+        };
+        let (at, what) = column(".Cage~10~R1C1~R1Z2");
+        assert_eq!(at, Some(15), "{what}");
+        // after other constraints
+        let (at, what) = column(".~R1C1_5.Thermo~R1C2~R1C3.Cage~10~R1C1~R1Z2");
+        assert_eq!(at, Some(40), "{what}");
+        // an unknown kind: the constraint's start
+        let (at, what) = column(".AntiKing.Cagey~3~R1C1~R1C2");
+        assert_eq!(at, Some(10), "{what}");
+    }
+
+    #[test]
+    fn json_names_the_boxes() {
+        let json = |text: &str| serde_json::to_value(text.parse::<Puzzle>().expect("ISS")).unwrap();
+        let six = json(".Shape~6x6.Cage~3~R1C1~R1C2");
+        assert_eq!(six["shape"], "6x6");
+        assert_eq!(six["boxes"], serde_json::json!([2, 3]));
+        assert_eq!(json(".AntiKnight")["boxes"], serde_json::json!([3, 3]));
+        let layout =
+            "000000021453303021453333221453322221455566121445666111445566667488887777888887777";
+        let jigsaw = json(&format!(".NoBoxes.Jigsaw~{layout}"));
+        assert_eq!(jigsaw["boxes"], serde_json::Value::Null);
+        assert_eq!(jigsaw["constraints"][0]["kind"], "jigsaw");
+    }
 
     #[test]
     fn variant_lines_are_told_from_classic_ones() {
