@@ -214,6 +214,9 @@ struct GenerateRequest {
     seed: Option<u64>,
     #[serde(default)]
     symmetry: Option<String>,
+    /// A variant kind (`killer`, `thermo`, ...): a variant puzzle instead.
+    #[serde(default)]
+    variant: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -891,6 +894,9 @@ const DIFFICULTIES: [Band; 5] = [
 ];
 
 fn generate(req: GenerateRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
+    if req.variant.is_some() {
+        return variant::generate(req, limits);
+    }
     let side = req.size.unwrap_or(9);
     let size = match side {
         4 | 9 | 16 => Size::from_side(side),
@@ -918,24 +924,8 @@ fn generate(req: GenerateRequest, limits: &RequestLimits) -> Result<Value, ApiEr
             "difficulty: only 4x4 and 9x9 puzzles are made to a difficulty",
         ));
     }
-    let symmetry = match req.symmetry.as_deref() {
-        None => Symmetry::None,
-        Some(name) => Symmetry::from_name(name).ok_or_else(|| {
-            ApiError::field(
-                "symmetry",
-                format!(
-                    "symmetry: '{name}' is not one of none, rot180, rot90, mirror, flip, diagonal, anti-diagonal, both"
-                ),
-            )
-        })?,
-    };
-    // A seed a page can write back exactly (JavaScript numbers hold 53 bits).
-    let seed = req.seed.unwrap_or_else(|| {
-        let t = sudoku_core::time::SystemTime::now()
-            .duration_since(sudoku_core::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        sudoku_core::generate::SplitMix64::new(t).next_u64() >> 11
-    });
+    let symmetry = symmetry_of(req.symmetry.as_deref())?;
+    let seed = seed_of(req.seed);
     let config = GeneratorConfig {
         seed,
         symmetry,
@@ -973,6 +963,32 @@ fn generate(req: GenerateRequest, limits: &RequestLimits) -> Result<Value, ApiEr
             "error": e.to_string(),
         })),
     }
+}
+
+/// A request's symmetry (none when it names none).
+fn symmetry_of(name: Option<&str>) -> Result<Symmetry, ApiError> {
+    match name {
+        None => Ok(Symmetry::None),
+        Some(name) => Symmetry::from_name(name).ok_or_else(|| {
+            ApiError::field(
+                "symmetry",
+                format!(
+                    "symmetry: '{name}' is not one of none, rot180, rot90, mirror, flip, diagonal, anti-diagonal, both"
+                ),
+            )
+        }),
+    }
+}
+
+/// A request's seed, or one from the clock that a page can write back
+/// exactly (JavaScript numbers hold 53 bits).
+fn seed_of(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        let t = sudoku_core::time::SystemTime::now()
+            .duration_since(sudoku_core::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        sudoku_core::generate::SplitMix64::new(t).next_u64() >> 11
+    })
 }
 
 fn bench(req: BenchRequest, limits: &RequestLimits) -> Result<Value, ApiError> {

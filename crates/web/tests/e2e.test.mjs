@@ -329,6 +329,19 @@ async function playVariant(name) {
     KILLER.solution[empty]);
   await other.close();
   await shot(name);
+  // a new variant puzzle: a 6×6 killer, drawn and solved
+  await page.getByLabel('Kind', { exact: true }).selectOption('killer');
+  await page.getByLabel('Size', { exact: true }).selectOption('6');
+  assert.ok(await page.getByLabel('Difficulty', { exact: true }).isDisabled());
+  await button('New puzzle').click();
+  await page.locator('#message', { hasText: 'New 6×6 killer puzzle' }).waitFor();
+  assert.equal(await page.getByRole('gridcell').count(), 36);
+  assert.ok(await page.locator('#decor path.v-cage').count() > 3, 'the cages are drawn');
+  await button('Solve').click();
+  await page.locator('#result', { hasText: 'variant: unique' }).waitFor();
+  assert.ok(!(await boardLine(6)).includes('.'));
+  await shot(`${name}-generated`);
+  await page.getByLabel('Kind', { exact: true }).selectOption('classic');
 }
 
 test('a variant: drawn, played, checked, solved, explained, restored, shared', { timeout: 120000 }, async () => {

@@ -205,13 +205,18 @@ async function loadPuzzle(text) {
   const first = text.trim().split(/\s+/)[0] || '';
   if (!isVariantText(first)) return { game: parsePuzzle(text) };
   const r = await api('solve', { puzzle: text.trim() });
+  return { game: variantGame(r), status: r.status, solution: r.status === 'unique' ? r.solution : null };
+}
+
+/** A variant game from the engine's answer: its ISS text `puzzle` and `variant` object. */
+function variantGame(r) {
   const v = r.variant;
   const n = v ? sideOf(v.shape) : 0;
   if (!n) throw new Error('Puzzle: the engine did not read it as a variant');
   const g = emptyGame(n);
   for (let i = 0; i < n * n; i++) g.givens[i] = Math.max(0, charDigit(v.givens[i] || '.'));
   g.variant = { text: r.puzzle, boxes: v.boxes, constraints: v.constraints };
-  return { game: g, status: r.status, solution: r.status === 'unique' ? r.solution : null };
+  return g;
 }
 
 function firstClash(digits, n, cellPeers) {
@@ -241,6 +246,7 @@ function startGame(g, note) {
   picture = null;
   trace = null;
   ui.traceView.hidden = true;
+  ui.shareUrl.hidden = true;
   ui.steps.replaceChildren();
   ui.explainSummary.textContent = '';
   ui.hintText.textContent = '';
@@ -861,8 +867,46 @@ async function explainVariant() {
 
 $('clear-drawing').addEventListener('click', () => { picture = null; render(); });
 
+/** The sides each variant kind is made on (as `sudoku generate --variant`). */
+const VARIANT_SIDES = {
+  x: [4, 6, 8, 9], windoku: [9], disjoint: [4, 6, 8, 9], 'anti-knight': [6, 8, 9], 'anti-king': [6, 8, 9],
+  'non-consecutive': [6, 8, 9], jigsaw: [4, 5, 6, 7, 8, 9], killer: [4, 6, 8, 9], thermo: [4, 6, 8, 9],
+  kropki: [4, 6, 8, 9], xv: [4, 6, 8, 9],
+};
+
+/** The Size list for the chosen kind: 4, 9, 16 for classic puzzles, the kind's sides for a variant. */
+function sizeChoices() {
+  const kind = $('variant').value;
+  const sides = kind === 'classic' ? [4, 9, 16] : VARIANT_SIDES[kind];
+  const keep = Number($('size').value);
+  $('size').replaceChildren(...sides.map((n) => {
+    const o = document.createElement('option');
+    o.value = String(n);
+    o.textContent = `${n}×${n}`;
+    return o;
+  }));
+  $('size').value = String(sides.includes(keep) ? keep : sides.includes(9) ? 9 : sides[sides.length - 1]);
+  $('difficulty').disabled = kind !== 'classic';
+  $('difficulty').title = kind === 'classic' ? '' : 'Variant puzzles are not made to a difficulty';
+  $('symmetry').disabled = kind === 'killer';
+  $('symmetry').title = kind === 'killer' ? 'A killer puzzle has no givens' : '';
+}
+$('variant').addEventListener('change', sizeChoices);
+
 $('generate').addEventListener('click', (e) => busy(e.currentTarget, async () => {
   const size = Number($('size').value);
+  const kind = $('variant').value;
+  if (kind !== 'classic') {
+    const body = { variant: kind, size };
+    if (kind !== 'killer') body.symmetry = $('symmetry').value;
+    say('Making a puzzle…');
+    const r = await api('generate', body);
+    if (r.status !== 'generated') { say(r.error || 'No puzzle was made in time; try again.', 'bad'); return; }
+    startGame(variantGame(r), `New ${size}×${size} ${kind} puzzle (seed ${r.seed}, ${r.clues} givens).`);
+    solution = r.solution;
+    ui.input.value = r.puzzle;
+    return;
+  }
   const body = { size, symmetry: $('symmetry').value };
   const difficulty = $('difficulty').value;
   if (size <= 9 && difficulty !== 'any') body.difficulty = difficulty;

@@ -14,7 +14,10 @@ use sudoku_core::Limits;
 use sudoku_core::variant::explain::{Unexplained, VariantExplanation, explain_unique};
 use sudoku_core::variant::{Puzzle, VariantError, VariantSolver, to_line};
 
-use super::{ApiError, MAX_TRACE_STEPS, count_answer, put_stop, stats_json};
+use super::{
+    ApiError, GenerateRequest, MAX_TRACE_STEPS, RequestLimits, count_answer, put_stop, seed_of,
+    stats_json, symmetry_of,
+};
 
 /// Steps an explanation takes at most (as the command line).
 const MAX_STEPS: usize = 100_000;
@@ -191,6 +194,68 @@ pub(super) fn explain_steps(text: &str, lim: &Limits) -> Result<Value, ApiError>
     }))
 }
 
+/// `/api/generate` with `variant`: a variant puzzle of that kind (the
+/// kinds of `sudoku generate --variant`), minimal, within the request's
+/// deadline; `difficulty` does not apply (variants are not made to a
+/// rating).
+pub(super) fn generate(req: GenerateRequest, limits: &RequestLimits) -> Result<Value, ApiError> {
+    use sudoku_core::generate::GenerateError;
+    use sudoku_core::variant::generate::{Options, VariantKind, generate_with};
+    let name = req.variant.as_deref().unwrap_or_default();
+    let kind: VariantKind = name
+        .parse()
+        .map_err(|e: String| ApiError::field("variant", format!("variant: {e}")))?;
+    if req.difficulty.as_deref().is_some_and(|d| d != "any") {
+        return Err(ApiError::field(
+            "difficulty",
+            "difficulty: variant puzzles are not made to a difficulty (leave it out, or any)",
+        ));
+    }
+    let side = req
+        .size
+        .unwrap_or(if kind.sides().contains(&9) { 9 } else { 6 });
+    let options = Options {
+        symmetry: symmetry_of(req.symmetry.as_deref())?,
+        ..Options::new(kind, side)
+    };
+    options.validate().map_err(|e| match e {
+        // a symmetry of the givens on a kind without givens
+        GenerateError::Invalid(m) if !kind.has_givens() && req.symmetry.is_some() => {
+            ApiError::field("symmetry", format!("symmetry: {m}"))
+        }
+        GenerateError::Invalid(m) => ApiError::field("size", format!("size: {m}")),
+        other => ApiError::new(400, format!("generate: {other}")),
+    })?;
+    let seed = seed_of(req.seed);
+    let lim = Limits {
+        deadline: Some(limits.deadline),
+        ..Limits::none()
+    };
+    Ok(match generate_with(&options, seed, &lim) {
+        Ok(g) => json!({
+            "status": "generated",
+            "kind": kind.name(),
+            "puzzle": g.puzzle.to_string(),
+            "variant": g.puzzle,
+            "solution": to_line(&g.solution),
+            "size": side,
+            "seed": seed,
+            "symmetry": options.symmetry.name(),
+            "clues": g.puzzle.givens().iter().filter(|&&d| d != 0).count(),
+            "minimal": g.minimal,
+            "attempts": g.attempts,
+        }),
+        Err(e) => json!({
+            "status": "unknown",
+            "puzzle": Value::Null,
+            "kind": kind.name(),
+            "seed": seed,
+            "size": side,
+            "error": e.to_string(),
+        }),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Endpoint, RequestLimits, handle};
@@ -307,5 +372,65 @@ mod tests {
         assert_eq!(e.field, Some("method"));
         let e = ask(Endpoint::Hint, json!({"puzzle": ".Cage~10~R1C1~R1C2"})).unwrap_err();
         assert!(e.error.contains("/api/explain"), "{}", e.error);
+        // an argument's error points at the argument
+        let e = ask(Endpoint::Solve, json!({"puzzle": ".Cage~10~R1C1~R1Z2"})).unwrap_err();
+        assert_eq!((e.line, e.column), (Some(1), Some(15)), "{}", e.error);
+    }
+
+    #[test]
+    fn variants_are_generated() {
+        let a = ask(
+            Endpoint::Generate,
+            json!({"variant": "killer", "size": 6, "seed": 7}),
+        )
+        .unwrap();
+        assert_eq!(a["status"], "generated", "{a}");
+        assert_eq!(
+            (a["kind"].clone(), a["size"].clone()),
+            (json!("killer"), json!(6))
+        );
+        assert_eq!(a["variant"]["shape"], "6x6");
+        assert!(a["variant"]["constraints"][0]["kind"] == "cage", "{a}");
+        // the puzzle has exactly its solution
+        let solved = ask(Endpoint::Solve, json!({"puzzle": a["puzzle"]})).unwrap();
+        assert_eq!(solved["status"], "unique");
+        assert_eq!(solved["solution"], a["solution"]);
+        // the same seed makes the same puzzle; symmetry applies to givens
+        let again = ask(
+            Endpoint::Generate,
+            json!({"variant": "killer", "size": 6, "seed": 7}),
+        )
+        .unwrap();
+        assert_eq!(again["puzzle"], a["puzzle"]);
+        let x = ask(
+            Endpoint::Generate,
+            json!({"variant": "x", "seed": 3, "symmetry": "rot180"}),
+        )
+        .unwrap();
+        assert_eq!(
+            (x["status"].clone(), x["size"].clone()),
+            (json!("generated"), json!(9))
+        );
+        // what does not apply is refused by name
+        for (body, field) in [
+            (json!({"variant": "killers"}), "variant"),
+            (json!({"variant": "windoku", "size": 6}), "size"),
+            (
+                json!({"variant": "thermo", "difficulty": "hard"}),
+                "difficulty",
+            ),
+            (
+                json!({"variant": "killer", "symmetry": "rot180"}),
+                "symmetry",
+            ),
+        ] {
+            let e = ask(Endpoint::Generate, body.clone()).unwrap_err();
+            assert_eq!(
+                (e.status, e.field),
+                (400, Some(field)),
+                "{body}: {}",
+                e.error
+            );
+        }
     }
 }
