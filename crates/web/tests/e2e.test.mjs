@@ -269,6 +269,8 @@ async function playVariant(name) {
   assert.equal(await page.locator('#decor path.v-cage').count(), 4);
   assert.deepEqual(await page.locator('#decor text.v-sum').allTextContents(), ['10', '7']);
   await page.locator('#rules li', { hasText: 'Killer cage' }).waitFor();
+  // the cages are told to assistive technology too
+  assert.equal(await cell(1, 4).getAttribute('aria-description'), 'killer cage of 2 cells, total 10');
   for (const off of ['Hint', 'Compare methods', 'Trace']) assert.ok(await button(off).isDisabled(), `${off} is off for a variant`);
   const start = await boardLine(6);
   assert.equal(start.replace(/[^.]/g, '').length, 36 - 8);

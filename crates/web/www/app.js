@@ -2,7 +2,7 @@
 // Plain ES module, no build step; talks to `sudoku serve`'s JSON API.
 
 import { buildBoard, charDigit, digitChar, draw, maskText } from './board.js';
-import { cellIndex, drawVariant, hasOutsideClues, isVariantText, peersOf as peersFor, regionsOf, rulesOf, sideOf } from './variant.js';
+import { cellIndex, cellNotes, drawVariant, hasOutsideClues, isVariantText, peersOf as peersFor, regionsOf, rulesOf, sideOf } from './variant.js';
 
 const $ = (id) => document.getElementById(id);
 const STORE = 'sudoku-game-v1';
@@ -22,6 +22,7 @@ const ui = {
  */
 let game = null;
 let peers = []; // the cells each cell must differ from (game.n² sets)
+let notes = []; // what each cell of a variant is part of, in words
 let cells = [];
 let selected = 0;
 let mode = 'digit';
@@ -238,6 +239,7 @@ function firstClash(digits, n, cellPeers) {
 function startGame(g, note) {
   game = g;
   peers = peersFor(g.n, g.variant || null);
+  notes = cellNotes(g.n, g.variant || null);
   history = [];
   future = [];
   solution = null;
@@ -407,6 +409,7 @@ function render() {
     if (centre) cell.dataset.centre = centre; else delete cell.dataset.centre;
     for (let k = 1; k <= COLOURS; k++) cell.classList.toggle(`colour-${k}`, game.colour[i] === k);
     const desc = [];
+    if (notes[i]) desc.push(notes[i]);
     if (corner) desc.push(`corner marks ${corner}`);
     if (centre) desc.push(`centre marks ${centre}`);
     if (conflicts.has(i)) desc.push('conflict');

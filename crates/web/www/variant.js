@@ -174,6 +174,37 @@ export function rulesOf(variant) {
   return seen.map((k) => RULES[k] || k);
 }
 
+/**
+ * What each cell is part of, in words, for assistive technology (the
+ * drawing is hidden from it): "killer cage of 3 cells, total 10; thermometer
+ * bulb".
+ */
+export function cellNotes(n, variant) {
+  const notes = Array.from({ length: n * n }, () => []);
+  if (!variant) return notes.map(() => '');
+  const name = (kind) => (RULES[kind] || kind).split(/[:(]/)[0].trim().toLowerCase();
+  for (const k of variant.constraints) {
+    const cells = (k.cells || []).map((c) => cellIndex(c, n)).filter((i) => i >= 0);
+    cells.forEach((i, pos) => {
+      let text = name(k.kind);
+      if (['cage', 'sum', 'all-different'].includes(k.kind)) {
+        text += ` of ${cells.length} cells${k.sum !== null && k.sum !== undefined ? `, total ${k.sum}` : ''}`;
+      } else if (['thermo', 'slow-thermo'].includes(k.kind)) {
+        text += pos === 0 ? ' bulb' : `, cell ${pos + 1} of ${cells.length}`;
+      } else if (k.kind === 'arrow') {
+        text += pos < Math.max(1, k.pill || 1) ? ' circle' : ', on the shaft';
+      } else if (['white-dot', 'black-dot', 'x', 'v'].includes(k.kind)) {
+        const next = [cells[pos - 1], cells[pos + 1]].filter((j) => j !== undefined);
+        text += ` with ${next.map((j) => `r${Math.floor(j / n) + 1}c${(j % n) + 1}`).join(' and ')}`;
+      } else if (k.kind === 'little-killer') {
+        text += ` ${k.sum}`;
+      }
+      notes[i].push(text);
+    });
+  }
+  return notes.map((list) => list.join('; '));
+}
+
 function el(name, attrs, text) {
   const e = document.createElementNS(SVG, name);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
