@@ -165,6 +165,9 @@ pub(crate) struct Sets {
     epoch: u32,
     /// Whether any option gives a secondary item a colour.
     pub coloured: bool,
+    /// The number of redundant secondary items dropped at load
+    /// ([`drop_redundant`]).
+    pub dropped: u32,
     /// Sparse-set removals performed (this engine's "updates").
     pub updates: u64,
     /// Memory accesses counted as Knuth counts "mems" (what is counted:
@@ -257,11 +260,23 @@ impl Loader {
         self.options += 1;
     }
 
-    /// The structure (see [`Sets::load`] for `seed`).
-    pub fn finish(mut self, seed: Option<u64>) -> Sets {
+    /// The structure (see [`Sets::load`] for `seed` and `reduce`).
+    pub fn finish(mut self, seed: Option<u64>, reduce: bool) -> Sets {
+        let dropped = if reduce {
+            drop_redundant(
+                &mut self.nodes,
+                &mut self.colour,
+                &mut self.size,
+                self.n1 as u32,
+            )
+        } else {
+            0
+        };
         self.nodes.shrink_to_fit();
         self.colour.shrink_to_fit();
-        Sets::from_nodes(self.nodes, self.colour, self.size, self.n1, seed)
+        let mut sets = Sets::from_nodes(self.nodes, self.colour, self.size, self.n1, seed);
+        sets.dropped = dropped;
+        sets
     }
 }
 
@@ -344,6 +359,132 @@ fn lay_out_fixed(nodes: &mut Vec<Node>, colour: &mut Vec<u32>) -> (u32, u32) {
     (len as u32, fixed_end)
 }
 
+/// How many of an option's primary items [`drop_redundant`] keeps as the
+/// candidates for a secondary item's shared primary item (the first ones
+/// of the item's first option): bounded, so that the reduction takes time
+/// linear in the nodes whatever the options' lengths.
+const SHARED_CANDIDATES: usize = 8;
+
+/// Drop every *redundant* secondary item from the options: one in at most
+/// one option, or whose options all contain one primary item (which a
+/// solution covers exactly once, so at most one option of the item is in
+/// any solution, and the item never constrains anything). Its nodes are
+/// taken out of `nodes` (and `colour`), its size set to 0; an option left
+/// with no node is an empty run (a spacer), which no item lists and so no
+/// search ever tries (it had no primary item, so it was in no solution).
+/// When no colour is left, `colour` is emptied (the problem has none).
+/// Returns the number of items dropped.
+///
+/// Exact: the options and the items' sets are the same but for the dropped
+/// items, whose only effect in the search was to hide options of the item
+/// covered by the same step anyway (covering the shared primary item hides
+/// every other option of the secondary item first: the search's tree,
+/// nodes, guesses and solutions are the same, and only the removals of
+/// the dropped nodes go). A solution's colour for a dropped item is the
+/// colour its one option there gives it, as before.
+///
+/// The shared primary item is looked for among the first
+/// [`SHARED_CANDIDATES`] primary items of the secondary item's first
+/// option, each option of it striking the candidates it lacks (an item
+/// whose shared primary item is not among those is kept: a reduction
+/// missed, never a wrong one): time linear in the nodes.
+fn drop_redundant(nodes: &mut Vec<Node>, colour: &mut Vec<u32>, size: &mut [u32], n1: u32) -> u32 {
+    let n = size.len();
+    let n1u = n1 as usize;
+    if n == n1u {
+        return 0;
+    }
+    const K: usize = SHARED_CANDIDATES;
+    // per secondary item: candidates (NONE: struck or none), and whether
+    // its first option was met
+    let mut cand = vec![NONE; (n - n1u) * K];
+    let mut seen = vec![false; n - n1u];
+    // per primary item: the last option (+ 1) containing it
+    let mut mark = vec![0u32; n1u];
+    let mut from = 0usize;
+    let mut option = 0u32;
+    for x in 0..nodes.len() {
+        if nodes[x].item & SPACER == 0 {
+            continue;
+        }
+        option += 1;
+        let mut prims = [NONE; K];
+        let mut k = 0;
+        for nd in &nodes[from..x] {
+            if nd.item < n1 {
+                mark[nd.item as usize] = option;
+                if k < K {
+                    prims[k] = nd.item;
+                    k += 1;
+                }
+            }
+        }
+        for nd in &nodes[from..x] {
+            if nd.item >= n1 {
+                let j = (nd.item - n1) as usize;
+                let c = &mut cand[j * K..(j + 1) * K];
+                if !seen[j] {
+                    seen[j] = true;
+                    c.copy_from_slice(&prims);
+                } else {
+                    for p in c.iter_mut() {
+                        if *p != NONE && mark[*p as usize] != option {
+                            *p = NONE;
+                        }
+                    }
+                }
+            }
+        }
+        from = x + 1;
+    }
+    let gone: Vec<bool> = (0..n - n1u)
+        .map(|j| size[n1u + j] <= 1 || cand[j * K..(j + 1) * K].iter().any(|&p| p != NONE))
+        .collect();
+    let dropped = gone.iter().filter(|&&d| d).count() as u32;
+    if dropped == 0 {
+        return 0;
+    }
+    drop(cand);
+    let coloured = !colour.is_empty();
+    let mut w = 0usize;
+    let mut first = 0u32;
+    let mut any_colour = false;
+    for x in 0..nodes.len() {
+        let nd = nodes[x];
+        if nd.item & SPACER != 0 {
+            nodes[w] = Node {
+                item: nd.item,
+                loc: first,
+            };
+            if coloured {
+                colour[w] = 0;
+            }
+            w += 1;
+            first = w as u32;
+        } else if nd.item < n1 || !gone[(nd.item - n1) as usize] {
+            nodes[w] = nd;
+            if coloured {
+                colour[w] = colour[x];
+                any_colour |= colour[x] != 0;
+            }
+            w += 1;
+        }
+    }
+    nodes.truncate(w);
+    if coloured {
+        colour.truncate(w);
+        if !any_colour {
+            colour.clear();
+        }
+    }
+    for (j, &d) in gone.iter().enumerate() {
+        if d {
+            size[n1u + j] = 0;
+        }
+    }
+    dropped
+}
+
 /// Put each option's primary items before its secondary items (each
 /// group in the problem's order), moving the colours with the nodes:
 /// the layout of problems with colours, where [`Sets::apply`] covers an
@@ -381,8 +522,9 @@ fn primaries_first(nodes: &mut [Node], colour: &mut [u32], n1: u32) {
 
 impl Sets {
     /// Lay out `p`. With a seed, each item's set starts in a random order
-    /// (the options are entered in a shuffled order).
-    pub fn load(p: &Problem, seed: Option<u64>) -> Sets {
+    /// (the options are entered in a shuffled order). With `reduce`, the
+    /// redundant secondary items are dropped first ([`drop_redundant`]).
+    pub fn load(p: &Problem, seed: Option<u64>, reduce: bool) -> Sets {
         let items = p.items();
         let mut loader = Loader::new(items.iter().map(|it| it.is_secondary()));
         let (entries, starts) = p.raw_parts();
@@ -394,7 +536,7 @@ impl Sets {
                     .map(|e| (e.item, e.colour)),
             );
         }
-        loader.finish(seed)
+        loader.finish(seed, reduce)
     }
 
     /// The structure of the options `nodes` (with their items' sizes,
@@ -514,6 +656,7 @@ impl Sets {
             trail: Vec::new(),
             epoch: 1,
             coloured,
+            dropped: 0,
             updates: 0,
             mems: 0,
         }
@@ -1542,7 +1685,7 @@ mod tests {
         }
         let p = parse(&text).unwrap().problem;
         for zero_bits in [true, false] {
-            let mut s = Sets::load(&p, None);
+            let mut s = Sets::load(&p, None, false);
             s.zero_bits = zero_bits;
             assert!(s.track);
             check(&s);
@@ -1620,7 +1763,7 @@ mod tests {
     fn primary_items_first_with_colours() {
         let text = "A B | X Y\nX:1 A Y\nY B X:2\nX:1 Y:3 B A\nA\nB Y\n";
         let p = parse(text).unwrap().problem;
-        let s = Sets::load(&p, None);
+        let s = Sets::load(&p, None, false);
         check(&s);
         // engine items: A 0, B 1, X 2, Y 3; (item, colour) per option
         let want: [&[(u32, Option<&str>)]; 5] = [
@@ -1643,7 +1786,7 @@ mod tests {
         assert_eq!(got, want);
         // and without colours nothing moves
         let p = parse("A B | Y\nY A\nB Y A\n").unwrap().problem;
-        let s = Sets::load(&p, None);
+        let s = Sets::load(&p, None, false);
         let items: Vec<u32> = s
             .nodes
             .iter()
@@ -1658,7 +1801,7 @@ mod tests {
     #[test]
     fn invariants_hold() {
         let p = parse(TOY).unwrap().problem;
-        let mut s = Sets::load(&p, Some(7));
+        let mut s = Sets::load(&p, Some(7), false);
         check(&s);
         let (i, size) = s.min_item::<true>(true);
         assert!(size > 1);
@@ -1694,7 +1837,7 @@ mod tests {
             text.push_str(&format!("{} {} x:{}\n", t[k % 8], t[(k + 3) % 8], k % 2));
         }
         let p = parse(&text).unwrap().problem;
-        let s = Sets::load(&p, None);
+        let s = Sets::load(&p, None, false);
         check(&s);
         assert_eq!((s.fixed, s.fixed_end), (3, 17 * 4));
         assert_eq!(s.option_of(0), 0);
@@ -1710,7 +1853,7 @@ mod tests {
         assert_eq!(s.option_of(s.set[base + 1]), 3);
         // two odd options in 17 are too many: the general layout
         text.push_str("g h\n");
-        let s = Sets::load(&parse(&text).unwrap().problem, Some(3));
+        let s = Sets::load(&parse(&text).unwrap().problem, Some(3), false);
         check(&s);
         assert_eq!((s.fixed, s.fixed_end), (0, 0));
     }
@@ -1721,7 +1864,7 @@ mod tests {
     #[should_panic(expected = "out of bounds")]
     fn cover_chosen_checks_its_item() {
         let p = parse(TOY).unwrap().problem;
-        let mut s = Sets::load(&p, None);
+        let mut s = Sets::load(&p, None, false);
         s.cover_chosen::<false, false, false, 0>(4);
     }
 }

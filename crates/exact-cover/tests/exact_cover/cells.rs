@@ -19,10 +19,12 @@ use crate::common::{
 const MRV: Config = Config {
     heuristic: Heuristic::Mrv,
     seed: None,
+    drop_redundant: true,
 };
 const FIRST: Config = Config {
     heuristic: Heuristic::First,
     seed: None,
+    drop_redundant: true,
 };
 
 /// Every solution, each sorted, in sorted order.
@@ -218,6 +220,7 @@ fn seeded_search_finds_the_same_solutions() {
         let config = Config {
             heuristic: Heuristic::Mrv,
             seed: Some(seed),
+            drop_redundant: true,
         };
         assert_eq!(all_solutions(&p, config), base);
     }
@@ -362,6 +365,7 @@ fn parsed_straight_into_cells_is_the_same_engine() {
             Config {
                 heuristic: Heuristic::Mrv,
                 seed: Some(3),
+                drop_redundant: true,
             },
         ] {
             let mut loaded = Cells::parse(text.clone(), config).unwrap();
@@ -479,7 +483,7 @@ proptest! {
         let mut first = Cells::with_config(&p, FIRST).unwrap();
         first.set_pruning(false);
         prop_assert_eq!(first.count(&Limits::none()).stats.solutions, want);
-        let seeded = Config { heuristic: Heuristic::Mrv, seed: Some(7) };
+        let seeded = Config { heuristic: Heuristic::Mrv, seed: Some(7), drop_redundant: true };
         prop_assert_eq!(count_with(&p, seeded), want);
         prop_assert_eq!(all_solutions(&p, MRV), dlx_solutions(&p));
         // a solution limit stops at the limit or at the end
@@ -503,12 +507,175 @@ proptest! {
     }
 }
 
+// ---- redundant secondary items ----
+
+/// `r` with `extra` more secondary items, each redundant by construction:
+/// item `e` goes, with the colour of its bits, into the options that
+/// contain primary item `p` and whose bit is set in `mask`, or, when `p`
+/// is in no option, into option `mask % options` alone (or none).
+fn with_redundant(r: &crate::common::Random, extra: &[(usize, u32, u32)]) -> crate::common::Random {
+    let mut r = r.clone();
+    let np = r.primary.len();
+    for &(p, mask, colours) in extra {
+        let p = (p % np) as u32;
+        let e = (np + r.secondary) as u32;
+        r.secondary += 1;
+        let holders: Vec<usize> = (0..r.options.len())
+            .filter(|&k| r.options[k].iter().any(|&(i, _)| i == p))
+            .collect();
+        let chosen: Vec<usize> = if holders.is_empty() {
+            (!r.options.is_empty())
+                .then(|| mask as usize % r.options.len())
+                .into_iter()
+                .collect()
+        } else {
+            holders
+                .into_iter()
+                .filter(|&k| mask >> (k % 32) & 1 == 1)
+                .collect()
+        };
+        for k in chosen {
+            let c = colours >> (2 * (k % 16)) & 3;
+            let at = (colours as usize >> 3) % (r.options[k].len() + 1);
+            r.options[k].insert(at, (e, c.min(2)));
+        }
+    }
+    r
+}
+
+/// Statistics and sorted solutions of `p` in `Cells` with `config` and
+/// pruning on or off.
+fn run_reduced(p: &Problem, config: Config, prune: bool) -> (exact_cover::Stats, Vec<Vec<usize>>) {
+    let mut cells = Cells::with_config(p, config).unwrap();
+    cells.set_pruning(prune);
+    let mut out = Vec::new();
+    let r = cells.search(&Limits::none(), |s| {
+        let mut s = s.to_vec();
+        s.sort_unstable();
+        out.push(s);
+        ControlFlow::Continue(())
+    });
+    assert_eq!(r.stop, StopReason::Exhausted);
+    out.sort();
+    (r.stats, out)
+}
+
+#[test]
+fn redundant_secondary_items_are_dropped() {
+    // x is in options that all contain A; y in one option; z is shared by
+    // A's and B's options, so it stays
+    let text = "A B C | x y z\nA x:1 z\nA B x:2\nB C y:1\nC z\nA C x:1\nB\n";
+    let p = parse(text).unwrap().problem;
+    let cells = Cells::new(&p).unwrap();
+    assert_eq!(cells.dropped_items(), 2);
+    let kept = Cells::with_config(
+        &p,
+        Config {
+            drop_redundant: false,
+            ..Config::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(kept.dropped_items(), 0);
+    let mut loaded = Cells::parse(text.to_string(), MRV).unwrap();
+    assert_eq!(loaded.engine.dropped_items(), 2);
+    // A x z + B C y, A B x + C z, A C x + B (A x z + C z + B: z twice)
+    assert_eq!(loaded.engine.count(&Limits::none()).stats.solutions, 3);
+    assert_eq!(all_solutions(&p, MRV), dlx_solutions(&p));
+    // the Sudoku XCC instance: every cell item `xRC` of a cell without a
+    // given (60 of 81) is in nine options that all contain `pRC`; those of
+    // the 21 givens are also in the `#givens` option
+    let p = parse(&testdata("sudoku-inkala-xcc.dlx")).unwrap().problem;
+    let k = known("sudoku-inkala-xcc.dlx");
+    let mut on = Cells::new(&p).unwrap();
+    assert_eq!(on.dropped_items(), 60);
+    let mut off = Cells::with_config(
+        &p,
+        Config {
+            drop_redundant: false,
+            ..Config::default()
+        },
+    )
+    .unwrap();
+    for prune in [true, false] {
+        on.set_pruning(prune);
+        off.set_pruning(prune);
+        let a = on.count(&Limits::none()).stats;
+        let b = off.count(&Limits::none()).stats;
+        assert_eq!(a.solutions, k.solutions);
+        assert_eq!(b.solutions, k.solutions);
+        assert_eq!(a.nodes, b.nodes);
+        assert_eq!(a.guesses, b.guesses);
+        assert!(a.updates < b.updates, "{} vs {}", a.updates, b.updates);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: proptest_cases(400, 2000), ..ProptestConfig::default() })]
+
+    /// Dropping redundant secondary items keeps the count (brute force),
+    /// the solutions as sets of options (so each solution's colours, which
+    /// its options give; against `Dlx`), the tree (nodes and guesses,
+    /// pruned or not, MRV or first item, with and without the bit sets) and
+    /// DLX1's tree without pruning; it only saves updates.
+    #[test]
+    fn dropping_redundant_items_changes_no_answer(
+        r in crate::common::random_problem(false, false),
+        extra in prop::collection::vec((0usize..5, any::<u32>(), any::<u32>()), 1..=3),
+    ) {
+        let r2 = with_redundant(&r, &extra);
+        let want = brute_force(&r);
+        prop_assert_eq!(brute_force(&r2), want);
+        for pad in [0, 130] {
+            let p = build_padded(&r2, pad);
+            let links = Dlx::new(&p).count(&Limits::none());
+            prop_assert_eq!(links.stats.solutions, want);
+            let dlx = dlx_solutions(&p);
+            for h in [Heuristic::Mrv, Heuristic::First] {
+                let on = Config { heuristic: h, seed: None, drop_redundant: true };
+                let off = Config { drop_redundant: false, ..on };
+                prop_assert!(Cells::with_config(&p, on).unwrap().dropped_items() as usize >= extra.len());
+                prop_assert_eq!(Cells::with_config(&p, off).unwrap().dropped_items(), 0);
+                for prune in [true, false] {
+                    let (a, sa) = run_reduced(&p, on, prune);
+                    let (b, sb) = run_reduced(&p, off, prune);
+                    prop_assert_eq!(a.solutions, want);
+                    prop_assert_eq!(b.solutions, want);
+                    prop_assert_eq!(&sa, &dlx);
+                    prop_assert_eq!(&sb, &dlx);
+                    prop_assert_eq!(a.nodes, b.nodes);
+                    prop_assert_eq!(a.guesses, b.guesses);
+                    if !prune {
+                        prop_assert!(a.updates <= b.updates);
+                        if h == Heuristic::Mrv {
+                            prop_assert_eq!(a.nodes, links.stats.nodes);
+                        }
+                    }
+                }
+            }
+            // loaded straight from the text, with the reduction
+            let mut loaded = Cells::parse(p.to_string(), MRV).unwrap();
+            prop_assert_eq!(loaded.engine.count(&Limits::none()).stats.solutions, want);
+        }
+    }
+}
+
 // ---- the walks compiled for one option length ----
 
 /// Every solution in the order found (options in the order chosen), and the
-/// statistics, with the walks for one option length on or off.
-fn walk_run(p: &Problem, fixed: bool, style: TrailStyle) -> (Vec<Vec<usize>>, exact_cover::Stats) {
-    let mut cells = Cells::new(p).unwrap();
+/// statistics, with the walks for one option length on or off, and the
+/// redundant secondary items dropped or not.
+fn walk_run(
+    p: &Problem,
+    fixed: bool,
+    style: TrailStyle,
+    reduce: bool,
+) -> (Vec<Vec<usize>>, exact_cover::Stats) {
+    let config = Config {
+        drop_redundant: reduce,
+        ..Config::default()
+    };
+    let mut cells = Cells::with_config(p, config).unwrap();
     cells.set_fixed_walks(fixed);
     cells.set_trail(style);
     let mut out = Vec::new();
@@ -607,7 +774,8 @@ proptest! {
         for pad in [0, 130] {
             let p = fixed_problem(len, np, ns, &options, pad);
             let want = Dlx::new(&p).count(&Limits::none()).stats.solutions;
-            let cells = Cells::new(&p).unwrap();
+            // (the lengths as given: without dropping redundant items)
+            let cells = Cells::with_config(&p, Config { drop_redundant: false, ..MRV }).unwrap();
             // the rule: the most common length of 3 and 6 (the shorter on
             // ties), when at most one option in 16 has another length
             let mut lens: Vec<usize> = options.iter().map(Vec::len).collect();
@@ -619,9 +787,14 @@ proptest! {
                 .filter(|&(c, _)| c > 0 && (lens.len() - c) * 16 <= lens.len())
                 .map(|(_, l)| l as u32);
             prop_assert_eq!(cells.fixed_length(), most);
-            for style in [TrailStyle::Stamped, TrailStyle::EachRemoval] {
-                let (general, g) = walk_run(&p, false, style);
-                let (fixed, f) = walk_run(&p, true, style);
+            for (style, reduce) in [
+                (TrailStyle::Stamped, false),
+                (TrailStyle::EachRemoval, false),
+                (TrailStyle::Stamped, true),
+                (TrailStyle::EachRemoval, true),
+            ] {
+                let (general, g) = walk_run(&p, false, style, reduce);
+                let (fixed, f) = walk_run(&p, true, style, reduce);
                 prop_assert_eq!(g.solutions, want);
                 prop_assert_eq!(&fixed, &general);
                 prop_assert_eq!(f.solutions, g.solutions);
@@ -646,8 +819,8 @@ fn fixed_walks_search_the_bundled_instances_as_the_general_ones() {
             _ => None,
         };
         assert_eq!(cells.fixed_length(), expect, "{name}");
-        let (general, g) = walk_run(&p, false, cells.trail());
-        let (fixed, f) = walk_run(&p, true, cells.trail());
+        let (general, g) = walk_run(&p, false, cells.trail(), true);
+        let (fixed, f) = walk_run(&p, true, cells.trail(), true);
         assert_eq!(f.solutions, k.solutions, "{name}");
         assert_eq!(f.nodes, k.pruned_nodes, "{name}");
         assert_eq!(fixed, general, "{name}");
