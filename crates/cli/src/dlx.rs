@@ -141,9 +141,11 @@ ENGINES:
          multiplicities, no progress bar. Like SSXCC it never enters a choice
          that leaves a primary item with no option (a smaller tree: fewer nodes);
          --no-prune searches the links engine's (DLX1's) tree instead.
-         It drops secondary items that cannot constrain anything (in at most
-         one option, or all their options share a primary item) when it loads
-         the problem: same tree and answers, fewer updates; --no-reduce keeps them.
+         It reduces the problem when it loads it: the root's forced moves are
+         taken at once (not search nodes), and secondary items that cannot
+         constrain anything (in at most one option, or all their options share
+         a primary item) are dropped: same answers, fewer nodes and updates;
+         --no-reduce loads the problem as it is (Knuth's tree and counts).
          --trail stamped|each sets how it saves sizes for backtracking (default:
          chosen per problem; same tree and answers, only the speed differs);
          --general-walks turns off the search compiled for the problem's option
@@ -213,14 +215,19 @@ pub struct Args {
     /// links. The links engine never prunes, so it ignores this flag.
     #[arg(long)]
     pub no_prune: bool,
-    /// Cells engine: keep the redundant secondary items, which it otherwise drops
-    /// when it loads the problem: an item in at most one option, or whose options
-    /// all contain one primary item (at most one of them is in any solution, so
-    /// the item never constrains anything).
+    /// Cells engine: load the problem as it is. Otherwise the engine reduces it
+    /// when it loads it: it takes the root's forced moves (an option that is the
+    /// only one of a primary item is in every solution: chosen at once, and the
+    /// options that clash with it dropped), then drops the redundant secondary
+    /// items (in at most one option, or all their options share a primary item:
+    /// at most one of them is in any solution, so the item never constrains
+    /// anything).
     ///
-    /// Same tree, solutions and counts either way (nodes too); fewer updates and
-    /// mems with the items dropped. For comparing updates and mems with Knuth's
-    /// programs, which keep them. The links engine ignores this flag.
+    /// Same solutions and counts either way. With the reduction the tree lacks
+    /// the root's forced nodes (the same tree less those, with MRV), and
+    /// updates and mems are fewer. For comparing nodes, updates and mems with
+    /// Knuth's programs, which make neither reduction. The links engine ignores
+    /// this flag.
     #[arg(long)]
     pub no_reduce: bool,
     /// Cells engine: how sizes are saved for backtracking: stamped (once per item
@@ -486,7 +493,7 @@ fn config_of(args: &Args) -> Config {
             HeuristicArg::First => Heuristic::First,
         },
         seed: args.seed,
-        drop_redundant: !args.no_reduce,
+        reduce: !args.no_reduce,
     }
 }
 

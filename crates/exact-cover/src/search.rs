@@ -54,8 +54,8 @@ impl std::str::FromStr for Heuristic {
     }
 }
 
-/// Search configuration. `Config::default()` is MRV with no seed, dropping
-/// redundant secondary items in [`Cells`](crate::Cells).
+/// Search configuration. `Config::default()` is MRV with no seed, reducing
+/// the problem at load in [`Cells`](crate::Cells).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
     /// Item choice. Default: [`Heuristic::Mrv`].
@@ -63,13 +63,15 @@ pub struct Config {
     /// With a seed, options are threaded into item lists in a random order and
     /// MRV ties are broken at random (reproducibly). Default: none.
     pub seed: Option<u64>,
-    /// [`Cells`](crate::Cells) only (the other engines ignore it): drop,
-    /// when the problem is loaded, every secondary item that can never
-    /// constrain a solution, because it is in at most one option or all its
-    /// options share a primary item (see [`Cells`](crate::Cells)'
-    /// "Redundant secondary items"). Same tree, same solutions; fewer
-    /// updates. Default: `true`.
-    pub drop_redundant: bool,
+    /// [`Cells`](crate::Cells) only (the other engines ignore it): reduce
+    /// the problem when it is loaded: take the root's forced moves (options
+    /// that are the only option of a primary item), then drop every
+    /// secondary item that can never constrain a solution, because it is in
+    /// at most one option or all its options share a primary item (see
+    /// [`Cells`](crate::Cells)' "Reductions at load"). Same solutions; with
+    /// MRV the same tree less the root's forced nodes; fewer updates.
+    /// Default: `true`.
+    pub reduce: bool,
 }
 
 impl Default for Config {
@@ -77,7 +79,7 @@ impl Default for Config {
         Config {
             heuristic: Heuristic::default(),
             seed: None,
-            drop_redundant: true,
+            reduce: true,
         }
     }
 }
@@ -1392,7 +1394,7 @@ mod tests {
                 let config = Config {
                     heuristic: Heuristic::Mrv,
                     seed,
-                    drop_redundant: true,
+                    reduce: true,
                 };
                 let loaded = Dlx::parse(text.to_string(), config).unwrap();
                 let built = Dlx::with_config(&parsed.problem, config);

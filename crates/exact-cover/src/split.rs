@@ -274,12 +274,12 @@ mod tests {
             Config {
                 heuristic: crate::Heuristic::First,
                 seed: None,
-                drop_redundant: true,
+                reduce: true,
             },
             Config {
                 heuristic: crate::Heuristic::Mrv,
                 seed: Some(5),
-                drop_redundant: true,
+                reduce: true,
             },
         ] {
             assert_eq!(total(&p, config, 3).1, 40);

@@ -168,6 +168,10 @@ pub(crate) struct Sets {
     /// The number of redundant secondary items dropped at load
     /// ([`drop_redundant`]).
     pub dropped: u32,
+    /// The options chosen at load by the root's forced moves
+    /// ([`absorb_forced`]), the problem's indices, in the order chosen:
+    /// part of every solution.
+    pub forced: Vec<u32>,
     /// Sparse-set removals performed (this engine's "updates").
     pub updates: u64,
     /// Memory accesses counted as Knuth counts "mems" (what is counted:
@@ -262,20 +266,20 @@ impl Loader {
 
     /// The structure (see [`Sets::load`] for `seed` and `reduce`).
     pub fn finish(mut self, seed: Option<u64>, reduce: bool) -> Sets {
-        let dropped = if reduce {
-            drop_redundant(
-                &mut self.nodes,
-                &mut self.colour,
-                &mut self.size,
-                self.n1 as u32,
-            )
-        } else {
-            0
-        };
+        let (mut forced, mut n1, mut dropped) = (Vec::new(), self.n1 as u32, 0);
+        if reduce {
+            (forced, n1) = absorb_forced(&mut self.nodes, &mut self.colour, &mut self.size, n1);
+            dropped = drop_redundant(&mut self.nodes, &mut self.colour, &mut self.size, n1);
+            if self.colour.iter().all(|&c| c == 0) {
+                // no colour left: a problem without colours
+                self.colour = Vec::new();
+            }
+        }
         self.nodes.shrink_to_fit();
         self.colour.shrink_to_fit();
-        let mut sets = Sets::from_nodes(self.nodes, self.colour, self.size, self.n1, seed);
+        let mut sets = Sets::from_nodes(self.nodes, self.colour, self.size, n1 as usize, seed);
         sets.dropped = dropped;
+        sets.forced = forced;
         sets
     }
 }
@@ -359,6 +363,192 @@ fn lay_out_fixed(nodes: &mut Vec<Node>, colour: &mut Vec<u32>) -> (u32, u32) {
     (len as u32, fixed_end)
 }
 
+/// Take the forced moves of the root at load: while some primary item is
+/// in exactly one option, that option is in every solution, so it is
+/// chosen here once and for all (as the search's first nodes would choose
+/// it): every other option that shares a primary item or an uncoloured
+/// secondary item with it, or gives one of its secondary items another
+/// colour, goes (which may force further options), and its items go from
+/// the problem (its primary items are covered; its secondary items can no
+/// longer constrain the options left, which agree with it). Knuth's
+/// programs take these moves as the first nodes of their search.
+///
+/// Returns the problem's indices of the options chosen, in the order
+/// chosen, and the new number of primary items: the items are numbered
+/// again, the primary items left first (in their order), then the
+/// secondary items, then the covered primary items as secondary items
+/// with no option. The options left keep their indices (in their
+/// spacers). Nothing changes (and nothing is returned) when some primary
+/// item has no option at load or would be left with none: then the problem
+/// has no solution, which the search finds at its root as before.
+fn absorb_forced(
+    nodes: &mut Vec<Node>,
+    colour: &mut Vec<u32>,
+    size: &mut Vec<u32>,
+    n1: u32,
+) -> (Vec<u32>, u32) {
+    let n1u = n1 as usize;
+    if !size[..n1u].contains(&1) || size[..n1u].contains(&0) {
+        return (Vec::new(), n1);
+    }
+    let n = size.len();
+    // runs: the options in node order (start of each, end = its spacer)
+    let mut starts = Vec::new();
+    let mut run_of = vec![0u32; nodes.len()];
+    let mut from = 0usize;
+    for x in 0..nodes.len() {
+        run_of[x] = starts.len() as u32;
+        if nodes[x].item & SPACER != 0 {
+            starts.push(from as u32);
+            from = x + 1;
+        }
+    }
+    starts.push(nodes.len() as u32);
+    let runs = starts.len() - 1;
+    // each item's option nodes
+    let mut off = vec![0u32; n + 1];
+    for k in 0..n {
+        off[k + 1] = off[k] + size[k];
+    }
+    let mut fill = off.clone();
+    let mut of_item = vec![0u32; off[n] as usize];
+    for (x, nd) in nodes.iter().enumerate() {
+        if nd.item & SPACER == 0 {
+            let i = nd.item as usize;
+            of_item[fill[i] as usize] = x as u32;
+            fill[i] += 1;
+        }
+    }
+    drop(fill);
+    let mut live = vec![true; runs];
+    let mut count = size.clone();
+    let mut done = vec![false; n];
+    let mut queue: Vec<u32> = (0..n1).filter(|&i| size[i as usize] == 1).collect();
+    let mut chosen: Vec<u32> = Vec::new();
+    let col = |x: usize, colour: &[u32]| if colour.is_empty() { 0 } else { colour[x] };
+    // take option run `r` out: returns false when a primary item still to
+    // cover is left with no option
+    let kill = |r: usize,
+                live: &mut [bool],
+                count: &mut [u32],
+                done: &[bool],
+                queue: &mut Vec<u32>,
+                nodes: &[Node]|
+     -> bool {
+        live[r] = false;
+        let mut ok = true;
+        for nd in &nodes[starts[r] as usize..starts[r + 1] as usize - 1] {
+            let t = nd.item as usize;
+            count[t] -= 1;
+            if t < n1u && !done[t] {
+                match count[t] {
+                    0 => ok = false,
+                    1 => queue.push(t as u32),
+                    _ => {}
+                }
+            }
+        }
+        ok
+    };
+    while let Some(i) = queue.pop() {
+        let i = i as usize;
+        if done[i] || count[i] != 1 {
+            continue;
+        }
+        let Some(r) = of_item[off[i] as usize..off[i + 1] as usize]
+            .iter()
+            .map(|&x| run_of[x as usize] as usize)
+            .find(|&r| live[r])
+        else {
+            return (Vec::new(), n1);
+        };
+        let (a, b) = (starts[r] as usize, starts[r + 1] as usize - 1);
+        chosen.push(r as u32);
+        for x in a..b {
+            done[nodes[x].item as usize] = true;
+        }
+        live[r] = false;
+        for x in a..b {
+            let j = nodes[x].item as usize;
+            count[j] -= 1;
+            let c = if j < n1u { 0 } else { col(x, colour) };
+            for &y in &of_item[off[j] as usize..off[j + 1] as usize] {
+                let o = run_of[y as usize] as usize;
+                if live[o]
+                    && (c == 0 || col(y as usize, colour) != c)
+                    && !kill(o, &mut live, &mut count, &done, &mut queue, nodes)
+                {
+                    return (Vec::new(), n1);
+                }
+            }
+        }
+    }
+    if chosen.is_empty() {
+        return (Vec::new(), n1);
+    }
+    // the problem's indices of the options chosen
+    let forced = chosen
+        .iter()
+        .map(|&r| nodes[starts[r as usize + 1] as usize - 1].item & !SPACER)
+        .collect();
+    // the items numbered again
+    let mut map = vec![0u32; n];
+    let mut next = 0u32;
+    for pass in 0..3 {
+        for i in 0..n {
+            let take = match pass {
+                0 => i < n1u && !done[i],
+                1 => i >= n1u,
+                _ => i < n1u && done[i],
+            };
+            if take {
+                map[i] = next;
+                next += 1;
+            }
+        }
+    }
+    let new_n1 = (0..n1u).filter(|&i| !done[i]).count() as u32;
+    // the options left, without the items gone
+    let coloured = !colour.is_empty();
+    let mut w = 0usize;
+    for r in 0..runs {
+        if !live[r] {
+            continue;
+        }
+        let first = w as u32;
+        for x in starts[r] as usize..starts[r + 1] as usize {
+            let nd = nodes[x];
+            if nd.item & SPACER != 0 {
+                nodes[w] = Node {
+                    item: nd.item,
+                    loc: first,
+                };
+            } else if done[nd.item as usize] {
+                continue;
+            } else {
+                nodes[w] = Node {
+                    item: map[nd.item as usize],
+                    loc: 0,
+                };
+            }
+            if coloured {
+                colour[w] = colour[x];
+            }
+            w += 1;
+        }
+    }
+    nodes.truncate(w);
+    if coloured {
+        colour.truncate(w);
+    }
+    let mut new_size = vec![0u32; n];
+    for nd in nodes.iter().filter(|nd| nd.item & SPACER == 0) {
+        new_size[nd.item as usize] += 1;
+    }
+    *size = new_size;
+    (forced, new_n1)
+}
+
 /// How many of an option's primary items [`drop_redundant`] keeps as the
 /// candidates for a secondary item's shared primary item (the first ones
 /// of the item's first option): bounded, so that the reduction takes time
@@ -372,7 +562,6 @@ const SHARED_CANDIDATES: usize = 8;
 /// taken out of `nodes` (and `colour`), its size set to 0; an option left
 /// with no node is an empty run (a spacer), which no item lists and so no
 /// search ever tries (it had no primary item, so it was in no solution).
-/// When no colour is left, `colour` is emptied (the problem has none).
 /// Returns the number of items dropped.
 ///
 /// Exact: the options and the items' sets are the same but for the dropped
@@ -438,7 +627,11 @@ fn drop_redundant(nodes: &mut Vec<Node>, colour: &mut Vec<u32>, size: &mut [u32]
         from = x + 1;
     }
     let gone: Vec<bool> = (0..n - n1u)
-        .map(|j| size[n1u + j] <= 1 || cand[j * K..(j + 1) * K].iter().any(|&p| p != NONE))
+        .map(|j| {
+            // (an item in no option has nothing to drop)
+            size[n1u + j] == 1
+                || size[n1u + j] > 1 && cand[j * K..(j + 1) * K].iter().any(|&p| p != NONE)
+        })
         .collect();
     let dropped = gone.iter().filter(|&&d| d).count() as u32;
     if dropped == 0 {
@@ -448,7 +641,6 @@ fn drop_redundant(nodes: &mut Vec<Node>, colour: &mut Vec<u32>, size: &mut [u32]
     let coloured = !colour.is_empty();
     let mut w = 0usize;
     let mut first = 0u32;
-    let mut any_colour = false;
     for x in 0..nodes.len() {
         let nd = nodes[x];
         if nd.item & SPACER != 0 {
@@ -465,7 +657,6 @@ fn drop_redundant(nodes: &mut Vec<Node>, colour: &mut Vec<u32>, size: &mut [u32]
             nodes[w] = nd;
             if coloured {
                 colour[w] = colour[x];
-                any_colour |= colour[x] != 0;
             }
             w += 1;
         }
@@ -473,9 +664,6 @@ fn drop_redundant(nodes: &mut Vec<Node>, colour: &mut Vec<u32>, size: &mut [u32]
     nodes.truncate(w);
     if coloured {
         colour.truncate(w);
-        if !any_colour {
-            colour.clear();
-        }
     }
     for (j, &d) in gone.iter().enumerate() {
         if d {
@@ -523,7 +711,7 @@ fn primaries_first(nodes: &mut [Node], colour: &mut [u32], n1: u32) {
 impl Sets {
     /// Lay out `p`. With a seed, each item's set starts in a random order
     /// (the options are entered in a shuffled order). With `reduce`, the
-    /// redundant secondary items are dropped first ([`drop_redundant`]).
+    /// redundant secondary items are dropped first ([`drop_redundant`]), after the root's forced moves are taken ([`absorb_forced`]).
     pub fn load(p: &Problem, seed: Option<u64>, reduce: bool) -> Sets {
         let items = p.items();
         let mut loader = Loader::new(items.iter().map(|it| it.is_secondary()));
@@ -576,7 +764,8 @@ impl Sets {
             x
         };
         // each option's first node, by the option's index (the spacers
-        // of the options at a fixed stride have copies)
+        // of the options at a fixed stride have copies; `NONE` for the
+        // options the reduction at load took out)
         let first_nodes = |nodes: &[Node]| {
             let options = nodes
                 .iter()
@@ -584,7 +773,7 @@ impl Sets {
                 .map(|nd| (nd.item & !SPACER) + 1)
                 .max()
                 .unwrap_or(0);
-            let mut first = vec![0u32; options as usize];
+            let mut first = vec![NONE; options as usize];
             for nd in nodes.iter().filter(|nd| nd.item & SPACER != 0) {
                 first[(nd.item & !SPACER) as usize] = nd.loc;
             }
@@ -600,13 +789,17 @@ impl Sets {
                 order.swap(k, j);
             }
             for &k in &order {
-                enter(first_node[k as usize], &mut nodes);
+                if first_node[k as usize] != NONE {
+                    enter(first_node[k as usize], &mut nodes);
+                }
             }
         } else if fixed != 0 {
             // in the options' order (the sets list the options as they
             // came, wherever the layout put them)
             for x in first_nodes(&nodes) {
-                enter(x, &mut nodes);
+                if x != NONE {
+                    enter(x, &mut nodes);
+                }
             }
         } else {
             // in order: no table of first nodes or order is needed (less
@@ -657,6 +850,7 @@ impl Sets {
             epoch: 1,
             coloured,
             dropped: 0,
+            forced: Vec::new(),
             updates: 0,
             mems: 0,
         }

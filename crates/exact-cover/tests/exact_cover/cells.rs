@@ -19,12 +19,18 @@ use crate::common::{
 const MRV: Config = Config {
     heuristic: Heuristic::Mrv,
     seed: None,
-    drop_redundant: true,
+    reduce: true,
+};
+/// MRV, the problem loaded as it is (no reduction at load).
+const PLAIN: Config = Config {
+    heuristic: Heuristic::Mrv,
+    seed: None,
+    reduce: false,
 };
 const FIRST: Config = Config {
     heuristic: Heuristic::First,
     seed: None,
-    drop_redundant: true,
+    reduce: true,
 };
 
 /// Every solution, each sorted, in sorted order.
@@ -118,26 +124,46 @@ fn bundled_instances_have_their_known_counts() {
     // choices on the same items give the same search tree; with pruning
     // (the default) the smaller tree of SSXCC's rule, whose nodes are
     // those of the larger one less its dead-end leaves; the slow instances
-    // only with SLOW_TESTS=1.
+    // only with SLOW_TESTS=1. Reduced at load (the default), the same trees
+    // less the root's forced moves, taken at load.
     for k in known_counts_to_run() {
         let name = k.file.as_str();
         let p = k.problem();
-        let mut unpruned = Cells::new(&p).unwrap();
-        unpruned.set_pruning(false);
-        assert!(!unpruned.pruning());
-        for (cells, nodes, what) in [
-            (Cells::new(&p).unwrap(), k.pruned_nodes, "pruned"),
-            (unpruned, k.nodes, "unpruned"),
-        ] {
-            let cells = { cells }.count(&Limits::none());
-            assert_eq!(cells.stop, StopReason::Exhausted, "{name}, {what}");
-            assert_eq!(cells.stats.solutions, k.solutions, "{name}, {what}");
-            assert_eq!(cells.stats.nodes, nodes, "{name}, {what}: nodes");
-            assert_eq!(cells.stats.guesses, k.guesses, "{name}, {what}");
-            assert_eq!(cells.stats.max_depth, k.max_depth, "{name}, {what}");
+        for reduce in [false, true] {
+            let config = Config { reduce, ..MRV };
+            let pruned = Cells::with_config(&p, config).unwrap();
+            let forced = pruned.forced_at_load().len() as u64;
+            if !reduce {
+                assert_eq!(forced, 0);
+            }
+            let mut unpruned = Cells::with_config(&p, config).unwrap();
+            unpruned.set_pruning(false);
+            assert!(!unpruned.pruning());
+            for (cells, nodes, what) in [
+                (pruned, k.pruned_nodes, "pruned"),
+                (unpruned, k.nodes, "unpruned"),
+            ] {
+                let cells = { cells }.count(&Limits::none());
+                assert_eq!(cells.stop, StopReason::Exhausted, "{name}, {what}");
+                assert_eq!(cells.stats.solutions, k.solutions, "{name}, {what}");
+                assert_eq!(cells.stats.nodes + forced, nodes, "{name}, {what}: nodes");
+                assert_eq!(cells.stats.guesses, k.guesses, "{name}, {what}");
+                assert_eq!(
+                    cells.stats.max_depth as u64 + forced,
+                    k.max_depth as u64,
+                    "{name}, {what}"
+                );
+            }
         }
         if let Some(first_nodes) = k.first_nodes {
-            let mut first = Cells::with_config(&p, FIRST).unwrap();
+            let mut first = Cells::with_config(
+                &p,
+                Config {
+                    reduce: false,
+                    ..FIRST
+                },
+            )
+            .unwrap();
             first.set_pruning(false);
             let first = first.count(&Limits::none());
             assert_eq!(first.stats.solutions, k.solutions, "{name}: first item");
@@ -165,9 +191,13 @@ fn both_trail_styles_search_the_same_tree() {
     for k in known_counts_to_run() {
         let name = k.file.as_str();
         let p = k.problem();
+        let plain = Config {
+            reduce: false,
+            ..MRV
+        };
         for (prune, nodes) in [(true, k.pruned_nodes), (false, k.nodes)] {
-            let stamped = count_styled(&p, MRV, prune, TrailStyle::Stamped);
-            let each = count_styled(&p, MRV, prune, TrailStyle::EachRemoval);
+            let stamped = count_styled(&p, plain, prune, TrailStyle::Stamped);
+            let each = count_styled(&p, plain, prune, TrailStyle::EachRemoval);
             assert_eq!(stamped.solutions, k.solutions, "{name}, {prune}");
             assert_eq!(stamped.nodes, nodes, "{name}, {prune}");
             assert_eq!(each.solutions, k.solutions, "{name}, {prune}");
@@ -220,7 +250,7 @@ fn seeded_search_finds_the_same_solutions() {
         let config = Config {
             heuristic: Heuristic::Mrv,
             seed: Some(seed),
-            drop_redundant: true,
+            reduce: true,
         };
         assert_eq!(all_solutions(&p, config), base);
     }
@@ -316,7 +346,7 @@ fn stats_are_reported() {
 #[test]
 fn mems_are_counted_access_by_access() {
     let p = parse("A\nA\n").unwrap().problem;
-    let mut cells = Cells::new(&p).unwrap();
+    let mut cells = Cells::with_config(&p, PLAIN).unwrap();
     assert_eq!(cells.count(&Limits::none()).stats.mems, 0, "not asked for");
     cells.set_mems(true);
     let r = cells.count(&Limits::none());
@@ -365,7 +395,7 @@ fn parsed_straight_into_cells_is_the_same_engine() {
             Config {
                 heuristic: Heuristic::Mrv,
                 seed: Some(3),
-                drop_redundant: true,
+                reduce: true,
             },
         ] {
             let mut loaded = Cells::parse(text.clone(), config).unwrap();
@@ -459,13 +489,15 @@ proptest! {
         let straight = loaded.engine.count(&Limits::none());
         prop_assert_eq!(straight.stats.solutions, want);
         prop_assert_eq!(straight.stats.nodes, cells.stats.nodes);
-        // without pruning, DLX1's tree; with it, that tree less some of
-        // its dead-end leaves, the same choices tried at every branch
+        // without pruning, DLX1's tree (less the root's forced moves, taken
+        // at load); with it, that tree less some of its dead-end leaves, the
+        // same choices tried at every branch
         let mut unpruned = Cells::new(&p).unwrap();
         unpruned.set_pruning(false);
+        let forced = unpruned.forced_at_load().len() as u64;
         let unpruned = unpruned.count(&Limits::none());
         prop_assert_eq!(unpruned.stats.solutions, want);
-        prop_assert_eq!(unpruned.stats.nodes, links.stats.nodes);
+        prop_assert_eq!(unpruned.stats.nodes + forced, links.stats.nodes);
         prop_assert!(cells.stats.nodes <= unpruned.stats.nodes);
         prop_assert_eq!(cells.stats.guesses, unpruned.stats.guesses);
         // both trail styles: the same tree, pruned or not, MRV or first item
@@ -483,23 +515,26 @@ proptest! {
         let mut first = Cells::with_config(&p, FIRST).unwrap();
         first.set_pruning(false);
         prop_assert_eq!(first.count(&Limits::none()).stats.solutions, want);
-        let seeded = Config { heuristic: Heuristic::Mrv, seed: Some(7), drop_redundant: true };
+        let seeded = Config { heuristic: Heuristic::Mrv, seed: Some(7), reduce: true };
         prop_assert_eq!(count_with(&p, seeded), want);
         prop_assert_eq!(all_solutions(&p, MRV), dlx_solutions(&p));
         // a solution limit stops at the limit or at the end
         let limited = Cells::new(&p).unwrap().count(&Limits::solutions(1));
         prop_assert_eq!(limited.stats.solutions, want.min(1));
-        // the same with the bit sets of large problems
+        // the same with the bit sets of large problems (loaded as they are:
+        // the reduction at load takes the padding's forced moves)
         let big = build_padded(&r, 130);
         let links = Dlx::new(&big).count(&Limits::none());
-        let cells = Cells::new(&big).unwrap().count(&Limits::none());
+        let cells = Cells::with_config(&big, PLAIN).unwrap().count(&Limits::none());
         prop_assert_eq!(cells.stats.solutions, want);
-        let mut unpruned = Cells::new(&big).unwrap();
+        let reduced = Cells::new(&big).unwrap().count(&Limits::none());
+        prop_assert_eq!(reduced.stats.solutions, want);
+        let mut unpruned = Cells::with_config(&big, PLAIN).unwrap();
         unpruned.set_pruning(false);
         prop_assert_eq!(unpruned.count(&Limits::none()).stats.nodes, links.stats.nodes);
         for prune in [true, false] {
-            let a = count_styled(&big, MRV, prune, TrailStyle::Stamped);
-            let b = count_styled(&big, MRV, prune, TrailStyle::EachRemoval);
+            let a = count_styled(&big, PLAIN, prune, TrailStyle::Stamped);
+            let b = count_styled(&big, PLAIN, prune, TrailStyle::EachRemoval);
             prop_assert_eq!(a.solutions, want);
             prop_assert_eq!(b.solutions, want);
             prop_assert_eq!(a.nodes, b.nodes);
@@ -571,7 +606,7 @@ fn redundant_secondary_items_are_dropped() {
     let kept = Cells::with_config(
         &p,
         Config {
-            drop_redundant: false,
+            reduce: false,
             ..Config::default()
         },
     )
@@ -592,11 +627,15 @@ fn redundant_secondary_items_are_dropped() {
     let mut off = Cells::with_config(
         &p,
         Config {
-            drop_redundant: false,
+            reduce: false,
             ..Config::default()
         },
     )
     .unwrap();
+    // the root's forced moves: `#givens`, then each given's one option left
+    assert_eq!(on.forced_at_load().len(), 22);
+    assert_eq!(on.forced_at_load()[0], 0, "the #givens option first");
+    assert!(off.forced_at_load().is_empty());
     for prune in [true, false] {
         on.set_pruning(prune);
         off.set_pruning(prune);
@@ -604,7 +643,8 @@ fn redundant_secondary_items_are_dropped() {
         let b = off.count(&Limits::none()).stats;
         assert_eq!(a.solutions, k.solutions);
         assert_eq!(b.solutions, k.solutions);
-        assert_eq!(a.nodes, b.nodes);
+        assert_eq!(a.nodes + 22, b.nodes);
+        assert_eq!(a.max_depth + 22, b.max_depth);
         assert_eq!(a.guesses, b.guesses);
         assert!(a.updates < b.updates, "{} vs {}", a.updates, b.updates);
     }
@@ -632,9 +672,18 @@ proptest! {
             prop_assert_eq!(links.stats.solutions, want);
             let dlx = dlx_solutions(&p);
             for h in [Heuristic::Mrv, Heuristic::First] {
-                let on = Config { heuristic: h, seed: None, drop_redundant: true };
-                let off = Config { drop_redundant: false, ..on };
-                prop_assert!(Cells::with_config(&p, on).unwrap().dropped_items() as usize >= extra.len());
+                let on = Config { heuristic: h, seed: None, reduce: true };
+                let off = Config { reduce: false, ..on };
+                let reduced = Cells::with_config(&p, on).unwrap();
+                let forced = reduced.forced_at_load().len() as u64;
+                if forced == 0 {
+                    // (a forced option may take an item with it instead)
+                    let np = r.primary.len() as u32;
+                    let placed = (np + r.secondary as u32..np + r2.secondary as u32)
+                        .filter(|&e| r2.options.iter().flatten().any(|&(i, _)| i == e))
+                        .count();
+                    prop_assert!(reduced.dropped_items() as usize >= placed);
+                }
                 prop_assert_eq!(Cells::with_config(&p, off).unwrap().dropped_items(), 0);
                 for prune in [true, false] {
                     let (a, sa) = run_reduced(&p, on, prune);
@@ -643,12 +692,15 @@ proptest! {
                     prop_assert_eq!(b.solutions, want);
                     prop_assert_eq!(&sa, &dlx);
                     prop_assert_eq!(&sb, &dlx);
-                    prop_assert_eq!(a.nodes, b.nodes);
-                    prop_assert_eq!(a.guesses, b.guesses);
-                    if !prune {
-                        prop_assert!(a.updates <= b.updates);
-                        if h == Heuristic::Mrv {
-                            prop_assert_eq!(a.nodes, links.stats.nodes);
+                    if h == Heuristic::Mrv {
+                        // the same tree less the root's forced moves
+                        prop_assert_eq!(a.nodes + forced, b.nodes);
+                        prop_assert_eq!(a.guesses, b.guesses);
+                        if !prune {
+                            prop_assert_eq!(b.nodes, links.stats.nodes);
+                            if forced == 0 {
+                                prop_assert!(a.updates <= b.updates);
+                            }
                         }
                     }
                 }
@@ -672,7 +724,7 @@ fn walk_run(
     reduce: bool,
 ) -> (Vec<Vec<usize>>, exact_cover::Stats) {
     let config = Config {
-        drop_redundant: reduce,
+        reduce,
         ..Config::default()
     };
     let mut cells = Cells::with_config(p, config).unwrap();
@@ -775,7 +827,7 @@ proptest! {
             let p = fixed_problem(len, np, ns, &options, pad);
             let want = Dlx::new(&p).count(&Limits::none()).stats.solutions;
             // (the lengths as given: without dropping redundant items)
-            let cells = Cells::with_config(&p, Config { drop_redundant: false, ..MRV }).unwrap();
+            let cells = Cells::with_config(&p, Config { reduce: false, ..MRV }).unwrap();
             // the rule: the most common length of 3 and 6 (the shorter on
             // ties), when at most one option in 16 has another length
             let mut lens: Vec<usize> = options.iter().map(Vec::len).collect();
@@ -822,7 +874,9 @@ fn fixed_walks_search_the_bundled_instances_as_the_general_ones() {
         let (general, g) = walk_run(&p, false, cells.trail(), true);
         let (fixed, f) = walk_run(&p, true, cells.trail(), true);
         assert_eq!(f.solutions, k.solutions, "{name}");
-        assert_eq!(f.nodes, k.pruned_nodes, "{name}");
+        // (less the root's forced moves, taken at load)
+        let forced = cells.forced_at_load().len() as u64;
+        assert_eq!(f.nodes + forced, k.pruned_nodes, "{name}");
         assert_eq!(fixed, general, "{name}");
         assert_eq!(
             (f.guesses, f.updates, f.max_depth),
@@ -851,11 +905,12 @@ fn parallel_count_matches_sequential() {
         for prune in [true, false] {
             let mut cells = Cells::new(&p).unwrap();
             cells.set_pruning(prune);
+            // less the root's forced moves, taken at load
             let nodes = if prune {
                 known.pruned_nodes
             } else {
                 known.nodes
-            };
+            } - cells.forced_at_load().len() as u64;
             let mut pars = Vec::new();
             for threads in [2, 3] {
                 let par = cells.count_parallel(&Limits::none(), threads);

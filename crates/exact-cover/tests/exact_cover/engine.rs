@@ -67,7 +67,7 @@ fn study_seven_element_example() {
             Config {
                 heuristic: h,
                 seed: None,
-                drop_redundant: true,
+                reduce: true,
             },
         );
         assert_eq!(sols, vec![vec![1, 3, 5]], "B, D, F with {h:?}");
@@ -85,7 +85,7 @@ fn n_queens_counts() {
             Config {
                 heuristic: Heuristic::First,
                 seed: None,
-                drop_redundant: true,
+                reduce: true,
             },
         )
         .count(&Limits::none())
@@ -114,7 +114,7 @@ fn bundled_instances_have_their_known_counts() {
                 Config {
                     heuristic: Heuristic::First,
                     seed: None,
-                    drop_redundant: true,
+                    reduce: true,
                 },
             )
             .count(&Limits::none());
@@ -169,7 +169,7 @@ fn seeded_search_finds_the_same_solutions() {
                 Config {
                     heuristic: Heuristic::Mrv,
                     seed: Some(seed),
-                    drop_redundant: true,
+                    reduce: true,
                 }
             ),
             base
@@ -387,10 +387,10 @@ proptest! {
         let p = build(&r);
         let want = brute_force(&r);
         prop_assert_eq!(count(&p), want);
-        let first = Dlx::with_config(&p, Config { heuristic: Heuristic::First, seed: None, drop_redundant: true })
+        let first = Dlx::with_config(&p, Config { heuristic: Heuristic::First, seed: None, reduce: true })
             .count(&Limits::none()).stats.solutions;
         prop_assert_eq!(first, want);
-        let seeded = Dlx::with_config(&p, Config { heuristic: Heuristic::Mrv, seed: Some(7), drop_redundant: true })
+        let seeded = Dlx::with_config(&p, Config { heuristic: Heuristic::Mrv, seed: Some(7), reduce: true })
             .count(&Limits::none()).stats.solutions;
         prop_assert_eq!(seeded, want);
         let par = count_parallel(&p, Config::default(), &Limits::none(), 2);
@@ -438,8 +438,8 @@ proptest! {
         let parsed = parse(&text).unwrap();
         for config in [
             Config::default(),
-            Config { heuristic: Heuristic::First, seed: None, drop_redundant: true },
-            Config { heuristic: Heuristic::Mrv, seed: Some(11), drop_redundant: true },
+            Config { heuristic: Heuristic::First, seed: None, reduce: true },
+            Config { heuristic: Heuristic::Mrv, seed: Some(11), reduce: true },
         ] {
             let mut loaded = Dlx::parse(text.clone(), config).unwrap();
             let mut built = Dlx::with_config(&parsed.problem, config);
@@ -472,7 +472,7 @@ proptest! {
         let text = build(&r).to_string();
         let parsed = parse(&text).unwrap();
         let p = &parsed.problem;
-        for config in [Config::default(), Config { heuristic: Heuristic::Mrv, seed: Some(3), drop_redundant: true }] {
+        for config in [Config::default(), Config { heuristic: Heuristic::Mrv, seed: Some(3), reduce: true }] {
             let streamed = Dlx::parse_stream(text.as_bytes(), config, false).unwrap().engine;
             let mut built = Dlx::with_config(p, config);
             built.set_names(p);

@@ -145,7 +145,7 @@ impl DlxSolver {
                 Heuristic::Mrv
             },
             seed: None,
-            drop_redundant: true,
+            reduce: true,
         };
         match &mut self.dlx {
             Some(d) => {
