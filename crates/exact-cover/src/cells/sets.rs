@@ -423,7 +423,13 @@ fn absorb_forced(
     let mut live = vec![true; runs];
     let mut count = size.clone();
     let mut done = vec![false; n];
-    let mut queue: Vec<u32> = (0..n1).filter(|&i| size[i as usize] == 1).collect();
+    // the forced items, least first: the order in which MRV (ties to
+    // the first item) would take them, so the options chosen come in the
+    // search's order
+    let mut queue: std::collections::BinaryHeap<std::cmp::Reverse<u32>> = (0..n1)
+        .filter(|&i| size[i as usize] == 1)
+        .map(std::cmp::Reverse)
+        .collect();
     let mut chosen: Vec<u32> = Vec::new();
     let col = |x: usize, colour: &[u32]| if colour.is_empty() { 0 } else { colour[x] };
     // take option run `r` out: returns false when a primary item still to
@@ -432,7 +438,7 @@ fn absorb_forced(
                 live: &mut [bool],
                 count: &mut [u32],
                 done: &[bool],
-                queue: &mut Vec<u32>,
+                queue: &mut std::collections::BinaryHeap<std::cmp::Reverse<u32>>,
                 nodes: &[Node]|
      -> bool {
         live[r] = false;
@@ -443,14 +449,14 @@ fn absorb_forced(
             if t < n1u && !done[t] {
                 match count[t] {
                     0 => ok = false,
-                    1 => queue.push(t as u32),
+                    1 => queue.push(std::cmp::Reverse(t as u32)),
                     _ => {}
                 }
             }
         }
         ok
     };
-    while let Some(i) = queue.pop() {
+    while let Some(std::cmp::Reverse(i)) = queue.pop() {
         let i = i as usize;
         if done[i] || count[i] != 1 {
             continue;
