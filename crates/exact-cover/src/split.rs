@@ -274,10 +274,12 @@ mod tests {
             Config {
                 heuristic: crate::Heuristic::First,
                 seed: None,
+                reduce: true,
             },
             Config {
                 heuristic: crate::Heuristic::Mrv,
                 seed: Some(5),
+                reduce: true,
             },
         ] {
             assert_eq!(total(&p, config, 3).1, 40);

@@ -249,30 +249,46 @@ enum Phase {
 /// `peak_bytes` is the size of the nodes, the sets, the item records, the trail and the
 /// stacks.
 ///
-/// `mems`, when asked for ([`Cells::set_mems`]), counts memory accesses
-/// as Knuth's programs count them (his `o`
-/// macro: one mem per read or write of a word of the search's data, none
-/// for values held in registers), counted by the code that makes them,
-/// not estimated from other counts: removing a node from a set costs 8
-/// (the node read, the item's record read, its size written, the last
-/// active entry read, two entries of the set and two locations written)
-/// plus 2 the first time a step changes that item (its stamp written, the
-/// trail entry pushed), or 1 for every removal with
-/// [`TrailStyle::EachRemoval`] (the trail entry); hiding an option adds the read of its spacer;
-/// walking an item's set one per entry (and one for the record), plus the
-/// colour read when purifying; making a primary item inactive 6 (a swap in
-/// the active list and its positions); choosing an item by MRV 2 per
-/// active primary item (its entry in the active list, its size), or 1 (the
-/// size of the item found) when the bit sets of large problems give a dead
-/// end or a forced move; trying an option
-/// 2 (the record, the set entry) and one per node read walking it;
-/// backtracking 2 per trail entry popped. Not counted: the bit sets
-/// (64 items a word), the search's stack of levels. Knuth's SSXCC charges
-/// 9 mems per removal (he also reads the item's position to check it is
-/// active, which our invariants make unnecessary) and saves every active
-/// item's size at every node (3 mems each) where we save only the sizes a
-/// step changes, so on the same tree our count is lower; compare
-/// `mems` / `nodes` with his figures, not only the totals.
+/// # Reductions at load
+///
+/// When it loads a problem (unless [`Config::reduce`] is off), `Cells`
+/// makes two reductions, both general and exact:
+///
+/// - *The root's forced moves.* While some primary item is in exactly one
+///   option, that option is in every solution: it is chosen at load (every
+///   option that clashes with it goes, which may force further options),
+///   and it heads every solution reported. Knuth's programs and the
+///   search without the reduction take these moves as the tree's first
+///   nodes, one node each: with MRV the tree is the same less those
+///   nodes ([`forced_at_load`](Cells::forced_at_load) of them; `nodes` and
+///   `max_depth` are that much lower; with the first-item heuristic the
+///   tree may shrink more, as the forced items are no longer met again in
+///   every branch). When a primary item has no option, or would be left
+///   with none, nothing is taken (the problem has no solution, which the
+///   search finds at its root).
+/// - *Redundant secondary items.* Then every secondary item that can never
+///   constrain a solution is dropped: one in at most one option, or whose
+///   options all contain one primary item. A solution covers that primary
+///   item exactly once, so at most one option of the secondary item is in
+///   it, and no colour can clash. Its nodes are taken out of the options,
+///   so hiding an option no longer removes them one by one; in the search
+///   the item only ever hid options that covering its primary item had
+///   hidden already, so the tree, `guesses` and the solutions are the same
+///   with or without this one; `updates` and `mems` are lower
+///   ([`dropped_items`](Cells::dropped_items) says how many items went).
+///   The shared primary item is looked for among the first 8 primary items
+///   of the secondary item's first option (linear time; an item whose
+///   shared item is further on is kept).
+///
+/// In the Sudoku XCC instance of the xc bench (`pRC rRD cCD bBD xRC:D` for
+/// each cell and digit, and one option `#givens xRC:D ...` colouring the
+/// givens' cell items), the `#givens` option and then each given's one
+/// option left are forced moves, after which every cell item `xRC` is
+/// redundant: the problem loses its colours, and the search its first 18
+/// nodes. The solutions (sets of options, so each with its colours) and
+/// their count are the same. Knuth's programs make neither reduction: turn
+/// it off to compare node counts (a forced root), `updates` and `mems`
+/// with his.
 ///
 /// ```
 /// use exact_cover::{format, Cells, Limits};
@@ -326,7 +342,10 @@ impl Cells {
     /// while MRV ties still go to the first item.
     pub fn with_config(problem: &Problem, config: Config) -> Result<Cells, CellsError> {
         check_items(problem.items())?;
-        Ok(Cells::from_sets(Sets::load(problem, config.seed), config))
+        Ok(Cells::from_sets(
+            Sets::load(problem, config.seed, config.reduce),
+            config,
+        ))
     }
 
     /// Parse `text` (Knuth's format, read as [`format::parse_owned`]
@@ -384,7 +403,10 @@ impl Cells {
             // `read` fails without an items line
             return Err(format::no_items_line(1));
         };
-        Ok(Cells::from_sets(loader.finish(config.seed), config))
+        Ok(Cells::from_sets(
+            loader.finish(config.seed, config.reduce),
+            config,
+        ))
     }
 
     fn from_sets(sets: Sets, config: Config) -> Cells {
@@ -406,6 +428,21 @@ impl Cells {
             paths: Vec::new(),
             base_level: 0,
         }
+    }
+
+    /// The number of redundant secondary items dropped when the problem
+    /// was loaded (see the type's docs, "Reductions at load"; 0 with
+    /// [`Config::reduce`] off).
+    pub fn dropped_items(&self) -> u32 {
+        self.sets.dropped
+    }
+
+    /// The options chosen when the problem was loaded by the root's forced
+    /// moves (the problem's indices, in the order chosen; see the type's
+    /// docs, "Reductions at load"; none with [`Config::reduce`] off). They
+    /// are part of every solution, and head each solution reported.
+    pub fn forced_at_load(&self) -> &[u32] {
+        &self.sets.forced
     }
 
     /// The configuration.
@@ -602,6 +639,9 @@ impl Cells {
 
     fn fill_solution(&mut self) {
         self.solution.clear();
+        // the options the root's forced moves chose at load
+        self.solution
+            .extend(self.sets.forced.iter().map(|&o| o as usize));
         for lv in &self.levels[..self.level] {
             self.solution.push(self.sets.option_of(lv.x) as usize);
         }

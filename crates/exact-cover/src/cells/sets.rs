@@ -165,6 +165,13 @@ pub(crate) struct Sets {
     epoch: u32,
     /// Whether any option gives a secondary item a colour.
     pub coloured: bool,
+    /// The number of redundant secondary items dropped at load
+    /// ([`drop_redundant`]).
+    pub dropped: u32,
+    /// The options chosen at load by the root's forced moves
+    /// ([`absorb_forced`]), the problem's indices, in the order chosen:
+    /// part of every solution.
+    pub forced: Vec<u32>,
     /// Sparse-set removals performed (this engine's "updates").
     pub updates: u64,
     /// Memory accesses counted as Knuth counts "mems" (what is counted:
@@ -257,11 +264,23 @@ impl Loader {
         self.options += 1;
     }
 
-    /// The structure (see [`Sets::load`] for `seed`).
-    pub fn finish(mut self, seed: Option<u64>) -> Sets {
+    /// The structure (see [`Sets::load`] for `seed` and `reduce`).
+    pub fn finish(mut self, seed: Option<u64>, reduce: bool) -> Sets {
+        let (mut forced, mut n1, mut dropped) = (Vec::new(), self.n1 as u32, 0);
+        if reduce {
+            (forced, n1) = absorb_forced(&mut self.nodes, &mut self.colour, &mut self.size, n1);
+            dropped = drop_redundant(&mut self.nodes, &mut self.colour, &mut self.size, n1);
+            if self.colour.iter().all(|&c| c == 0) {
+                // no colour left: a problem without colours
+                self.colour = Vec::new();
+            }
+        }
         self.nodes.shrink_to_fit();
         self.colour.shrink_to_fit();
-        Sets::from_nodes(self.nodes, self.colour, self.size, self.n1, seed)
+        let mut sets = Sets::from_nodes(self.nodes, self.colour, self.size, n1 as usize, seed);
+        sets.dropped = dropped;
+        sets.forced = forced;
+        sets
     }
 }
 
@@ -344,6 +363,322 @@ fn lay_out_fixed(nodes: &mut Vec<Node>, colour: &mut Vec<u32>) -> (u32, u32) {
     (len as u32, fixed_end)
 }
 
+/// Take the forced moves of the root at load: while some primary item is
+/// in exactly one option, that option is in every solution, so it is
+/// chosen here once and for all (as the search's first nodes would choose
+/// it): every other option that shares a primary item or an uncoloured
+/// secondary item with it, or gives one of its secondary items another
+/// colour, goes (which may force further options), and its items go from
+/// the problem (its primary items are covered; its secondary items can no
+/// longer constrain the options left, which agree with it). Knuth's
+/// programs take these moves as the first nodes of their search.
+///
+/// Returns the problem's indices of the options chosen, in the order
+/// chosen, and the new number of primary items: the items are numbered
+/// again, the primary items left first (in their order), then the
+/// secondary items, then the covered primary items as secondary items
+/// with no option. The options left keep their indices (in their
+/// spacers). Nothing changes (and nothing is returned) when some primary
+/// item has no option at load or would be left with none: then the problem
+/// has no solution, which the search finds at its root as before.
+fn absorb_forced(
+    nodes: &mut Vec<Node>,
+    colour: &mut Vec<u32>,
+    size: &mut Vec<u32>,
+    n1: u32,
+) -> (Vec<u32>, u32) {
+    let n1u = n1 as usize;
+    if !size[..n1u].contains(&1) || size[..n1u].contains(&0) {
+        return (Vec::new(), n1);
+    }
+    let n = size.len();
+    // runs: the options in node order (start of each, end = its spacer)
+    let mut starts = Vec::new();
+    let mut run_of = vec![0u32; nodes.len()];
+    let mut from = 0usize;
+    for x in 0..nodes.len() {
+        run_of[x] = starts.len() as u32;
+        if nodes[x].item & SPACER != 0 {
+            starts.push(from as u32);
+            from = x + 1;
+        }
+    }
+    starts.push(nodes.len() as u32);
+    let runs = starts.len() - 1;
+    // each item's option nodes
+    let mut off = vec![0u32; n + 1];
+    for k in 0..n {
+        off[k + 1] = off[k] + size[k];
+    }
+    let mut fill = off.clone();
+    let mut of_item = vec![0u32; off[n] as usize];
+    for (x, nd) in nodes.iter().enumerate() {
+        if nd.item & SPACER == 0 {
+            let i = nd.item as usize;
+            of_item[fill[i] as usize] = x as u32;
+            fill[i] += 1;
+        }
+    }
+    drop(fill);
+    let mut live = vec![true; runs];
+    let mut count = size.clone();
+    let mut done = vec![false; n];
+    // the forced items, least first: the order in which MRV (ties to
+    // the first item) would take them, so the options chosen come in the
+    // search's order
+    let mut queue: std::collections::BinaryHeap<std::cmp::Reverse<u32>> = (0..n1)
+        .filter(|&i| size[i as usize] == 1)
+        .map(std::cmp::Reverse)
+        .collect();
+    let mut chosen: Vec<u32> = Vec::new();
+    let col = |x: usize, colour: &[u32]| if colour.is_empty() { 0 } else { colour[x] };
+    // take option run `r` out: returns false when a primary item still to
+    // cover is left with no option
+    let kill = |r: usize,
+                live: &mut [bool],
+                count: &mut [u32],
+                done: &[bool],
+                queue: &mut std::collections::BinaryHeap<std::cmp::Reverse<u32>>,
+                nodes: &[Node]|
+     -> bool {
+        live[r] = false;
+        let mut ok = true;
+        for nd in &nodes[starts[r] as usize..starts[r + 1] as usize - 1] {
+            let t = nd.item as usize;
+            count[t] -= 1;
+            if t < n1u && !done[t] {
+                match count[t] {
+                    0 => ok = false,
+                    1 => queue.push(std::cmp::Reverse(t as u32)),
+                    _ => {}
+                }
+            }
+        }
+        ok
+    };
+    while let Some(std::cmp::Reverse(i)) = queue.pop() {
+        let i = i as usize;
+        if done[i] || count[i] != 1 {
+            continue;
+        }
+        let Some(r) = of_item[off[i] as usize..off[i + 1] as usize]
+            .iter()
+            .map(|&x| run_of[x as usize] as usize)
+            .find(|&r| live[r])
+        else {
+            return (Vec::new(), n1);
+        };
+        let (a, b) = (starts[r] as usize, starts[r + 1] as usize - 1);
+        chosen.push(r as u32);
+        for x in a..b {
+            done[nodes[x].item as usize] = true;
+        }
+        live[r] = false;
+        for x in a..b {
+            let j = nodes[x].item as usize;
+            count[j] -= 1;
+            let c = if j < n1u { 0 } else { col(x, colour) };
+            for &y in &of_item[off[j] as usize..off[j + 1] as usize] {
+                let o = run_of[y as usize] as usize;
+                if live[o]
+                    && (c == 0 || col(y as usize, colour) != c)
+                    && !kill(o, &mut live, &mut count, &done, &mut queue, nodes)
+                {
+                    return (Vec::new(), n1);
+                }
+            }
+        }
+    }
+    if chosen.is_empty() {
+        return (Vec::new(), n1);
+    }
+    // the problem's indices of the options chosen
+    let forced = chosen
+        .iter()
+        .map(|&r| nodes[starts[r as usize + 1] as usize - 1].item & !SPACER)
+        .collect();
+    // the items numbered again
+    let mut map = vec![0u32; n];
+    let mut next = 0u32;
+    for pass in 0..3 {
+        for i in 0..n {
+            let take = match pass {
+                0 => i < n1u && !done[i],
+                1 => i >= n1u,
+                _ => i < n1u && done[i],
+            };
+            if take {
+                map[i] = next;
+                next += 1;
+            }
+        }
+    }
+    let new_n1 = (0..n1u).filter(|&i| !done[i]).count() as u32;
+    // the options left, without the items gone
+    let coloured = !colour.is_empty();
+    let mut w = 0usize;
+    for r in 0..runs {
+        if !live[r] {
+            continue;
+        }
+        let first = w as u32;
+        for x in starts[r] as usize..starts[r + 1] as usize {
+            let nd = nodes[x];
+            if nd.item & SPACER != 0 {
+                nodes[w] = Node {
+                    item: nd.item,
+                    loc: first,
+                };
+            } else if done[nd.item as usize] {
+                continue;
+            } else {
+                nodes[w] = Node {
+                    item: map[nd.item as usize],
+                    loc: 0,
+                };
+            }
+            if coloured {
+                colour[w] = colour[x];
+            }
+            w += 1;
+        }
+    }
+    nodes.truncate(w);
+    if coloured {
+        colour.truncate(w);
+    }
+    let mut new_size = vec![0u32; n];
+    for nd in nodes.iter().filter(|nd| nd.item & SPACER == 0) {
+        new_size[nd.item as usize] += 1;
+    }
+    *size = new_size;
+    (forced, new_n1)
+}
+
+/// How many of an option's primary items [`drop_redundant`] keeps as the
+/// candidates for a secondary item's shared primary item (the first ones
+/// of the item's first option): bounded, so that the reduction takes time
+/// linear in the nodes whatever the options' lengths.
+const SHARED_CANDIDATES: usize = 8;
+
+/// Drop every *redundant* secondary item from the options: one in at most
+/// one option, or whose options all contain one primary item (which a
+/// solution covers exactly once, so at most one option of the item is in
+/// any solution, and the item never constrains anything). Its nodes are
+/// taken out of `nodes` (and `colour`), its size set to 0; an option left
+/// with no node is an empty run (a spacer), which no item lists and so no
+/// search ever tries (it had no primary item, so it was in no solution).
+/// Returns the number of items dropped.
+///
+/// Exact: the options and the items' sets are the same but for the dropped
+/// items, whose only effect in the search was to hide options of the item
+/// covered by the same step anyway (covering the shared primary item hides
+/// every other option of the secondary item first: the search's tree,
+/// nodes, guesses and solutions are the same, and only the removals of
+/// the dropped nodes go). A solution's colour for a dropped item is the
+/// colour its one option there gives it, as before.
+///
+/// The shared primary item is looked for among the first
+/// [`SHARED_CANDIDATES`] primary items of the secondary item's first
+/// option, each option of it striking the candidates it lacks (an item
+/// whose shared primary item is not among those is kept: a reduction
+/// missed, never a wrong one): time linear in the nodes.
+fn drop_redundant(nodes: &mut Vec<Node>, colour: &mut Vec<u32>, size: &mut [u32], n1: u32) -> u32 {
+    let n = size.len();
+    let n1u = n1 as usize;
+    if n == n1u {
+        return 0;
+    }
+    const K: usize = SHARED_CANDIDATES;
+    // per secondary item: candidates (NONE: struck or none), and whether
+    // its first option was met
+    let mut cand = vec![NONE; (n - n1u) * K];
+    let mut seen = vec![false; n - n1u];
+    // per primary item: the last option (+ 1) containing it
+    let mut mark = vec![0u32; n1u];
+    let mut from = 0usize;
+    let mut option = 0u32;
+    for x in 0..nodes.len() {
+        if nodes[x].item & SPACER == 0 {
+            continue;
+        }
+        option += 1;
+        let mut prims = [NONE; K];
+        let mut k = 0;
+        for nd in &nodes[from..x] {
+            if nd.item < n1 {
+                mark[nd.item as usize] = option;
+                if k < K {
+                    prims[k] = nd.item;
+                    k += 1;
+                }
+            }
+        }
+        for nd in &nodes[from..x] {
+            if nd.item >= n1 {
+                let j = (nd.item - n1) as usize;
+                let c = &mut cand[j * K..(j + 1) * K];
+                if !seen[j] {
+                    seen[j] = true;
+                    c.copy_from_slice(&prims);
+                } else {
+                    for p in c.iter_mut() {
+                        if *p != NONE && mark[*p as usize] != option {
+                            *p = NONE;
+                        }
+                    }
+                }
+            }
+        }
+        from = x + 1;
+    }
+    let gone: Vec<bool> = (0..n - n1u)
+        .map(|j| {
+            // (an item in no option has nothing to drop)
+            size[n1u + j] == 1
+                || size[n1u + j] > 1 && cand[j * K..(j + 1) * K].iter().any(|&p| p != NONE)
+        })
+        .collect();
+    let dropped = gone.iter().filter(|&&d| d).count() as u32;
+    if dropped == 0 {
+        return 0;
+    }
+    drop(cand);
+    let coloured = !colour.is_empty();
+    let mut w = 0usize;
+    let mut first = 0u32;
+    for x in 0..nodes.len() {
+        let nd = nodes[x];
+        if nd.item & SPACER != 0 {
+            nodes[w] = Node {
+                item: nd.item,
+                loc: first,
+            };
+            if coloured {
+                colour[w] = 0;
+            }
+            w += 1;
+            first = w as u32;
+        } else if nd.item < n1 || !gone[(nd.item - n1) as usize] {
+            nodes[w] = nd;
+            if coloured {
+                colour[w] = colour[x];
+            }
+            w += 1;
+        }
+    }
+    nodes.truncate(w);
+    if coloured {
+        colour.truncate(w);
+    }
+    for (j, &d) in gone.iter().enumerate() {
+        if d {
+            size[n1u + j] = 0;
+        }
+    }
+    dropped
+}
+
 /// Put each option's primary items before its secondary items (each
 /// group in the problem's order), moving the colours with the nodes:
 /// the layout of problems with colours, where [`Sets::apply`] covers an
@@ -381,8 +716,9 @@ fn primaries_first(nodes: &mut [Node], colour: &mut [u32], n1: u32) {
 
 impl Sets {
     /// Lay out `p`. With a seed, each item's set starts in a random order
-    /// (the options are entered in a shuffled order).
-    pub fn load(p: &Problem, seed: Option<u64>) -> Sets {
+    /// (the options are entered in a shuffled order). With `reduce`, the
+    /// redundant secondary items are dropped first ([`drop_redundant`]), after the root's forced moves are taken ([`absorb_forced`]).
+    pub fn load(p: &Problem, seed: Option<u64>, reduce: bool) -> Sets {
         let items = p.items();
         let mut loader = Loader::new(items.iter().map(|it| it.is_secondary()));
         let (entries, starts) = p.raw_parts();
@@ -394,7 +730,7 @@ impl Sets {
                     .map(|e| (e.item, e.colour)),
             );
         }
-        loader.finish(seed)
+        loader.finish(seed, reduce)
     }
 
     /// The structure of the options `nodes` (with their items' sizes,
@@ -434,7 +770,8 @@ impl Sets {
             x
         };
         // each option's first node, by the option's index (the spacers
-        // of the options at a fixed stride have copies)
+        // of the options at a fixed stride have copies; `NONE` for the
+        // options the reduction at load took out)
         let first_nodes = |nodes: &[Node]| {
             let options = nodes
                 .iter()
@@ -442,7 +779,7 @@ impl Sets {
                 .map(|nd| (nd.item & !SPACER) + 1)
                 .max()
                 .unwrap_or(0);
-            let mut first = vec![0u32; options as usize];
+            let mut first = vec![NONE; options as usize];
             for nd in nodes.iter().filter(|nd| nd.item & SPACER != 0) {
                 first[(nd.item & !SPACER) as usize] = nd.loc;
             }
@@ -458,13 +795,17 @@ impl Sets {
                 order.swap(k, j);
             }
             for &k in &order {
-                enter(first_node[k as usize], &mut nodes);
+                if first_node[k as usize] != NONE {
+                    enter(first_node[k as usize], &mut nodes);
+                }
             }
         } else if fixed != 0 {
             // in the options' order (the sets list the options as they
             // came, wherever the layout put them)
             for x in first_nodes(&nodes) {
-                enter(x, &mut nodes);
+                if x != NONE {
+                    enter(x, &mut nodes);
+                }
             }
         } else {
             // in order: no table of first nodes or order is needed (less
@@ -514,6 +855,8 @@ impl Sets {
             trail: Vec::new(),
             epoch: 1,
             coloured,
+            dropped: 0,
+            forced: Vec::new(),
             updates: 0,
             mems: 0,
         }
@@ -1542,7 +1885,7 @@ mod tests {
         }
         let p = parse(&text).unwrap().problem;
         for zero_bits in [true, false] {
-            let mut s = Sets::load(&p, None);
+            let mut s = Sets::load(&p, None, false);
             s.zero_bits = zero_bits;
             assert!(s.track);
             check(&s);
@@ -1620,7 +1963,7 @@ mod tests {
     fn primary_items_first_with_colours() {
         let text = "A B | X Y\nX:1 A Y\nY B X:2\nX:1 Y:3 B A\nA\nB Y\n";
         let p = parse(text).unwrap().problem;
-        let s = Sets::load(&p, None);
+        let s = Sets::load(&p, None, false);
         check(&s);
         // engine items: A 0, B 1, X 2, Y 3; (item, colour) per option
         let want: [&[(u32, Option<&str>)]; 5] = [
@@ -1643,7 +1986,7 @@ mod tests {
         assert_eq!(got, want);
         // and without colours nothing moves
         let p = parse("A B | Y\nY A\nB Y A\n").unwrap().problem;
-        let s = Sets::load(&p, None);
+        let s = Sets::load(&p, None, false);
         let items: Vec<u32> = s
             .nodes
             .iter()
@@ -1658,7 +2001,7 @@ mod tests {
     #[test]
     fn invariants_hold() {
         let p = parse(TOY).unwrap().problem;
-        let mut s = Sets::load(&p, Some(7));
+        let mut s = Sets::load(&p, Some(7), false);
         check(&s);
         let (i, size) = s.min_item::<true>(true);
         assert!(size > 1);
@@ -1694,7 +2037,7 @@ mod tests {
             text.push_str(&format!("{} {} x:{}\n", t[k % 8], t[(k + 3) % 8], k % 2));
         }
         let p = parse(&text).unwrap().problem;
-        let s = Sets::load(&p, None);
+        let s = Sets::load(&p, None, false);
         check(&s);
         assert_eq!((s.fixed, s.fixed_end), (3, 17 * 4));
         assert_eq!(s.option_of(0), 0);
@@ -1710,7 +2053,7 @@ mod tests {
         assert_eq!(s.option_of(s.set[base + 1]), 3);
         // two odd options in 17 are too many: the general layout
         text.push_str("g h\n");
-        let s = Sets::load(&parse(&text).unwrap().problem, Some(3));
+        let s = Sets::load(&parse(&text).unwrap().problem, Some(3), false);
         check(&s);
         assert_eq!((s.fixed, s.fixed_end), (0, 0));
     }
@@ -1721,7 +2064,7 @@ mod tests {
     #[should_panic(expected = "out of bounds")]
     fn cover_chosen_checks_its_item() {
         let p = parse(TOY).unwrap().problem;
-        let mut s = Sets::load(&p, None);
+        let mut s = Sets::load(&p, None, false);
         s.cover_chosen::<false, false, false, 0>(4);
     }
 }

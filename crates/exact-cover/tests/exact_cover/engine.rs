@@ -67,6 +67,7 @@ fn study_seven_element_example() {
             Config {
                 heuristic: h,
                 seed: None,
+                reduce: true,
             },
         );
         assert_eq!(sols, vec![vec![1, 3, 5]], "B, D, F with {h:?}");
@@ -84,6 +85,7 @@ fn n_queens_counts() {
             Config {
                 heuristic: Heuristic::First,
                 seed: None,
+                reduce: true,
             },
         )
         .count(&Limits::none())
@@ -112,6 +114,7 @@ fn bundled_instances_have_their_known_counts() {
                 Config {
                     heuristic: Heuristic::First,
                     seed: None,
+                    reduce: true,
                 },
             )
             .count(&Limits::none());
@@ -165,7 +168,8 @@ fn seeded_search_finds_the_same_solutions() {
                 &p,
                 Config {
                     heuristic: Heuristic::Mrv,
-                    seed: Some(seed)
+                    seed: Some(seed),
+                    reduce: true,
                 }
             ),
             base
@@ -383,10 +387,10 @@ proptest! {
         let p = build(&r);
         let want = brute_force(&r);
         prop_assert_eq!(count(&p), want);
-        let first = Dlx::with_config(&p, Config { heuristic: Heuristic::First, seed: None })
+        let first = Dlx::with_config(&p, Config { heuristic: Heuristic::First, seed: None, reduce: true })
             .count(&Limits::none()).stats.solutions;
         prop_assert_eq!(first, want);
-        let seeded = Dlx::with_config(&p, Config { heuristic: Heuristic::Mrv, seed: Some(7) })
+        let seeded = Dlx::with_config(&p, Config { heuristic: Heuristic::Mrv, seed: Some(7), reduce: true })
             .count(&Limits::none()).stats.solutions;
         prop_assert_eq!(seeded, want);
         let par = count_parallel(&p, Config::default(), &Limits::none(), 2);
@@ -434,8 +438,8 @@ proptest! {
         let parsed = parse(&text).unwrap();
         for config in [
             Config::default(),
-            Config { heuristic: Heuristic::First, seed: None },
-            Config { heuristic: Heuristic::Mrv, seed: Some(11) },
+            Config { heuristic: Heuristic::First, seed: None, reduce: true },
+            Config { heuristic: Heuristic::Mrv, seed: Some(11), reduce: true },
         ] {
             let mut loaded = Dlx::parse(text.clone(), config).unwrap();
             let mut built = Dlx::with_config(&parsed.problem, config);
@@ -468,7 +472,7 @@ proptest! {
         let text = build(&r).to_string();
         let parsed = parse(&text).unwrap();
         let p = &parsed.problem;
-        for config in [Config::default(), Config { heuristic: Heuristic::Mrv, seed: Some(3) }] {
+        for config in [Config::default(), Config { heuristic: Heuristic::Mrv, seed: Some(3), reduce: true }] {
             let streamed = Dlx::parse_stream(text.as_bytes(), config, false).unwrap().engine;
             let mut built = Dlx::with_config(p, config);
             built.set_names(p);

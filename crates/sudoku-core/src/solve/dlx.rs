@@ -145,6 +145,7 @@ impl DlxSolver {
                 Heuristic::Mrv
             },
             seed: None,
+            reduce: true,
         };
         match &mut self.dlx {
             Some(d) => {
