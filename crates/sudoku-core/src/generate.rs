@@ -737,7 +737,9 @@ fn repair_nodes(size: Size) -> u64 {
 /// digit in `cell`, at most one reported. First [`Wide::other_solution_near`]
 /// for up to `repair` nodes; if that neither finds a solution nor completes,
 /// [`Wide::search_excluding`] (lookahead, stopped at its first solution)
-/// with what is left of `limits`' node budget. Both are complete searches
+/// with what is left of `limits`' node budget, filtering every house's
+/// all-different constraint ([`Wide::set_all_different`]: these are the
+/// hard checks, where fewer nodes pay for the dearer node). Both are complete searches
 /// for the same solutions, so the answer is the same whichever decides it;
 /// the report's nodes are the two searches' together.
 fn check_cell(
@@ -765,9 +767,11 @@ fn check_cell(
         max_nodes: Some(budget - first.stats.nodes.min(budget)),
         ..limits.clone()
     };
+    wide.set_all_different(true);
     let mut second = wide.search_excluding(puzzle, cell, solution.get(cell), &rest, &mut |_| {
         std::ops::ControlFlow::Continue(())
     });
+    wide.set_all_different(false);
     second.stats.nodes += first.stats.nodes;
     second.stats.time += first.stats.time;
     second
