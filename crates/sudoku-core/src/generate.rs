@@ -47,9 +47,13 @@
 //! [`GeneratorConfig::CHECK_NODES_25`] nodes makes a unique puzzle (about
 //! 270 clues) in under a second, usually not proven minimal (partial). A
 //! 25×25 check past 2,000 nodes of local repair switches to `wide`'s plain
-//! exclusion search with lookahead (the same answer, found sooner when the
+//! exclusion search with lookahead and all-different filtering
+//! ([`Wide::set_all_different`]; the same answer, found sooner when the
 //! second solution is far from the grid): without a budget one seed's
-//! minimal puzzle then took 9 s of CPU, the next over 105 s.
+//! minimal puzzle then takes 4.6 s of CPU (9 s without the filtering), the
+//! next still minutes (partial; BENCHMARKS.md, Issue 17, fifteenth
+//! session). With the default budget the second stage is never reached,
+//! so the default puzzles are unchanged.
 //! A minimal 16×16 puzzle takes about 9 ms of one core (loaded machine).
 //! [`Generator::with_progress`] counts the checks for a progress bar.
 //!

@@ -68,6 +68,25 @@
 //! more than it saves); on 25×25 its checks do not probe at all (measured
 //! several times slower).
 //!
+//! **All-different filtering** (optional, [`Wide::set_all_different`]; the
+//! generator's hard 25×25 checks): at the end of each propagation of a
+//! search board (not the probes'), every house whose cells changed since
+//! the board it came from gets generalised arc consistency for its
+//! all-different constraint (Régin, "A filtering algorithm for constraints
+//! of difference in CSPs", AAAI 1994): a perfect matching of the house's
+//! missing digits to its open cells (greedy, then augmenting paths on bit
+//! sets), then a candidate survives only if it is matched or closes an
+//! alternating cycle (the strongly connected components of the graph on
+//! matched pairs, by forward and backward closures on bit sets); no
+//! perfect matching is a dead end. That subsumes naked and hidden subsets
+//! of every size. The propagation loops to the fixed point of all the
+//! deductions. On the hard 25×25 checks (BENCHMARKS.md, Issue 17,
+//! fifteenth session), with 32 probed cells (the width used with it), it
+//! cut the nodes 3.0–4.6× and the time 1.36–2.0×;
+//! the same filtering in the probes cut the nodes 7× but cost 2.5× the
+//! time, and on each digit's row-column permutation as well it gained
+//! nothing (both dropped).
+//!
 //! For the generator's clue checks, [`Wide::other_solution_near`] looks for
 //! a solution other than a known grid by local repair: it prefers
 //! branching on cells that lost the grid's digit and stops as soon as no
@@ -1058,15 +1077,15 @@ impl<const N: usize, const B: usize> Core<N, B> {
             rs &= rs - 1;
             let open = !b.filled[r] & Self::FULL;
             let mut left = 0u32;
-            for d in 0..N {
-                m[d] = b.cand[d][r] & open;
-                left |= u32::from(m[d] != 0) << d;
+            for (d, (x, lanes)) in m.iter_mut().zip(&b.cand).enumerate() {
+                *x = lanes[r] & open;
+                left |= u32::from(*x != 0) << d;
             }
             if Self::alldiff(&mut m, left, open)? {
-                for d in 0..N {
-                    let gone = b.cand[d][r] & open & !m[d];
+                for (d, (&x, lanes)) in m.iter().zip(&mut b.cand).enumerate() {
+                    let gone = lanes[r] & open & !x;
                     lost |= u32::from(gone != 0) << d;
-                    b.cand[d][r] &= !gone;
+                    lanes[r] &= !gone;
                 }
             }
         }
@@ -1077,9 +1096,9 @@ impl<const N: usize, const B: usize> Core<N, B> {
             cs &= cs - 1;
             let open = !Self::column_rows(&b.filled, c as u32) & Self::FULL;
             let mut left = 0u32;
-            for d in 0..N {
-                m[d] = Self::column_rows(&b.cand[d], c as u32) & open;
-                left |= u32::from(m[d] != 0) << d;
+            for (d, (x, lanes)) in m.iter_mut().zip(&b.cand).enumerate() {
+                *x = Self::column_rows(lanes, c as u32) & open;
+                left |= u32::from(*x != 0) << d;
             }
             let before = m;
             if Self::alldiff(&mut m, left, open)? {
@@ -1105,13 +1124,13 @@ impl<const N: usize, const B: usize> Core<N, B> {
                 open |= ((!b.filled[band + i] >> shift) & Self::STACK) << (i * B);
             }
             let mut left = 0u32;
-            for d in 0..N {
-                let mut x = 0u32;
+            for (d, (x, lanes)) in m.iter_mut().zip(&b.cand).enumerate() {
+                let mut y = 0u32;
                 for i in 0..B {
-                    x |= ((b.cand[d][band + i] >> shift) & Self::STACK) << (i * B);
+                    y |= ((lanes[band + i] >> shift) & Self::STACK) << (i * B);
                 }
-                m[d] = x & open;
-                left |= u32::from(m[d] != 0) << d;
+                *x = y & open;
+                left |= u32::from(*x != 0) << d;
             }
             let before = m;
             if Self::alldiff(&mut m, left, open)? {
@@ -1918,8 +1937,9 @@ impl<const N: usize, const B: usize> Core<N, B> {
 /// 16×16: 8 cells once past 100 nodes, 10% fewer; from the root it cost
 /// 20–60% more; on 25×25 any lookahead made the checks 6–7× slower by
 /// time, for half the nodes). Plain 25×25 searches: 16 cells, 8× faster on
-/// six generated puzzles. None below 16×16 (not measured; `fast` runs
-/// those).
+/// six generated puzzles; 32 with all-different filtering (on the
+/// generator's hard 25×25 checks 1.09–1.16× less time than 16 with it). None
+/// below 16×16 (not measured; `fast` runs those).
 fn lookahead(n: usize, repair: bool, all_different: bool) -> (usize, u64) {
     match (n, repair) {
         (25, false) if all_different => (32, 0),
