@@ -47,9 +47,13 @@
 //! [`GeneratorConfig::CHECK_NODES_25`] nodes makes a unique puzzle (about
 //! 270 clues) in under a second, usually not proven minimal (partial). A
 //! 25×25 check past 2,000 nodes of local repair switches to `wide`'s plain
-//! exclusion search with lookahead (the same answer, found sooner when the
+//! exclusion search with lookahead and all-different filtering
+//! ([`Wide::set_all_different`]; the same answer, found sooner when the
 //! second solution is far from the grid): without a budget one seed's
-//! minimal puzzle then took 9 s of CPU, the next over 105 s.
+//! minimal puzzle then takes 4.6 s of CPU (9 s without the filtering), the
+//! next still minutes (partial; BENCHMARKS.md, Issue 17, fifteenth
+//! session). With the default budget the second stage is never reached,
+//! so the default puzzles are unchanged.
 //! A minimal 16×16 puzzle takes about 9 ms of one core (loaded machine).
 //! [`Generator::with_progress`] counts the checks for a progress bar.
 //!
@@ -737,7 +741,9 @@ fn repair_nodes(size: Size) -> u64 {
 /// digit in `cell`, at most one reported. First [`Wide::other_solution_near`]
 /// for up to `repair` nodes; if that neither finds a solution nor completes,
 /// [`Wide::search_excluding`] (lookahead, stopped at its first solution)
-/// with what is left of `limits`' node budget. Both are complete searches
+/// with what is left of `limits`' node budget, filtering every house's
+/// all-different constraint ([`Wide::set_all_different`]: these are the
+/// hard checks, where fewer nodes pay for the dearer node). Both are complete searches
 /// for the same solutions, so the answer is the same whichever decides it;
 /// the report's nodes are the two searches' together.
 fn check_cell(
@@ -765,9 +771,11 @@ fn check_cell(
         max_nodes: Some(budget - first.stats.nodes.min(budget)),
         ..limits.clone()
     };
+    wide.set_all_different(true);
     let mut second = wide.search_excluding(puzzle, cell, solution.get(cell), &rest, &mut |_| {
         std::ops::ControlFlow::Continue(())
     });
+    wide.set_all_different(false);
     second.stats.nodes += first.stats.nodes;
     second.stats.time += first.stats.time;
     second

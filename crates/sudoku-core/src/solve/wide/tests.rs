@@ -793,3 +793,141 @@ fn bits_at_agrees_with_bit_by_bit() {
     check::<16, 4>(&mut rng);
     check::<25, 5>(&mut rng);
 }
+
+/// `Core::alldiff` (Régin's filtering) against brute force on random small
+/// bipartite graphs: it keeps exactly the edges that lie in some perfect
+/// matching, reports whether it removed any, and fails exactly when there
+/// is no perfect matching.
+#[test]
+fn alldiff_keeps_exactly_the_edges_of_some_perfect_matching() {
+    /// Every perfect matching of `left` into `right`: the union of the
+    /// edges used, per left vertex.
+    fn union(
+        m: &[u32; 9],
+        left: &[usize],
+        right_used: u32,
+        at: usize,
+        pick: &mut Vec<usize>,
+        out: &mut [u32; 9],
+        any: &mut bool,
+    ) {
+        if at == left.len() {
+            *any = true;
+            for (&x, &p) in left.iter().zip(pick.iter()) {
+                out[x] |= 1 << p;
+            }
+            return;
+        }
+        let mut ps = m[left[at]] & !right_used;
+        while ps != 0 {
+            let p = ps.trailing_zeros() as usize;
+            ps &= ps - 1;
+            pick.push(p);
+            union(m, left, right_used | 1 << p, at + 1, pick, out, any);
+            pick.pop();
+        }
+    }
+    let mut rng = SplitMix64::new(17);
+    let mut seen = [0u32; 3];
+    for round in 0..4000 {
+        let k = 1 + (rng.next_u64() % 8) as usize;
+        let mut order: Vec<usize> = (0..9).collect();
+        rng.shuffle(&mut order);
+        let lefts = &order[..k].to_vec();
+        rng.shuffle(&mut order);
+        let right = order[..k].iter().fold(0u32, |a, &p| a | 1 << p);
+        let mut m = [0u32; 9];
+        let density = 1 + round % 3;
+        for &x in lefts {
+            let mut bits = u32::MAX;
+            for _ in 0..density {
+                bits &= rng.next_u64() as u32;
+            }
+            m[x] = bits & right;
+            if rng.next_u64() % 4 != 0 {
+                // Mostly with a planted perfect matching.
+                let p = order[lefts.iter().position(|&y| y == x).expect("in")];
+                m[x] |= 1 << p;
+            }
+        }
+        let left = lefts.iter().fold(0u32, |a, &x| a | 1 << x);
+        let mut want = [0u32; 9];
+        let mut any = false;
+        let mut sorted = lefts.to_vec();
+        sorted.sort_unstable();
+        union(&m, &sorted, 0, 0, &mut Vec::new(), &mut want, &mut any);
+        let mut got = m;
+        match Core::<9, 3>::alldiff(&mut got, left, right) {
+            Err(Dead) => {
+                assert!(!any, "{m:?} {left:b} {right:b}");
+                seen[0] += 1;
+            }
+            Ok(changed) => {
+                assert!(any, "{m:?} {left:b} {right:b}");
+                assert_eq!(got, want, "{m:?} {left:b} {right:b}");
+                assert_eq!(changed, got != m);
+                seen[1 + usize::from(changed)] += 1;
+            }
+        }
+    }
+    assert!(seen.iter().all(|&n| n > 200), "{seen:?}");
+}
+
+/// All solutions of `q` without `digit` in `cell`, sorted, and whether the
+/// search found them all (fewer than 100, within the node budget).
+fn excluding_all(w: &mut Wide, q: &Grid, cell: usize, digit: u8, nodes: u64) -> (Vec<Grid>, bool) {
+    let mut found = Vec::new();
+    let r = w.search_excluding(
+        q,
+        cell,
+        digit,
+        &Limits::solutions(100).with_max_nodes(nodes),
+        &mut |g| {
+            assert!(g.is_solution_of(q) && g.first_conflict().is_none());
+            assert_ne!(g.get(cell), digit);
+            found.push(g.clone());
+            ControlFlow::Continue(())
+        },
+    );
+    found.sort_by(|a, b| a.cells().cmp(b.cells()));
+    (found, r.stop.is_complete() && r.stats.solutions < 100)
+}
+
+/// The search with all-different filtering finds the same solutions as
+/// without, on the generator's checks of every size (a clue of a random
+/// puzzle emptied, the search for solutions with another digit there), in
+/// both builds; on 25×25 a budgeted slice.
+#[test]
+fn all_different_filtering_finds_the_same_solutions() {
+    let mut decided = [0u32; 2];
+    for (size, keep, tries, nodes) in [
+        (Size::FOUR, 6, 40, u64::MAX),
+        (Size::NINE, 26, 60, u64::MAX),
+        (Size::SIXTEEN, 120, 30, 20_000),
+        (Size::TWENTY_FIVE, 400, 6, 3_000),
+    ] {
+        for seed in 0..tries {
+            let mut rng = SplitMix64::new(seed * 7 + 3);
+            let full = random_full_grid(size, &mut rng, None).expect("no deadline");
+            let mut cells: Vec<usize> = (0..size.cells()).collect();
+            rng.shuffle(&mut cells);
+            let mut q = full.clone();
+            for &c in &cells[keep..] {
+                q.set(c, 0);
+            }
+            let clue = cells[0];
+            q.set(clue, 0);
+            let (plain, done) = excluding_all(&mut Wide::new(), &q, clue, full.get(clue), nodes);
+            for kernel in Kernel::available() {
+                let mut w = Wide::with_kernel(kernel);
+                w.set_all_different(true);
+                let (gac, gac_done) = excluding_all(&mut w, &q, clue, full.get(clue), nodes);
+                if done && gac_done {
+                    assert_eq!(plain, gac, "{}", q.to_line());
+                    decided[usize::from(plain.is_empty())] += 1;
+                }
+            }
+        }
+    }
+    assert!(decided.iter().all(|&n| n > 20), "{decided:?}");
+}
