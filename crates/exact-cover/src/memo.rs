@@ -111,8 +111,6 @@ pub(crate) struct Tables {
     /// Per option, its primary items, from `prim_start[k]`.
     prims: Vec<u32>,
     prim_start: Vec<u32>,
-    /// Items declared.
-    items: usize,
     /// Options.
     options: usize,
     /// The state of the whole problem.
@@ -200,7 +198,6 @@ impl Tables {
             slot_start,
             prims,
             prim_start,
-            items: n,
             options: m,
             root,
         })
@@ -241,10 +238,6 @@ impl Tables {
             let shift = 32 * (s % 2);
             out[w] = out[w] & !(0xFFFF_FFFFu64 << shift) | u64::from(c) << shift;
         }
-    }
-
-    fn has_item(&self, k: u32, item: u32) -> bool {
-        self.masks[k as usize * self.words + item as usize / 64] >> (item % 64) & 1 == 1
     }
 }
 
@@ -320,14 +313,54 @@ enum Expanded {
     Open,
 }
 
+/// A stack of option numbers that is written past its top before the top
+/// is moved (see [`Search::expand_w`]): `buf[..len]` is the stack, the rest
+/// room, never shrunk.
+#[derive(Debug, Default)]
+struct Stack {
+    buf: Vec<u32>,
+    len: usize,
+}
+
+impl Stack {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
+    /// The stack, and room for `extra` more above its top.
+    fn room(&mut self, extra: usize) -> (&[u32], &mut [u32]) {
+        if self.buf.len() < self.len + extra {
+            let size = (self.len + extra).max(self.buf.len() * 2);
+            self.buf.resize(size, 0);
+        }
+        let (stack, rest) = self.buf.split_at_mut(self.len);
+        (stack, &mut rest[..extra])
+    }
+}
+
+impl std::ops::Index<usize> for Stack {
+    type Output = u32;
+    fn index(&self, i: usize) -> &u32 {
+        &self.buf[..self.len][i]
+    }
+}
+
 /// The stacks of one search.
 struct Search<'t> {
     t: &'t Tables,
     heuristic: Heuristic,
     keys: Vec<u64>,
-    live: Vec<u32>,
-    branch: Vec<u32>,
-    counts: Vec<u32>,
+    live: Stack,
+    branch: Stack,
+    /// Under MRV, each item's number of live options, the part of it
+    /// past the low planes of [`expand_w`](Self::expand_w) (in units of
+    /// `LOW` when the width is fixed, of 1 otherwise). All zero between
+    /// calls.
+    hi: Vec<u32>,
     union: Vec<u64>,
 }
 
@@ -336,72 +369,152 @@ impl Search<'_> {
     /// options) that fit `key`, then the options of the item to branch on;
     /// or say that `key` is dead or solved (nothing pushed).
     fn expand(&mut self, key: &[u64], parent: Option<(usize, usize)>) -> Expanded {
+        // the common widths get their own copy, with the word loops unrolled
+        match self.t.words {
+            1 => self.expand_w::<1>(key, parent),
+            2 => self.expand_w::<2>(key, parent),
+            3 => self.expand_w::<3>(key, parent),
+            4 => self.expand_w::<4>(key, parent),
+            _ => self.expand_w::<0>(key, parent),
+        }
+    }
+
+    /// [`expand`](Self::expand) for states of `W` item words (0: any).
+    #[inline(always)]
+    fn expand_w<const W: usize>(
+        &mut self,
+        key: &[u64],
+        parent: Option<(usize, usize)>,
+    ) -> Expanded {
         let t = self.t;
-        let w = t.words;
-        if key[..w].iter().zip(&t.primary).all(|(&k, &p)| k & p == 0) {
+        let w = if W > 0 { W } else { t.words };
+        let items = &key[..w];
+        let primary = &t.primary[..w];
+        if items.iter().zip(primary).all(|(&k, &p)| k & p == 0) {
             return Expanded::Solved;
         }
         let start = self.live.len();
         let mrv = self.heuristic == Heuristic::Mrv;
-        // one pass: the options that fit, the union of their items, and
-        // (for MRV) each primary item's number of options
-        self.union.iter_mut().for_each(|u| *u = 0);
+        let coloured = !t.slot_ents.is_empty();
         let (a, b) = parent.unwrap_or((0, 0));
         let all = parent.is_none();
         let n = if all { t.options } else { b - a };
+        // MRV counts: for a fixed width, the low `LOW_PLANES` bits of each
+        // item's count as bit-sliced counters held in registers (`lo[p][w]`:
+        // bit `p` of the counts of word `w`'s 64 items), an option's mask
+        // added with a ripple carry, and only what carries out of the
+        // top plane (once in 2^LOW_PLANES options of an item) counted in
+        // `hi`; this keeps the loop free of the store-to-load chain of one
+        // counter incremented by option after option
+        let mut lo = [[0u64; 4]; LOW_PLANES];
+        // one pass: the options that fit, and (MRV) each item's count, or
+        // (first item) the union of their items
+        self.union.iter_mut().for_each(|u| *u = 0);
+        let (parents, out) = self.live.room(n);
+        let mut top = 0;
         for j in 0..n {
-            let k = if all { j as u32 } else { self.live[a + j] };
-            if !t.fits(k, key) {
+            let k = if all { j as u32 } else { parents[a + j] };
+            let m = &t.masks[k as usize * w..][..w];
+            if !m.iter().zip(items).all(|(&m, &s)| m & !s == 0) {
                 continue;
             }
-            self.live.push(k);
-            let m = &t.masks[k as usize * w..][..w];
-            self.union.iter_mut().zip(m).for_each(|(u, &m)| *u |= m);
-            if mrv {
+            if coloured && !t.fits(k, key) {
+                continue;
+            }
+            out[top] = k;
+            top += 1;
+            if !mrv {
+                self.union.iter_mut().zip(m).for_each(|(u, &m)| *u |= m);
+            } else if W > 0 {
+                for (wi, &m) in m.iter().enumerate() {
+                    let mut carry = m;
+                    for plane in lo.iter_mut() {
+                        let c = plane[wi] & carry;
+                        plane[wi] ^= carry;
+                        carry = c;
+                    }
+                    while carry != 0 {
+                        self.hi[wi * 64 + carry.trailing_zeros() as usize] += 1;
+                        carry &= carry - 1;
+                    }
+                }
+            } else {
                 let k = k as usize;
                 for &i in &t.prims[t.prim_start[k] as usize..t.prim_start[k + 1] as usize] {
-                    self.counts[i as usize] += 1;
+                    self.hi[i as usize] += 1;
                 }
             }
         }
-        // an uncovered primary item that no live option covers: dead
-        let dead = key[..w]
-            .iter()
-            .zip(&t.primary)
-            .zip(&self.union)
-            .any(|((&k, &p), &u)| k & p & !u != 0);
-        let mut best = (u32::MAX, u32::MAX);
-        for (wi, (&k, &p)) in key[..w].iter().zip(&t.primary).enumerate() {
-            let mut bits = k & p;
-            if !mrv {
-                if bits != 0 && best.1 == u32::MAX {
-                    best.1 = wi as u32 * 64 + bits.trailing_zeros();
+        self.live.len += top;
+        let item;
+        if mrv {
+            // the uncovered primary item of least count (ties to the
+            // earliest); dead if it has none
+            let mut best = (u32::MAX, u32::MAX);
+            for (wi, (&k, &p)) in items.iter().zip(primary).enumerate() {
+                let mut bits = k & p;
+                while bits != 0 {
+                    let b = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    let i = wi * 64 + b as usize;
+                    let mut c = self.hi[i];
+                    if W > 0 {
+                        c <<= LOW_PLANES;
+                        for (p, plane) in lo.iter().enumerate() {
+                            c |= ((plane[wi] >> b & 1) as u32) << p;
+                        }
+                    }
+                    if c < best.0 {
+                        best = (c, i as u32);
+                    }
                 }
-                continue;
             }
-            while bits != 0 {
-                let i = wi as u32 * 64 + bits.trailing_zeros();
-                bits &= bits - 1;
-                let c = std::mem::take(&mut self.counts[i as usize]);
-                if c < best.0 {
-                    best = (c, i);
+            // every item an option may hold is uncovered: clear those
+            for (wi, &k) in items.iter().enumerate() {
+                let mut bits = k;
+                while bits != 0 {
+                    self.hi[wi * 64 + bits.trailing_zeros() as usize] = 0;
+                    bits &= bits - 1;
                 }
             }
-        }
-        if dead {
-            self.live.truncate(start);
-            return Expanded::Dead;
-        }
-        let item = best.1;
-        for j in start..self.live.len() {
-            let k = self.live[j];
-            if t.has_item(k, item) {
-                self.branch.push(k);
+            if best.0 == 0 {
+                self.live.truncate(start);
+                return Expanded::Dead;
             }
+            item = best.1;
+        } else {
+            // an uncovered primary item that no live option covers: dead
+            let dead = items
+                .iter()
+                .zip(primary)
+                .zip(&self.union)
+                .any(|((&k, &p), &u)| k & p & !u != 0);
+            if dead {
+                self.live.truncate(start);
+                return Expanded::Dead;
+            }
+            let wi = items
+                .iter()
+                .zip(primary)
+                .position(|(&k, &p)| k & p != 0)
+                .expect("an open item");
+            item = wi as u32 * 64 + (items[wi] & primary[wi]).trailing_zeros();
         }
+        let (iw, bit) = (item as usize / 64, 1u64 << (item % 64));
+        let live = &self.live.buf[start..self.live.len];
+        let (_, out) = self.branch.room(live.len());
+        let mut top = 0;
+        for &k in live {
+            out[top] = k;
+            top += usize::from(t.masks[k as usize * w + iw] & bit != 0);
+        }
+        self.branch.len += top;
         Expanded::Open
     }
 }
+
+/// Low bits of the MRV counts kept as bit planes in registers.
+const LOW_PLANES: usize = 4;
 
 /// Run a memoised search with `fold` over the subproblems' values.
 /// Returns the root's value (or, when a limit stopped it, the reason and
@@ -419,9 +532,9 @@ pub(crate) fn run<F: Fold>(
         t,
         heuristic,
         keys: t.root.clone(),
-        live: Vec::new(),
-        branch: Vec::new(),
-        counts: vec![0; t.items],
+        live: Stack::default(),
+        branch: Stack::default(),
+        hi: vec![0; t.words * 64],
         union: vec![0; t.words],
     };
     let mut frames: Vec<Frame<F::Acc>> = Vec::new();
