@@ -774,13 +774,16 @@ const KEY_BYTES: usize = 256 << 20;
 
 /// The subproblem cache: keys (state words) in one arena, found by open
 /// addressing on a multiplicative hash; emptied when it holds `limit`
-/// entries.
+/// entries. Each slot holds the entry's number and the high half of its
+/// key's hash, so a probe reads a key from the arena (a cache miss on a
+/// large table) only when the halves agree; the full key is then compared,
+/// so no answer rests on a hash alone.
 #[derive(Clone, Debug)]
 pub(crate) struct Cache<V> {
     keys: Vec<u64>,
     vals: Vec<V>,
-    /// Entry index + 1 per slot, 0 = empty; a power of two long.
-    table: Vec<u32>,
+    /// Per slot, `tag << 32 | (entry + 1)`, 0 = empty; a power of two long.
+    table: Vec<u64>,
     klen: usize,
     limit: usize,
 }
@@ -805,23 +808,42 @@ impl<V: Copy> Cache<V> {
         h.wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ h >> 32
     }
 
+    /// Entry `e`'s key equals `key` (word by word: keys are a few words,
+    /// shorter than a call to `memcmp` is worth).
+    #[inline]
+    fn same(&self, e: usize, key: &[u64]) -> bool {
+        let k = &self.keys[e * self.klen..][..self.klen];
+        k.iter().zip(key).all(|(a, b)| a == b)
+    }
+
+    /// The slot holding `key`, or the empty slot where it goes; with the
+    /// slot's value for it (its tag, entry number to be added).
+    #[inline]
+    fn probe(&self, key: &[u64]) -> (usize, Option<usize>, u64) {
+        let h = Self::hash(key);
+        let tag = h >> 32 << 32;
+        let mask = self.table.len() - 1;
+        let mut i = h as usize & mask;
+        loop {
+            let e = self.table[i];
+            if e == 0 {
+                return (i, None, tag);
+            }
+            if e & !0xFFFF_FFFF == tag {
+                let n = (e & 0xFFFF_FFFF) as usize - 1;
+                if self.same(n, key) {
+                    return (i, Some(n), tag);
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
     fn get(&self, key: &[u64]) -> Option<V> {
         if self.table.is_empty() || self.klen != key.len() {
             return None;
         }
-        let mask = self.table.len() - 1;
-        let mut i = Self::hash(key) as usize & mask;
-        loop {
-            let e = self.table[i];
-            if e == 0 {
-                return None;
-            }
-            let e = e as usize - 1;
-            if &self.keys[e * self.klen..(e + 1) * self.klen] == key {
-                return Some(self.vals[e]);
-            }
-            i = (i + 1) & mask;
-        }
+        self.probe(key).1.map(|e| self.vals[e])
     }
 
     fn insert(&mut self, key: &[u64], v: V, stats: &mut Stats) {
@@ -838,34 +860,25 @@ impl<V: Copy> Cache<V> {
         }
         if (self.vals.len() + 1) * 2 > self.table.len() {
             let size = (self.table.len() * 2).max(1024);
-            self.table = vec![0; size];
-            for e in 0..self.vals.len() {
-                let mask = size - 1;
-                let mut i =
-                    Self::hash(&self.keys[e * self.klen..(e + 1) * self.klen]) as usize & mask;
+            let old = std::mem::replace(&mut self.table, vec![0; size]);
+            let mask = size - 1;
+            for e in old.into_iter().filter(|&e| e != 0) {
+                let n = (e & 0xFFFF_FFFF) as usize - 1;
+                let mut i = Self::hash(&self.keys[n * self.klen..][..self.klen]) as usize & mask;
                 while self.table[i] != 0 {
                     i = (i + 1) & mask;
                 }
-                self.table[i] = e as u32 + 1;
+                self.table[i] = e;
             }
         }
-        let mask = self.table.len() - 1;
-        let mut i = Self::hash(key) as usize & mask;
-        loop {
-            let e = self.table[i];
-            if e == 0 {
-                break;
+        match self.probe(key) {
+            (_, Some(e), _) => self.vals[e] = v,
+            (i, None, tag) => {
+                self.table[i] = tag | (self.vals.len() as u64 + 1);
+                self.keys.extend_from_slice(key);
+                self.vals.push(v);
             }
-            let e = e as usize - 1;
-            if &self.keys[e * self.klen..(e + 1) * self.klen] == key {
-                self.vals[e] = v;
-                return;
-            }
-            i = (i + 1) & mask;
         }
-        self.table[i] = self.vals.len() as u32 + 1;
-        self.keys.extend_from_slice(key);
-        self.vals.push(v);
     }
 
     fn clear(&mut self) {
@@ -877,7 +890,7 @@ impl<V: Copy> Cache<V> {
     fn bytes(&self) -> u64 {
         (self.keys.capacity() * 8
             + self.vals.capacity() * std::mem::size_of::<V>()
-            + self.table.len() * 4) as u64
+            + self.table.len() * 8) as u64
     }
 }
 
