@@ -411,10 +411,13 @@ impl Search<'_> {
         // (first item) the union of their items
         self.union.iter_mut().for_each(|u| *u = 0);
         let (parents, out) = self.live.room(n);
+        let parents = &parents[a..a + if all { 0 } else { n }];
+        let out = &mut out[..n];
+        let masks = &t.masks[..t.options * w];
         let mut top = 0;
         for j in 0..n {
-            let k = if all { j as u32 } else { parents[a + j] };
-            let m = &t.masks[k as usize * w..][..w];
+            let k = if all { j as u32 } else { parents[j] };
+            let m = &masks[k as usize * w..][..w];
             if !m.iter().zip(items).all(|(&m, &s)| m & !s == 0) {
                 continue;
             }
