@@ -364,7 +364,19 @@ struct Search<'t> {
     union: Vec<u64>,
 }
 
-impl Search<'_> {
+impl<'t> Search<'t> {
+    fn new(t: &'t Tables, heuristic: Heuristic) -> Search<'t> {
+        Search {
+            t,
+            heuristic,
+            keys: t.root.clone(),
+            live: Stack::default(),
+            branch: Stack::default(),
+            hi: vec![0; t.words * 64],
+            union: vec![0; t.words],
+        }
+    }
+
     /// Push the options of `parent` (a range of the live stack, or all
     /// options) that fit `key`, then the options of the item to branch on;
     /// or say that `key` is dead or solved (nothing pushed).
@@ -531,15 +543,7 @@ pub(crate) fn run<F: Fold>(
     stats: &mut Stats,
 ) -> Result<F::V, (StopReason, Vec<F::Acc>)> {
     let klen = t.klen;
-    let mut s = Search {
-        t,
-        heuristic,
-        keys: t.root.clone(),
-        live: Stack::default(),
-        branch: Stack::default(),
-        hi: vec![0; t.words * 64],
-        union: vec![0; t.words],
-    };
+    let mut s = Search::new(t, heuristic);
     let mut frames: Vec<Frame<F::Acc>> = Vec::new();
     let mut child = vec![0u64; klen];
     let slow = limits.has_slow_limits();
@@ -983,6 +987,83 @@ mod tests {
             .count(&Limits::none().with_max_nodes(20));
         assert_eq!(got.report.stop, StopReason::NodeLimit);
         assert!(got.count <= 6728);
+    }
+
+    #[test]
+    fn the_stack_keeps_its_top_and_makes_room() {
+        let mut s = Stack::default();
+        let (below, room) = s.room(3);
+        assert!(below.is_empty());
+        room.copy_from_slice(&[7, 8, 9]);
+        s.len += 2;
+        assert_eq!((s.len(), s[0], s[1]), (2, 7, 8));
+        let (below, room) = s.room(100);
+        assert_eq!((below, room.len()), (&[7, 8][..], 100));
+        s.truncate(1);
+        assert_eq!(s.len(), 1);
+        s.truncate(5);
+        assert_eq!(s.len(), 1);
+    }
+
+    #[test]
+    fn mrv_branches_on_an_item_of_least_count_at_every_width() {
+        // random problems of 1 to 6 words of items, some items in far more
+        // options than the register planes count (16): the root's branch
+        // item must have the least number of options, ties to the earliest
+        // position
+        let mut rng = crate::rng::SplitMix64::new(18);
+        for round in 0..60 {
+            let n = [5, 60, 70, 150, 200, 250, 300, 380][round % 8];
+            let m = 20 + rng.below(400);
+            let mut text = String::new();
+            for i in 0..n {
+                text.push_str(&format!("i{i} "));
+            }
+            text.push('\n');
+            for _ in 0..m {
+                // a skewed pick, so a few items are in many options
+                let len = 1 + rng.below(4);
+                let mut row: Vec<usize> = (0..len)
+                    .map(|_| rng.below(n).min(rng.below(n)).min(rng.below(n)))
+                    .collect();
+                row.sort_unstable();
+                row.dedup();
+                for i in row {
+                    text.push_str(&format!("i{i} "));
+                }
+                text.push('\n');
+            }
+            let p = parse(&text).unwrap().problem;
+            let pos = crate::order::positions(&p, ItemOrder::Given);
+            let t = Tables::new(&p, &pos).unwrap();
+            let mut count = vec![0u32; n];
+            for k in 0..m {
+                for e in p.option(k) {
+                    count[pos[e.item as usize] as usize] += 1;
+                }
+            }
+            let least = *count.iter().min().unwrap();
+            let mut s = Search::new(&t, Heuristic::Mrv);
+            let root = t.root.clone();
+            match s.expand(&root, None) {
+                Expanded::Dead => assert_eq!(least, 0, "round {round}"),
+                Expanded::Solved => panic!("round {round}: items left"),
+                Expanded::Open => {
+                    assert_eq!(s.live.len(), m, "round {round}");
+                    assert_eq!(s.branch.len() as u32, least, "round {round}");
+                    let item = count.iter().position(|&c| c == least).unwrap();
+                    for j in 0..s.branch.len() {
+                        assert!(
+                            p.option(s.branch[j] as usize)
+                                .iter()
+                                .any(|e| pos[e.item as usize] as usize == item)
+                        );
+                    }
+                }
+            }
+            // the counters are left empty for the next expansion
+            assert!(s.hi.iter().all(|&c| c == 0), "round {round}");
+        }
     }
 
     #[test]
