@@ -392,6 +392,8 @@ impl<'t> Search<'t> {
     }
 
     /// [`expand`](Self::expand) for states of `W` item words (0: any).
+    // `j` is the option itself when every option is scanned
+    #[allow(clippy::needless_range_loop)]
     #[inline(always)]
     fn expand_w<const W: usize>(
         &mut self,
