@@ -207,16 +207,13 @@ impl Tables {
         (key[self.words + s as usize / 2] >> (32 * (s % 2))) as u32
     }
 
+    /// Option `k`'s colours agree with `key`'s colour slots.
     #[inline]
-    fn fits(&self, k: u32, key: &[u64]) -> bool {
-        let k = k as usize;
-        let m = &self.masks[k * self.words..][..self.words];
-        if !m.iter().zip(key).all(|(&m, &s)| m & !s == 0) {
-            return false;
-        }
+    fn colours_fit(&self, k: u32, key: &[u64]) -> bool {
         if self.slot_ents.is_empty() {
             return true;
         }
+        let k = k as usize;
         let ents = &self.slot_ents[self.slot_start[k] as usize..self.slot_start[k + 1] as usize];
         ents.iter().all(|&(s, c)| {
             let v = self.slot(key, s);
@@ -435,7 +432,7 @@ impl<'t> Search<'t> {
             if !m.iter().zip(items).all(|(&m, &s)| m & !s == 0) {
                 continue;
             }
-            if coloured && !t.fits(k, key) {
+            if coloured && !t.colours_fit(k, key) {
                 continue;
             }
             out[top] = k;
