@@ -18,7 +18,12 @@
 //! its parent's), so the item with the fewest options is found without
 //! scanning every option of every item, and a subproblem in which some
 //! uncovered primary item has no option left is known to be dead (no
-//! solution) before it is searched, as SSXCC prunes.
+//! solution) before it is searched, as SSXCC prunes. That filtering pass is
+//! most of a subproblem's cost, so it is kept lean: a copy per width of 1
+//! to 4 item words (loops unrolled), bounds checked once per pass, and the
+//! MRV counts kept as bit-sliced counters in registers (the low four bits
+//! of every item's count; what carries past them counted per item), not
+//! one increment per item of each option.
 
 use crate::limits::Limits;
 use crate::order::ItemOrder;
@@ -111,8 +116,6 @@ pub(crate) struct Tables {
     /// Per option, its primary items, from `prim_start[k]`.
     prims: Vec<u32>,
     prim_start: Vec<u32>,
-    /// Items declared.
-    items: usize,
     /// Options.
     options: usize,
     /// The state of the whole problem.
@@ -200,7 +203,6 @@ impl Tables {
             slot_start,
             prims,
             prim_start,
-            items: n,
             options: m,
             root,
         })
@@ -210,16 +212,13 @@ impl Tables {
         (key[self.words + s as usize / 2] >> (32 * (s % 2))) as u32
     }
 
+    /// Option `k`'s colours agree with `key`'s colour slots.
     #[inline]
-    fn fits(&self, k: u32, key: &[u64]) -> bool {
-        let k = k as usize;
-        let m = &self.masks[k * self.words..][..self.words];
-        if !m.iter().zip(key).all(|(&m, &s)| m & !s == 0) {
-            return false;
-        }
+    fn colours_fit(&self, k: u32, key: &[u64]) -> bool {
         if self.slot_ents.is_empty() {
             return true;
         }
+        let k = k as usize;
         let ents = &self.slot_ents[self.slot_start[k] as usize..self.slot_start[k + 1] as usize];
         ents.iter().all(|&(s, c)| {
             let v = self.slot(key, s);
@@ -241,10 +240,6 @@ impl Tables {
             let shift = 32 * (s % 2);
             out[w] = out[w] & !(0xFFFF_FFFFu64 << shift) | u64::from(c) << shift;
         }
-    }
-
-    fn has_item(&self, k: u32, item: u32) -> bool {
-        self.masks[k as usize * self.words + item as usize / 64] >> (item % 64) & 1 == 1
     }
 }
 
@@ -320,88 +315,225 @@ enum Expanded {
     Open,
 }
 
+/// A stack of option numbers that is written past its top before the top
+/// is moved (see [`Search::expand_w`]): `buf[..len]` is the stack, the rest
+/// room, never shrunk.
+#[derive(Debug, Default)]
+struct Stack {
+    buf: Vec<u32>,
+    len: usize,
+}
+
+impl Stack {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
+    /// The stack, and room for `extra` more above its top.
+    fn room(&mut self, extra: usize) -> (&[u32], &mut [u32]) {
+        if self.buf.len() < self.len + extra {
+            let size = (self.len + extra).max(self.buf.len() * 2);
+            self.buf.resize(size, 0);
+        }
+        let (stack, rest) = self.buf.split_at_mut(self.len);
+        (stack, &mut rest[..extra])
+    }
+}
+
+impl std::ops::Index<usize> for Stack {
+    type Output = u32;
+    fn index(&self, i: usize) -> &u32 {
+        &self.buf[..self.len][i]
+    }
+}
+
 /// The stacks of one search.
 struct Search<'t> {
     t: &'t Tables,
     heuristic: Heuristic,
     keys: Vec<u64>,
-    live: Vec<u32>,
-    branch: Vec<u32>,
-    counts: Vec<u32>,
+    live: Stack,
+    branch: Stack,
+    /// Under MRV, each item's number of live options, the part of it
+    /// past the low planes of [`expand_w`](Self::expand_w) (in units of
+    /// `LOW` when the width is fixed, of 1 otherwise). All zero between
+    /// calls.
+    hi: Vec<u32>,
     union: Vec<u64>,
 }
 
-impl Search<'_> {
+impl<'t> Search<'t> {
+    fn new(t: &'t Tables, heuristic: Heuristic) -> Search<'t> {
+        Search {
+            t,
+            heuristic,
+            keys: t.root.clone(),
+            live: Stack::default(),
+            branch: Stack::default(),
+            hi: vec![0; t.words * 64],
+            union: vec![0; t.words],
+        }
+    }
+
     /// Push the options of `parent` (a range of the live stack, or all
     /// options) that fit `key`, then the options of the item to branch on;
     /// or say that `key` is dead or solved (nothing pushed).
     fn expand(&mut self, key: &[u64], parent: Option<(usize, usize)>) -> Expanded {
+        // the common widths get their own copy, with the word loops unrolled
+        match self.t.words {
+            1 => self.expand_w::<1>(key, parent),
+            2 => self.expand_w::<2>(key, parent),
+            3 => self.expand_w::<3>(key, parent),
+            4 => self.expand_w::<4>(key, parent),
+            _ => self.expand_w::<0>(key, parent),
+        }
+    }
+
+    /// [`expand`](Self::expand) for states of `W` item words (0: any).
+    // `j` is the option itself when every option is scanned
+    #[allow(clippy::needless_range_loop)]
+    #[inline(always)]
+    fn expand_w<const W: usize>(
+        &mut self,
+        key: &[u64],
+        parent: Option<(usize, usize)>,
+    ) -> Expanded {
         let t = self.t;
-        let w = t.words;
-        if key[..w].iter().zip(&t.primary).all(|(&k, &p)| k & p == 0) {
+        let w = if W > 0 { W } else { t.words };
+        let items = &key[..w];
+        let primary = &t.primary[..w];
+        if items.iter().zip(primary).all(|(&k, &p)| k & p == 0) {
             return Expanded::Solved;
         }
         let start = self.live.len();
         let mrv = self.heuristic == Heuristic::Mrv;
-        // one pass: the options that fit, the union of their items, and
-        // (for MRV) each primary item's number of options
-        self.union.iter_mut().for_each(|u| *u = 0);
+        let coloured = !t.slot_ents.is_empty();
         let (a, b) = parent.unwrap_or((0, 0));
         let all = parent.is_none();
         let n = if all { t.options } else { b - a };
+        // MRV counts: for a fixed width, the low `LOW_PLANES` bits of each
+        // item's count as bit-sliced counters held in registers (`lo[p][w]`:
+        // bit `p` of the counts of word `w`'s 64 items), an option's mask
+        // added with a ripple carry, and only what carries out of the
+        // top plane (once in 2^LOW_PLANES options of an item) counted in
+        // `hi`; this keeps the loop free of the store-to-load chain of one
+        // counter incremented by option after option
+        let mut lo = [[0u64; 4]; LOW_PLANES];
+        // one pass: the options that fit, and (MRV) each item's count, or
+        // (first item) the union of their items
+        self.union.iter_mut().for_each(|u| *u = 0);
+        let (parents, out) = self.live.room(n);
+        let parents = &parents[a..a + if all { 0 } else { n }];
+        let out = &mut out[..n];
+        let masks = &t.masks[..t.options * w];
+        let mut top = 0;
         for j in 0..n {
-            let k = if all { j as u32 } else { self.live[a + j] };
-            if !t.fits(k, key) {
+            let k = if all { j as u32 } else { parents[j] };
+            let m = &masks[k as usize * w..][..w];
+            if !m.iter().zip(items).all(|(&m, &s)| m & !s == 0) {
                 continue;
             }
-            self.live.push(k);
-            let m = &t.masks[k as usize * w..][..w];
-            self.union.iter_mut().zip(m).for_each(|(u, &m)| *u |= m);
-            if mrv {
+            if coloured && !t.colours_fit(k, key) {
+                continue;
+            }
+            out[top] = k;
+            top += 1;
+            if !mrv {
+                self.union.iter_mut().zip(m).for_each(|(u, &m)| *u |= m);
+            } else if W > 0 {
+                for (wi, &m) in m.iter().enumerate() {
+                    let mut carry = m;
+                    for plane in lo.iter_mut() {
+                        let c = plane[wi] & carry;
+                        plane[wi] ^= carry;
+                        carry = c;
+                    }
+                    while carry != 0 {
+                        self.hi[wi * 64 + carry.trailing_zeros() as usize] += 1;
+                        carry &= carry - 1;
+                    }
+                }
+            } else {
                 let k = k as usize;
                 for &i in &t.prims[t.prim_start[k] as usize..t.prim_start[k + 1] as usize] {
-                    self.counts[i as usize] += 1;
+                    self.hi[i as usize] += 1;
                 }
             }
         }
-        // an uncovered primary item that no live option covers: dead
-        let dead = key[..w]
-            .iter()
-            .zip(&t.primary)
-            .zip(&self.union)
-            .any(|((&k, &p), &u)| k & p & !u != 0);
-        let mut best = (u32::MAX, u32::MAX);
-        for (wi, (&k, &p)) in key[..w].iter().zip(&t.primary).enumerate() {
-            let mut bits = k & p;
-            if !mrv {
-                if bits != 0 && best.1 == u32::MAX {
-                    best.1 = wi as u32 * 64 + bits.trailing_zeros();
+        self.live.len += top;
+        let item;
+        if mrv {
+            // the uncovered primary item of least count (ties to the
+            // earliest); dead if it has none
+            let mut best = (u32::MAX, u32::MAX);
+            for (wi, (&k, &p)) in items.iter().zip(primary).enumerate() {
+                let mut bits = k & p;
+                while bits != 0 {
+                    let b = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    let i = wi * 64 + b as usize;
+                    let mut c = self.hi[i];
+                    if W > 0 {
+                        c <<= LOW_PLANES;
+                        for (p, plane) in lo.iter().enumerate() {
+                            c |= ((plane[wi] >> b & 1) as u32) << p;
+                        }
+                    }
+                    if c < best.0 {
+                        best = (c, i as u32);
+                    }
                 }
-                continue;
             }
-            while bits != 0 {
-                let i = wi as u32 * 64 + bits.trailing_zeros();
-                bits &= bits - 1;
-                let c = std::mem::take(&mut self.counts[i as usize]);
-                if c < best.0 {
-                    best = (c, i);
+            // every item an option may hold is uncovered: clear those
+            for (wi, &k) in items.iter().enumerate() {
+                let mut bits = k;
+                while bits != 0 {
+                    self.hi[wi * 64 + bits.trailing_zeros() as usize] = 0;
+                    bits &= bits - 1;
                 }
             }
-        }
-        if dead {
-            self.live.truncate(start);
-            return Expanded::Dead;
-        }
-        let item = best.1;
-        for j in start..self.live.len() {
-            let k = self.live[j];
-            if t.has_item(k, item) {
-                self.branch.push(k);
+            if best.0 == 0 {
+                self.live.truncate(start);
+                return Expanded::Dead;
             }
+            item = best.1;
+        } else {
+            // an uncovered primary item that no live option covers: dead
+            let dead = items
+                .iter()
+                .zip(primary)
+                .zip(&self.union)
+                .any(|((&k, &p), &u)| k & p & !u != 0);
+            if dead {
+                self.live.truncate(start);
+                return Expanded::Dead;
+            }
+            let wi = items
+                .iter()
+                .zip(primary)
+                .position(|(&k, &p)| k & p != 0)
+                .expect("an open item");
+            item = wi as u32 * 64 + (items[wi] & primary[wi]).trailing_zeros();
         }
+        let (iw, bit) = (item as usize / 64, 1u64 << (item % 64));
+        let live = &self.live.buf[start..self.live.len];
+        let (_, out) = self.branch.room(live.len());
+        let mut top = 0;
+        for &k in live {
+            out[top] = k;
+            top += usize::from(t.masks[k as usize * w + iw] & bit != 0);
+        }
+        self.branch.len += top;
         Expanded::Open
     }
 }
+
+/// Low bits of the MRV counts kept as bit planes in registers.
+const LOW_PLANES: usize = 4;
 
 /// Run a memoised search with `fold` over the subproblems' values.
 /// Returns the root's value (or, when a limit stopped it, the reason and
@@ -415,15 +547,7 @@ pub(crate) fn run<F: Fold>(
     stats: &mut Stats,
 ) -> Result<F::V, (StopReason, Vec<F::Acc>)> {
     let klen = t.klen;
-    let mut s = Search {
-        t,
-        heuristic,
-        keys: t.root.clone(),
-        live: Vec::new(),
-        branch: Vec::new(),
-        counts: vec![0; t.items],
-        union: vec![0; t.words],
-    };
+    let mut s = Search::new(t, heuristic);
     let mut frames: Vec<Frame<F::Acc>> = Vec::new();
     let mut child = vec![0u64; klen];
     let slow = limits.has_slow_limits();
@@ -661,13 +785,16 @@ const KEY_BYTES: usize = 256 << 20;
 
 /// The subproblem cache: keys (state words) in one arena, found by open
 /// addressing on a multiplicative hash; emptied when it holds `limit`
-/// entries.
+/// entries. Each slot holds the entry's number and the high half of its
+/// key's hash, so a probe reads a key from the arena (a cache miss on a
+/// large table) only when the halves agree; the full key is then compared,
+/// so no answer rests on a hash alone.
 #[derive(Clone, Debug)]
 pub(crate) struct Cache<V> {
     keys: Vec<u64>,
     vals: Vec<V>,
-    /// Entry index + 1 per slot, 0 = empty; a power of two long.
-    table: Vec<u32>,
+    /// Per slot, `tag << 32 | (entry + 1)`, 0 = empty; a power of two long.
+    table: Vec<u64>,
     klen: usize,
     limit: usize,
 }
@@ -692,23 +819,42 @@ impl<V: Copy> Cache<V> {
         h.wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ h >> 32
     }
 
+    /// Entry `e`'s key equals `key` (word by word: keys are a few words,
+    /// shorter than a call to `memcmp` is worth).
+    #[inline]
+    fn same(&self, e: usize, key: &[u64]) -> bool {
+        let k = &self.keys[e * self.klen..][..self.klen];
+        k.iter().zip(key).all(|(a, b)| a == b)
+    }
+
+    /// The slot holding `key`, or the empty slot where it goes; with the
+    /// slot's value for it (its tag, entry number to be added).
+    #[inline]
+    fn probe(&self, key: &[u64]) -> (usize, Option<usize>, u64) {
+        let h = Self::hash(key);
+        let tag = h >> 32 << 32;
+        let mask = self.table.len() - 1;
+        let mut i = h as usize & mask;
+        loop {
+            let e = self.table[i];
+            if e == 0 {
+                return (i, None, tag);
+            }
+            if e & !0xFFFF_FFFF == tag {
+                let n = (e & 0xFFFF_FFFF) as usize - 1;
+                if self.same(n, key) {
+                    return (i, Some(n), tag);
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
     fn get(&self, key: &[u64]) -> Option<V> {
         if self.table.is_empty() || self.klen != key.len() {
             return None;
         }
-        let mask = self.table.len() - 1;
-        let mut i = Self::hash(key) as usize & mask;
-        loop {
-            let e = self.table[i];
-            if e == 0 {
-                return None;
-            }
-            let e = e as usize - 1;
-            if &self.keys[e * self.klen..(e + 1) * self.klen] == key {
-                return Some(self.vals[e]);
-            }
-            i = (i + 1) & mask;
-        }
+        self.probe(key).1.map(|e| self.vals[e])
     }
 
     fn insert(&mut self, key: &[u64], v: V, stats: &mut Stats) {
@@ -725,34 +871,25 @@ impl<V: Copy> Cache<V> {
         }
         if (self.vals.len() + 1) * 2 > self.table.len() {
             let size = (self.table.len() * 2).max(1024);
-            self.table = vec![0; size];
-            for e in 0..self.vals.len() {
-                let mask = size - 1;
-                let mut i =
-                    Self::hash(&self.keys[e * self.klen..(e + 1) * self.klen]) as usize & mask;
+            let old = std::mem::replace(&mut self.table, vec![0; size]);
+            let mask = size - 1;
+            for e in old.into_iter().filter(|&e| e != 0) {
+                let n = (e & 0xFFFF_FFFF) as usize - 1;
+                let mut i = Self::hash(&self.keys[n * self.klen..][..self.klen]) as usize & mask;
                 while self.table[i] != 0 {
                     i = (i + 1) & mask;
                 }
-                self.table[i] = e as u32 + 1;
+                self.table[i] = e;
             }
         }
-        let mask = self.table.len() - 1;
-        let mut i = Self::hash(key) as usize & mask;
-        loop {
-            let e = self.table[i];
-            if e == 0 {
-                break;
+        match self.probe(key) {
+            (_, Some(e), _) => self.vals[e] = v,
+            (i, None, tag) => {
+                self.table[i] = tag | (self.vals.len() as u64 + 1);
+                self.keys.extend_from_slice(key);
+                self.vals.push(v);
             }
-            let e = e as usize - 1;
-            if &self.keys[e * self.klen..(e + 1) * self.klen] == key {
-                self.vals[e] = v;
-                return;
-            }
-            i = (i + 1) & mask;
         }
-        self.table[i] = self.vals.len() as u32 + 1;
-        self.keys.extend_from_slice(key);
-        self.vals.push(v);
     }
 
     fn clear(&mut self) {
@@ -764,7 +901,7 @@ impl<V: Copy> Cache<V> {
     fn bytes(&self) -> u64 {
         (self.keys.capacity() * 8
             + self.vals.capacity() * std::mem::size_of::<V>()
-            + self.table.len() * 4) as u64
+            + self.table.len() * 8) as u64
     }
 }
 
@@ -854,6 +991,83 @@ mod tests {
             .count(&Limits::none().with_max_nodes(20));
         assert_eq!(got.report.stop, StopReason::NodeLimit);
         assert!(got.count <= 6728);
+    }
+
+    #[test]
+    fn the_stack_keeps_its_top_and_makes_room() {
+        let mut s = Stack::default();
+        let (below, room) = s.room(3);
+        assert!(below.is_empty());
+        room.copy_from_slice(&[7, 8, 9]);
+        s.len += 2;
+        assert_eq!((s.len(), s[0], s[1]), (2, 7, 8));
+        let (below, room) = s.room(100);
+        assert_eq!((below, room.len()), (&[7, 8][..], 100));
+        s.truncate(1);
+        assert_eq!(s.len(), 1);
+        s.truncate(5);
+        assert_eq!(s.len(), 1);
+    }
+
+    #[test]
+    fn mrv_branches_on_an_item_of_least_count_at_every_width() {
+        // random problems of 1 to 6 words of items, some items in far more
+        // options than the register planes count (16): the root's branch
+        // item must have the least number of options, ties to the earliest
+        // position
+        let mut rng = crate::rng::SplitMix64::new(18);
+        for round in 0..60 {
+            let n = [5, 60, 70, 150, 200, 250, 300, 380][round % 8];
+            let m = 20 + rng.below(400);
+            let mut text = String::new();
+            for i in 0..n {
+                text.push_str(&format!("i{i} "));
+            }
+            text.push('\n');
+            for _ in 0..m {
+                // a skewed pick, so a few items are in many options
+                let len = 1 + rng.below(4);
+                let mut row: Vec<usize> = (0..len)
+                    .map(|_| rng.below(n).min(rng.below(n)).min(rng.below(n)))
+                    .collect();
+                row.sort_unstable();
+                row.dedup();
+                for i in row {
+                    text.push_str(&format!("i{i} "));
+                }
+                text.push('\n');
+            }
+            let p = parse(&text).unwrap().problem;
+            let pos = crate::order::positions(&p, ItemOrder::Given);
+            let t = Tables::new(&p, &pos).unwrap();
+            let mut count = vec![0u32; n];
+            for k in 0..m {
+                for e in p.option(k) {
+                    count[pos[e.item as usize] as usize] += 1;
+                }
+            }
+            let least = *count.iter().min().unwrap();
+            let mut s = Search::new(&t, Heuristic::Mrv);
+            let root = t.root.clone();
+            match s.expand(&root, None) {
+                Expanded::Dead => assert_eq!(least, 0, "round {round}"),
+                Expanded::Solved => panic!("round {round}: items left"),
+                Expanded::Open => {
+                    assert_eq!(s.live.len(), m, "round {round}");
+                    assert_eq!(s.branch.len() as u32, least, "round {round}");
+                    let item = count.iter().position(|&c| c == least).unwrap();
+                    for j in 0..s.branch.len() {
+                        assert!(
+                            p.option(s.branch[j] as usize)
+                                .iter()
+                                .any(|e| pos[e.item as usize] as usize == item)
+                        );
+                    }
+                }
+            }
+            // the counters are left empty for the next expansion
+            assert!(s.hi.iter().all(|&c| c == 0), "round {round}");
+        }
     }
 
     #[test]
