@@ -1102,15 +1102,7 @@ impl<const N: usize, const B: usize> Core<N, B> {
             }
             let before = m;
             if Self::alldiff(&mut m, left, open)? {
-                for d in 0..N {
-                    let mut gone = before[d] & !m[d];
-                    lost |= u32::from(gone != 0) << d;
-                    while gone != 0 {
-                        let r = gone.trailing_zeros() as usize;
-                        gone &= gone - 1;
-                        b.cand[d][r] &= !(1 << c);
-                    }
-                }
+                lost |= Self::write_back(&before, &m, |d, r| b.cand[d][r] &= !(1 << c));
             }
         }
         // Boxes: digits to the box's cells, row-major.
@@ -1134,20 +1126,33 @@ impl<const N: usize, const B: usize> Core<N, B> {
             }
             let before = m;
             if Self::alldiff(&mut m, left, open)? {
-                for d in 0..N {
-                    let mut gone = before[d] & !m[d];
-                    lost |= u32::from(gone != 0) << d;
-                    while gone != 0 {
-                        let p = gone.trailing_zeros() as usize;
-                        gone &= gone - 1;
-                        b.cand[d][band + p / B] &= !(1 << (shift + p % B));
-                    }
-                }
+                lost |= Self::write_back(&before, &m, |d, p| {
+                    b.cand[d][band + p / B] &= !(1 << (shift + p % B));
+                });
             }
         }
         b.dirty_hidden |= lost;
         b.dirty_locked |= lost;
         Ok(lost != 0)
+    }
+
+    /// The candidates all-different filtering removed from one house:
+    /// `clear(d, p)` for each place `p` (a bit of `before[d]`, the house's
+    /// own numbering) that digit `d` lost in `after`; the digits that lost
+    /// one, as a mask.
+    #[inline(always)]
+    fn write_back(before: &[u32; N], after: &[u32; N], mut clear: impl FnMut(usize, usize)) -> u32 {
+        let mut lost = 0u32;
+        for d in 0..N {
+            let mut gone = before[d] & !after[d];
+            lost |= u32::from(gone != 0) << d;
+            while gone != 0 {
+                let p = gone.trailing_zeros() as usize;
+                gone &= gone - 1;
+                clear(d, p);
+            }
+        }
+        lost
     }
 
     /// Propagate a board to a fixed point of the three deductions: the
