@@ -515,38 +515,12 @@ fn absorb_forced(
     }
     let new_n1 = (0..n1u).filter(|&i| !done[i]).count() as u32;
     // the options left, without the items gone
-    let coloured = !colour.is_empty();
-    let mut w = 0usize;
-    for r in 0..runs {
-        if !live[r] {
-            continue;
-        }
-        let first = w as u32;
-        for x in starts[r] as usize..starts[r + 1] as usize {
-            let nd = nodes[x];
-            if nd.item & SPACER != 0 {
-                nodes[w] = Node {
-                    item: nd.item,
-                    loc: first,
-                };
-            } else if done[nd.item as usize] {
-                continue;
-            } else {
-                nodes[w] = Node {
-                    item: map[nd.item as usize],
-                    loc: 0,
-                };
-            }
-            if coloured {
-                colour[w] = colour[x];
-            }
-            w += 1;
-        }
-    }
-    nodes.truncate(w);
-    if coloured {
-        colour.truncate(w);
-    }
+    compact(
+        nodes,
+        colour,
+        |r| live[r],
+        |i| (!done[i as usize]).then(|| map[i as usize]),
+    );
     let mut new_size = vec![0u32; n];
     for nd in nodes.iter().filter(|nd| nd.item & SPACER == 0) {
         new_size[nd.item as usize] += 1;
@@ -644,39 +618,67 @@ fn drop_redundant(nodes: &mut Vec<Node>, colour: &mut Vec<u32>, size: &mut [u32]
         return 0;
     }
     drop(cand);
-    let coloured = !colour.is_empty();
-    let mut w = 0usize;
-    let mut first = 0u32;
-    for x in 0..nodes.len() {
-        let nd = nodes[x];
-        if nd.item & SPACER != 0 {
-            nodes[w] = Node {
-                item: nd.item,
-                loc: first,
-            };
-            if coloured {
-                colour[w] = 0;
-            }
-            w += 1;
-            first = w as u32;
-        } else if nd.item < n1 || !gone[(nd.item - n1) as usize] {
-            nodes[w] = nd;
-            if coloured {
-                colour[w] = colour[x];
-            }
-            w += 1;
-        }
-    }
-    nodes.truncate(w);
-    if coloured {
-        colour.truncate(w);
-    }
+    compact(
+        nodes,
+        colour,
+        |_| true,
+        |i| (i < n1 || !gone[(i - n1) as usize]).then_some(i),
+    );
     for (j, &d) in gone.iter().enumerate() {
         if d {
             size[n1u + j] = 0;
         }
     }
     dropped
+}
+
+/// Rewrite the options in place, colours moving with their nodes: the
+/// options `k` (in node order) with `live(k)` false go, and each option
+/// node of item `i` becomes one of item `item(i)`, or goes when that is
+/// `None`; every spacer is kept (with a live option) and points at its
+/// option's new first node. The option nodes' `loc` are left for the
+/// layout to set.
+fn compact(
+    nodes: &mut Vec<Node>,
+    colour: &mut Vec<u32>,
+    mut live: impl FnMut(usize) -> bool,
+    mut item: impl FnMut(u32) -> Option<u32>,
+) {
+    let coloured = !colour.is_empty();
+    let (mut w, mut first, mut option) = (0usize, 0usize, 0usize);
+    let mut keep = !nodes.is_empty() && live(0);
+    for x in 0..nodes.len() {
+        let nd = nodes[x];
+        let spacer = nd.item & SPACER != 0;
+        if keep {
+            let kept = if spacer {
+                Some(Node {
+                    item: nd.item,
+                    loc: first as u32,
+                })
+            } else {
+                item(nd.item).map(|i| Node { item: i, loc: 0 })
+            };
+            if let Some(node) = kept {
+                nodes[w] = node;
+                if coloured {
+                    colour[w] = colour[x];
+                }
+                w += 1;
+            }
+        }
+        if spacer {
+            option += 1;
+            first = w;
+            if x + 1 < nodes.len() {
+                keep = live(option);
+            }
+        }
+    }
+    nodes.truncate(w);
+    if coloured {
+        colour.truncate(w);
+    }
 }
 
 /// Put each option's primary items before its secondary items (each
