@@ -35,18 +35,7 @@ const FIRST: Config = Config {
 
 /// Every solution, each sorted, in sorted order.
 fn all_solutions(p: &Problem, config: Config) -> Vec<Vec<usize>> {
-    let mut cells = Cells::with_config(p, config).unwrap();
-    let mut out = Vec::new();
-    let r = cells.search(&Limits::none(), |s| {
-        let mut s = s.to_vec();
-        s.sort_unstable();
-        out.push(s);
-        ControlFlow::Continue(())
-    });
-    assert_eq!(r.stop, StopReason::Exhausted);
-    assert_eq!(r.stats.solutions, out.len() as u64);
-    out.sort();
-    out
+    run_reduced(p, config, true).1
 }
 
 fn count_with(p: &Problem, config: Config) -> u64 {
@@ -579,7 +568,8 @@ fn with_redundant(r: &crate::common::Random, extra: &[(usize, u32, u32)]) -> cra
 }
 
 /// Statistics and sorted solutions of `p` in `Cells` with `config` and
-/// pruning on or off.
+/// pruning on or off (each solution sorted; checks the search ran to the
+/// end and counted what it reported).
 fn run_reduced(p: &Problem, config: Config, prune: bool) -> (exact_cover::Stats, Vec<Vec<usize>>) {
     let mut cells = Cells::with_config(p, config).unwrap();
     cells.set_pruning(prune);
@@ -591,6 +581,7 @@ fn run_reduced(p: &Problem, config: Config, prune: bool) -> (exact_cover::Stats,
         ControlFlow::Continue(())
     });
     assert_eq!(r.stop, StopReason::Exhausted);
+    assert_eq!(r.stats.solutions, out.len() as u64);
     out.sort();
     (r.stats, out)
 }

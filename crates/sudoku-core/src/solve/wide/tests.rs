@@ -42,6 +42,19 @@ fn solutions(solver: &mut dyn Solver, p: &Grid, limits: &Limits) -> (Vec<Grid>, 
     (found, report)
 }
 
+/// A random full grid, the same with only `keep` random cells kept, and
+/// the cells in the random order drawn (the kept ones first).
+fn thinned(size: Size, rng: &mut SplitMix64, keep: usize) -> (Grid, Grid, Vec<usize>) {
+    let full = random_full_grid(size, rng, None).expect("no deadline");
+    let mut cells: Vec<usize> = (0..size.cells()).collect();
+    rng.shuffle(&mut cells);
+    let mut p = full.clone();
+    for &c in &cells[keep..] {
+        p.set(c, 0);
+    }
+    (full, p, cells)
+}
+
 /// A random full grid with `keep` random cells kept; with `break_one` one
 /// kept clue changed to another digit that does not repeat in its houses
 /// (usually leaving no solution).
@@ -257,14 +270,7 @@ fn search_excluding_near_finds_the_same_solutions() {
         (Size::TWENTY_FIVE, 420),
     ] {
         for seed in 0..3u64 {
-            let mut rng = SplitMix64::new(seed + 5);
-            let full = random_full_grid(size, &mut rng, None).expect("no deadline");
-            let mut p = full.clone();
-            let mut cells: Vec<usize> = (0..size.cells()).collect();
-            rng.shuffle(&mut cells);
-            for &c in &cells[keep..] {
-                p.set(c, 0);
-            }
+            let (full, p, cells) = thinned(size, &mut SplitMix64::new(seed + 5), keep);
             for &clue in &cells[..12] {
                 let mut q = p.clone();
                 q.set(clue, 0);
@@ -374,14 +380,7 @@ proptest::proptest! {
         clue_pick in 0usize..1000,
     ) {
         let (size, keep) = [(Size::FOUR, 6), (Size::NINE, 28), (Size::SIXTEEN, 130), (Size::TWENTY_FIVE, 440)][which];
-        let mut rng = SplitMix64::new(seed);
-        let full = random_full_grid(size, &mut rng, None).expect("no deadline");
-        let mut cells: Vec<usize> = (0..size.cells()).collect();
-        rng.shuffle(&mut cells);
-        let mut q = full.clone();
-        for &c in &cells[keep..] {
-            q.set(c, 0);
-        }
+        let (full, mut q, cells) = thinned(size, &mut SplitMix64::new(seed), keep);
         let clue = cells[clue_pick % keep];
         q.set(clue, 0);
         check_other_solution(&full, &q, clue);
@@ -907,14 +906,7 @@ fn all_different_filtering_finds_the_same_solutions() {
         (Size::TWENTY_FIVE, 400, 6, 3_000),
     ] {
         for seed in 0..tries {
-            let mut rng = SplitMix64::new(seed * 7 + 3);
-            let full = random_full_grid(size, &mut rng, None).expect("no deadline");
-            let mut cells: Vec<usize> = (0..size.cells()).collect();
-            rng.shuffle(&mut cells);
-            let mut q = full.clone();
-            for &c in &cells[keep..] {
-                q.set(c, 0);
-            }
+            let (full, mut q, cells) = thinned(size, &mut SplitMix64::new(seed * 7 + 3), keep);
             let clue = cells[0];
             q.set(clue, 0);
             let (plain, done) = excluding_all(&mut Wide::new(), &q, clue, full.get(clue), nodes);
