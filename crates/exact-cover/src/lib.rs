@@ -179,6 +179,7 @@
 
 #![warn(missing_docs)]
 
+mod bits;
 mod cells;
 pub mod format;
 mod limits;
@@ -194,6 +195,7 @@ mod stats;
 pub mod time;
 mod zdd;
 
+pub use bits::{Bits, BitsError};
 pub use cells::{Cells, CellsError, TrailStyle};
 pub use limits::{CancelToken, Limits};
 pub use memo::{Memo, MemoCount, MemoError};
