@@ -1,5 +1,7 @@
 //! Exact-cover benchmark: our dancing-links engine and our dancing-cells
-//! engine (one and two threads each) and the `dlx` crate 0.8.5 side by side,
+//! engine (one and two threads each), our bit-parallel engine (one thread,
+//! where the instance has at most 4,096 options) and the `dlx` crate 0.8.5
+//! side by side,
 //! counting all solutions of each instance, in one run. Prints a Markdown table of median times over `--passes` runs.
 //!
 //! `cargo run -p bench --release --bin xc -- [--passes N] [--quick]`
@@ -14,7 +16,7 @@ use std::time::{Duration, Instant};
 use bench::xc_instances::{
     dominoes, langford, queens, queens_organ_pipe, random_secondary, sudoku_xcc,
 };
-use exact_cover::{Cells, Config, Dlx, Limits, count_parallel, format::parse};
+use exact_cover::{Bits, Cells, Config, Dlx, Limits, count_parallel, format::parse};
 
 /// The stand-in for "a Sudoku with about a million solutions as XCC": the
 /// bundled very hard puzzle with givens removed (1,677,910 solutions).
@@ -94,8 +96,9 @@ fn print_instance(name: &str) {
 
 const USAGE: &str = "\
 Exact-cover benchmark: our dancing-links and dancing-cells engines (one and two
-threads each) and the dlx crate 0.8.5, counting all solutions of each instance;
-prints a Markdown table of median times.
+threads each), our bit-parallel engine (one thread, up to 4,096 options) and the
+dlx crate 0.8.5, counting all solutions of each instance; prints a Markdown table
+of median times.
 
 Usage: xc [--passes N] [--quick]
        xc --print NAME
@@ -209,9 +212,9 @@ fn main() {
         ];
     }
     println!(
-        "| instance | solutions | ours 1 thread | ours 2 threads | ours, cells | cells 2 threads | dlx 0.8.5 | dlx / ours (1 thread) | 1 thread / 2 threads | links / cells | cells 1 / 2 threads |"
+        "| instance | solutions | ours 1 thread | ours 2 threads | ours, cells | cells 2 threads | ours, bits | dlx 0.8.5 | dlx / ours (1 thread) | 1 thread / 2 threads | links / cells | cells 1 / 2 threads | cells / bits |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (name, text, want) in cases {
         let problem = parse(&text).expect("instance parses").problem;
         let (t1, r1) = time(passes, || {
@@ -230,7 +233,28 @@ fn main() {
                 .expect("no multiplicities in the instances")
                 .count_parallel(&Limits::none(), 2)
         });
+        // the bit-parallel engine takes problems of up to 4,096 options
+        let bits = Bits::new(&problem).ok().map(|_| {
+            time(passes, || {
+                Bits::new(&problem).map(|mut b| b.count(&Limits::none()))
+            })
+        });
         let (tp, np) = time(passes, || peer_count(&text));
+        if let Some((_, Ok(rb))) = &bits
+            && rb.stats.solutions != want
+        {
+            eprintln!(
+                "{name}: ours, bits counted {}, expected {want}",
+                rb.stats.solutions
+            );
+            std::process::exit(1);
+        }
+        let tb = bits.as_ref().map(|(t, _)| t.as_secs_f64());
+        let bits_time = tb.map_or_else(|| "n/a".to_string(), |t| format!("{t:.3} s"));
+        let cells_over_bits = tb.map_or_else(
+            || "n/a".to_string(),
+            |t| format!("{:.2}", tc.as_secs_f64() / t),
+        );
         for (who, got) in [
             ("ours", r1.stats.solutions),
             ("ours x2", r2.stats.solutions),
@@ -244,7 +268,7 @@ fn main() {
             }
         }
         println!(
-            "| {name} | {want} | {:.3} s | {:.3} s | {:.3} s | {:.3} s | {:.3} s | {:.2} | {:.2} | {:.2} | {:.2} |",
+            "| {name} | {want} | {:.3} s | {:.3} s | {:.3} s | {:.3} s | {bits_time} | {:.3} s | {:.2} | {:.2} | {:.2} | {:.2} | {cells_over_bits} |",
             t1.as_secs_f64(),
             t2.as_secs_f64(),
             tc.as_secs_f64(),
