@@ -1,11 +1,8 @@
 //! The search loop compiled for each width, and on x86-64 once more with
 //! the `popcnt` instruction (chosen at run time).
 
-use std::ops::ControlFlow;
-
-use super::{Stack, Tables, search};
-use crate::limits::Limits;
-use crate::stats::{Stats, StopReason};
+use super::{Job, run_job};
+use crate::stats::StopReason;
 
 /// Which build of the search loop runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,55 +55,33 @@ macro_rules! by_width {
     };
 }
 
-/// Run [`search`] from level `base` with the kernel's build for the
-/// tables' width.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn drive(
-    kernel: Kernel,
-    t: &Tables,
-    s: &mut Stack,
-    base: usize,
-    limits: &Limits,
-    fill: bool,
-    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
-    stats: &mut Stats,
-) -> StopReason {
+/// Run the search loop with the kernel's build for the tables' width.
+pub(super) fn drive(kernel: Kernel, job: &mut Job<'_, '_>) -> StopReason {
     match kernel {
-        Kernel::Portable => by_width!(t.w, portable; t, s, base, limits, fill, visit, stats),
+        Kernel::Portable => by_width!(job.t.w, portable; job),
         #[cfg(target_arch = "x86_64")]
-        Kernel::Popcnt => by_width!(t.w, popcnt::run; t, s, base, limits, fill, visit, stats),
+        Kernel::Popcnt => by_width!(job.t.w, popcnt::run; job),
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn portable<const W: usize>(
-    t: &Tables,
-    s: &mut Stack,
-    base: usize,
-    limits: &Limits,
-    fill: bool,
-    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
-    stats: &mut Stats,
-) -> StopReason {
-    search::<W>(t, s, base, limits, fill, visit, stats)
+fn portable<const W: usize>(job: &mut Job<'_, '_>) -> StopReason {
+    run_job::<W>(job)
 }
 
 #[cfg(target_arch = "x86_64")]
 mod popcnt {
+    use super::super::{Stack, Tables, Visit, search};
     use super::*;
+    use crate::limits::Limits;
+    use crate::stats::Stats;
 
-    /// [`search`] compiled with `popcnt` (every step it calls is
+    /// The search loop compiled with `popcnt` (every step it calls is
     /// `#[inline(always)]`, so the whole loop gets the instruction).
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn run<const W: usize>(
-        t: &Tables,
-        s: &mut Stack,
-        base: usize,
-        limits: &Limits,
-        fill: bool,
-        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
-        stats: &mut Stats,
-    ) -> StopReason {
+    pub(super) fn run<const W: usize>(job: &mut Job<'_, '_>) -> StopReason {
+        // `inner` takes the job's parts one by one: references passed as
+        // arguments tell the optimiser that they do not overlap, references
+        // read from a struct do not (through the `Job`, 1.4-2.7% more
+        // instructions on 12-queens, callgrind)
         #[target_feature(enable = "popcnt")]
         #[allow(clippy::too_many_arguments)]
         fn inner<const W: usize>(
@@ -115,14 +90,23 @@ mod popcnt {
             base: usize,
             limits: &Limits,
             fill: bool,
-            visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+            visit: &mut Visit<'_>,
             stats: &mut Stats,
         ) -> StopReason {
             search::<W>(t, s, base, limits, fill, visit, stats)
         }
         assert!(std::is_x86_feature_detected!("popcnt"));
+        let Job {
+            t,
+            s,
+            base,
+            limits,
+            fill,
+            visit,
+            stats,
+        } = job;
         // SAFETY: the CPU has `popcnt` (checked just above; the check is a
         // cached load), the one feature `inner` enables.
-        unsafe { inner::<W>(t, s, base, limits, fill, visit, stats) }
+        unsafe { inner::<W>(t, s, *base, limits, *fill, *visit, stats) }
     }
 }

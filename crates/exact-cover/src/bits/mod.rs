@@ -375,7 +375,18 @@ impl Bits {
             Some(v) => v,
             None => &mut none,
         };
-        kernel::drive(self.kernel, t, s, base, limits, fill, visit, stats)
+        kernel::drive(
+            self.kernel,
+            &mut Job {
+                t,
+                s,
+                base,
+                limits,
+                fill,
+                visit,
+                stats,
+            },
+        )
     }
 
     /// The number of words per option bit set the search runs with.
@@ -642,9 +653,30 @@ fn pop_lowest(set: &mut [u64]) -> Option<usize> {
     None
 }
 
-/// The search loop from level `base` (set up) until the subtree below it is
-/// done or a limit stops it. `W`: the width (as `t.w`). `fill`: build each
-/// solution and call `visit`.
+/// One run of the search loop: the tables, the stacks (set up to level
+/// `base`), the limits, whether to build each solution and call `visit`,
+/// and the statistics it adds to.
+struct Job<'a, 'v> {
+    t: &'a Tables,
+    s: &'a mut Stack,
+    base: usize,
+    limits: &'a Limits,
+    fill: bool,
+    visit: &'a mut Visit<'v>,
+    stats: &'a mut Stats,
+}
+
+/// [`search`] on a job's parts (passed as arguments, so that the optimiser
+/// knows the stacks, the statistics and the rest do not overlap).
+#[inline(always)]
+fn run_job<const W: usize>(job: &mut Job<'_, '_>) -> StopReason {
+    search::<W>(
+        job.t, job.s, job.base, job.limits, job.fill, job.visit, job.stats,
+    )
+}
+
+/// The search loop from level `base` until the subtree below it is done or
+/// a limit stops it. `W`: the width (as `t.w`).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn search<const W: usize>(
@@ -653,7 +685,7 @@ fn search<const W: usize>(
     base: usize,
     limits: &Limits,
     fill: bool,
-    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    visit: &mut Visit<'_>,
     stats: &mut Stats,
 ) -> StopReason {
     debug_assert_eq!(t.w, W);

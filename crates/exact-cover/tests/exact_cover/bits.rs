@@ -13,7 +13,7 @@ use exact_cover::{
 use proptest::prelude::*;
 
 use crate::common::{
-    brute_force, build_padded, known, known_counts_to_run, proptest_cases, queens,
+    brute_force, build_padded, check_limits, known, known_counts_to_run, proptest_cases, queens,
     seven_element_problem, testdata,
 };
 
@@ -201,27 +201,8 @@ fn a_primary_item_without_options_leaves_no_solution() {
 fn limits_cut_the_search_short() {
     let p = queens(10);
     let mut bits = Bits::new(&p).unwrap();
-    let r = bits.count(&Limits::none().with_max_nodes(50));
-    assert_eq!(r.stop, StopReason::NodeLimit);
-    assert!(r.stop.is_cut_short());
-    assert_eq!(r.stats.nodes, 50);
-    let r = bits.count(&Limits::solutions(5));
-    assert_eq!((r.stats.solutions, r.stop), (5, StopReason::SolutionLimit));
-    let r = bits.count(&Limits::solutions(0));
-    assert_eq!((r.stats.solutions, r.stop), (0, StopReason::SolutionLimit));
-    let token = CancelToken::new();
-    token.cancel();
-    let r = bits.count(&Limits::none().with_cancel(token));
-    assert_eq!(r.stop, StopReason::Cancelled);
-    let r = bits.count(&Limits::none().with_deadline(std::time::Instant::now()));
-    assert_eq!(r.stop, StopReason::Deadline);
-    // a cut-short first() is "unknown", not "no solution"
-    let (found, r) = bits.first(&Limits::none().with_max_nodes(3));
-    assert!(found.is_none());
-    assert_eq!(r.stop, StopReason::NodeLimit);
-    // the solver is reusable after an interrupted search
-    let r = bits.count(&Limits::none());
-    assert_eq!((r.stats.solutions, r.stop), (724, StopReason::Exhausted));
+    let mut again = Bits::new(&p).unwrap();
+    check_limits(|l| bits.count(l), |l| again.first(l));
 }
 
 #[test]

@@ -12,8 +12,8 @@ use exact_cover::{
 use proptest::prelude::*;
 
 use crate::common::{
-    brute_force, build, build_padded, known, known_counts_to_run, proptest_cases, queens,
-    seven_element_problem, testdata,
+    brute_force, build, build_padded, check_limits, known, known_counts_to_run, proptest_cases,
+    queens, seven_element_problem, testdata,
 };
 
 const MRV: Config = Config {
@@ -269,27 +269,8 @@ fn colours_by_hand() {
 fn limits_cut_the_search_short() {
     let p = queens(10);
     let mut cells = Cells::new(&p).unwrap();
-    let r = cells.count(&Limits::none().with_max_nodes(50));
-    assert_eq!(r.stop, StopReason::NodeLimit);
-    assert!(r.stop.is_cut_short());
-    assert_eq!(r.stats.nodes, 50);
-    let r = cells.count(&Limits::solutions(5));
-    assert_eq!((r.stats.solutions, r.stop), (5, StopReason::SolutionLimit));
-    let r = cells.count(&Limits::solutions(0));
-    assert_eq!((r.stats.solutions, r.stop), (0, StopReason::SolutionLimit));
-    let token = CancelToken::new();
-    token.cancel();
-    let r = cells.count(&Limits::none().with_cancel(token));
-    assert_eq!(r.stop, StopReason::Cancelled);
-    let r = cells.count(&Limits::none().with_deadline(std::time::Instant::now()));
-    assert_eq!(r.stop, StopReason::Deadline);
-    // a cut-short first() is "unknown", not "no solution"
-    let (found, r) = cells.first(&Limits::none().with_max_nodes(3));
-    assert!(found.is_none());
-    assert_eq!(r.stop, StopReason::NodeLimit);
-    // the solver is reusable after an interrupted search
-    let r = cells.count(&Limits::none());
-    assert_eq!((r.stats.solutions, r.stop), (724, StopReason::Exhausted));
+    let mut again = Cells::new(&p).unwrap();
+    check_limits(|l| cells.count(l), |l| again.first(l));
 }
 
 #[test]

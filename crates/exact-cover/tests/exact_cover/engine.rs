@@ -6,14 +6,14 @@ use std::ops::ControlFlow;
 
 use exact_cover::format::parse;
 use exact_cover::{
-    CancelToken, Config, Dlx, Heuristic, Limits, Observer, OptionNames, Problem, ProblemBuilder,
-    StopReason, count_parallel,
+    Config, Dlx, Heuristic, Limits, Observer, OptionNames, Problem, ProblemBuilder, StopReason,
+    count_parallel,
 };
 use proptest::prelude::*;
 
 use crate::common::{
-    brute_force, brute_force_with, build, known, known_counts, known_counts_to_run, proptest_cases,
-    queens, seven_element_problem, testdata,
+    brute_force, brute_force_with, build, check_limits, known, known_counts, known_counts_to_run,
+    proptest_cases, queens, seven_element_problem, testdata,
 };
 
 fn all_solutions(p: &Problem, config: Config) -> Vec<Vec<usize>> {
@@ -218,20 +218,8 @@ fn multiplicities() {
 fn limits_never_claim_no_solution() {
     let p = queens(10);
     let mut dlx = Dlx::new(&p);
-    let r = dlx.count(&Limits::none().with_max_nodes(50));
-    assert_eq!(r.stop, StopReason::NodeLimit);
-    assert!(r.stop.is_cut_short());
-    assert_eq!(r.stats.nodes, 50);
-    let r = dlx.count(&Limits::solutions(5));
-    assert_eq!((r.stats.solutions, r.stop), (5, StopReason::SolutionLimit));
-    let token = CancelToken::new();
-    token.cancel();
-    let r = dlx.count(&Limits::none().with_cancel(token));
-    assert_eq!(r.stop, StopReason::Cancelled);
-    let r = dlx.count(&Limits::none().with_deadline(std::time::Instant::now()));
-    assert_eq!(r.stop, StopReason::Deadline);
-    // the solver is reusable after an interrupted search
-    assert_eq!(dlx.count(&Limits::none()).stats.solutions, 724);
+    let mut again = Dlx::new(&p);
+    check_limits(|l| dlx.count(l), |l| again.first(l));
 }
 
 #[test]

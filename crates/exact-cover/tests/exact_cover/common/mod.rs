@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use exact_cover::{Problem, ProblemBuilder};
+use exact_cover::{CancelToken, Limits, Problem, ProblemBuilder, Report, StopReason};
 use proptest::prelude::*;
 
 /// The study's example: S = {1..7}; A={1,4,7} B={1,4} C={4,5,7} D={3,5,6}
@@ -277,4 +277,35 @@ pub fn brute_force_with(r: &Random, must: u32) -> u64 {
         }
     }
     total
+}
+
+/// The limits every search engine honours, on 10-queens (724 solutions),
+/// through the engine's `count` and `first`: a node limit, a solution
+/// limit (0 included), a cancelled token and a passed deadline each stop
+/// the search and say so; a cut-short `first` is "unknown", not "none";
+/// and the engine counts to the end afterwards.
+pub fn check_limits(
+    mut count: impl FnMut(&Limits) -> Report,
+    mut first: impl FnMut(&Limits) -> (Option<Vec<usize>>, Report),
+) {
+    let r = count(&Limits::none().with_max_nodes(50));
+    assert_eq!(r.stop, StopReason::NodeLimit);
+    assert!(r.stop.is_cut_short());
+    assert_eq!(r.stats.nodes, 50);
+    let r = count(&Limits::solutions(5));
+    assert_eq!((r.stats.solutions, r.stop), (5, StopReason::SolutionLimit));
+    let r = count(&Limits::solutions(0));
+    assert_eq!((r.stats.solutions, r.stop), (0, StopReason::SolutionLimit));
+    let token = CancelToken::new();
+    token.cancel();
+    let r = count(&Limits::none().with_cancel(token));
+    assert_eq!(r.stop, StopReason::Cancelled);
+    let r = count(&Limits::none().with_deadline(std::time::Instant::now()));
+    assert_eq!(r.stop, StopReason::Deadline);
+    let (found, r) = first(&Limits::none().with_max_nodes(3));
+    assert!(found.is_none());
+    assert_eq!(r.stop, StopReason::NodeLimit);
+    // the solver is reusable after an interrupted search
+    let r = count(&Limits::none());
+    assert_eq!((r.stats.solutions, r.stop), (724, StopReason::Exhausted));
 }
