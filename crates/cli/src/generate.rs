@@ -64,9 +64,15 @@ pub struct GenerateArgs {
     /// 16x16 every puzzle is proven minimal. 25x25 puzzles are proven unique
     /// but usually not minimal: each clue-removal check has a budget of
     /// 1,000 search nodes, and a check that runs out keeps its clue
-    /// ("minimal": false in JSON).
+    /// ("minimal": false in JSON); --minimal lifts the budget.
     #[arg(long, value_name = "SIZE", default_value = "9", value_parser = parse_side)]
     pub size: usize,
+    /// Prove every puzzle minimal, 25x25 too: no node budget on the
+    /// clue-removal checks (the default up to 16x16). A minimal 25x25
+    /// puzzle takes from seconds to minutes of CPU (the progress bar counts
+    /// its checks).
+    #[arg(long)]
+    pub minimal: bool,
     /// Make variant puzzles of this kind: x (both diagonals), windoku,
     /// disjoint, anti-knight, anti-king, non-consecutive, jigsaw (random
     /// regions), killer (cages only, no givens), thermo, kropki (every dot
@@ -227,6 +233,15 @@ pub fn config_of(args: &GenerateArgs) -> anyhow::Result<GeneratorConfig> {
         }
         c.clues = Some(lo..=hi);
     }
+    if args.minimal {
+        if args.clues.is_some() {
+            anyhow::bail!(
+                "--minimal and --clues: a puzzle stopped at a clue count is not minimal in \
+                 general; give one of them"
+            );
+        }
+        c.check_nodes = u64::MAX;
+    }
     c.band = args.difficulty;
     if let Some(text) = &args.rating {
         let (lo, hi) = parse_range::<f32>("--rating", text, 0.0, 20.0)?;
@@ -333,6 +348,12 @@ pub fn variant_options(args: &GenerateArgs, kind: VariantKind) -> anyhow::Result
     }
     if args.clues.is_some() {
         anyhow::bail!("--clues does not apply to --variant: its givens are minimal");
+    }
+    if args.minimal {
+        anyhow::bail!(
+            "--minimal does not apply to --variant: its givens are minimal already \
+             (see --help)"
+        );
     }
     if args.format == Format::Grid {
         anyhow::bail!(

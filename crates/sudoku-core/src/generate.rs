@@ -45,7 +45,8 @@
 //! budget by default except on 25×25, where single checks near 280 clues
 //! can take minutes: there a budget of
 //! [`GeneratorConfig::CHECK_NODES_25`] nodes makes a unique puzzle (about
-//! 270 clues) in under a second, usually not proven minimal (partial). A
+//! 270 clues) in under a second, usually not proven minimal (partial;
+//! `sudoku generate --minimal` sets the budget to `u64::MAX`). A
 //! 25×25 check past 2,000 nodes of local repair switches to `wide`'s plain
 //! exclusion search with lookahead and all-different filtering
 //! ([`Wide::set_all_different`]; the same answer, found sooner when the

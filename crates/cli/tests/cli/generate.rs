@@ -318,6 +318,14 @@ fn impossible_targets_are_usage_errors() {
             "rated only by --rate",
         ),
         (&["--variant", "x", "--clues", "20..30"][..], "--clues"),
+        (
+            &["--variant", "x", "--minimal"][..],
+            "--minimal does not apply",
+        ),
+        (
+            &["--minimal", "--clues", "20..30"][..],
+            "--minimal and --clues",
+        ),
         (&["--variant", "x", "--format", "grid"][..], "grid"),
         (
             &["--variant", "x", "--killer-givens", "1"][..],
@@ -331,6 +339,20 @@ fn impossible_targets_are_usage_errors() {
             .code(2)
             .stdout("")
             .stderr(predicate::str::contains(message));
+    }
+}
+
+/// `--minimal` lifts the 25×25 check budget; up to 16×16 there is none, so
+/// the puzzles are the same with or without it.
+#[test]
+fn minimal_changes_nothing_below_twenty_five() {
+    for size in ["9", "16"] {
+        let args = ["-n", "2", "--seed", "5", "--size", size, "--format", "json"];
+        let plain = generate(&args);
+        let mut with = args.to_vec();
+        with.push("--minimal");
+        assert_eq!(generate(&with), plain, "{size}");
+        assert_eq!(plain.matches("\"minimal\":true").count(), 2, "{plain}");
     }
 }
 
