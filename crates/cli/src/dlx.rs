@@ -207,9 +207,11 @@ pub struct Args {
     ///
     /// links: Knuth's DLX; handles multiplicities. cells: sparse sets as in Knuth's
     /// SSXCC; no multiplicities, no progress bar. bits: the live options as one bit
-    /// set, each item's options counted by population count; at most 4,096 options,
-    /// fastest with a few hundred (queens, Langford pairs, small random problems);
-    /// no multiplicities, no progress bar; prunes as cells does.
+    /// set, each item's options counted by population count; at most 4,096 options
+    /// and 4,096 primary items; the fastest where primary items are few (queens,
+    /// Langford pairs, pentominoes, small random problems: 3-5x the cells engine),
+    /// slower with hundreds (Sudoku); no multiplicities, no progress bar; prunes as
+    /// cells does.
     #[arg(long, value_enum, default_value_t = EngineArg::Links)]
     pub engine: EngineArg,
     /// Cells engine: enter every choice, as the links engine and DLX1 do, instead

@@ -27,6 +27,17 @@ pub enum BitsError {
         /// [`Bits::MAX_OPTIONS`].
         max: usize,
     },
+    /// More primary items than the engine's bit sets hold.
+    #[error(
+        "{items} primary items; the bit-parallel engine takes at most {max}: use the \
+         dancing-cells or dancing-links engine"
+    )]
+    TooManyItems {
+        /// The problem's primary items.
+        items: usize,
+        /// [`Bits::MAX_PRIMARY_ITEMS`].
+        max: usize,
+    },
     /// A primary item must be covered a number of times other than exactly
     /// once.
     #[error(
@@ -138,7 +149,9 @@ struct Stack {
 /// lists to update. `peak_bytes` is the tables and the stacks.
 ///
 /// The bit sets of clashes take (options)² bits: 2 MB at the 4,096 options
-/// allowed.
+/// allowed ([`Bits::MAX_OPTIONS`]; at most [`Bits::MAX_PRIMARY_ITEMS`]
+/// primary items too, [`BitsError`] otherwise). They are built in time
+/// proportional to (entries) × (words of options).
 ///
 /// ```
 /// use exact_cover::{format, Bits, Limits};
@@ -172,6 +185,12 @@ impl Bits {
     /// The most options a problem may have.
     pub const MAX_OPTIONS: usize = 64 * 64;
 
+    /// The most primary items a problem may have (so that the tables stay
+    /// within a few megabytes: the options of each primary item and the
+    /// primary items of each option are bit sets). Secondary items are not
+    /// limited.
+    pub const MAX_PRIMARY_ITEMS: usize = 64 * 64;
+
     /// Load `problem` (minimum remaining values, options in input order).
     pub fn new(problem: &Problem) -> Result<Bits, BitsError> {
         Bits::with_config(problem, Config::default())
@@ -188,6 +207,13 @@ impl Bits {
             return Err(BitsError::TooManyOptions {
                 options: n,
                 max: Bits::MAX_OPTIONS,
+            });
+        }
+        let p = problem.primary_count();
+        if p > Bits::MAX_PRIMARY_ITEMS {
+            return Err(BitsError::TooManyItems {
+                items: p,
+                max: Bits::MAX_PRIMARY_ITEMS,
             });
         }
         Ok(Bits {
@@ -437,14 +463,15 @@ impl Tables {
         }
         let p = primaries.len();
         let pw = p.div_ceil(64).max(1);
+        debug_assert!(p <= Bits::MAX_PRIMARY_ITEMS && n <= Bits::MAX_OPTIONS);
         let mut has = vec![0u64; p * w];
         let mut items = vec![0u64; n * pw];
         let mut clash = vec![0u64; n * w];
-        // per item, its options as (bit, colour), to find the clashes
+        // per item, its options as (colour, bit), to find the clashes
         let mut users: Vec<Vec<(u32, u32)>> = vec![Vec::new(); problem.item_count()];
         for (bit, &o) in order.iter().enumerate() {
             for e in problem.option(o as usize) {
-                users[e.item as usize].push((bit as u32, e.colour));
+                users[e.item as usize].push((e.colour, bit as u32));
                 let k = slot[e.item as usize];
                 if k != usize::MAX {
                     has[k * w + bit / 64] |= 1 << (bit % 64);
@@ -453,14 +480,31 @@ impl Tables {
             }
             clash[bit * w + bit / 64] |= 1 << (bit % 64);
         }
-        for (i, list) in users.iter().enumerate() {
+        // an item's options clash with each other, except those that give
+        // a secondary item one colour: per item, its options' set and each
+        // colour's, so the work is (entries) × (words), not (options)² per
+        // item
+        let mut users_set = vec![0u64; w];
+        let mut colour_set = vec![0u64; w];
+        for (i, list) in users.iter_mut().enumerate() {
             let primary = slot[i] != usize::MAX;
-            for (a, &(x, cx)) in list.iter().enumerate() {
-                for &(y, cy) in &list[a + 1..] {
-                    if primary || cx == 0 || cy == 0 || cx != cy {
-                        let (x, y) = (x as usize, y as usize);
-                        clash[x * w + y / 64] |= 1 << (y % 64);
-                        clash[y * w + x / 64] |= 1 << (x % 64);
+            users_set.fill(0);
+            for &(_, bit) in list.iter() {
+                users_set[bit as usize / 64] |= 1 << (bit % 64);
+            }
+            list.sort_unstable();
+            for group in list.chunk_by(|a, b| a.0 == b.0) {
+                let colour = group[0].0;
+                colour_set.fill(0);
+                if !primary && colour != 0 {
+                    for &(_, bit) in group {
+                        colour_set[bit as usize / 64] |= 1 << (bit % 64);
+                    }
+                }
+                for &(_, bit) in group {
+                    let row = &mut clash[bit as usize * w..][..w];
+                    for k in 0..w {
+                        row[k] |= users_set[k] & !colour_set[k];
                     }
                 }
             }

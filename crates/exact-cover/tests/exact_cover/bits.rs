@@ -292,6 +292,22 @@ fn errors_name_the_item_or_the_size() {
         }
     );
     assert!(err.to_string().contains("4096"), "{err}");
+    let mut b = ProblemBuilder::new();
+    let items: Vec<_> = (0..=Bits::MAX_PRIMARY_ITEMS)
+        .map(|k| b.primary(&format!("i{k}")))
+        .collect();
+    for pair in items.chunks(2) {
+        b.option(pair.iter().map(|&i| (i, None)));
+    }
+    let err = Bits::new(&b.build().unwrap()).unwrap_err();
+    assert_eq!(
+        err,
+        BitsError::TooManyItems {
+            items: Bits::MAX_PRIMARY_ITEMS + 1,
+            max: Bits::MAX_PRIMARY_ITEMS
+        }
+    );
+    assert!(err.to_string().contains("primary items"), "{err}");
     // the most options allowed load
     let mut b = ProblemBuilder::new();
     let a = b.primary("A");
