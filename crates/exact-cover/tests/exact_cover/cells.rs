@@ -15,6 +15,9 @@ use crate::common::{
     brute_force, build, build_padded, check_limits, known, known_counts_to_run, proptest_cases,
     queens, seven_element_problem, testdata,
 };
+use crate::common::{
+    check_colours, check_queens, check_seeds, check_small_instances, dlx_solutions,
+};
 
 const MRV: Config = Config {
     heuristic: Heuristic::Mrv,
@@ -44,18 +47,6 @@ fn count_with(p: &Problem, config: Config) -> u64 {
         .count(&Limits::none());
     assert_eq!(r.stop, StopReason::Exhausted);
     r.stats.solutions
-}
-
-fn dlx_solutions(p: &Problem) -> Vec<Vec<usize>> {
-    let mut out: Vec<Vec<usize>> = Dlx::new(p)
-        .solutions()
-        .map(|mut s| {
-            s.sort_unstable();
-            s
-        })
-        .collect();
-    out.sort();
-    out
 }
 
 #[test]
@@ -98,12 +89,7 @@ fn study_seven_element_example() {
 
 #[test]
 fn n_queens_counts() {
-    let expected = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724];
-    for (n, &want) in (1..=10).zip(&expected) {
-        let p = queens(n);
-        assert_eq!(count_with(&p, MRV), want, "{n}-queens");
-        assert_eq!(count_with(&p, FIRST), want, "{n}-queens, first item");
-    }
+    check_queens(&all_solutions);
 }
 
 #[test]
@@ -219,50 +205,17 @@ fn trail_style_follows_the_average_set_size() {
 
 #[test]
 fn small_instances_list_the_same_solutions_as_dancing_links() {
-    for name in [
-        "toy1.dlx",
-        "queens8.dlx",
-        "pent3x20.dlx",
-        "sudoku-inkala-xcc.dlx",
-    ] {
-        let p = parse(&testdata(name)).unwrap().problem;
-        assert_eq!(all_solutions(&p, MRV), dlx_solutions(&p), "{name}");
-    }
+    check_small_instances(&all_solutions);
 }
 
 #[test]
 fn seeded_search_finds_the_same_solutions() {
-    let p = parse(&testdata("queens8.dlx")).unwrap().problem;
-    let base = all_solutions(&p, MRV);
-    assert_eq!(base.len(), 92);
-    for seed in [1, 2, 99] {
-        let config = Config {
-            heuristic: Heuristic::Mrv,
-            seed: Some(seed),
-            reduce: true,
-        };
-        assert_eq!(all_solutions(&p, config), base);
-    }
+    check_seeds(&all_solutions);
 }
 
 #[test]
 fn colours_by_hand() {
-    let count = |text: &str| count_with(&parse(text).unwrap().problem, MRV);
-    // Two options agree on X's colour: both may be chosen.
-    assert_eq!(count("A B | X\nA X:red\nB X:red\n"), 1);
-    // They disagree: no cover.
-    assert_eq!(count("A B | X\nA X:red\nB X:blue\n"), 0);
-    // An uncoloured use excludes every other use, coloured or not.
-    assert_eq!(count("A B | X\nA X\nB X:red\n"), 0);
-    assert_eq!(count("A B | X\nA X\nB X\n"), 0);
-    assert_eq!(count("A B | X\nA X\nB\n"), 1);
-    // Three options of one colour: all three together.
-    assert_eq!(count("A B C | X\nA X:r\nB X:r\nC X:r\nC X:g\n"), 1);
-    // Colour choice spreads: X red forces Y's compatible options.
-    let p = parse("A B C | X Y\nA X:r Y:g\nB X:r\nB X:b\nC Y:g\nC Y:r\n")
-        .unwrap()
-        .problem;
-    assert_eq!(all_solutions(&p, MRV), vec![vec![0, 1, 3]]);
+    check_colours(&all_solutions);
 }
 
 #[test]

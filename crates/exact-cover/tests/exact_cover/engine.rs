@@ -15,6 +15,7 @@ use crate::common::{
     brute_force, brute_force_with, build, check_limits, known, known_counts, known_counts_to_run,
     proptest_cases, queens, seven_element_problem, testdata,
 };
+use crate::common::{check_colours, check_queens, check_seeds};
 
 fn all_solutions(p: &Problem, config: Config) -> Vec<Vec<usize>> {
     let mut dlx = Dlx::with_config(p, config);
@@ -76,23 +77,7 @@ fn study_seven_element_example() {
 
 #[test]
 fn n_queens_counts() {
-    let expected = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724];
-    for (n, &want) in (1..=10).zip(&expected) {
-        let p = queens(n);
-        assert_eq!(count(&p), want, "{n}-queens");
-        let first = Dlx::with_config(
-            &p,
-            Config {
-                heuristic: Heuristic::First,
-                seed: None,
-                reduce: true,
-            },
-        )
-        .count(&Limits::none())
-        .stats
-        .solutions;
-        assert_eq!(first, want, "{n}-queens, first-item heuristic");
-    }
+    check_queens(&all_solutions);
 }
 
 #[test]
@@ -159,42 +144,12 @@ fn parallel_count_matches_sequential() {
 
 #[test]
 fn seeded_search_finds_the_same_solutions() {
-    let p = parse(&testdata("queens8.dlx")).unwrap().problem;
-    let base = all_solutions(&p, Config::default());
-    assert_eq!(base.len(), 92);
-    for seed in [1, 2, 99] {
-        assert_eq!(
-            all_solutions(
-                &p,
-                Config {
-                    heuristic: Heuristic::Mrv,
-                    seed: Some(seed),
-                    reduce: true,
-                }
-            ),
-            base
-        );
-    }
+    check_seeds(&all_solutions);
 }
 
 #[test]
 fn colours_by_hand() {
-    // Two options agree on X's colour: both may be chosen.
-    let p = parse("A B | X\nA X:red\nB X:red\n").unwrap().problem;
-    assert_eq!(count(&p), 1);
-    // They disagree: no cover.
-    let p = parse("A B | X\nA X:red\nB X:blue\n").unwrap().problem;
-    assert_eq!(count(&p), 0);
-    // An uncoloured use excludes every other use.
-    let p = parse("A B | X\nA X\nB X:red\n").unwrap().problem;
-    assert_eq!(count(&p), 0);
-    let p = parse("A B | X\nA X\nB\n").unwrap().problem;
-    assert_eq!(count(&p), 1);
-    // Colour choice spreads: X red forces Y's compatible options.
-    let p = parse("A B C | X Y\nA X:r Y:g\nB X:r\nB X:b\nC Y:g\nC Y:r\n")
-        .unwrap()
-        .problem;
-    assert_eq!(all_solutions(&p, Config::default()), vec![vec![0, 1, 3]]);
+    check_colours(&all_solutions);
 }
 
 #[test]

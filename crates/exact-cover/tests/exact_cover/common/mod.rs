@@ -6,7 +6,10 @@
 
 use std::path::PathBuf;
 
-use exact_cover::{CancelToken, Limits, Problem, ProblemBuilder, Report, StopReason};
+use exact_cover::format::parse;
+use exact_cover::{
+    CancelToken, Config, Dlx, Heuristic, Limits, Problem, ProblemBuilder, Report, StopReason,
+};
 use proptest::prelude::*;
 
 /// The study's example: S = {1..7}; A={1,4,7} B={1,4} C={4,5,7} D={3,5,6}
@@ -308,4 +311,91 @@ pub fn check_limits(
     // the solver is reusable after an interrupted search
     let r = count(&Limits::none());
     assert_eq!((r.stats.solutions, r.stop), (724, StopReason::Exhausted));
+}
+
+/// The fixtures every search engine answers alike, each checked through
+/// the engine's `solutions` (every solution of a problem under a config,
+/// each sorted, in sorted order).
+pub type AllSolutions<'a> = &'a dyn Fn(&Problem, Config) -> Vec<Vec<usize>>;
+
+const MRV: Config = Config {
+    heuristic: Heuristic::Mrv,
+    seed: None,
+    reduce: true,
+};
+
+/// Colours by hand: agreeing and clashing colours, uncoloured uses, three
+/// options of one colour, and a colour choice that spreads.
+pub fn check_colours(solutions: AllSolutions<'_>) {
+    let count = |text: &str| solutions(&parse(text).unwrap().problem, MRV).len();
+    // Two options agree on X's colour: both may be chosen.
+    assert_eq!(count("A B | X\nA X:red\nB X:red\n"), 1);
+    // They disagree: no cover.
+    assert_eq!(count("A B | X\nA X:red\nB X:blue\n"), 0);
+    // An uncoloured use excludes every other use, coloured or not.
+    assert_eq!(count("A B | X\nA X\nB X:red\n"), 0);
+    assert_eq!(count("A B | X\nA X\nB X\n"), 0);
+    assert_eq!(count("A B | X\nA X\nB\n"), 1);
+    // Three options of one colour: all three together.
+    assert_eq!(count("A B C | X\nA X:r\nB X:r\nC X:r\nC X:g\n"), 1);
+    // Colour choice spreads: X red forces Y's compatible options.
+    let p = parse("A B C | X Y\nA X:r Y:g\nB X:r\nB X:b\nC Y:g\nC Y:r\n")
+        .unwrap()
+        .problem;
+    assert_eq!(solutions(&p, MRV), vec![vec![0, 1, 3]]);
+}
+
+/// n-queens for n = 1..10 (1, 0, 0, 2, 10, 4, 40, 92, 352, 724), by MRV and
+/// by the first item.
+pub fn check_queens(solutions: AllSolutions<'_>) {
+    let expected = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724];
+    let first = Config {
+        heuristic: Heuristic::First,
+        ..MRV
+    };
+    for (n, &want) in (1..=10).zip(&expected) {
+        let p = queens(n);
+        assert_eq!(solutions(&p, MRV).len(), want, "{n}-queens");
+        assert_eq!(solutions(&p, first).len(), want, "{n}-queens, first item");
+    }
+}
+
+/// A seed changes the order, never the solutions (8-queens, three seeds).
+pub fn check_seeds(solutions: AllSolutions<'_>) {
+    let p = parse(&testdata("queens8.dlx")).unwrap().problem;
+    let base = solutions(&p, MRV);
+    assert_eq!(base.len(), 92);
+    for seed in [1, 2, 99] {
+        let config = Config {
+            seed: Some(seed),
+            ..MRV
+        };
+        assert_eq!(solutions(&p, config), base, "seed {seed}");
+    }
+}
+
+/// Every solution by the dancing-links engine, each sorted, in sorted order.
+pub fn dlx_solutions(p: &Problem) -> Vec<Vec<usize>> {
+    let mut out: Vec<Vec<usize>> = Dlx::new(p)
+        .solutions()
+        .map(|mut s| {
+            s.sort_unstable();
+            s
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The small bundled instances give the dancing-links engine's solutions.
+pub fn check_small_instances(solutions: AllSolutions<'_>) {
+    for name in [
+        "toy1.dlx",
+        "queens8.dlx",
+        "pent3x20.dlx",
+        "sudoku-inkala-xcc.dlx",
+    ] {
+        let p = parse(&testdata(name)).unwrap().problem;
+        assert_eq!(solutions(&p, MRV), dlx_solutions(&p), "{name}");
+    }
 }
