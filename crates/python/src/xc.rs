@@ -7,7 +7,7 @@ use crossbeam_channel::{Receiver, RecvTimeoutError, bounded};
 use exact_cover::format::OptionTexts;
 use exact_cover::split::{Subproblem, count_subproblem, split, subproblem_solver};
 use exact_cover::{
-    Config, Dlx, Limits, Problem as XcProblem, ProblemBuilder, Report, count_parallel,
+    Bits, Cells, Config, Dlx, Limits, Problem as XcProblem, ProblemBuilder, Report, count_parallel,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -204,8 +204,13 @@ impl Problem {
 
     /// Count the solutions. `threads` (None: all cores) counts in parallel
     /// (a solution or node limit counts on one thread); `subproblem` counts
-    /// only the part of a `split` token (on one thread).
-    #[pyo3(signature = (threads = None, limit = None, max_nodes = None, timeout = None, subproblem = None))]
+    /// only the part of a `split` token (on one thread, links engine).
+    /// `engine`: "links" (dancing links, the default; multiplicities),
+    /// "cells" (dancing cells, SSXCC's smaller tree) or "bits" (bit sets,
+    /// the fastest for problems of up to 4,096 options with few primary
+    /// items); the same count from each.
+    #[pyo3(signature = (threads = None, limit = None, max_nodes = None, timeout = None, subproblem = None, engine = "links"))]
+    #[allow(clippy::too_many_arguments)]
     fn count(
         &self,
         py: Python<'_>,
@@ -214,41 +219,61 @@ impl Problem {
         max_nodes: Option<u64>,
         timeout: Option<f64>,
         subproblem: Option<&str>,
+        engine: &str,
     ) -> PyResult<Count> {
         let limits = limits(limit, max_nodes, timeout)?;
         let sub = subproblem.map(|t| subproblem_of(py, t)).transpose()?;
+        let engine = Engine::of(engine, sub.is_some())?;
         let threads = thread_count(threads);
         let problem = Arc::clone(&self.problem);
         let start = Instant::now();
-        let report = py.detach(move || match sub {
-            Some(sub) => count_subproblem(&problem, Config::default(), &sub, &limits),
-            None => Ok(count_parallel(
+        let report = py.detach(move || match (sub, engine) {
+            (Some(sub), _) => {
+                count_subproblem(&problem, Config::default(), &sub, &limits).map_err(split_error)
+            }
+            (None, Engine::Links) => Ok(count_parallel(
                 &problem,
                 Config::default(),
                 &limits,
                 threads,
             )),
-        });
-        let report = report.map_err(split_error)?;
+            (None, Engine::Cells) => Cells::new(&problem)
+                .map(|mut c| c.count_parallel(&limits, threads))
+                .map_err(|e| PyValueError::new_err(e.to_string())),
+            (None, Engine::Bits) => Bits::new(&problem)
+                .map(|mut b| b.count_parallel(&limits, threads))
+                .map_err(|e| PyValueError::new_err(e.to_string())),
+        })?;
         Ok(count_of(&report, start.elapsed().as_secs_f64()))
     }
 
     /// The first solution (option numbers, from 0), or None: none at all,
     /// or a limit stopped the search first (then `count(...)` says which).
-    #[pyo3(signature = (max_nodes = None, timeout = None, subproblem = None))]
+    /// `engine` as for `count`.
+    #[pyo3(signature = (max_nodes = None, timeout = None, subproblem = None, engine = "links"))]
     fn first(
         &self,
         py: Python<'_>,
         max_nodes: Option<u64>,
         timeout: Option<f64>,
         subproblem: Option<&str>,
+        engine: &str,
     ) -> PyResult<Option<Vec<usize>>> {
         let limits = limits(None, max_nodes, timeout)?;
         let sub = subproblem.map(|t| subproblem_of(py, t)).transpose()?;
+        let engine = Engine::of(engine, sub.is_some())?;
         let problem = Arc::clone(&self.problem);
-        py.detach(move || {
-            let mut dlx = solver(&problem, sub.as_ref())?;
-            Ok(dlx.first(&limits).0)
+        py.detach(move || match engine {
+            Engine::Links => {
+                let mut dlx = solver(&problem, sub.as_ref())?;
+                Ok(dlx.first(&limits).0)
+            }
+            Engine::Cells => Cells::new(&problem)
+                .map(|mut c| c.first(&limits).0)
+                .map_err(|e| PyValueError::new_err(e.to_string())),
+            Engine::Bits => Bits::new(&problem)
+                .map(|mut b| b.first(&limits).0)
+                .map_err(|e| PyValueError::new_err(e.to_string())),
         })
     }
 
@@ -310,6 +335,37 @@ impl Problem {
 }
 
 /// A solver for the problem, or the subproblem's options selected.
+/// The `engine` argument of `count` and `first`.
+#[derive(Clone, Copy)]
+enum Engine {
+    Links,
+    Cells,
+    Bits,
+}
+
+impl Engine {
+    /// The engine named `name` (ValueError otherwise); a subproblem runs on
+    /// the links engine only.
+    fn of(name: &str, subproblem: bool) -> PyResult<Engine> {
+        let engine = match name {
+            "links" => Engine::Links,
+            "cells" => Engine::Cells,
+            "bits" => Engine::Bits,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown engine '{name}' (expected 'links', 'cells' or 'bits')"
+                )));
+            }
+        };
+        if subproblem && !matches!(engine, Engine::Links) {
+            return Err(PyValueError::new_err(
+                "a subproblem runs on the links engine: leave out engine",
+            ));
+        }
+        Ok(engine)
+    }
+}
+
 fn solver(problem: &XcProblem, sub: Option<&Subproblem>) -> PyResult<Dlx> {
     match sub {
         Some(sub) => subproblem_solver(problem, Config::default(), sub).map_err(split_error),

@@ -35,6 +35,33 @@ def test_counts_match_the_known_figures(name):
     assert prob.count().stats.nodes == known["nodes"]  # the same tree on all cores
 
 
+@pytest.mark.parametrize("name", ["toy1.dlx", "queens8.dlx", "pent3x20.dlx", "langford11-sym.dlx"])
+def test_every_engine_counts_the_same(name):
+    known = known_counts()[name]
+    prob = instance(name)
+    for engine in ["links", "cells", "bits"]:
+        c = prob.count(threads=1, engine=engine)
+        assert c == known["solutions"] and c.complete, engine
+        assert prob.count(threads=2, engine=engine) == known["solutions"], engine
+    # the cells and bits engines search the pruned tree
+    assert prob.count(threads=1, engine="bits").stats.nodes == known["pruned_nodes"]
+    first = prob.first(engine="bits")
+    assert first is not None and prob.first(engine="cells") is not None
+
+
+def test_engines_refuse_what_they_cannot_do():
+    with pytest.raises(ValueError, match="unknown engine 'fast'"):
+        instance("toy1.dlx").count(engine="fast")
+    multi = xc.Problem.from_knuth("2|A B\nA\nA\nA B\n")
+    assert multi.count(engine="links") == 2
+    for engine in ["cells", "bits"]:
+        with pytest.raises(ValueError, match="multiplicity"):
+            multi.count(engine=engine)
+    token = instance("queens8.dlx").split(1)[0]
+    with pytest.raises(ValueError, match="links engine"):
+        instance("queens8.dlx").count(subproblem=token, engine="bits")
+
+
 def test_solutions_first_and_limits():
     prob = instance("queens8.dlx")
     sols = list(prob.solutions())

@@ -341,17 +341,23 @@ class Problem:
         max_nodes: Optional[int] = None,
         timeout: Optional[float] = None,
         subproblem: Optional[str] = None,
+        engine: str = "links",
     ) -> Count:
         """Count the solutions on `threads` threads (None: all cores; a
         `limit` or `max_nodes` counts on one). `subproblem`: only the part of
-        a `split` token, on one thread. The GIL is released while counting."""
+        a `split` token, on one thread. `engine`: "links" (the default;
+        multiplicities), "cells" (SSXCC's smaller tree) or "bits" (bit sets:
+        the fastest for up to 4,096 options and primary items, when primary
+        items are few); ValueError for a problem the engine does not take.
+        The GIL is released while counting."""
     def first(
         self,
         max_nodes: Optional[int] = None,
         timeout: Optional[float] = None,
         subproblem: Optional[str] = None,
+        engine: str = "links",
     ) -> Optional[list[int]]:
-        """One solution (option numbers), or None."""
+        """One solution (option numbers), or None. `engine` as for `count`."""
     def solutions(
         self,
         limit: Optional[int] = None,
