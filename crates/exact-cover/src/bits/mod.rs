@@ -225,19 +225,7 @@ impl Bits {
 
     /// Bytes of the tables and the stacks.
     pub fn bytes(&self) -> u64 {
-        let t = &self.tables;
-        let s = &self.stack;
-        let words = t.has.capacity()
-            + t.clash.capacity()
-            + t.items.capacity()
-            + t.all_options.capacity()
-            + t.all_items.capacity()
-            + s.live.capacity()
-            + s.active.capacity()
-            + s.todo.capacity();
-        (words * 8
-            + (t.option_of.capacity() + s.total.capacity() + s.chosen.capacity()) * 4
-            + s.solution.capacity() * std::mem::size_of::<usize>()) as u64
+        self.tables.bytes() + self.stack.bytes()
     }
 
     /// Count solutions (up to `limits.max_solutions`); the count is
@@ -298,28 +286,24 @@ impl Bits {
         };
         let tables = &self.tables;
         let kernel = self.kernel;
+        // the threads share the tables, each with its own stacks
         let reports: Vec<Report> = pool.install(|| {
             paths
                 .par_chunks(depth)
-                .map_init(
-                    || Bits {
-                        tables: tables.clone(),
-                        stack: Stack::default(),
-                        kernel,
-                    },
-                    |bits, path| {
-                        if let Some(stop) = limits.poll() {
-                            return Report {
-                                stats: Stats::default(),
-                                stop,
-                            };
-                        }
-                        bits.run(path, limits, None)
-                    },
-                )
+                .map_init(Stack::default, |stack, path| {
+                    if let Some(stop) = limits.poll() {
+                        return Report {
+                            stats: Stats::default(),
+                            stop,
+                        };
+                    }
+                    run(tables, stack, kernel, path, limits, None)
+                })
                 .collect()
         });
-        crate::parallel::combine(split, &reports, self.bytes() * threads as u64)
+        self.stack.reserve(tables, tables.levels());
+        let bytes = tables.bytes() + self.stack.bytes() * threads as u64;
+        crate::parallel::combine(split, &reports, bytes)
     }
 
     /// The nodes above `depth` (counted, with their solutions) and the
@@ -340,78 +324,13 @@ impl Bits {
     /// Search below the path `path` of option bits (empty: the whole tree),
     /// visiting solutions when `visit` is given.
     fn run(&mut self, path: &[u32], limits: &Limits, visit: Option<&mut Visit<'_>>) -> Report {
-        let mut stats = Stats::default();
-        let stop = self.run_inner(path, limits, visit, &mut stats);
-        stats.peak_bytes = self.bytes();
-        Report { stats, stop }
-    }
-
-    fn run_inner(
-        &mut self,
-        path: &[u32],
-        limits: &Limits,
-        mut visit: Option<&mut Visit<'_>>,
-        stats: &mut Stats,
-    ) -> StopReason {
-        if limits.max_solutions == Some(0) {
-            return StopReason::SolutionLimit;
-        }
-        let t = &self.tables;
-        let s = &mut self.stack;
-        s.reserve(t, t.all_items.len() * 64 + 1);
-        let base = path.len();
-        if base == 0 {
-            if limits.max_nodes == Some(0) {
-                return StopReason::NodeLimit;
-            }
-            match root(t, s, stats) {
-                None if stats.solutions == 1 => {
-                    if let Some(v) = visit.as_mut() {
-                        s.solution.clear();
-                        if v(&s.solution).is_break() {
-                            return StopReason::Visitor;
-                        }
-                    }
-                    if limits.max_solutions == Some(1) {
-                        return StopReason::SolutionLimit;
-                    }
-                    return StopReason::Exhausted;
-                }
-                None => return StopReason::Exhausted,
-                Some(_) => {}
-            }
-        } else {
-            // a subtree of a parallel count: replay the path (its nodes
-            // were counted by the split), then count the node it ends at
-            if root(t, s, &mut Stats::default()).is_none() {
-                return StopReason::Exhausted;
-            }
-            for (l, &o) in path.iter().enumerate() {
-                match step::<0>(t, s, l, o as usize) {
-                    Step::Node { item, count } => s.branch::<0>(t, l + 1, item, count),
-                    _ => return StopReason::Exhausted,
-                }
-            }
-            stats.nodes += 1;
-            stats.max_depth = base as u32;
-        }
-        let fill = visit.is_some();
-        let mut none = |_: &[usize]| ControlFlow::Continue(());
-        let visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()> = match visit {
-            Some(v) => v,
-            None => &mut none,
-        };
-        kernel::drive(
+        run(
+            &self.tables,
+            &mut self.stack,
             self.kernel,
-            &mut Job {
-                t,
-                s,
-                base,
-                limits,
-                fill,
-                visit,
-                stats,
-            },
+            path,
+            limits,
+            visit,
         )
     }
 
@@ -420,6 +339,91 @@ impl Bits {
     fn width(&self) -> usize {
         self.tables.w
     }
+}
+
+/// Search below the path `path` of option bits (empty: the whole tree) on
+/// `t` with the stacks `s`, visiting solutions when `visit` is given.
+fn run(
+    t: &Tables,
+    s: &mut Stack,
+    kernel: Kernel,
+    path: &[u32],
+    limits: &Limits,
+    visit: Option<&mut Visit<'_>>,
+) -> Report {
+    let mut stats = Stats::default();
+    let stop = run_inner(t, s, kernel, path, limits, visit, &mut stats);
+    stats.peak_bytes = t.bytes() + s.bytes();
+    Report { stats, stop }
+}
+
+fn run_inner(
+    t: &Tables,
+    s: &mut Stack,
+    kernel: Kernel,
+    path: &[u32],
+    limits: &Limits,
+    mut visit: Option<&mut Visit<'_>>,
+    stats: &mut Stats,
+) -> StopReason {
+    if limits.max_solutions == Some(0) {
+        return StopReason::SolutionLimit;
+    }
+    s.reserve(t, t.levels());
+    let base = path.len();
+    if base == 0 {
+        if limits.max_nodes == Some(0) {
+            return StopReason::NodeLimit;
+        }
+        match root(t, s, stats) {
+            None if stats.solutions == 1 => {
+                if let Some(v) = visit.as_mut() {
+                    s.solution.clear();
+                    if v(&s.solution).is_break() {
+                        return StopReason::Visitor;
+                    }
+                }
+                if limits.max_solutions == Some(1) {
+                    return StopReason::SolutionLimit;
+                }
+                return StopReason::Exhausted;
+            }
+            None => return StopReason::Exhausted,
+            Some(_) => {}
+        }
+    } else {
+        // a subtree of a parallel count: replay the path (its nodes
+        // were counted by the split), then count the node it ends at
+        if root(t, s, &mut Stats::default()).is_none() {
+            return StopReason::Exhausted;
+        }
+        for (l, &o) in path.iter().enumerate() {
+            match step::<0>(t, s, l, o as usize) {
+                Step::Node { item, count } => s.branch::<0>(t, l + 1, item, count),
+                _ => return StopReason::Exhausted,
+            }
+        }
+        stats.nodes += 1;
+        stats.max_depth = base as u32;
+    }
+    let fill = visit.is_some();
+    let mut none = |_: &[usize]| ControlFlow::Continue(());
+    let visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()> = match visit {
+        Some(v) => v,
+        None => &mut none,
+    };
+    kernel::drive(
+        kernel,
+        &mut Job {
+            t,
+            s,
+            base,
+            limits,
+            fill,
+            visit,
+            stats,
+        },
+    )
 }
 
 /// Every primary item is covered exactly once (no multiplicity).
@@ -442,6 +446,21 @@ fn check_items(items: &[Item]) -> Result<(), BitsError> {
 }
 
 impl Tables {
+    /// Bytes of the tables.
+    fn bytes(&self) -> u64 {
+        let words = self.has.capacity()
+            + self.clash.capacity()
+            + self.items.capacity()
+            + self.all_options.capacity()
+            + self.all_items.capacity();
+        (words * 8 + self.option_of.capacity() * 4) as u64
+    }
+
+    /// The most levels a search can reach (one per primary item, at most).
+    fn levels(&self) -> usize {
+        self.all_items.len() * 64 + 1
+    }
+
     fn new(problem: &Problem, config: Config) -> Tables {
         let n = problem.option_count();
         let need = n.div_ceil(64).max(1);
@@ -532,6 +551,13 @@ impl Tables {
 }
 
 impl Stack {
+    /// Bytes of the stacks.
+    fn bytes(&self) -> u64 {
+        ((self.live.capacity() + self.active.capacity() + self.todo.capacity()) * 8
+            + (self.total.capacity() + self.chosen.capacity()) * 4
+            + self.solution.capacity() * std::mem::size_of::<usize>()) as u64
+    }
+
     /// Room for `levels` levels below the root.
     fn reserve(&mut self, t: &Tables, levels: usize) {
         let levels = levels + 2;

@@ -15,19 +15,11 @@ use crate::common::{
     brute_force, brute_force_with, build, check_limits, known, known_counts, known_counts_to_run,
     proptest_cases, queens, seven_element_problem, testdata,
 };
-use crate::common::{check_colours, check_queens, check_seeds};
+use crate::common::{check_colours, check_queens, check_seeds, dlx_solutions_with};
 
+/// Every solution, each sorted, in sorted order.
 fn all_solutions(p: &Problem, config: Config) -> Vec<Vec<usize>> {
-    let mut dlx = Dlx::with_config(p, config);
-    let mut out: Vec<Vec<usize>> = dlx
-        .solutions()
-        .map(|mut s| {
-            s.sort_unstable();
-            s
-        })
-        .collect();
-    out.sort();
-    out
+    dlx_solutions_with(p, config)
 }
 
 fn count(p: &Problem) -> u64 {

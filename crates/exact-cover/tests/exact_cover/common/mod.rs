@@ -376,7 +376,12 @@ pub fn check_seeds(solutions: AllSolutions<'_>) {
 
 /// Every solution by the dancing-links engine, each sorted, in sorted order.
 pub fn dlx_solutions(p: &Problem) -> Vec<Vec<usize>> {
-    let mut out: Vec<Vec<usize>> = Dlx::new(p)
+    dlx_solutions_with(p, Config::default())
+}
+
+/// [`dlx_solutions`] under `config`.
+pub fn dlx_solutions_with(p: &Problem, config: Config) -> Vec<Vec<usize>> {
+    let mut out: Vec<Vec<usize>> = Dlx::with_config(p, config)
         .solutions()
         .map(|mut s| {
             s.sort_unstable();
