@@ -1369,3 +1369,50 @@ fn queens12_progress() -> String {
         .success();
     crate::stderr_of(&out)
 }
+
+/// The solutions printed, each a set of option lines, as a sorted list.
+fn solution_sets(text: &str) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = text
+        .split("\n\n")
+        .map(|block| {
+            let mut lines: Vec<String> = block.lines().map(str::to_string).collect();
+            lines.sort();
+            lines
+        })
+        .filter(|s| !s.is_empty())
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn engine_bits_prints_and_counts_what_the_others_do() {
+    let links = stdout_of(&dlx().arg(QUEENS8).assert().success());
+    let bits = stdout_of(&dlx().args(["--engine", "bits", QUEENS8]).assert().success());
+    assert_eq!(solution_sets(&bits).len(), 92);
+    assert_eq!(solution_sets(&bits), solution_sets(&links));
+    for threads in ["1", "2"] {
+        dlx()
+            .args(["--engine", "bits", "--count", "--threads", threads, QUEENS8])
+            .assert()
+            .success()
+            .stdout("92\n");
+    }
+    // what the bits engine does not do is a usage error naming it
+    dlx()
+        .args(["--engine", "bits"])
+        .write_stdin("2|A B\nA\nA\nA B\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("'A'").and(predicate::str::contains("multiplicity")));
+    dlx()
+        .args(["--engine", "bits", "--count", "--mems", QUEENS8])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--mems"));
+    dlx()
+        .args(["--engine", "bits", "--count", "-v", QUEENS8])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("links engine"));
+}
