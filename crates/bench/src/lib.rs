@@ -210,4 +210,6 @@ mod tests {
         assert_eq!(parse_puzzles("# c\n\n", "x").unwrap().len(), 0);
     }
 }
+#[cfg(unix)]
+pub mod tdoku;
 pub mod xc_instances;

@@ -1,17 +1,25 @@
-//! Peer comparison: our `fast` method against the published `sudoku` crate.
+//! Peer comparison: our `fast` method against the published `sudoku` crate,
+//! and against tdoku when given its shared library.
 //!
 //! ```text
-//! cargo run -p bench --release --bin peer -- [--passes N] [--kernel K] [DATASET...]
+//! cargo run -p bench --release --bin peer -- [--passes N] [--kernel K] [--tdoku LIB] [DATASET...]
 //! ```
 //!
-//! Each dataset (81-character lines) is loaded into memory; both solvers run
+//! Each dataset (81-character lines) is loaded into memory; the solvers run
 //! on one thread and stop at two solutions. A first pass checks every answer
-//! (valid solution of the givens, same uniqueness verdict from both); any
-//! disagreement exits non-zero. Then `N` timed passes (default 5) run both
-//! solvers alternating on chunks of 32 puzzles, so both see the same machine
-//! load; times are this thread's CPU time (Unix), so time spent
-//! descheduled on a busy machine does not count. The table reports medians
-//! over passes, and the ratio's range.
+//! (valid solution of the givens, same uniqueness verdict from all); any
+//! disagreement exits non-zero. Then `N` timed passes (default 5) run the
+//! solvers in turn on chunks of 32 puzzles (who goes first rotates), so all
+//! see the same machine load; times are this thread's CPU time (Unix), so
+//! time spent descheduled on a busy machine does not count. The table
+//! reports medians over passes, and each ratio's range.
+//!
+//! `--tdoku LIB` loads tdoku (T. Dillon, BSD-2-Clause) from a shared
+//! library built with tdoku's own build (its `tdoku_shared` target, e.g.
+//! `libtdoku_shared.so`) and adds it as a third column, called through its
+//! C entry point `TdokuSolverDpllTriadSimd` with the puzzle as text, as its
+//! own benchmark does. The project neither ships nor builds tdoku (see
+//! `bench::tdoku`).
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -39,10 +47,100 @@ struct Row {
     puzzles: usize,
     ours: f64,
     theirs: f64,
-    ratio: f64,
-    ratio_min: f64,
-    ratio_max: f64,
+    ratio: Spread,
     guesses: f64,
+    /// tdoku's puzzles/s, ours/tdoku, and its guesses (branch points) per
+    /// puzzle, when loaded.
+    tdoku: Option<(f64, Spread, f64)>,
+}
+
+/// A median with its range.
+#[derive(Clone, Copy)]
+struct Spread {
+    median: f64,
+    min: f64,
+    max: f64,
+}
+
+impl Spread {
+    fn of(v: &mut [f64]) -> Spread {
+        Spread {
+            min: v.iter().copied().fold(f64::INFINITY, f64::min),
+            max: v.iter().copied().fold(0.0, f64::max),
+            median: median(v),
+        }
+    }
+}
+
+/// tdoku, when `--tdoku` names its library (Unix only).
+#[cfg(unix)]
+type Third = bench::tdoku::Tdoku;
+#[cfg(not(unix))]
+type Third = std::convert::Infallible;
+
+#[cfg(unix)]
+fn open_tdoku(path: &str) -> Result<Third> {
+    bench::tdoku::Tdoku::open(std::path::Path::new(path))
+}
+
+#[cfg(not(unix))]
+fn open_tdoku(path: &str) -> Result<Third> {
+    bail!("--tdoku {path}: loading a shared library needs a Unix system")
+}
+
+/// tdoku's input form of every puzzle.
+#[cfg(unix)]
+fn tdoku_inputs(puzzles: &[Cells]) -> Vec<[u8; 82]> {
+    puzzles.iter().map(bench::tdoku::tdoku_input).collect()
+}
+
+/// tdoku's verdict on one puzzle (limit 2) checked against ours: the same
+/// count, and a valid solution when there is one. Returns its guesses.
+#[cfg(unix)]
+fn check_tdoku(
+    t: &Third,
+    input: &[u8; 82],
+    g: &Grid,
+    ours: &bench::Verdict,
+    index: usize,
+) -> Result<u64> {
+    let mut s = [0u8; 82];
+    let a = t.solve(input, 2, &mut s);
+    if a.count.min(2) != usize::from(ours.count) {
+        bail!(
+            "puzzle {index}: tdoku found {} solutions (up to 2), fast {}",
+            a.count,
+            ours.count
+        );
+    }
+    if a.count > 0 {
+        let Some(first) = t.first(input) else {
+            bail!("puzzle {index}: tdoku found a solution but did not write it");
+        };
+        bench::check_solution(g, &first, "tdoku", index)?;
+    }
+    Ok(a.guesses as u64)
+}
+
+#[cfg(not(unix))]
+fn tdoku_inputs(_: &[Cells]) -> Vec<[u8; 82]> {
+    Vec::new()
+}
+
+#[cfg(not(unix))]
+fn check_tdoku(t: &Third, _: &[u8; 82], _: &Grid, _: &bench::Verdict, _: usize) -> Result<u64> {
+    match *t {}
+}
+
+/// One tdoku call, for the timed passes: its solution count.
+#[cfg(unix)]
+fn tdoku_count(t: &Third, input: &[u8; 82], s: &mut [u8; 82]) -> u64 {
+    t.solve(input, 2, s).count as u64
+}
+
+#[cfg(not(unix))]
+fn tdoku_count(t: &Third, _: &[u8; 82], _: &mut [u8; 82]) -> u64 {
+    match *t {}
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -58,6 +156,7 @@ fn median(v: &mut [f64]) -> f64 {
 fn run() -> Result<()> {
     let mut passes = 5usize;
     let mut kernel = None;
+    let mut tdoku = None;
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -83,9 +182,15 @@ fn run() -> Result<()> {
                     _ => bail!("--kernel {k}: expected scalar, avx2 or avx512"),
                 });
             }
+            "--tdoku" => {
+                let path = args
+                    .next()
+                    .context("--tdoku needs the path of tdoku's shared library")?;
+                tdoku = Some(open_tdoku(&path).with_context(|| format!("--tdoku {path}"))?);
+            }
             "-h" | "--help" => {
                 println!(
-                    "usage: peer [--passes N] [--kernel scalar|avx2|avx512] [DATASET...]  (81-character puzzle lines)"
+                    "usage: peer [--passes N] [--kernel scalar|avx2|avx512] [--tdoku LIB] [DATASET...]  (81-character puzzle lines; LIB: tdoku's shared library, built by tdoku's own build)"
                 );
                 return Ok(());
             }
@@ -118,68 +223,129 @@ fn run() -> Result<()> {
             .iter()
             .map(|p| Grid::from_cells(p.to_vec()).expect("81 cells"))
             .collect();
+        let inputs = if tdoku.is_some() {
+            tdoku_inputs(puzzles)
+        } else {
+            Vec::new()
+        };
         // Verification pass (untimed).
-        let mut guesses = 0u64;
+        let (mut guesses, mut tdoku_guesses) = (0u64, 0u64);
         for (i, (p, g)) in puzzles.iter().zip(&grids).enumerate() {
             let (a, gs) = ours(&mut fast, g);
             guesses += gs;
             let b = theirs(p, &mut buf);
             check_pair(g, &a, &b, i + 1).with_context(|| format!("dataset {name}"))?;
+            if let Some(t) = &tdoku {
+                tdoku_guesses += check_tdoku(t, &inputs[i], g, &a, i + 1)
+                    .with_context(|| format!("dataset {name}"))?;
+            }
         }
-        // Timed passes. Within a pass the two solvers alternate on chunks of
-        // puzzles (who goes first alternates too), so both see the same
-        // machine load; a pass's ratio is theirs' time over ours.
+        // Timed passes. Within a pass the solvers take turns on chunks of
+        // puzzles (who goes first rotates), so all see the same machine
+        // load; a pass's ratio is the other's time over ours.
         let n = puzzles.len().max(1) as f64;
+        let solvers = if tdoku.is_some() { 3 } else { 2 };
         let (mut ours_r, mut theirs_r, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut tdoku_r, mut tdoku_ratios) = (Vec::new(), Vec::new());
         let mut sink = 0u64;
+        let mut out = [0u8; 82];
         for _ in 0..passes {
-            let (mut ta, mut tb) = (Duration::ZERO, Duration::ZERO);
+            let mut t = [Duration::ZERO; 3];
             for (k, (gs, ps)) in grids.chunks(CHUNK).zip(puzzles.chunks(CHUNK)).enumerate() {
-                for turn in 0..2 {
-                    if (turn + k) % 2 == 0 {
-                        let t = CpuClock::now();
-                        for g in gs {
-                            sink += u64::from(ours(&mut fast, g).0.count);
+                for turn in 0..solvers {
+                    let who = (turn + k) % solvers;
+                    let clock = CpuClock::now();
+                    match who {
+                        0 => {
+                            for g in gs {
+                                sink += u64::from(ours(&mut fast, g).0.count);
+                            }
                         }
-                        ta += t.elapsed();
-                    } else {
-                        let t = CpuClock::now();
-                        for p in ps {
-                            sink += u64::from(theirs(p, &mut buf).count);
+                        1 => {
+                            for p in ps {
+                                sink += u64::from(theirs(p, &mut buf).count);
+                            }
                         }
-                        tb += t.elapsed();
+                        _ => {
+                            if let Some(td) = &tdoku {
+                                for input in &inputs[k * CHUNK..k * CHUNK + ps.len()] {
+                                    sink += tdoku_count(td, input, &mut out);
+                                }
+                            }
+                        }
                     }
+                    t[who] += clock.elapsed();
                 }
             }
-            ours_r.push(n / ta.as_secs_f64());
-            theirs_r.push(n / tb.as_secs_f64());
-            ratios.push(tb.as_secs_f64() / ta.as_secs_f64());
+            let ours_s = t[0].as_secs_f64();
+            ours_r.push(n / ours_s);
+            theirs_r.push(n / t[1].as_secs_f64());
+            ratios.push(t[1].as_secs_f64() / ours_s);
+            if tdoku.is_some() {
+                tdoku_r.push(n / t[2].as_secs_f64());
+                tdoku_ratios.push(t[2].as_secs_f64() / ours_s);
+            }
         }
         std::hint::black_box(sink);
-        let ratio_min = ratios.iter().copied().fold(f64::INFINITY, f64::min);
-        let ratio_max = ratios.iter().copied().fold(0.0, f64::max);
         rows.push(Row {
             name: name.clone(),
             puzzles: puzzles.len(),
             ours: median(&mut ours_r),
             theirs: median(&mut theirs_r),
-            ratio: median(&mut ratios),
-            ratio_min,
-            ratio_max,
+            ratio: Spread::of(&mut ratios),
             guesses: guesses as f64 / n,
+            tdoku: tdoku.is_some().then(|| {
+                (
+                    median(&mut tdoku_r),
+                    Spread::of(&mut tdoku_ratios),
+                    tdoku_guesses as f64 / n,
+                )
+            }),
         });
     }
 
     println!("All answers verified; {passes} timed passes per solver, medians shown.");
     println!();
-    println!(
-        "| dataset | puzzles | ours (puzzles/s) | sudoku crate (puzzles/s) | ours/theirs | ratio range | our guesses/puzzle |"
-    );
-    println!("|---|---:|---:|---:|---:|---:|---:|");
-    for r in &rows {
+    if tdoku.is_some() {
         println!(
-            "| {} | {} | {:.0} | {:.0} | {:.2} | {:.2}–{:.2} | {:.1} |",
-            r.name, r.puzzles, r.ours, r.theirs, r.ratio, r.ratio_min, r.ratio_max, r.guesses
+            "| dataset | puzzles | ours (puzzles/s) | sudoku crate (puzzles/s) | tdoku (puzzles/s) | ours/crate | its range | ours/tdoku | its range | our guesses/puzzle | tdoku guesses/puzzle |"
+        );
+        println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    } else {
+        println!(
+            "| dataset | puzzles | ours (puzzles/s) | sudoku crate (puzzles/s) | ours/theirs | ratio range | our guesses/puzzle |"
+        );
+        println!("|---|---:|---:|---:|---:|---:|---:|");
+    }
+    for r in &rows {
+        let q = r.ratio;
+        match r.tdoku {
+            Some((tps, tq, tg)) => println!(
+                "| {} | {} | {:.0} | {:.0} | {:.0} | {:.2} | {:.2}–{:.2} | {:.2} | {:.2}–{:.2} | {:.1} | {:.2} |",
+                r.name,
+                r.puzzles,
+                r.ours,
+                r.theirs,
+                tps,
+                q.median,
+                q.min,
+                q.max,
+                tq.median,
+                tq.min,
+                tq.max,
+                r.guesses,
+                tg
+            ),
+            None => println!(
+                "| {} | {} | {:.0} | {:.0} | {:.2} | {:.2}–{:.2} | {:.1} |",
+                r.name, r.puzzles, r.ours, r.theirs, q.median, q.min, q.max, r.guesses
+            ),
+        }
+    }
+    if tdoku.is_some() {
+        println!();
+        println!(
+            "Our guesses count each alternative taken; tdoku's count branch points (one per choice)."
         );
     }
     Ok(())
