@@ -210,6 +210,5 @@ mod tests {
         assert_eq!(parse_puzzles("# c\n\n", "x").unwrap().len(), 0);
     }
 }
-#[cfg(unix)]
 pub mod tdoku;
 pub mod xc_instances;

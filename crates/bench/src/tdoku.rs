@@ -12,7 +12,9 @@
 //! up to `limit`, writes a solution only when `limit` is 1, and counts its
 //! guesses (one per branch point).
 
-use std::ffi::{CString, c_char, c_void};
+#[cfg(unix)]
+use std::ffi::CString;
+use std::ffi::{c_char, c_void};
 use std::path::Path;
 
 use anyhow::{Result, bail};
@@ -25,8 +27,10 @@ type SolveFn = unsafe extern "C" fn(*const c_char, usize, u32, *mut c_char, *mut
 /// The name of the entry point looked up in the library.
 const SYMBOL: &str = "TdokuSolverDpllTriadSimd";
 
-/// A loaded tdoku library; closed when dropped.
+/// A loaded tdoku library; closed when dropped. (Without Unix none can be
+/// made: [`Tdoku::open`] says so.)
 #[derive(Debug)]
+#[cfg_attr(not(unix), allow(dead_code))]
 pub struct Tdoku {
     handle: *mut c_void,
     solve: SolveFn,
@@ -54,6 +58,7 @@ pub fn tdoku_input(p: &Cells) -> [u8; 82] {
 impl Tdoku {
     /// Load the library at `path` and find its entry point. The library's
     /// initialisers run here: load only a tdoku you built yourself.
+    #[cfg(unix)]
     pub fn open(path: &Path) -> Result<Tdoku> {
         let Some(text) = path.to_str() else {
             bail!("{}: not a UTF-8 path", path.display());
@@ -82,6 +87,15 @@ impl Tdoku {
         // have the same size on the platforms `dlsym` serves.
         let solve = unsafe { std::mem::transmute::<*mut c_void, SolveFn>(sym) };
         Ok(Tdoku { handle, solve })
+    }
+
+    /// Loading a shared library is done through `dlopen`: Unix only.
+    #[cfg(not(unix))]
+    pub fn open(path: &Path) -> Result<Tdoku> {
+        bail!(
+            "cannot load {}: loading a shared library needs a Unix system",
+            path.display()
+        )
     }
 
     /// Solve `input` (see [`tdoku_input`]), stopping after `limit`
@@ -120,13 +134,18 @@ impl Tdoku {
 
 impl Drop for Tdoku {
     fn drop(&mut self) {
-        // SAFETY: `handle` came from `dlopen` and is closed once; no
-        // pointer into the library outlives `self`.
-        unsafe { libc::dlclose(self.handle) };
+        // SAFETY: `handle` came from `dlopen` (the only way to make a
+        // `Tdoku`) and is closed once; no pointer into the library outlives
+        // `self`.
+        #[cfg(unix)]
+        unsafe {
+            libc::dlclose(self.handle)
+        };
     }
 }
 
 /// `dlerror`'s message, or a placeholder when it has none.
+#[cfg(unix)]
 fn last_dl_error() -> String {
     // SAFETY: `dlerror` returns null or a NUL-terminated string valid until
     // the next `dl*` call on this thread; it is copied out at once.

@@ -28,6 +28,7 @@ use std::time::Duration;
 const CHUNK: usize = 32;
 
 use anyhow::{Context, Result, bail};
+use bench::tdoku::{Tdoku, tdoku_input};
 use bench::{BUNDLED, Cells, CpuClock, check_pair, ours, parse_puzzles, theirs};
 use sudoku_core::Grid;
 use sudoku_core::solve::fast::{Fast, Kernel};
@@ -72,33 +73,10 @@ impl Spread {
     }
 }
 
-/// tdoku, when `--tdoku` names its library (Unix only).
-#[cfg(unix)]
-type Third = bench::tdoku::Tdoku;
-#[cfg(not(unix))]
-type Third = std::convert::Infallible;
-
-#[cfg(unix)]
-fn open_tdoku(path: &str) -> Result<Third> {
-    bench::tdoku::Tdoku::open(std::path::Path::new(path))
-}
-
-#[cfg(not(unix))]
-fn open_tdoku(path: &str) -> Result<Third> {
-    bail!("--tdoku {path}: loading a shared library needs a Unix system")
-}
-
-/// tdoku's input form of every puzzle.
-#[cfg(unix)]
-fn tdoku_inputs(puzzles: &[Cells]) -> Vec<[u8; 82]> {
-    puzzles.iter().map(bench::tdoku::tdoku_input).collect()
-}
-
 /// tdoku's verdict on one puzzle (limit 2) checked against ours: the same
 /// count, and a valid solution when there is one. Returns its guesses.
-#[cfg(unix)]
 fn check_tdoku(
-    t: &Third,
+    t: &Tdoku,
     input: &[u8; 82],
     g: &Grid,
     ours: &bench::Verdict,
@@ -120,27 +98,6 @@ fn check_tdoku(
         bench::check_solution(g, &first, "tdoku", index)?;
     }
     Ok(a.guesses as u64)
-}
-
-#[cfg(not(unix))]
-fn tdoku_inputs(_: &[Cells]) -> Vec<[u8; 82]> {
-    Vec::new()
-}
-
-#[cfg(not(unix))]
-fn check_tdoku(t: &Third, _: &[u8; 82], _: &Grid, _: &bench::Verdict, _: usize) -> Result<u64> {
-    match *t {}
-}
-
-/// One tdoku call, for the timed passes: its solution count.
-#[cfg(unix)]
-fn tdoku_count(t: &Third, input: &[u8; 82], s: &mut [u8; 82]) -> u64 {
-    t.solve(input, 2, s).count as u64
-}
-
-#[cfg(not(unix))]
-fn tdoku_count(t: &Third, _: &[u8; 82], _: &mut [u8; 82]) -> u64 {
-    match *t {}
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -186,7 +143,10 @@ fn run() -> Result<()> {
                 let path = args
                     .next()
                     .context("--tdoku needs the path of tdoku's shared library")?;
-                tdoku = Some(open_tdoku(&path).with_context(|| format!("--tdoku {path}"))?);
+                tdoku = Some(
+                    Tdoku::open(std::path::Path::new(&path))
+                        .with_context(|| format!("--tdoku {path}"))?,
+                );
             }
             "-h" | "--help" => {
                 println!(
@@ -223,8 +183,8 @@ fn run() -> Result<()> {
             .iter()
             .map(|p| Grid::from_cells(p.to_vec()).expect("81 cells"))
             .collect();
-        let inputs = if tdoku.is_some() {
-            tdoku_inputs(puzzles)
+        let inputs: Vec<[u8; 82]> = if tdoku.is_some() {
+            puzzles.iter().map(tdoku_input).collect()
         } else {
             Vec::new()
         };
@@ -269,7 +229,7 @@ fn run() -> Result<()> {
                         _ => {
                             if let Some(td) = &tdoku {
                                 for input in &inputs[k * CHUNK..k * CHUNK + ps.len()] {
-                                    sink += tdoku_count(td, input, &mut out);
+                                    sink += td.solve(input, 2, &mut out).count as u64;
                                 }
                             }
                         }
