@@ -70,7 +70,8 @@ pub struct GenerateArgs {
     /// Prove every puzzle minimal, 25x25 too: no node budget on the
     /// clue-removal checks (the default up to 16x16). A minimal 25x25
     /// puzzle takes from seconds to minutes of CPU (the progress bar counts
-    /// its checks).
+    /// its checks); with fewer puzzles than --threads, each puzzle's checks
+    /// run on several threads (the same puzzles).
     #[arg(long)]
     pub minimal: bool,
     /// Make variant puzzles of this kind: x (both diagonals), windoku,
@@ -120,7 +121,8 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "TECHNIQUE")]
     pub disable: Vec<String>,
     /// Worker threads (0 = all cores; at most 4 per core). Output stays in
-    /// index order.
+    /// index order. With fewer 16x16 or 25x25 puzzles than threads, each
+    /// puzzle's clue checks share the threads.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
     /// Print each puzzle's solution too.
@@ -593,9 +595,18 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let mut out = open_output(args.output.as_deref())?;
-    let threads = worker_threads("sudoku", args.threads)
+    let all = worker_threads("sudoku", args.threads);
+    let threads = all
         .min(usize::try_from(args.number).unwrap_or(usize::MAX))
         .max(1);
+    // Fewer 16x16 or 25x25 puzzles than threads: each puzzle's removal
+    // pass shares out the threads left (the same puzzles either way).
+    let mut mode = mode;
+    if let Mode::Classic(c) = &mut mode {
+        if c.size.side() >= 16 {
+            c.check_threads = (all / threads).max(1);
+        }
+    }
     let deadline = args.total_timeout.and_then(deadline_after);
     // Large classic grids take long per puzzle: their bar counts the clue
     // checks (about one per cell), updated by a ticker, so one 25x25 puzzle

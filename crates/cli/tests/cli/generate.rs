@@ -97,6 +97,12 @@ fn a_seed_gives_the_same_puzzles_on_any_number_of_threads() {
     let a = generate(&[&args[..], &["--threads", "1"]].concat());
     let b = generate(&[&args[..], &["--threads", "2"]].concat());
     assert_eq!(a, b);
+    // Fewer 16x16 puzzles than threads: each puzzle's checks share them.
+    let args = ["-n", "2", "--size", "16", "--seed", "9"];
+    let a = generate(&[&args[..], &["--threads", "1"]].concat());
+    let b = generate(&[&args[..], &["--threads", "6"]].concat());
+    assert_eq!(a, b);
+    assert_eq!(a.lines().count(), 2);
 }
 
 #[test]

@@ -538,3 +538,71 @@ fn two_stage_checks_keep_the_node_budget_issue_17() {
         assert!(r.stats.nodes <= budget + 2, "{} nodes", r.stats.nodes);
     }
 }
+
+/// The parallel removal pass decides exactly as the one-thread pass: the
+/// same puzzles, the same minimal flags and the same checks counted, on
+/// 16×16 (no budget) and 25×25 (the default node budget, whose cut checks
+/// are redone when a removal was committed meanwhile).
+#[test]
+fn parallel_removal_pass_makes_the_same_puzzles() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let make = |size: Size, seed: u64, threads: usize, n: usize| {
+        let checks = Arc::new(AtomicU64::new(0));
+        let cfg = GeneratorConfig {
+            check_threads: threads,
+            ..gen_cfg(size, seed)
+        };
+        let mut g = Generator::new(cfg).with_progress(Arc::clone(&checks));
+        let made: Vec<(Grid, bool)> = (0..n)
+            .map(|_| {
+                let p = g.next().expect("a puzzle");
+                (p.puzzle, p.minimal)
+            })
+            .collect();
+        (made, checks.load(Ordering::Relaxed))
+    };
+    for seed in [1, 2] {
+        let one = make(Size::SIXTEEN, seed, 1, 3);
+        assert_eq!(one.1, 3 * 256);
+        for threads in [2, 3] {
+            assert_eq!(
+                make(Size::SIXTEEN, seed, threads, 3),
+                one,
+                "seed {seed}, {threads} threads"
+            );
+        }
+    }
+    let one = make(Size::TWENTY_FIVE, 1, 1, 1);
+    assert_eq!(make(Size::TWENTY_FIVE, 1, 2, 1), one);
+    let mut check = Method::MrvHidden.solver();
+    let (n, r) = check.count(&one.0[0].0, 2, &Limits::none().with_max_nodes(5_000_000));
+    assert!(n == 1 && r.stop.is_complete(), "{r:?}");
+}
+
+/// A parallel pass cancelled or out of time in the middle stops with the
+/// error, not a hang (minimal 25×25 puzzles of seed 2 take half a minute).
+#[test]
+fn parallel_removal_pass_stops_on_cancel_and_deadline() {
+    let cfg = GeneratorConfig {
+        check_threads: 3,
+        check_nodes: u64::MAX,
+        ..gen_cfg(Size::TWENTY_FIVE, 2)
+    };
+    let token = CancelToken::new();
+    let mut g = Generator::new(cfg.clone()).with_cancel(token.clone());
+    let started = Instant::now();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        token.cancel();
+    });
+    assert!(matches!(g.next(), Err(GenerateError::Cancelled)));
+    canceller.join().expect("cancelled");
+    let mut g = Generator::new(cfg);
+    let soon = crate::time::Instant::now() + Duration::from_millis(300);
+    assert!(matches!(
+        g.generate_seeded_by(5, Some(soon)),
+        Err(GenerateError::TooRare { .. })
+    ));
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
