@@ -1453,7 +1453,8 @@ fn generate(
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
-    let threads = thread_count(threads).min(count.max(1) as usize);
+    let all = thread_count(threads);
+    let threads = all.min(count.max(1) as usize);
     if let Some(kind) = variant {
         let kind: VariantKind = kind.parse().map_err(PyValueError::new_err)?;
         for (given, name) in [
@@ -1524,6 +1525,11 @@ fn generate(
     config.rating = rating.map(|(lo, hi)| lo..=hi);
     config.max_attempts = max_attempts;
     config.timeout = crate::timeout(timeout)?;
+    if size.side() >= 16 {
+        // Fewer large puzzles than threads: each one's checks share them
+        // (the same puzzles).
+        config.check_threads = (all / threads).max(1);
+    }
     config
         .validate()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;

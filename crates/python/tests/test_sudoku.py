@@ -135,6 +135,10 @@ def test_generate_is_reproducible_and_meets_the_target():
     for p in a:
         assert st.solve(p).status == "unique"
         assert st.rate(p).band == "hard"
+    # Fewer 16x16 puzzles than threads: each one's checks share them.
+    big = st.generate(1, seed=9, size=16, threads=3)
+    assert big == st.generate(1, seed=9, size=16, threads=1)
+    assert len(big[0]) == 256 and st.solve(big[0]).status == "unique"
     sym = st.generate(2, seed=1, symmetry="rot180")
     for p in sym:
         assert all((p[i] == ".") == (p[80 - i] == ".") for i in range(81))

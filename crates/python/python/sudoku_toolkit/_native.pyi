@@ -238,7 +238,9 @@ def generate(
 ) -> list[str]:
     """Uniquely solvable puzzles (minimal unless `clues` is given), as
     `sudoku generate -n COUNT --seed SEED ...` makes them: the same seed
-    gives the same puzzles on any number of threads (None: all cores).
+    gives the same puzzles on any number of threads (None: all cores; with
+    fewer 16x16 or 25x25 puzzles than threads, each puzzle's clue checks
+    share them).
 
     `symmetry`: none, rot180, rot90, mirror, flip, diagonal, anti-diagonal,
     both. `clues`: (min, max). `rating`: (min, max) on the Sudoku Explainer
