@@ -599,13 +599,12 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     let threads = all
         .min(usize::try_from(args.number).unwrap_or(usize::MAX))
         .max(1);
-    // Fewer 16x16 or 25x25 puzzles than threads: each puzzle's removal
-    // pass shares out the threads left (the same puzzles either way).
+    // Fewer puzzles than threads: each puzzle's removal pass shares out
+    // the threads left (16x16 and 25x25 use them; the same puzzles either
+    // way).
     let mut mode = mode;
     if let Mode::Classic(c) = &mut mode {
-        if c.size.side() >= 16 {
-            c.check_threads = (all / threads).max(1);
-        }
+        c.check_threads = (all / threads).max(1);
     }
     let deadline = args.total_timeout.and_then(deadline_after);
     // Large classic grids take long per puzzle: their bar counts the clue

@@ -1525,11 +1525,9 @@ fn generate(
     config.rating = rating.map(|(lo, hi)| lo..=hi);
     config.max_attempts = max_attempts;
     config.timeout = crate::timeout(timeout)?;
-    if size.side() >= 16 {
-        // Fewer large puzzles than threads: each one's checks share them
-        // (the same puzzles).
-        config.check_threads = (all / threads).max(1);
-    }
+    // Fewer puzzles than threads: each one's checks share them (16x16 and
+    // 25x25 use them; the same puzzles).
+    config.check_threads = (all / threads).max(1);
     config
         .validate()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;

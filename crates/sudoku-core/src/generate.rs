@@ -691,12 +691,7 @@ impl Generator {
         let mut puzzle = solution.clone();
         let mut count = cells;
         let mut minimal = true;
-        let limits = Limits {
-            max_nodes: Some(self.config.check_nodes),
-            deadline,
-            cancel: self.cancel.clone(),
-            ..Limits::none()
-        };
+        let limits = self.check_limits(deadline);
         for &k in &order {
             if count <= target {
                 // Stopped on purpose: minimal only if nothing else could go,
@@ -712,26 +707,23 @@ impl Generator {
             for &cell in orbit {
                 puzzle.set(cell, 0);
             }
-            let (n, report) = match (&mut self.wide, orbit.as_slice()) {
+            let outcome = match (&mut self.wide, orbit.as_slice()) {
                 // One cell: the puzzle stays unique exactly when no solution
                 // puts another digit there, searched for by local repair of
                 // the known grid (see `Wide::other_solution_near`).
-                (Some(wide), &[cell]) => {
-                    let repair = repair_nodes(solution.size());
-                    let r = check_cell(wide, &puzzle, solution, cell, &limits, repair);
-                    (if r.stats.solutions > 0 { 2 } else { 1 }, r)
+                (Some(wide), &[cell]) => cell_outcome(wide, &puzzle, solution, cell, &limits),
+                _ => {
+                    let (n, report) = self.solver.count(&puzzle, 2, &limits);
+                    CheckOutcome::of(n, &report)
                 }
-                _ => self.solver.count(&puzzle, 2, &limits),
             };
             if let Some(p) = &self.progress {
                 p.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
-            // Removed only when proven unique (a complete search with one
-            // solution); a check cut short keeps the clue.
-            if n == 1 && report.stop.is_complete() {
+            if outcome == CheckOutcome::Unique {
                 count -= orbit.len();
             } else {
-                if !report.stop.is_complete() && n < 2 {
+                if outcome == CheckOutcome::Cut {
                     minimal = false;
                     if limits.poll().is_some() {
                         // out of time, or cancelled: the caller says which
@@ -747,16 +739,48 @@ impl Generator {
     }
 }
 
-/// What a single-cell check of the parallel removal pass found.
+/// What a clue check of the removal pass found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum CheckOutcome {
     /// A second solution: the clue stays, on this puzzle and on any with
     /// fewer clues.
     Second,
-    /// Proven unique without the clue: it goes.
+    /// Proven unique without the clue (a complete search with one
+    /// solution): it goes.
     Unique,
-    /// The node budget ran out: the clue stays, not proven needed.
+    /// Cut short (node budget, deadline, cancel): the clue stays, not
+    /// proven needed.
     Cut,
+}
+
+impl CheckOutcome {
+    /// From a count of the puzzle without the clue, up to two solutions.
+    fn of(solutions: u64, report: &crate::solve::Report) -> CheckOutcome {
+        if solutions >= 2 {
+            CheckOutcome::Second
+        } else if !report.stop.is_complete() {
+            CheckOutcome::Cut
+        } else if solutions == 1 {
+            CheckOutcome::Unique
+        } else {
+            // No solution at all cannot happen (the grid is one); the clue
+            // stays.
+            CheckOutcome::Second
+        }
+    }
+}
+
+/// [`check_cell`]'s answer for `cell`, emptied in `puzzle`.
+fn cell_outcome(
+    wide: &mut Wide,
+    puzzle: &Grid,
+    solution: &Grid,
+    cell: usize,
+    limits: &Limits,
+) -> CheckOutcome {
+    let repair = repair_nodes(solution.size());
+    let r = check_cell(wide, puzzle, solution, cell, limits, repair);
+    CheckOutcome::of(if r.stats.solutions > 0 { 2 } else { 1 }, &r)
 }
 
 /// The state the threads of [`Generator::remove_cells_parallel`] share.
@@ -780,6 +804,17 @@ struct PassState {
 }
 
 impl Generator {
+    /// The limits of one clue check: the node budget, `deadline` and the
+    /// cancel token.
+    fn check_limits(&self, deadline: Option<Instant>) -> Limits {
+        Limits {
+            max_nodes: Some(self.config.check_nodes),
+            deadline,
+            cancel: self.cancel.clone(),
+            ..Limits::none()
+        }
+    }
+
     /// The removal pass of one-cell orbits (no symmetry, no clue range) on
     /// [`GeneratorConfig::check_threads`] threads, each with its own `wide`
     /// solver, deciding exactly as the one-thread pass does. Threads take
@@ -805,13 +840,7 @@ impl Generator {
         while self.helpers.len() + 1 < threads {
             self.helpers.push(Wide::new());
         }
-        let limits = Limits {
-            max_nodes: Some(self.config.check_nodes),
-            deadline,
-            cancel: self.cancel.clone(),
-            ..Limits::none()
-        };
-        let repair = repair_nodes(solution.size());
+        let limits = self.check_limits(deadline);
         let ahead = 64 * threads;
         let state = Mutex::new(PassState {
             puzzle: solution.clone(),
@@ -848,14 +877,7 @@ impl Generator {
                 drop(st);
                 let cell = order[pos];
                 puzzle.set(cell, 0);
-                let r = check_cell(wide, &puzzle, solution, cell, &limits, repair);
-                let outcome = if r.stats.solutions > 0 {
-                    CheckOutcome::Second
-                } else if r.stop.is_complete() {
-                    CheckOutcome::Unique
-                } else {
-                    CheckOutcome::Cut
-                };
+                let outcome = cell_outcome(wide, &puzzle, solution, cell, &limits);
                 st = lock();
                 if outcome == CheckOutcome::Cut && limits.poll().is_some() {
                     st.stopped = true;
