@@ -4,6 +4,7 @@ use std::ops::ControlFlow;
 
 use super::arch::Lanes;
 use super::board::{Act, Board, choose, layouts_from, open, propagate};
+use super::pairs::hidden_pairs;
 use crate::grid::Grid;
 use crate::solve::{Limits, StopReason};
 
@@ -75,6 +76,10 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
     let mut alive = propagate(k, &mut cur, Act::None, false);
     // Layout mode for puzzles still wide open after the start propagation.
     let layouts = open(&cur) >= layouts_from();
+    alive = alive && with_pairs(k, &mut cur, layouts);
+    // The start board's second branch has been entered (pairs run on the
+    // start board and on both boards of its choice).
+    let mut root_done = false;
     loop {
         if alive {
             if cur.is_solved() {
@@ -105,6 +110,9 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
                 }
                 o.guesses += 1;
                 alive = propagate(k, &mut cur, first, layouts);
+                if o.guesses == 1 {
+                    alive = alive && with_pairs(k, &mut cur, layouts);
+                }
                 continue;
             }
         }
@@ -118,9 +126,29 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
                 }
                 o.guesses += 1;
                 alive = propagate(k, &mut cur, act, layouts);
+                if stack.is_empty() && !root_done {
+                    root_done = true;
+                    alive = alive && with_pairs(k, &mut cur, layouts);
+                }
             }
         }
     }
+}
+
+/// Hidden pairs ([`hidden_pairs`]) on a propagated board in layout mode,
+/// propagating again after each pass that removed something, until none
+/// does or the board is solved or dead. Whether the board is alive.
+#[inline(always)]
+fn with_pairs<L: Lanes>(k: L, bd: &mut Board, layouts: bool) -> bool {
+    if !layouts {
+        return true;
+    }
+    while !bd.is_solved() && hidden_pairs(k, bd) {
+        if !propagate(k, bd, Act::None, layouts) {
+            return false;
+        }
+    }
+    true
 }
 
 /// Count a new node; the stop reason if a limit says stop.
