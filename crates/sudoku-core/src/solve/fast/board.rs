@@ -391,6 +391,19 @@ const TRIADS: bool = true;
 /// nodes it saves (measured with callgrind on the benchmark sets).
 const TRIADS_FROM_OPEN: u32 = 50;
 
+/// How far [`propagate`] goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fixpoint {
+    /// Singles, then locked candidates (and triad subsets) once singles
+    /// stall, until nothing changes.
+    Full,
+    /// Singles until they stall: no locked-candidates rounds. Cheaper
+    /// where the tree is a short path to a solution; a digit left with no
+    /// place in a house is then not caught at once, but such a board never
+    /// passes for solved (see [`propagate`]).
+    Singles,
+}
+
 /// Cells of the digit vector `v` that are the only place of the digit in
 /// their row, column or box.
 #[inline(always)]
@@ -522,9 +535,9 @@ fn complete<L: Lanes>(l: L, cand: &[L::V], valid: &[L::V], full3: L::V) -> bool 
     l.all_zero(bad)
 }
 
-/// Apply `act`, then propagate to a fixpoint. `false` on a contradiction (a
-/// cell without candidates, a digit without a place in a house, or two
-/// digits placed in one cell).
+/// Apply `act`, then propagate to a fixpoint (see [`Fixpoint`]). `false`
+/// on a contradiction (a cell without candidates, a digit without a place
+/// in a house, or two digits placed in one cell).
 ///
 /// Below the root, a digit placed twice in one house in the same round is
 /// not caught at once (that costs time on every round), but such a board
@@ -532,7 +545,13 @@ fn complete<L: Lanes>(l: L, cand: &[L::V], valid: &[L::V], full3: L::V) -> bool 
 /// that every cell keeps exactly one digit and every digit has a place in
 /// each of its nine rows, columns and boxes, which makes it a solution.
 #[inline(always)]
-pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act, layouts: bool) -> bool {
+pub(crate) fn propagate<L: Lanes>(
+    l: L,
+    bd: &mut Board,
+    act: Act,
+    layouts: bool,
+    fix: Fixpoint,
+) -> bool {
     let from = triads_from(layouts);
     #[cfg(feature = "probe")]
     probe::CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -633,6 +652,9 @@ pub(crate) fn propagate<L: Lanes>(l: L, bd: &mut Board, act: Act, layouts: bool)
         let new = &new[..L::N];
         let all = l.or(hidden, naked);
         if l.all_zero(all) {
+            if fix == Fixpoint::Singles {
+                break true;
+            }
             full = true;
             continue;
         }
@@ -1244,20 +1266,32 @@ mod act_tests {
             }
         }
         let mut root = Board::from_masks(&masks);
-        assert!(propagate(Portable, &mut root, Act::None, false));
+        assert!(propagate(
+            Portable,
+            &mut root,
+            Act::None,
+            false,
+            Fixpoint::Full
+        ));
         assert!(!root.is_solved());
         let (Act::Assign { d, band, bit }, _) = choose(Portable, &root, false) else {
             panic!("the first branch places a digit");
         };
         let mut a = root;
-        let ok_a = propagate(Portable, &mut a, Act::Assign { d, band, bit }, false);
+        let ok_a = propagate(
+            Portable,
+            &mut a,
+            Act::Assign { d, band, bit },
+            false,
+            Fixpoint::Full,
+        );
         let mut b = root;
         for e in 0..9 {
             if e != d {
                 b.cand[e][band] &= !bit;
             }
         }
-        let ok_b = propagate(Portable, &mut b, Act::None, false);
+        let ok_b = propagate(Portable, &mut b, Act::None, false, Fixpoint::Full);
         assert_eq!(ok_a, ok_b);
         assert_eq!(a, b);
     }
@@ -1457,7 +1491,13 @@ mod layouts_tests {
                 panic!("a unique puzzle: {line}");
             };
             let mut root = Board::from_givens(Portable, &cells);
-            assert!(propagate(Portable, &mut root, Act::None, true));
+            assert!(propagate(
+                Portable,
+                &mut root,
+                Act::None,
+                true,
+                Fixpoint::Full
+            ));
             if root.is_solved() {
                 continue;
             }

@@ -14,7 +14,11 @@
 //!   columns (a column present in exactly one row of exactly one band);
 //! - placing them: the digit leaves the peers (row, column, box masks
 //!   computed in bulk), other digits leave the cell;
-//! - **locked candidates**, once singles stall: in a band a digit takes one
+//! - **locked candidates**, once singles stall (outside layout mode,
+//!   below, the boards below the start skip them until the search meets
+//!   its first dead end: until then the tree is a path towards a
+//!   solution, and the round that confirms the fixpoint costs more than it
+//!   saves): in a band a digit takes one
 //!   triad (three cells of a row inside a box) per row and per box, so the
 //!   triads it may take form 3×3 permutation matrices; only triads on some
 //!   permutation are kept. An entry lies on one exactly when the 2×2 minor

@@ -3,7 +3,7 @@
 use std::ops::ControlFlow;
 
 use super::arch::Lanes;
-use super::board::{Act, Board, choose, layouts_from, open, propagate};
+use super::board::{Act, Board, Fixpoint, choose, layouts_from, open, propagate};
 use super::pairs::hidden_pairs;
 use crate::grid::Grid;
 use crate::solve::{Limits, StopReason};
@@ -73,13 +73,24 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
         Start::Givens(cells) => Board::from_givens(k, cells),
     };
     o.nodes = 1;
-    let mut alive = propagate(k, &mut cur, Act::None, false);
+    let mut alive = propagate(k, &mut cur, Act::None, false, Fixpoint::Full);
     // Layout mode for puzzles still wide open after the start propagation.
     let layouts = open(&cur) >= layouts_from();
     alive = alive && with_pairs(k, &mut cur, layouts);
     // The start board's second branch has been entered (pairs run on the
     // start board and on both boards of its choice).
     let mut root_done = false;
+    // Outside layout mode, boards below the start stop at the singles'
+    // fixpoint until the search meets its first dead end: until then the
+    // tree is a path towards a solution (multi-solution and easy puzzles),
+    // where the locked-candidates round that confirms the fixpoint costs
+    // more than the few nodes it saves; after it, every board is
+    // propagated in full.
+    let mut fix = if layouts {
+        Fixpoint::Full
+    } else {
+        Fixpoint::Singles
+    };
     loop {
         if alive {
             if cur.is_solved() {
@@ -109,7 +120,10 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
                     return o;
                 }
                 o.guesses += 1;
-                alive = propagate(k, &mut cur, first, layouts);
+                alive = propagate(k, &mut cur, first, layouts, fix);
+                if !alive {
+                    fix = Fixpoint::Full;
+                }
                 if o.guesses == 1 {
                     alive = alive && with_pairs(k, &mut cur, layouts);
                 }
@@ -125,7 +139,10 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
                     return o;
                 }
                 o.guesses += 1;
-                alive = propagate(k, &mut cur, act, layouts);
+                alive = propagate(k, &mut cur, act, layouts, fix);
+                if !alive {
+                    fix = Fixpoint::Full;
+                }
                 if stack.is_empty() && !root_done {
                     root_done = true;
                     alive = alive && with_pairs(k, &mut cur, layouts);
@@ -144,7 +161,7 @@ fn with_pairs<L: Lanes>(k: L, bd: &mut Board, layouts: bool) -> bool {
         return true;
     }
     while !bd.is_solved() && hidden_pairs(k, bd) {
-        if !propagate(k, bd, Act::None, layouts) {
+        if !propagate(k, bd, Act::None, layouts, Fixpoint::Full) {
             return false;
         }
     }
