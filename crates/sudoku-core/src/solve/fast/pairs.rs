@@ -75,7 +75,8 @@ fn transpose_boxes<L: Lanes>(l: L, x: L::V) -> L::V {
     l.or(l.and(x, l.splat(DIAG)), l.or(six, twelve))
 }
 
-/// The bits of each 9-bit field of `x` that has exactly two.
+/// The bits of `f` (one 9-bit field per lane, the rest zero) when it has
+/// exactly two.
 #[inline(always)]
 fn two_of_field<L: Lanes>(l: L, f: L::V) -> L::V {
     let g = l.and(f, l.dec(f));
