@@ -767,9 +767,10 @@ const SCORE_ALL_FROM_OPEN: u32 = 40;
 /// measuring guesses on the benchmark sets.) Only the first [`SCORED`]
 /// bivalue cells (row-major) are scored, half as many on a board with
 /// fewer than [`SCORE_ALL_FROM_OPEN`] open cells, and none with fewer than
-/// [`SCORE_FROM_OPEN`]: there the first bivalue cell is taken. Near the
-/// leaves, and on the under-determined boards of multi-solution puzzles,
-/// scoring costs more time than it saves nodes.
+/// [`SCORE_FROM_OPEN`] or without `score` (the search's path to its first
+/// dead end, see `search::run`): there the first bivalue cell is taken.
+/// Near the leaves, and on the under-determined boards of multi-solution
+/// puzzles, scoring costs more time than it saves nodes.
 /// In layout mode (`layouts`, see [`LAYOUTS_FROM_OPEN`]) the choice is
 /// [`choose_layouts`]'s, else a bivalue cell as above. Without a bivalue
 /// cell, [`choose_layouts`] too; without a digit with two or more layouts
@@ -777,7 +778,7 @@ const SCORE_ALL_FROM_OPEN: u32 = 40;
 /// cell with the fewest candidates, its lowest digit first ("there" / "not
 /// there"). The heuristic changes speed only, never the answers.
 #[inline(always)]
-pub(crate) fn choose<L: Lanes>(l: L, bd: &Board, layouts: bool) -> (Act, Act) {
+pub(crate) fn choose<L: Lanes>(l: L, bd: &Board, layouts: bool, score: bool) -> (Act, Act) {
     let open = open(bd);
     if layouts {
         if let Some(acts) = choose_layouts(l, bd) {
@@ -804,7 +805,7 @@ pub(crate) fn choose<L: Lanes>(l: L, bd: &Board, layouts: bool) -> (Act, Act) {
         } else {
             SCORED
         };
-        if open < SCORE_FROM_OPEN {
+        if open < SCORE_FROM_OPEN || !score {
             let b = if bi[0] != 0 {
                 0
             } else if bi[1] != 0 {
@@ -1274,7 +1275,7 @@ mod act_tests {
             Fixpoint::Full
         ));
         assert!(!root.is_solved());
-        let (Act::Assign { d, band, bit }, _) = choose(Portable, &root, false) else {
+        let (Act::Assign { d, band, bit }, _) = choose(Portable, &root, false, true) else {
             panic!("the first branch places a digit");
         };
         let mut a = root;

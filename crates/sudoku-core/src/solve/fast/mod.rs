@@ -64,8 +64,9 @@
 //!   cost more per node than they save) **a bivalue cell** when there is
 //!   one, picking among the first twelve the cell whose two digits have the
 //!   most candidates among its peers (product of count + 3); with fewer
-//!   than 40 open cells it scores only the first six, with fewer than 30 it
-//!   takes the first bivalue cell. Without a bivalue cell, layouts as
+//!   than 40 open cells it scores only the first six, with fewer than 30,
+//!   or before the search's first dead end, it takes the first bivalue
+//!   cell. Without a bivalue cell, layouts as
 //!   above.
 //!
 //! Without either, a cell with the fewest candidates, "digit d here" /

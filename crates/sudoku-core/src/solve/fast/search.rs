@@ -80,12 +80,13 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
     // The start board's second branch has been entered (pairs run on the
     // start board and on both boards of its choice).
     let mut root_done = false;
-    // Outside layout mode, boards below the start stop at the singles'
-    // fixpoint until the search meets its first dead end: until then the
-    // tree is a path towards a solution (multi-solution and easy puzzles),
-    // where the locked-candidates round that confirms the fixpoint costs
-    // more than the few nodes it saves; after it, every board is
-    // propagated in full.
+    // Outside layout mode, until the search meets its first dead end,
+    // boards below the start stop at the singles' fixpoint and the choice
+    // takes the first bivalue cell without scoring: until then the tree
+    // is a path towards a solution (multi-solution and easy puzzles),
+    // where the locked-candidates round that confirms the fixpoint and the
+    // scores cost more than the few nodes they save. After it, every
+    // board is propagated in full and the bivalue cells are scored.
     let mut fix = if layouts {
         Fixpoint::Full
     } else {
@@ -110,7 +111,7 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
                 // layouts in a band or stack against the rest. Both sides
                 // are alternatives of a real choice, so each counts as a
                 // guess when taken.
-                let (first, other) = choose(k, &cur, layouts);
+                let (first, other) = choose(k, &cur, layouts, fix == Fixpoint::Full);
                 #[cfg(feature = "probe")]
                 super::board::probe::BRANCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 stack.push((cur, other));
