@@ -659,17 +659,6 @@ pub(crate) fn propagate<L: Lanes>(
             continue;
         }
         full = false;
-        // At the root (givens, pencilmarks), two placements of one digit in
-        // one house are refused at once (see above for the search).
-        if matches!(act, Act::None) {
-            let mut bad = zero;
-            for &n in new {
-                bad = l.or(bad, clash_of(l, n));
-            }
-            if !l.all_zero(bad) {
-                break false;
-            }
-        }
         // Place them: the digit leaves the peers, other digits leave the cell.
         for g in 0..L::N {
             let peers = peers_of(l, new[g]);
@@ -683,6 +672,20 @@ pub(crate) fn propagate<L: Lanes>(
         if l.all_zero(l.andnot(solved, full3)) {
             break complete(l, cand, &valid[..L::N], full3);
         }
+    };
+    // At the root (givens, pencilmarks), two placements of one digit in one
+    // house are refused once the propagation ends (see above for the
+    // search): a placed digit stays in its own word, so they are still
+    // there, unless a later placement took one of them out, which leaves
+    // its cell empty and is refused as such.
+    let ok = if ok && matches!(act, Act::None) {
+        let mut bad = zero;
+        for &v in cand.iter() {
+            bad = l.or(bad, clash_of(l, l.and(v, solved)));
+        }
+        l.all_zero(bad)
+    } else {
+        ok
     };
     l.store_cand(&cand[..], &mut bd.cand);
     l.store_solved(solved, &mut bd.solved);
