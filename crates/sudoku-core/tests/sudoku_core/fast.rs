@@ -305,6 +305,26 @@ fn conflicting_givens_have_no_solution() {
 }
 
 #[test]
+fn two_singles_of_one_digit_in_one_house_have_no_solution() {
+    // Row 1 holds 1..7, so its last two cells keep {8, 9}; an 8 in each of
+    // their columns leaves both with 9 alone: two naked singles of one
+    // digit in one row, found in the same round of the start propagation.
+    let mut p = Grid::empty(Size::NINE);
+    for c in 0..7 {
+        p.set(c, c as u8 + 1);
+    }
+    p.set(3 * 9 + 7, 8);
+    p.set(6 * 9 + 8, 8);
+    let (count, _) = Oracle::solve(&p, 2);
+    assert_eq!(count, 0);
+    for mut fast in solvers() {
+        let (u, report) = fast.uniqueness(&p, &Limits::none());
+        assert_eq!(u, Uniqueness::NoSolution);
+        assert_eq!(report.stats.nodes, 1, "refused by the start propagation");
+    }
+}
+
+#[test]
 fn candidates_entry() {
     let puzzles = dataset("magictour_top1465");
     for mut fast in solvers() {

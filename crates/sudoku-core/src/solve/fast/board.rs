@@ -677,7 +677,10 @@ pub(crate) fn propagate<L: Lanes>(
     // house are refused once the propagation ends (see above for the
     // search): a placed digit stays in its own word, so they are still
     // there, unless a later placement took one of them out, which leaves
-    // its cell empty and is refused as such.
+    // its cell empty and is refused as such. (The full fixpoint refuses
+    // such a board too: the house is left with too few cells for its other
+    // digits, and locked candidates find a digit without a place. This
+    // check says so directly, once per start board.)
     let ok = if ok && matches!(act, Act::None) {
         let mut bad = zero;
         for &v in cand.iter() {
