@@ -190,7 +190,6 @@ impl Board {
 /// (lane rotations) and the columns the three columns of the stack.
 #[inline(always)]
 pub(crate) fn locked<L: Lanes>(l: L, v: L::V, valid: L::V, stacks: L::V) -> (L::V, L::V) {
-    let band = l.splat(BAND);
     // Band step: triad occupancy on the low bit of each triad.
     let y = l.and(
         l.or(l.or(v, l.shr::<1>(v)), l.shr::<2>(v)),
@@ -205,10 +204,14 @@ pub(crate) fn locked<L: Lanes>(l: L, v: L::V, valid: L::V, stacks: L::V) -> (L::
         l.and(l.shr::<6>(y), l.splat(0o001_001_001)),
         l.and(l.shl::<3>(y), l.splat(0o110_110_110)),
     );
-    // r1: row r+1 moved to row r; r2: row r+2 to row r (mod 3, per band).
-    let r1 = |z| l.and(l.or(l.shr::<9>(z), l.shl::<18>(z)), band);
-    let r2 = |z| l.and(l.or(l.shr::<18>(z), l.shl::<9>(z)), band);
-    let a = l.and(y, l.or(l.and(r1(k1), r2(k2)), l.and(r1(k2), r2(k1))));
+    // rows_down: row r+1 moved to row r; rows_up: row r+2 (r-1) to row r.
+    let a = l.and(
+        y,
+        l.or(
+            l.and(rows_down(l, k1), rows_up(l, k2)),
+            l.and(rows_down(l, k2), rows_up(l, k1)),
+        ),
+    );
     let bad_band = l.and(l.is_zero_mask(a), valid);
     let v = l.and(v, l.or(l.or(a, l.shl::<1>(a)), l.shl::<2>(a)));
     // Stack step: column sets per band.
@@ -230,6 +233,18 @@ pub(crate) fn locked<L: Lanes>(l: L, v: L::V, valid: L::V, stacks: L::V) -> (L::
     let bad_stack = l.andnot(fold, stacks);
     let v = l.and(v, l.or(l.or(ac, l.shl::<9>(ac)), l.shl::<18>(ac)));
     (v, l.or(bad_band, bad_stack))
+}
+
+/// The band's rows rotated: row `r` gets row `r + 1` (mod 3).
+#[inline(always)]
+pub(crate) fn rows_down<L: Lanes>(l: L, x: L::V) -> L::V {
+    l.and(l.or(l.shr::<9>(x), l.shl::<18>(x)), l.splat(BAND))
+}
+
+/// The inverse of [`rows_down`]: row `r + 1` gets row `r`.
+#[inline(always)]
+pub(crate) fn rows_up<L: Lanes>(l: L, x: L::V) -> L::V {
+    l.and(l.or(l.shl::<9>(x), l.shr::<18>(x)), l.splat(BAND))
 }
 
 /// Per-band counters over all nine digits of `x` (one vector per digit
@@ -677,10 +692,10 @@ pub(crate) fn propagate<L: Lanes>(
     // house are refused once the propagation ends (see above for the
     // search): a placed digit stays in its own word, so they are still
     // there, unless a later placement took one of them out, which leaves
-    // its cell empty and is refused as such. (The full fixpoint refuses
-    // such a board too: the house is left with too few cells for its other
-    // digits, and locked candidates find a digit without a place. This
-    // check says so directly, once per start board.)
+    // its cell empty and is refused as such. (The fixpoint alone need not
+    // refuse such a board: the house's other digits can keep candidates in
+    // its other cells, too few as those are, and the search below would
+    // then have to exhaust the tree.)
     let ok = if ok && matches!(act, Act::None) {
         let mut bad = zero;
         for &v in cand.iter() {

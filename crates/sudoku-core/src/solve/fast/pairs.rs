@@ -26,7 +26,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::arch::Lanes;
-use super::board::Board;
+use super::board::{Board, rows_down, rows_up};
 use super::tables::BAND;
 
 /// Bits `0..n` of each of the three 9-bit fields.
@@ -43,18 +43,6 @@ fn fdown<L: Lanes, const K: u32, const J: u32>(l: L, x: L::V) -> L::V {
         l.and(l.shr::<K>(x), l.splat(field_low(J))),
         l.and(l.shl::<J>(x), l.splat(BAND ^ field_low(J))),
     )
-}
-
-/// The band's rows rotated: row `r` gets row `r + 1` (mod 3).
-#[inline(always)]
-fn rows_down<L: Lanes>(l: L, x: L::V) -> L::V {
-    l.and(l.or(l.shr::<9>(x), l.shl::<18>(x)), l.splat(BAND))
-}
-
-/// The inverse of [`rows_down`]: row `r + 1` gets row `r`.
-#[inline(always)]
-fn rows_up<L: Lanes>(l: L, x: L::V) -> L::V {
-    l.and(l.or(l.shl::<9>(x), l.shr::<18>(x)), l.splat(BAND))
 }
 
 /// Box `k`'s triad of row `r` (bits `9·r + 3·k ..`) swapped with row `k`'s

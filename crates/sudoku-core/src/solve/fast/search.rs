@@ -76,9 +76,11 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
     let mut alive = propagate(k, &mut cur, Act::None, false, Fixpoint::Full);
     // Layout mode for puzzles still wide open after the start propagation.
     let layouts = open(&cur) >= layouts_from();
-    alive = alive && with_pairs(k, &mut cur, layouts);
-    // The start board's second branch has been entered (pairs run on the
-    // start board and on both boards of its choice).
+    // Hidden pairs run on the start board and on both boards of its first
+    // choice (in layout mode, see `with_pairs`): due on the board just
+    // propagated. `root_done`: the start board's second branch has been
+    // entered.
+    let mut pairs_due = true;
     let mut root_done = false;
     // Outside layout mode, until the search meets its first dead end,
     // boards below the start stop at the singles' fixpoint and the choice
@@ -93,8 +95,27 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
         Fixpoint::Singles
     };
     loop {
-        if alive {
-            if cur.is_solved() {
+        if pairs_due {
+            alive = alive && with_pairs(k, &mut cur, layouts);
+        }
+        let act = if alive && !cur.is_solved() {
+            // Binary choice: the digit in the cell, or not (for a bivalue
+            // cell: its other digit), or one set of a digit's layouts in a
+            // band or stack against the rest. Both sides are alternatives
+            // of a real choice, so each counts as a guess when taken.
+            let (first, other) = choose(k, &cur, layouts, fix == Fixpoint::Full);
+            #[cfg(feature = "probe")]
+            super::board::probe::BRANCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            stack.push((cur, other));
+            o.max_depth = o.max_depth.max(stack.len() as u32);
+            if let Some(stop) = enter(&mut o, limits, slow, max_nodes) {
+                o.stop = stop;
+                return o;
+            }
+            pairs_due = o.guesses == 0;
+            first
+        } else {
+            if alive {
                 o.solutions += 1;
                 cur.write_digits(k, out.cells_mut());
                 if on_solution(out).is_break() {
@@ -105,50 +126,23 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
                     o.stop = StopReason::SolutionLimit;
                     return o;
                 }
-            } else {
-                // Binary choice: the digit in the cell, or not (for a
-                // bivalue cell: its other digit), or one set of a digit's
-                // layouts in a band or stack against the rest. Both sides
-                // are alternatives of a real choice, so each counts as a
-                // guess when taken.
-                let (first, other) = choose(k, &cur, layouts, fix == Fixpoint::Full);
-                #[cfg(feature = "probe")]
-                super::board::probe::BRANCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                stack.push((cur, other));
-                o.max_depth = o.max_depth.max(stack.len() as u32);
-                if let Some(stop) = enter(&mut o, limits, slow, max_nodes) {
-                    o.stop = stop;
-                    return o;
-                }
-                o.guesses += 1;
-                alive = propagate(k, &mut cur, first, layouts, fix);
-                if !alive {
-                    fix = Fixpoint::Full;
-                }
-                if o.guesses == 1 {
-                    alive = alive && with_pairs(k, &mut cur, layouts);
-                }
-                continue;
             }
-        }
-        match stack.pop() {
-            None => return o,
-            Some((b, act)) => {
-                cur = b;
-                if let Some(stop) = enter(&mut o, limits, slow, max_nodes) {
-                    o.stop = stop;
-                    return o;
-                }
-                o.guesses += 1;
-                alive = propagate(k, &mut cur, act, layouts, fix);
-                if !alive {
-                    fix = Fixpoint::Full;
-                }
-                if stack.is_empty() && !root_done {
-                    root_done = true;
-                    alive = alive && with_pairs(k, &mut cur, layouts);
-                }
+            let Some((b, act)) = stack.pop() else {
+                return o;
+            };
+            cur = b;
+            if let Some(stop) = enter(&mut o, limits, slow, max_nodes) {
+                o.stop = stop;
+                return o;
             }
+            pairs_due = stack.is_empty() && !root_done;
+            root_done |= pairs_due;
+            act
+        };
+        o.guesses += 1;
+        alive = propagate(k, &mut cur, act, layouts, fix);
+        if !alive {
+            fix = Fixpoint::Full;
         }
     }
 }
