@@ -52,7 +52,10 @@
 //!   candidates leave exactly their union); bit operations count them for
 //!   every digit, band and stack at once. The search takes the band or
 //!   stack with the fewest layouts over all digits, in it the digit with
-//!   the fewest (at least two; on a tie, the one with more triads open),
+//!   the fewest (at least two; on a tie, the one with more triads open,
+//!   then the one whose layout branches there met the most dead ends so
+//!   far in this search: a failure count in the manner of
+//!   weighted-degree heuristics),
 //!   and branches between two sets of its layouts: those through its
 //!   triad on the fewest layouts, and the rest (one against one when it
 //!   has two). Branching on the most constrained band's digit is tdoku's

@@ -3,7 +3,7 @@
 use std::ops::ControlFlow;
 
 use super::arch::Lanes;
-use super::board::{Act, Board, Fixpoint, choose, layouts_from, open, propagate};
+use super::board::{Act, Board, Failures, Fixpoint, choose, layouts_from, open, propagate};
 use super::pairs::hidden_pairs;
 use crate::grid::Grid;
 use crate::solve::{Limits, StopReason};
@@ -89,6 +89,7 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
     // where the locked-candidates round that confirms the fixpoint and the
     // scores cost more than the few nodes they save. After it, every
     // board is propagated in full and the bivalue cells are scored.
+    let mut fails = Failures::default();
     let mut fix = if layouts {
         Fixpoint::Full
     } else {
@@ -103,7 +104,7 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
             // cell: its other digit), or one set of a digit's layouts in a
             // band or stack against the rest. Both sides are alternatives
             // of a real choice, so each counts as a guess when taken.
-            let (first, other) = choose(k, &cur, layouts, fix == Fixpoint::Full);
+            let (first, other) = choose(k, &cur, layouts, fix == Fixpoint::Full, &fails);
             #[cfg(feature = "probe")]
             super::board::probe::BRANCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             stack.push((cur, other));
@@ -143,6 +144,7 @@ pub(crate) fn run<L: Lanes>(k: L, job: Job<'_>) -> Outcome {
         alive = propagate(k, &mut cur, act, layouts, fix);
         if !alive {
             fix = Fixpoint::Full;
+            fails.note(&act);
         }
     }
 }
