@@ -42,6 +42,8 @@ pub(crate) trait Lanes: Copy {
     fn shl<const S: u32>(self, a: Self::V) -> Self::V;
     /// Lane-wise `a - 1` (wrapping).
     fn dec(self, a: Self::V) -> Self::V;
+    /// Lane-wise `a + b` (wrapping).
+    fn add_lanes(self, a: Self::V, b: Self::V) -> Self::V;
     /// All ones in lanes equal to zero, zero elsewhere.
     fn is_zero_mask(self, a: Self::V) -> Self::V;
     /// Bands rotated by one: lane i of each digit gets lane (i + 1) % 3; lane 3 stays.
@@ -292,6 +294,15 @@ impl Lanes for Portable {
         map(a, |x| x.wrapping_sub(1))
     }
     #[inline(always)]
+    fn add_lanes(self, a: [u32; 4], b: [u32; 4]) -> [u32; 4] {
+        [
+            a[0].wrapping_add(b[0]),
+            a[1].wrapping_add(b[1]),
+            a[2].wrapping_add(b[2]),
+            a[3].wrapping_add(b[3]),
+        ]
+    }
+    #[inline(always)]
     fn is_zero_mask(self, a: [u32; 4]) -> [u32; 4] {
         map(a, |x| if x == 0 { u32::MAX } else { 0 })
     }
@@ -435,6 +446,11 @@ mod x86 {
         fn shl<const S: u32>(self, a: __m256i) -> __m256i {
             // SAFETY: see the impl comment.
             unsafe { _mm256_sllv_epi32(a, _mm256_set1_epi32(S as i32)) }
+        }
+        #[inline(always)]
+        fn add_lanes(self, a: __m256i, b: __m256i) -> __m256i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm256_add_epi32(a, b) }
         }
         #[inline(always)]
         fn dec(self, a: __m256i) -> __m256i {
@@ -607,6 +623,11 @@ mod sse2 {
         fn shl<const S: u32>(self, a: __m128i) -> __m128i {
             // SAFETY: see the impl comment.
             unsafe { _mm_sll_epi32(a, _mm_cvtsi32_si128(S as i32)) }
+        }
+        #[inline(always)]
+        fn add_lanes(self, a: __m128i, b: __m128i) -> __m128i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm_add_epi32(a, b) }
         }
         #[inline(always)]
         fn dec(self, a: __m128i) -> __m128i {
@@ -974,6 +995,11 @@ mod x86_512 {
         fn shl<const S: u32>(self, a: __m512i) -> __m512i {
             // SAFETY: see the impl comment.
             unsafe { _mm512_sllv_epi32(a, _mm512_set1_epi32(S as i32)) }
+        }
+        #[inline(always)]
+        fn add_lanes(self, a: __m512i, b: __m512i) -> __m512i {
+            // SAFETY: see the impl comment.
+            unsafe { _mm512_add_epi32(a, b) }
         }
         #[inline(always)]
         fn dec(self, a: __m512i) -> __m512i {

@@ -12,6 +12,9 @@
 //!   same counters find empty cells);
 //! - **hidden singles** in rows and boxes (a 9-bit field with one bit) and
 //!   columns (a column present in exactly one row of exactly one band);
+//!   in layout mode (below) the same step refuses a digit with no place
+//!   left in a row or column, so that dead boards, most of the boards
+//!   there, die before the singles stall;
 //! - placing them: the digit leaves the peers (row, column, box masks
 //!   computed in bulk), other digits leave the cell;
 //! - **locked candidates**, once singles stall (outside layout mode,

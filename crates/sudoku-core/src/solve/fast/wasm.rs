@@ -73,6 +73,10 @@ mod simd {
             u32x4_shl(a, S)
         }
         #[inline(always)]
+        fn add_lanes(self, a: v128, b: v128) -> v128 {
+            u32x4_add(a, b)
+        }
+        #[inline(always)]
         fn dec(self, a: v128) -> v128 {
             u32x4_sub(a, u32x4_splat(1))
         }
