@@ -1032,9 +1032,9 @@ fn layouts<L: Lanes>(l: L, v: L::V) -> L::V {
 /// Branching on layouts: the band or stack with the fewest layouts over
 /// all digits (not yet fixed: more than one digit in nine), in it the
 /// digit with the fewest layouts (at least two; on a tie the one with more
-/// triads open there, then the one with more [`Failures`] there), and of that digit's triads there the one on the
-/// fewest of its layouts ([`SPLIT`]): "the digit takes this triad" / "it
-/// does not". With two layouts that is one layout against the other,
+/// triads open there, then the one with more [`Failures`] there), and of
+/// that digit's triads there the one on the fewest of its layouts
+/// ([`SPLIT`]): "the digit takes this triad" / "it does not". With two layouts that is one layout against the other,
 /// otherwise one against the rest as far as triads can say it.
 ///
 /// A layout is one of the six ways a digit can take one triad per row and
@@ -1595,25 +1595,17 @@ mod layouts_tests {
         }
     }
 
-    /// On propagated hard boards, the two branches restrict one digit, keep
-    /// every one of its candidates between them, and the solution lies in
-    /// exactly one of them.
-    #[test]
-    fn layout_branches_split_the_solutions() {
-        use crate::solve::fast::Fast;
-        use crate::{Grid, Limits, Solver, Uniqueness};
+    /// The first `n` puzzles of forum_hardest_1106 whose start board,
+    /// propagated in layout mode, is not solved: (line, givens, board).
+    fn hard_start_boards(n: usize) -> Vec<(&'static str, Vec<u8>, Board)> {
         let text = include_str!("../../../tests/data/forum_hardest_1106.txt");
-        let mut tried = 0;
-        for line in text.lines().filter(|l| l.len() >= 81).take(20) {
+        let mut out = Vec::new();
+        for line in text.lines().filter(|l| l.len() >= 81).take(n) {
             let cells: Vec<u8> = line
                 .bytes()
                 .take(81)
                 .map(|c| if c.is_ascii_digit() { c - b'0' } else { 0 })
                 .collect();
-            let grid = Grid::from_cells(cells.clone()).expect("81 cells");
-            let Uniqueness::Unique(sol) = Fast::new().uniqueness(&grid, &Limits::none()).0 else {
-                panic!("a unique puzzle: {line}");
-            };
             let mut root = Board::from_givens(Portable, &cells);
             assert!(propagate(
                 Portable,
@@ -1622,9 +1614,26 @@ mod layouts_tests {
                 true,
                 Fixpoint::Full
             ));
-            if root.is_solved() {
-                continue;
+            if !root.is_solved() {
+                out.push((line, cells, root));
             }
+        }
+        out
+    }
+
+    /// On propagated hard boards, the two branches restrict one digit, keep
+    /// every one of its candidates between them, and the solution lies in
+    /// exactly one of them.
+    #[test]
+    fn layout_branches_split_the_solutions() {
+        use crate::solve::fast::Fast;
+        use crate::{Grid, Limits, Solver, Uniqueness};
+        let mut tried = 0;
+        for (line, cells, root) in hard_start_boards(20) {
+            let grid = Grid::from_cells(cells).expect("81 cells");
+            let Uniqueness::Unique(sol) = Fast::new().uniqueness(&grid, &Limits::none()).0 else {
+                panic!("a unique puzzle: {line}");
+            };
             tried += 1;
             let Some((Act::Keep { d, mask: a, .. }, Act::Keep { d: d2, mask: b, .. })) =
                 choose_layouts(Portable, &root, &Failures::default())
@@ -1655,25 +1664,8 @@ mod layouts_tests {
     /// (one tied with it), and on some start boards it does move.
     #[test]
     fn failures_break_ties_among_a_units_digits() {
-        let text = include_str!("../../../tests/data/forum_hardest_1106.txt");
         let mut moved = 0;
-        for line in text.lines().filter(|l| l.len() >= 81).take(40) {
-            let cells: Vec<u8> = line
-                .bytes()
-                .take(81)
-                .map(|c| if c.is_ascii_digit() { c - b'0' } else { 0 })
-                .collect();
-            let mut root = Board::from_givens(Portable, &cells);
-            assert!(propagate(
-                Portable,
-                &mut root,
-                Act::None,
-                true,
-                Fixpoint::Full
-            ));
-            if root.is_solved() {
-                continue;
-            }
+        for (line, _, root) in hard_start_boards(40) {
             let Some((Act::Keep { d, unit, .. }, _)) =
                 choose_layouts(Portable, &root, &Failures::default())
             else {
