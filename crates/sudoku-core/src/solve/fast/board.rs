@@ -1034,8 +1034,9 @@ fn layouts<L: Lanes>(l: L, v: L::V) -> L::V {
 /// digit with the fewest layouts (at least two; on a tie the one with more
 /// triads open there, then the one with more [`Failures`] there), and of
 /// that digit's triads there the one on the fewest of its layouts
-/// ([`SPLIT`]): "the digit takes this triad" / "it does not". With two layouts that is one layout against the other,
-/// otherwise one against the rest as far as triads can say it.
+/// ([`SPLIT`]): "the digit takes this triad" / "it does not". With two
+/// layouts that is one layout against the other, otherwise one against
+/// the rest as far as triads can say it.
 ///
 /// A layout is one of the six ways a digit can take one triad per row and
 /// per box of a band (one per column and box of a stack); counting them

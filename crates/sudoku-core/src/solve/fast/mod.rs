@@ -72,8 +72,7 @@
 //!   most candidates among its peers (product of count + 3); with fewer
 //!   than 40 open cells it scores only the first six, with fewer than 30,
 //!   or before the search's first dead end, it takes the first bivalue
-//!   cell. Without a bivalue cell, layouts as
-//!   above.
+//!   cell. Without a bivalue cell, layouts as above.
 //!
 //! Without either, a cell with the fewest candidates, "digit d here" /
 //! "not here". Each side of a choice taken counts as a guess. The
